@@ -1,0 +1,19 @@
+# Compiler flags shared by every Tessera target: warnings and the sanitizer build.
+add_library(tessera_warnings INTERFACE)
+target_compile_options(tessera_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX,C>:-Wall -Wextra -Wno-unused-parameter>)
+
+if(TESSERA_SANITIZE)
+  message(STATUS "Tessera: building with AddressSanitizer + UndefinedBehaviorSanitizer")
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+endif()
+
+# tessera_add_doctest(<name> SOURCES ... LIBS ...): a doctest executable registered with CTest,
+# one CTest entry per test case.
+function(tessera_add_doctest name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;PROPERTIES" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE doctest::doctest tessera_warnings ${ARG_LIBS})
+  doctest_discover_tests(${name} ADD_LABELS 0 PROPERTIES ${ARG_PROPERTIES})
+endfunction()
