@@ -1,0 +1,50 @@
+// ICpuKernel: a configured computation over an execution window. Kernels allocate nothing, start no
+// threads, and state how their window may be split (dimension and minimum chunk).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/cpu/window.hpp"
+
+namespace tessera::cpu {
+
+/// Which part of a split workload the calling thread runs (thread_id < num_threads).
+struct ThreadInfo {
+    int thread_id = 0;
+    int num_threads = 1;
+};
+
+class ICpuKernel {
+public:
+    virtual ~ICpuKernel() = default;
+    virtual const char* name() const = 0;
+    /// Runs the sub-window `window` of window(); safe to call concurrently on disjoint sub-windows.
+    virtual void run(const Window& window, const ThreadInfo& info) = 0;
+
+    /// The full execution window (valid after configure).
+    const Window& window() const { return window_; }
+    /// Dimension along which the window may be split across threads.
+    std::size_t split_dimension() const { return split_dimension_; }
+    /// Fewest steps of the split dimension worth giving one thread.
+    int64_t min_chunk() const { return min_chunk_; }
+    /// False when the kernel must run as a single piece.
+    bool is_parallelisable() const { return parallelisable_; }
+
+protected:
+    void configure_window(const Window& window, std::size_t split_dimension, int64_t min_chunk = 1,
+                          bool parallelisable = true) {
+        window_ = window;
+        split_dimension_ = split_dimension;
+        min_chunk_ = min_chunk < 1 ? 1 : min_chunk;
+        parallelisable_ = parallelisable;
+    }
+
+private:
+    Window window_;
+    std::size_t split_dimension_ = 0;
+    int64_t min_chunk_ = 1;
+    bool parallelisable_ = true;
+};
+
+}  // namespace tessera::cpu

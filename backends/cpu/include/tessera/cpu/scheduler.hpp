@@ -1,0 +1,41 @@
+// Schedulers: run a kernel's window split across threads. The oneTBB scheduler owns a task arena
+// sized by the Context; the sequential scheduler runs everything on the calling thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tessera/cpu/kernel.hpp"
+
+namespace tessera::cpu {
+
+class IScheduler {
+public:
+    virtual ~IScheduler() = default;
+    virtual int num_threads() const = 0;
+    virtual void set_num_threads(int num_threads) = 0;
+    /// Splits kernel.window() along kernel.split_dimension() into at most
+    /// min(num_threads, max_parts) parts (never below kernel.min_chunk() steps each) and runs them.
+    /// The partition depends only on the part count, never on which worker runs a part.
+    void schedule(ICpuKernel& kernel, int max_parts = 1 << 30);
+    /// Runs `count` independent workloads, each given ThreadInfo{index, count}.
+    virtual void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) = 0;
+    /// Number of parts schedule() would use for `kernel`.
+    int parts_for(const ICpuKernel& kernel, int max_parts = 1 << 30) const;
+};
+
+/// Runs every workload on the calling thread, in order.
+class SequentialScheduler final : public IScheduler {
+public:
+    int num_threads() const override { return 1; }
+    void set_num_threads(int) override {}
+    void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override;
+};
+
+/// Creates the oneTBB scheduler (or a sequential one in builds without oneTBB).
+std::unique_ptr<IScheduler> make_default_scheduler(int num_threads);
+/// Whether this build has a multi-threaded scheduler.
+bool has_parallel_scheduler();
+
+}  // namespace tessera::cpu

@@ -1,0 +1,96 @@
+// tessera/dtype.hpp: element types and their properties.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "tessera/c/tensor_desc.h"
+
+namespace tessera {
+
+enum class dtype : std::int32_t {
+    undef = TSR_DTYPE_UNDEF,
+    f32 = TSR_F32,
+    f16 = TSR_F16,
+    bf16 = TSR_BF16,
+    dlfloat16 = TSR_DLFLOAT16,
+    i8 = TSR_I8,
+    u8 = TSR_U8,
+    i16 = TSR_I16,
+    i32 = TSR_I32,
+    boolean = TSR_BOOL,
+};
+
+/// Bytes per element.
+constexpr std::size_t size_of(dtype t) {
+    switch (t) {
+        case dtype::f32:
+        case dtype::i32: return 4;
+        case dtype::f16:
+        case dtype::bf16:
+        case dtype::dlfloat16:
+        case dtype::i16: return 2;
+        case dtype::i8:
+        case dtype::u8:
+        case dtype::boolean: return 1;
+        case dtype::undef: return 0;
+    }
+    return 0;
+}
+
+constexpr std::string_view to_string(dtype t) {
+    switch (t) {
+        case dtype::f32: return "f32";
+        case dtype::f16: return "f16";
+        case dtype::bf16: return "bf16";
+        case dtype::dlfloat16: return "dlfloat16";
+        case dtype::i8: return "i8";
+        case dtype::u8: return "u8";
+        case dtype::i16: return "i16";
+        case dtype::i32: return "i32";
+        case dtype::boolean: return "bool";
+        case dtype::undef: return "undef";
+    }
+    return "invalid";
+}
+
+constexpr bool is_floating(dtype t) {
+    return t == dtype::f32 || t == dtype::f16 || t == dtype::bf16 || t == dtype::dlfloat16;
+}
+constexpr bool is_integer(dtype t) {
+    return t == dtype::i8 || t == dtype::u8 || t == dtype::i16 || t == dtype::i32;
+}
+constexpr bool is_valid(dtype t) {
+    return static_cast<std::int32_t>(t) >= TSR_F32 && static_cast<std::int32_t>(t) <= TSR_BOOL;
+}
+
+/// Quantisation parameters: i8/u8 use scale and zero point, i16 uses fixed_point_pos.
+struct quantization {
+    float scale = 1.0f;
+    std::int32_t zero_point = 0;
+    std::int32_t fixed_point_pos = 0;
+};
+
+/// C++ type stored for each dtype (16-bit floats are stored as their bit patterns).
+template <dtype T> struct storage_of;
+template <> struct storage_of<dtype::f32> { using type = float; };
+template <> struct storage_of<dtype::f16> { using type = std::uint16_t; };
+template <> struct storage_of<dtype::bf16> { using type = std::uint16_t; };
+template <> struct storage_of<dtype::dlfloat16> { using type = std::uint16_t; };
+template <> struct storage_of<dtype::i8> { using type = std::int8_t; };
+template <> struct storage_of<dtype::u8> { using type = std::uint8_t; };
+template <> struct storage_of<dtype::i16> { using type = std::int16_t; };
+template <> struct storage_of<dtype::i32> { using type = std::int32_t; };
+template <> struct storage_of<dtype::boolean> { using type = std::uint8_t; };
+
+/// The dtype whose storage is the C++ type T (float -> f32, int8_t -> i8, ...).
+template <typename T> constexpr dtype dtype_of();
+template <> constexpr dtype dtype_of<float>() { return dtype::f32; }
+template <> constexpr dtype dtype_of<std::int8_t>() { return dtype::i8; }
+template <> constexpr dtype dtype_of<std::uint8_t>() { return dtype::u8; }
+template <> constexpr dtype dtype_of<std::int16_t>() { return dtype::i16; }
+template <> constexpr dtype dtype_of<std::int32_t>() { return dtype::i32; }
+template <> constexpr dtype dtype_of<bool>() { return dtype::boolean; }
+
+}  // namespace tessera

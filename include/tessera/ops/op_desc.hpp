@@ -1,0 +1,78 @@
+// tessera/ops/op_desc.hpp: op_desc, a value holding any one op descriptor, with the operations
+// the graph, the loader and the plugins need: kind, name, shape inference and ABI marshalling.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "tessera/ops/activation.hpp"
+#include "tessera/ops/conv2d.hpp"
+#include "tessera/ops/custom.hpp"
+#include "tessera/ops/data_movement.hpp"
+#include "tessera/ops/elementwise.hpp"
+#include "tessera/ops/fully_connected.hpp"
+#include "tessera/ops/gemm.hpp"
+#include "tessera/ops/matmul.hpp"
+#include "tessera/ops/normalization.hpp"
+#include "tessera/ops/pooling.hpp"
+#include "tessera/ops/reduction.hpp"
+#include "tessera/ops/reorder.hpp"
+#include "tessera/ops/rnn.hpp"
+#include "tessera/ops/softmax.hpp"
+
+namespace tessera {
+
+using op_variant =
+    std::variant<op::conv2d, op::fully_connected, op::gemm, op::matmul, op::quantized_matmul,
+                 op::pooling, op::batchnorm, op::lrn, op::layer_norm, op::norm, op::moments,
+                 op::mean_reduce2d, op::reduce, op::softmax, op::activation, op::binary,
+                 op::unary, op::concat, op::permute, op::transpose, op::reshape,
+                 op::depth_to_space, op::resize_bilinear, op::pad, op::fill, op::table_lookup,
+                 op::reorder, op::lstm, op::gru, op::custom>;
+
+class op_desc {
+public:
+    template <typename Op, typename = std::enable_if_t<std::is_constructible_v<op_variant, Op>>>
+    op_desc(Op op) : v_(std::move(op)) {}
+
+    tsr_op_kind kind() const {
+        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::kind; }, v_);
+    }
+    std::string_view name() const {
+        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::name; }, v_);
+    }
+    /// Validates the inputs and returns the output descriptors (row-major unless the op says).
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        return std::visit([&](const auto& o) { return o.infer(inputs); }, v_);
+    }
+    /// The parameter struct for the ABI; valid while this op_desc lives and is not modified.
+    const void* c_params() const {
+        return std::visit([](const auto& o) { return o.c_params(); }, v_);
+    }
+    template <typename Op>
+    const Op* get_if() const { return std::get_if<Op>(&v_); }
+    const op_variant& variant() const { return v_; }
+
+    /// Rebuilds a descriptor received across the ABI; unknown kinds throw.
+    static op_desc from_c(std::int32_t kind, const void* params) {
+        return from_c_impl<0>(kind, params);
+    }
+
+private:
+    template <std::size_t I>
+    static op_desc from_c_impl(std::int32_t kind, const void* params) {
+        if constexpr (I == std::variant_size_v<op_variant>) {
+            throw error(status::unsupported, "unknown op kind " + std::to_string(kind));
+        } else {
+            using Op = std::variant_alternative_t<I, op_variant>;
+            if (kind == Op::kind) return op_desc(Op::from_c(params));
+            return from_c_impl<I + 1>(kind, params);
+        }
+    }
+
+    op_variant v_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,39 @@
+// tessera/ops/pod_op.hpp: pod_op, the base of every op descriptor whose parameters are a plain C
+// struct of the plugin ABI. The C++ descriptor derives from the C struct (as dnnl.hpp wraps
+// dnnl.h) and adds defaults, fluent setters, validation and shape inference.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "tessera/c/ops.h"
+
+namespace tessera::op {
+
+template <typename Derived, typename CParams, tsr_op_kind Kind>
+struct pod_op : CParams {
+    static_assert(std::is_trivially_copyable_v<CParams>);
+    static constexpr tsr_op_kind kind = Kind;
+
+    pod_op() : CParams{} { this->struct_size = sizeof(CParams); }
+
+    /// The parameter struct handed across the ABI.
+    const void* c_params() const { return static_cast<const CParams*>(this); }
+
+    /// Rebuilds the descriptor from ABI parameters written by an older or newer peer: fields
+    /// past the writer's struct_size keep their defaults, unknown trailing fields are ignored.
+    static Derived from_c(const void* params) {
+        Derived d;
+        if (params) {
+            std::uint32_t size = 0;
+            std::memcpy(&size, params, sizeof size);
+            const std::size_t n = size < sizeof(CParams) ? size : sizeof(CParams);
+            std::memcpy(static_cast<CParams*>(&d), params, n);
+            d.struct_size = sizeof(CParams);
+        }
+        return d;
+    }
+};
+
+}  // namespace tessera::op

@@ -1,0 +1,44 @@
+// tessera/ops/reorder.hpp: reorder, a copy that converts layout, dtype and quantisation. The graph
+// compiler inserts it where two neighbouring ops disagree on a tensor's layout.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "tessera/numeric/fixed_point.hpp"
+#include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/validate.hpp"
+
+namespace tessera::op {
+
+struct reorder : pod_op<reorder, tsr_reorder_params, TSR_OP_REORDER> {
+    static constexpr std::string_view name = "reorder";
+
+    /// The output descriptor; by default the input's shape and dtype in row-major layout.
+    tensor_desc target;
+    bool has_target = false;
+
+    reorder() {
+        rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        overflow = TSR_OVERFLOW_SATURATE;
+    }
+    explicit reorder(const tensor_desc& to) : reorder() {
+        target = to;
+        has_target = true;
+    }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.count(inputs, 1, 1);
+        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("overflow", overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
+        if (!has_target) return {output_like(inputs[0].dims(), inputs[0])};
+        if (target.dims() != inputs[0].dims()) {
+            check.fail("dst", "shape " + target.dims().to_string() + " differs from src " +
+                                  inputs[0].dims().to_string());
+        }
+        return {target};
+    }
+};
+
+}  // namespace tessera::op

@@ -1,0 +1,227 @@
+// tessera/tensor.hpp: tensor, an RAII host tensor. Owning (64-byte aligned, zero filled) or
+// borrowing caller memory; copies of a tensor share its memory like dnnl::memory does, views
+// (slices, reshapes) never copy, clone() makes a deep copy.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "tessera/detail/index.hpp"
+#include "tessera/error.hpp"
+#include "tessera/numeric/convert.hpp"
+#include "tessera/tensor_desc.hpp"
+
+namespace tessera {
+
+inline constexpr std::size_t tensor_alignment = 64;
+
+class tensor {
+public:
+    tensor() = default;
+
+    /// Allocates a zero-filled, 64-byte aligned tensor. "any" becomes row-major on the host.
+    explicit tensor(const tensor_desc& desc) : desc_(host_desc(desc)) {
+        const std::size_t bytes = static_cast<std::size_t>(desc_.size_bytes());
+        const std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
+        void* p = rounded ? std::aligned_alloc(tensor_alignment, rounded) : nullptr;
+        if (rounded && !p) {
+            throw error(status::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes");
+        }
+        if (p) std::memset(p, 0, rounded);
+        storage_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    }
+
+    tensor(const shape& dims, dtype type, const layout& l = layout::row_major())
+        : tensor(tensor_desc(dims, type, l)) {}
+
+    /// Wraps caller memory without taking ownership; the caller keeps it alive.
+    static tensor borrow(const tensor_desc& desc, void* data) {
+        if (!desc.is_strided()) {
+            throw error(status::invalid_argument, "host tensors need a strided layout, got " + desc.to_string());
+        }
+        if (!data && desc.size_bytes() > 0) throw error(status::invalid_argument, "borrowed pointer is null");
+        const std::size_t align = size_of(desc.type());
+        if (align && reinterpret_cast<std::uintptr_t>(data) % align != 0) {
+            throw error(status::invalid_argument,
+                        "borrowed pointer is not aligned to its element size " + std::to_string(align));
+        }
+        tensor t;
+        t.desc_ = desc;
+        t.storage_ = std::shared_ptr<void>(data, [](void*) {});
+        return t;
+    }
+
+    const tensor_desc& desc() const { return desc_; }
+    shape dims() const { return desc_.dims(); }
+    dtype type() const { return desc_.type(); }
+    std::int64_t num_elements() const { return desc_.num_elements(); }
+    bool empty() const { return !storage_ && num_elements() == 0; }
+
+    /// Start of the underlying buffer (the descriptor's offset is not applied).
+    void* base() const { return storage_.get(); }
+    /// Address of element (0, ..., 0).
+    void* data() const {
+        return static_cast<char*>(storage_.get()) + desc_.offset() * static_cast<std::int64_t>(size_of(type()));
+    }
+    template <typename T>
+    T* data_as() const {
+        check_type<T>();
+        return static_cast<T*>(data());
+    }
+
+    /// Element offset (in elements, relative to data()) of a multi-index.
+    template <typename Index>
+    std::int64_t offset_of(const Index& idx) const {
+        std::int64_t off = 0;
+        for (int i = 0; i < desc_.rank(); ++i) off += idx[i] * desc_.stride(i);
+        return off;
+    }
+    void* address_of(const detail::index_t& idx) const {
+        return static_cast<char*>(data()) + offset_of(idx) * static_cast<std::int64_t>(size_of(type()));
+    }
+
+    /// Typed element access with bounds checks.
+    template <typename T>
+    T& at(std::initializer_list<std::int64_t> idx) const {
+        check_type<T>();
+        return *static_cast<T*>(address_of(checked_index(idx)));
+    }
+
+    /// Real value of an element of any dtype (dequantised).
+    double get(std::initializer_list<std::int64_t> idx) const {
+        return numeric::load_real(type(), desc_.quant(), address_of(checked_index(idx)));
+    }
+    void set(std::initializer_list<std::int64_t> idx, double v) const {
+        numeric::store_real(type(), desc_.quant(), address_of(checked_index(idx)), v);
+    }
+
+    /// Zero-copy slice: `starts` and `extents` per dimension.
+    tensor view(std::initializer_list<std::int64_t> starts, std::initializer_list<std::int64_t> extents) const {
+        const int r = desc_.rank();
+        if (static_cast<int>(starts.size()) != r || static_cast<int>(extents.size()) != r) {
+            throw error(status::invalid_argument, "view needs " + std::to_string(r) + " starts and extents");
+        }
+        shape dims = desc_.dims();
+        shape sub;
+        std::int64_t offset = desc_.offset();
+        layout_strides strides{};
+        auto s = starts.begin();
+        auto e = extents.begin();
+        for (int i = 0; i < r; ++i, ++s, ++e) {
+            if (*s < 0 || *e < 0 || *s + *e > dims[i]) {
+                throw error(status::invalid_argument,
+                            "view [" + std::to_string(*s) + ", " + std::to_string(*s + *e) +
+                                ") outside dimension " + std::to_string(i) + " of extent " + std::to_string(dims[i]));
+            }
+            sub.push_back(*e, dims.label(i));
+            offset += *s * desc_.stride(i);
+            strides[i] = desc_.stride(i);
+        }
+        tensor t = *this;
+        t.desc_ = tensor_desc(sub, type(), strided_layout(strides, r), desc_.quant()).with_offset(offset);
+        return t;
+    }
+
+    /// Zero-copy reshape of a row-major tensor.
+    tensor reshape(const shape& dims) const {
+        if (dims.num_elements() != num_elements()) {
+            throw error(status::invalid_argument, "reshape from " + desc_.dims().to_string() + " to " +
+                                                      dims.to_string() + " changes the element count");
+        }
+        if (!desc_.with_offset(0).is_row_major()) {
+            throw error(status::invalid_argument, "reshape needs a row-major tensor; clone() it first");
+        }
+        tensor t = *this;
+        t.desc_ = tensor_desc(dims, type(), layout::row_major(), desc_.quant()).with_offset(desc_.offset());
+        return t;
+    }
+
+    /// Deep copy into a new owning tensor with the given layout (row-major by default).
+    tensor clone(const layout& l = layout::row_major()) const {
+        tensor out(desc_.with_layout(l).with_offset(0));
+        copy_elements(*this, out);
+        return out;
+    }
+
+    /// Copies element by element between equal shapes; converts dtype and layout.
+    static void copy_elements(const tensor& src, const tensor& dst) {
+        if (src.dims() != dst.dims()) {
+            throw error(status::invalid_argument, "copy from " + src.dims().to_string() + " to " + dst.dims().to_string());
+        }
+        const bool same = src.type() == dst.type() && src.desc_.quant().scale == dst.desc_.quant().scale &&
+                          src.desc_.quant().zero_point == dst.desc_.quant().zero_point &&
+                          src.desc_.quant().fixed_point_pos == dst.desc_.quant().fixed_point_pos;
+        const std::size_t es = size_of(src.type());
+        detail::for_each_index(src.dims(), [&](const detail::index_t& idx) {
+            if (same) {
+                std::memcpy(dst.address_of(idx), src.address_of(idx), es);
+            } else {
+                numeric::store_real(dst.type(), dst.desc_.quant(), dst.address_of(idx),
+                                    numeric::load_real(src.type(), src.desc_.quant(), src.address_of(idx)));
+            }
+        });
+    }
+
+private:
+    using layout_strides = std::array<std::int64_t, max_dims>;
+
+    static layout strided_layout(const layout_strides& s, int rank) {
+        switch (rank) {
+            case 0: return layout::strided({});
+            case 1: return layout::strided({s[0]});
+            case 2: return layout::strided({s[0], s[1]});
+            case 3: return layout::strided({s[0], s[1], s[2]});
+            case 4: return layout::strided({s[0], s[1], s[2], s[3]});
+            case 5: return layout::strided({s[0], s[1], s[2], s[3], s[4]});
+            case 6: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
+            case 7: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
+            default: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
+        }
+    }
+
+    static tensor_desc host_desc(const tensor_desc& d) {
+        if (d.is_any()) return d.with_layout(layout::row_major());
+        if (d.is_opaque()) {
+            throw error(status::invalid_argument,
+                        "host tensors cannot hold the opaque layout " + d.opaque_backend() + ":" + d.opaque_format());
+        }
+        return d;
+    }
+
+    template <typename T>
+    void check_type() const {
+        constexpr std::size_t n = sizeof(T);
+        if (n != size_of(type())) {
+            throw error(status::invalid_argument,
+                        "element access with a " + std::to_string(n) + "-byte type on a " +
+                            std::string(to_string(type())) + " tensor");
+        }
+    }
+
+    detail::index_t checked_index(std::initializer_list<std::int64_t> idx) const {
+        if (static_cast<int>(idx.size()) != desc_.rank()) {
+            throw error(status::invalid_argument, "index of rank " + std::to_string(idx.size()) +
+                                                      " for a rank-" + std::to_string(desc_.rank()) + " tensor");
+        }
+        detail::index_t out{};
+        int i = 0;
+        for (auto v : idx) {
+            if (v < 0 || v >= desc_.dim(i)) {
+                throw error(status::invalid_argument, "index " + std::to_string(v) + " out of range in dimension " +
+                                                          std::to_string(i));
+            }
+            out[i++] = v;
+        }
+        return out;
+    }
+
+    tensor_desc desc_;
+    std::shared_ptr<void> storage_;
+};
+
+}  // namespace tessera
