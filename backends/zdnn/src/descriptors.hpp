@@ -1,0 +1,14 @@
+// Mapping of pre-transformed shapes to transformed (4D) shapes, shared by the descriptor helpers.
+#pragma once
+
+#include <zdnn.h>
+
+namespace tessera::zdnn {
+
+// Number of dimensions a pre-transformed layout takes (0 if not a pre-transformed layout).
+int dims_of_layout(zdnn_data_layouts layout);
+
+// Fills dims, layout and format of `out` (not the type) from a pre-transformed descriptor.
+zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out);
+
+}  // namespace tessera::zdnn

@@ -1,0 +1,44 @@
+// Row conversions binary32 <-> DLFLOAT16, compiled for AVX2 and for baseline x86-64 and picked
+// at load time (target_clones), so the library runs on any x86-64.
+#include "dlfloat_rows.hpp"
+
+#include "dlfloat16.hpp"
+
+namespace tessera::zdnn {
+
+__attribute__((target_clones("avx2", "default"))) bool fp32_row_to_dlf16(const float* src, uint16_t* dst,
+                                                                          size_t count, bool saturate) {
+  uint32_t overflow = 0;
+  const uint32_t max_bits = float_bits(kDlfMax);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t u = float_bits(src[i]);
+    const uint32_t magnitude = u & 0x7FFFFFFFu;
+    const bool clamp = saturate && magnitude > max_bits && magnitude < 0x7F800000u;
+    u = clamp ? ((u & 0x80000000u) | max_bits) : u;
+    const uint32_t sign = (u >> 16) & 0x8000u;
+    const uint32_t rounded = (u & 0x7FFFFFFFu) + 0x2000u;
+    const int32_t exponent = static_cast<int32_t>(rounded >> 23) - 96;
+    uint32_t out = sign | (static_cast<uint32_t>(exponent) << 9) | ((rounded >> 14) & 0x1FFu);
+    out = exponent < 0 ? sign : out;
+    const uint32_t over = rounded >= kDlfOverflowMagnitude ? 1u : 0u;
+    out = over ? (sign | 0x7FFFu) : out;
+    overflow |= over;
+    dst[i] = static_cast<uint16_t>(out);
+  }
+  return overflow != 0;
+}
+
+__attribute__((target_clones("avx2", "default"))) void dlf16_row_to_fp32(const uint16_t* src, float* dst,
+                                                                          size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t v = src[i];
+    const uint32_t sign = (v & 0x8000u) << 16;
+    const uint32_t magnitude = v & 0x7FFFu;
+    uint32_t bits = sign | ((((magnitude >> 9) + 96u) << 23) | ((magnitude & 0x1FFu) << 14));
+    bits = magnitude == 0 ? sign : bits;
+    bits = magnitude == 0x7FFFu ? (sign | 0x7FC00000u) : bits;
+    dst[i] = bits_float(bits);
+  }
+}
+
+}  // namespace tessera::zdnn

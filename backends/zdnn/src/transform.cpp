@@ -1,0 +1,205 @@
+// zdnn_transform_ztensor, zdnn_transform_ztensor_with_saturation and zdnn_transform_origtensor:
+// stickify caller data (FP32/FP16/BFLOAT -> DLFLOAT16, INT32 -> INT32 cells) in every layout, and
+// back.
+#include <algorithm>
+#include <cstdarg>
+#include <cstring>
+#include <vector>
+
+#include "common.hpp"
+#include "dlfloat_rows.hpp"
+#include "element_io.hpp"
+#include "layout_mapping.hpp"
+#include "status.hpp"
+#include "stick_layout.hpp"
+#include "tensor_checks.hpp"
+
+namespace tessera::zdnn {
+namespace {
+
+struct TransformResult {
+  bool range_violation = false;
+};
+
+// Fast path: FP32 rows that are contiguous in the source, written stick by stick with padding.
+bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsigned char* base, bool saturate) {
+  bool violation = false;
+  const uint32_t w_padded = static_cast<uint32_t>(g.w_pages() * kSticksPerPage);
+  for (uint32_t n = 0; n < g.n; ++n)
+    for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
+      const uint32_t count = std::min<uint32_t>(64, g.c - c0);
+      for (uint32_t h = 0; h < g.h; ++h) {
+        const float* row = src + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
+        auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+        for (uint32_t w = 0; w < g.w; ++w, row += g.c, stick += 64) {
+          violation |= fp32_row_to_dlf16(row, stick, count, saturate);
+          if (count < 64) std::memset(stick + count, 0, (64 - count) * 2);
+        }
+        if (w_padded > g.w) std::memset(stick, 0, (w_padded - g.w) * kStickBytes);
+      }
+    }
+  return violation;
+}
+
+// General path: gather each transformed row into fp32 scratch, then convert into its sticks.
+bool stickify_general(const void* const* sources, zdnn_data_types src_type, const LayoutMapping& map,
+                      const zdnn_tensor_desc& tfrmd, unsigned char* base, uint64_t size, bool saturate) {
+  std::memset(base, 0, size);
+  const FeatureGeometry& g = map.geometry();
+  std::vector<float> row(g.c);
+  std::vector<RowSegment> segments;
+  bool violation = false;
+  const bool int32_cells = tfrmd.type == ZDNN_BINARY_INT32;
+  for (uint32_t n = 0; n < g.n; ++n)
+    for (uint32_t h = 0; h < g.h; ++h)
+      for (uint32_t w = 0; w < g.w; ++w) {
+        map.row_segments(n, h, w, segments);
+        if (segments.empty()) continue;
+        if (int32_cells) {
+          for (const RowSegment& s : segments)
+            for (uint32_t i = 0; i < s.count; ++i) {
+              int32_t v;
+              std::memcpy(&v, static_cast<const char*>(sources[s.source]) + (s.src_index + i * s.stride) * 4, 4);
+              std::memcpy(base + g.offset(n, h, w, s.dst_c + i), &v, 4);
+            }
+          continue;
+        }
+        std::fill(row.begin(), row.end(), 0.0f);
+        for (const RowSegment& s : segments)
+          for (uint32_t i = 0; i < s.count; ++i)
+            row[s.dst_c + i] = load_element(sources[s.source], s.src_index + i * s.stride, src_type);
+        for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
+          const uint32_t count = std::min<uint32_t>(64, g.c - c0);
+          violation |= fp32_row_to_dlf16(row.data() + c0, reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, w, c0)),
+                                         count, saturate);
+        }
+      }
+  return violation;
+}
+
+zdnn_status transform(zdnn_ztensor* t, va_list args, bool saturate, const char* where) {
+  if (!has_descriptors(t)) return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
+  const zdnn_tensor_desc& pre = *t->pre_transformed_desc;
+  const zdnn_tensor_desc& tf = *t->transformed_desc;
+  if (t->is_transformed) return report(ZDNN_INVALID_STATE, where, "already transformed");
+  if (!is_known_format(tf.format) || tf.format == ZDNN_FORMAT_4DGENERIC ||
+      (saturate && tf.format != ZDNN_FORMAT_4DFEATURE))
+    return report(ZDNN_INVALID_FORMAT, where);
+  if (!is_pre_transformed_layout(pre.layout) || !is_transformed_layout(tf.layout))
+    return report(ZDNN_INVALID_LAYOUT, where);
+  const bool float_path = is_pre_transformed_float_type(pre.type) && tf.type == ZDNN_DLFLOAT16;
+  const bool int32_path = !saturate && pre.type == INT32 && tf.type == ZDNN_BINARY_INT32;
+  if (!float_path && !int32_path) return report(ZDNN_INVALID_TYPE, where);
+  if (tf.format == ZDNN_FORMAT_4DWEIGHTS) return report(ZDNN_INVALID_FORMAT, where);
+  if ((tf.format == ZDNN_FORMAT_4DKERNEL) != (pre.layout == ZDNN_HWCK)) return report(ZDNN_INVALID_LAYOUT, where);
+  if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
+  if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
+  const LayoutMapping map(pre, tf);
+  if (!map.ok()) return report(ZDNN_INVALID_LAYOUT, where);
+  if (saturate && map.sources() != 1) return report(ZDNN_INVALID_LAYOUT, where, "concatenated tensors unsupported");
+  const void* sources[4] = {};
+  for (uint32_t i = 0; i < map.sources(); ++i) {
+    sources[i] = va_arg(args, const void*);
+    if (!sources[i]) return report(ZDNN_INVALID_BUFFER, where, "NULL data pointer");
+  }
+  auto* base = static_cast<unsigned char*>(t->buffer);
+  bool violation;
+  if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16)
+    violation = stickify_contiguous_fp32(static_cast<const float*>(sources[0]), map.geometry(), base, saturate);
+  else
+    violation = stickify_general(sources, pre.type, map, tf, base, transformed_size_bytes(tf), saturate);
+  if (violation && !saturate) {
+    t->is_transformed = false;
+    return report(ZDNN_CONVERT_FAILURE, where, "NaN, infinity or value beyond DLFLOAT16 range");
+  }
+  t->is_transformed = true;
+  return violation ? report(ZDNN_ELEMENT_RANGE_VIOLATION, where) : ZDNN_OK;
+}
+
+zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
+  if (!has_descriptors(t)) return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
+  const zdnn_tensor_desc& pre = *t->pre_transformed_desc;
+  const zdnn_tensor_desc& tf = *t->transformed_desc;
+  if (tf.format != ZDNN_FORMAT_4DFEATURE) return report(ZDNN_INVALID_FORMAT, where);
+  if (!is_pre_transformed_layout(pre.layout) || pre.layout == ZDNN_HWCK || tf.layout != ZDNN_NHWC)
+    return report(ZDNN_INVALID_LAYOUT, where);
+  const bool ok_type = (tf.type == ZDNN_DLFLOAT16 && is_pre_transformed_float_type(pre.type)) ||
+                       (tf.type == ZDNN_BINARY_INT32 && pre.type == INT32) ||
+                       (tf.type == ZDNN_BINARY_INT8 && (pre.type == INT8 || is_pre_transformed_float_type(pre.type)));
+  if (!ok_type) return report(ZDNN_INVALID_TYPE, where);
+  if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
+  if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
+  if (!t->is_transformed) return report(ZDNN_INVALID_STATE, where, "not transformed");
+  if (!out) return report(ZDNN_INVALID_BUFFER, where, "NULL output buffer");
+  const LayoutMapping map(pre, tf);
+  const FeatureGeometry& g = map.geometry();
+  const auto* base = static_cast<const unsigned char*>(t->buffer);
+  if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16) {
+    auto* dst = static_cast<float*>(out);
+    for (uint32_t n = 0; n < g.n; ++n)
+      for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
+        const uint32_t count = std::min<uint32_t>(64, g.c - c0);
+        for (uint32_t h = 0; h < g.h; ++h) {
+          const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+          float* row = dst + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
+          for (uint32_t w = 0; w < g.w; ++w, row += g.c, stick += 64) dlf16_row_to_fp32(stick, row, count);
+        }
+      }
+    return ZDNN_OK;
+  }
+  std::vector<float> row(g.c);
+  std::vector<RowSegment> segments;
+  bool fits = true;
+  const float scale = t->rec_scale != 0.0f ? t->rec_scale : 1.0f;
+  for (uint32_t n = 0; n < g.n; ++n)
+    for (uint32_t h = 0; h < g.h; ++h)
+      for (uint32_t w = 0; w < g.w; ++w) {
+        map.row_segments(n, h, w, segments);
+        for (const RowSegment& s : segments)
+          for (uint32_t i = 0; i < s.count; ++i) {
+            const uint64_t at = g.offset(n, h, w, s.dst_c + i);
+            const uint64_t dst_index = s.src_index + i * s.stride;
+            if (tf.type == ZDNN_BINARY_INT32) {
+              std::memcpy(static_cast<char*>(out) + dst_index * 4, base + at, 4);
+            } else if (tf.type == ZDNN_BINARY_INT8) {
+              const auto q = static_cast<int8_t>(base[at]);
+              const float v = pre.type == INT8 ? q : (q - t->offset) / scale;
+              fits &= store_element(out, dst_index, pre.type, v);
+            } else {
+              uint16_t cell;
+              std::memcpy(&cell, base + at, 2);
+              fits &= store_element(out, dst_index, pre.type, dlf16_to_fp32(cell));
+            }
+          }
+      }
+  return fits ? ZDNN_OK : report(ZDNN_CONVERT_FAILURE, where, "value beyond target type range");
+}
+
+}  // namespace
+}  // namespace tessera::zdnn
+
+using namespace tessera::zdnn;
+
+extern "C" {
+
+zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...) {
+  va_list args;
+  va_start(args, ztensor);
+  const zdnn_status s = transform(ztensor, args, false, "zdnn_transform_ztensor");
+  va_end(args);
+  return s;
+}
+
+zdnn_status zdnn_transform_ztensor_with_saturation(zdnn_ztensor* ztensor, ...) {
+  va_list args;
+  va_start(args, ztensor);
+  const zdnn_status s = transform(ztensor, args, true, "zdnn_transform_ztensor_with_saturation");
+  va_end(args);
+  return s;
+}
+
+zdnn_status zdnn_transform_origtensor(const zdnn_ztensor* ztensor, void* out_buf) {
+  return unstickify(ztensor, out_buf, "zdnn_transform_origtensor");
+}
+
+}  // extern "C"
