@@ -1,0 +1,50 @@
+// Context: the runtime services a function needs (scheduler, weights manager, default memory
+// manager, selected SIMD kernels). Replaces the singletons of ACL; create one per pipeline.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tessera/cpu/memory.hpp"
+#include "tessera/cpu/scheduler.hpp"
+#include "tessera/cpu/weights_manager.hpp"
+
+namespace tessera::cpu {
+
+struct KernelTable;
+
+/// Instruction sets a Context can select (auto = best available on this CPU).
+enum class Isa { automatic, avx512, avx2, sse2, neon };
+
+struct ContextOptions {
+    int num_threads = 0;  ///< 0: hardware concurrency
+    Isa isa = Isa::automatic;
+    bool sequential = false;  ///< use the sequential scheduler
+};
+
+class Context {
+public:
+    explicit Context(const ContextOptions& options = {});
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    IScheduler& scheduler() const { return *scheduler_; }
+    WeightsManager& weights_manager() const { return *weights_; }
+    const std::shared_ptr<MemoryManager>& memory_manager() const { return memory_; }
+    const KernelTable& kernels() const { return *kernels_; }
+    int num_threads() const { return scheduler_->num_threads(); }
+    void set_num_threads(int n) { scheduler_->set_num_threads(n); }
+    /// Name of the selected instruction set ("avx512", "avx2", "sse2", "neon").
+    std::string isa_name() const;
+    /// Whether `isa` can run on this CPU in this build.
+    static bool isa_available(Isa isa);
+
+private:
+    std::unique_ptr<IScheduler> scheduler_;
+    std::unique_ptr<WeightsManager> weights_;
+    std::shared_ptr<MemoryManager> memory_;
+    const KernelTable* kernels_ = nullptr;
+};
+
+}  // namespace tessera::cpu

@@ -1,0 +1,26 @@
+// WeightsManager: one computation per (weights tensor, transformation uid), shared afterwards.
+#include "tessera/cpu/weights_manager.hpp"
+
+namespace tessera::cpu {
+
+std::shared_ptr<const Tensor> WeightsManager::acquire(const ITensor& weights,
+                                                      const ITransformWeights& transform) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto key = std::make_pair(&weights, transform.uid());
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    auto result = std::make_shared<Tensor>(transform.result_info());
+    result->allocator().allocate();
+    transform.run(*result);
+    ++transforms_run_;
+    cache_.emplace(std::move(key), result);
+    return result;
+}
+
+void WeightsManager::invalidate(const ITensor& weights) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = cache_.begin(); it != cache_.end();)
+        it = it->first.first == &weights ? cache_.erase(it) : std::next(it);
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,154 @@
+// GemmKernel: the BLIS-style loop nest (jc, pc, ic, jr, ir) around the register-tiled microkernel.
+#include "kernels/gemm_kernel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/gemm_pack.hpp"
+#include "tessera/cpu/error.hpp"
+
+namespace tessera::cpu {
+namespace {
+
+constexpr int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+}  // namespace
+
+bool fuse_activation(const ActivationInfo& act, MicroArgs& g) {
+    const float inf = std::numeric_limits<float>::infinity();
+    switch (act.kind) {
+        case ActivationKind::identity: g.act = FusedAct::none; return true;
+        case ActivationKind::relu: g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = inf; return true;
+        case ActivationKind::relu6: g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = 6; return true;
+        case ActivationKind::bounded_relu:
+            g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = act.a; return true;
+        case ActivationKind::lu_bounded_relu:
+            g.act = FusedAct::clamp; g.act_lo = act.b; g.act_hi = act.a; return true;
+        case ActivationKind::clip:
+            g.act = FusedAct::clamp; g.act_lo = act.a; g.act_hi = act.b; return true;
+        case ActivationKind::leaky_relu: g.act = FusedAct::leaky; g.act_slope = act.a; return true;
+        default: return false;
+    }
+}
+
+std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t n) {
+    const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
+    return static_cast<std::size_t>(std::max<int64_t>(k, 1) * round_up(std::max<int64_t>(n, 1), nr));
+}
+
+void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem) {
+    t_ = &table;
+    p_ = problem;
+    nr_ = static_cast<int64_t>(t_->nv) * t_->vec_width;
+    const int64_t mr = t_->mr;
+    nc_ = std::min(t_->nc, round_up(std::max<int64_t>(p_.n, 1), nr_));
+    const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
+    const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
+    ws_a_ = static_cast<std::size_t>(round_up(mc * kc, 64));
+    ws_b_ = p_.b_packed ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
+    MicroArgs probe;
+    if (!fuse_activation(p_.act, probe))
+        throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
+
+    Window win;
+    win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
+    win.set(1, Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
+    // Split along the dimension with more tiles; never along K.
+    const int64_t m_tiles = win.num_iterations(1), n_tiles = win.num_iterations(0);
+    const bool split_m = m_tiles >= n_tiles;
+    configure_window(win, split_m ? 1 : 0, split_m ? std::max<int64_t>(1, 16 / mr) : 1);
+}
+
+void GemmKernel::run(const Window& win, const ThreadInfo& info) {
+    const KernelTable& t = *t_;
+    const GemmProblem& p = p_;
+    const int64_t mr = t.mr, nr = nr_, nv = t.nv;
+    const int64_t m0 = win[1].start(), m1 = std::min(win[1].end(), p.m);
+    const int64_t n0 = win[0].start(), n1 = std::min(win[0].end(), p.n);
+    if (m0 >= m1 || n0 >= n1) return;
+
+    if (p.k == 0) {  // C = beta * C (+ bias, activation are not applied to an empty product)
+        for (int64_t i = m0; i < m1; ++i)
+            for (int64_t j = n0; j < n1; ++j) {
+                float& c = p.c[i * p.ldc + j];
+                c = p.beta == 0.0f ? 0.0f : p.beta * c;
+            }
+        return;
+    }
+    if (info.thread_id >= workspace_parts_)
+        throw Error("GemmKernel::run", "", "workspace was sized for fewer parts");
+    float* wa = workspace_ + static_cast<std::size_t>(info.thread_id) * (ws_a_ + ws_b_);
+    float* wb = wa + ws_a_;
+
+    MicroArgs g;
+    fuse_activation(p.act, g);
+    const FusedAct act = g.act;
+    alignas(64) float tile[kMaxMR * kMaxNV * 16];
+
+    for (int64_t jc = n0; jc < n1; jc += nc_) {
+        const int64_t ncb = std::min(nc_, n1 - jc);
+        for (int64_t pc = 0; pc < p.k; pc += t.kc) {
+            const int64_t kcb = std::min(t.kc, p.k - pc);
+            const bool first = pc == 0, last = pc + kcb == p.k;
+            const float* bblock;
+            int64_t panel_stride;
+            if (p.b_packed) {
+                bblock = p.b_packed + (jc / nr) * p.k * nr + pc * nr;
+                panel_stride = p.k * nr;
+            } else {
+                pack_b_panels(p.b, p.ldb, p.trans_b, pc, kcb, jc, ncb, nr, wb);
+                bblock = wb;
+                panel_stride = kcb * nr;
+            }
+            for (int64_t ic = m0; ic < m1; ic += t.mc) {
+                const int64_t mcb = std::min(t.mc, m1 - ic);
+                pack_a_panels(p.a, p.lda, p.trans_a, ic, mcb, pc, kcb, mr, wa);
+                for (int64_t jr = 0; jr < ncb; jr += nr) {
+                    const int64_t cols = std::min(nr, ncb - jr);
+                    const float* bp = bblock + (jr / nr) * panel_stride;
+                    for (int64_t ir = 0; ir < mcb; ir += mr) {
+                        const int64_t rows = std::min(mr, mcb - ir);
+                        g.kc = kcb;
+                        g.a = wa + (ir / mr) * kcb * mr;
+                        g.b = bp;
+                        g.alpha = p.alpha;
+                        g.load_c = first ? p.beta != 0.0f : true;
+                        g.beta = first ? p.beta : 1.0f;
+                        g.bias = last && p.bias ? p.bias + jc + jr : nullptr;
+                        g.act = last ? act : FusedAct::none;
+                        float* cptr = p.c + (ic + ir) * p.ldc + jc + jr;
+                        const MicroKernel kernel = t.micro_packed[rows - 1][nv - 1];
+                        if (cols == nr) {
+                            g.c = cptr;
+                            g.c_ps = p.ldc;
+                            g.c_bs = 16;
+                            kernel(g);
+                            continue;
+                        }
+                        // Partial tile: go through a local buffer.
+                        alignas(64) float bias_tile[kMaxNV * 16] = {};
+                        if (g.bias) {
+                            std::memcpy(bias_tile, g.bias, static_cast<std::size_t>(cols) * sizeof(float));
+                            g.bias = bias_tile;
+                        }
+                        if (g.load_c)
+                            for (int64_t r = 0; r < rows; ++r)
+                                std::memcpy(tile + r * nr, cptr + r * p.ldc,
+                                            static_cast<std::size_t>(cols) * sizeof(float));
+                        g.c = tile;
+                        g.c_ps = nr;
+                        g.c_bs = 16;
+                        kernel(g);
+                        for (int64_t r = 0; r < rows; ++r)
+                            std::memcpy(cptr + r * p.ldc, tile + r * nr,
+                                        static_cast<std::size_t>(cols) * sizeof(float));
+                    }
+                }
+            }
+        }
+    }
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,61 @@
+// GemmKernel: blocked, packed fp32 GEMM over a window of output tiles (dim 0: columns in steps of
+// NR, dim 1: rows in steps of MR). Packs into caller-provided per-thread workspace; B may come
+// pre-packed (weights manager). K blocking is fixed, so results do not depend on the split.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "simd/kernel_table.hpp"
+#include "tessera/cpu/kernel.hpp"
+
+namespace tessera::cpu {
+
+struct GemmProblem {
+    bool trans_a = false, trans_b = false;
+    int64_t m = 0, n = 0, k = 0;
+    float alpha = 1.0f, beta = 0.0f;
+    const float* a = nullptr;
+    int64_t lda = 0;
+    const float* b = nullptr;  ///< ignored when b_packed is set
+    int64_t ldb = 0;
+    const float* b_packed = nullptr;  ///< pack_b_panels(whole B) or null
+    float* c = nullptr;
+    int64_t ldc = 0;
+    const float* bias = nullptr;  ///< per column (n values) or null, added on the last K block
+    ActivationInfo act;           ///< relu/relu6/bounded/leaky/clip fused; others unsupported here
+};
+
+class GemmKernel final : public ICpuKernel {
+public:
+    const char* name() const override { return "GemmKernel"; }
+    void configure(const KernelTable& table, const GemmProblem& problem);
+    /// Floats of workspace each part needs (times the number of parts).
+    std::size_t workspace_floats_per_part() const { return ws_a_ + ws_b_; }
+    void set_workspace(float* workspace, int parts) {
+        workspace_ = workspace;
+        workspace_parts_ = parts;
+    }
+    /// Floats of a fully pre-packed B for this table and problem.
+    static std::size_t packed_b_floats(const KernelTable& table, int64_t k, int64_t n);
+    void set_operands(const float* a, const float* b, const float* b_packed, float* c) {
+        p_.a = a;
+        p_.b = b;
+        p_.b_packed = b_packed;
+        p_.c = c;
+    }
+    void run(const Window& window, const ThreadInfo& info) override;
+
+private:
+    const KernelTable* t_ = nullptr;
+    GemmProblem p_;
+    int64_t nr_ = 0, nc_ = 0;
+    std::size_t ws_a_ = 0, ws_b_ = 0;
+    float* workspace_ = nullptr;
+    int workspace_parts_ = 0;
+};
+
+/// Maps an activation onto the microkernel's fused epilogue; false if it cannot be fused.
+bool fuse_activation(const ActivationInfo& act, MicroArgs& args);
+
+}  // namespace tessera::cpu

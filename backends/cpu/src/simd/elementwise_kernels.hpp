@@ -1,0 +1,222 @@
+// Element-wise xsimd kernels: activations, binary operators, per-channel scale/shift on the
+// blocked layout, softmax rows. Tails go through a vector-sized buffer so every element is computed
+// by the same instructions wherever a thread split falls.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include <xsimd/xsimd.hpp>
+
+#include "simd/kernel_table.hpp"
+
+namespace tessera::cpu::simd {
+
+template <class Arch, ActivationKind K>
+inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, float b) {
+    using V = xsimd::batch<float, Arch>;
+    const V zero(0.0f), one(1.0f);
+    if constexpr (K == ActivationKind::identity) {
+        return x;
+    } else if constexpr (K == ActivationKind::relu) {
+        return xsimd::max(x, zero);
+    } else if constexpr (K == ActivationKind::relu6) {
+        return xsimd::min(xsimd::max(x, zero), V(6.0f));
+    } else if constexpr (K == ActivationKind::bounded_relu) {
+        return xsimd::min(xsimd::max(x, zero), V(a));
+    } else if constexpr (K == ActivationKind::lu_bounded_relu) {
+        return xsimd::min(xsimd::max(x, V(b)), V(a));
+    } else if constexpr (K == ActivationKind::leaky_relu) {
+        return xsimd::select(x > zero, x, x * V(a));
+    } else if constexpr (K == ActivationKind::elu) {
+        return xsimd::select(x > zero, x, V(a) * xsimd::expm1(x));
+    } else if constexpr (K == ActivationKind::tanh) {
+        return V(a) * xsimd::tanh(V(b) * x);
+    } else if constexpr (K == ActivationKind::sigmoid) {
+        return one / (one + xsimd::exp(-x));
+    } else if constexpr (K == ActivationKind::soft_relu) {
+        return xsimd::select(x > V(20.0f), x, xsimd::log1p(xsimd::exp(x)));
+    } else if constexpr (K == ActivationKind::abs) {
+        return xsimd::abs(x);
+    } else if constexpr (K == ActivationKind::square) {
+        return x * x;
+    } else if constexpr (K == ActivationKind::sqrt) {
+        return xsimd::sqrt(x);
+    } else if constexpr (K == ActivationKind::linear) {
+        return xsimd::fma(V(a), x, V(b));
+    } else if constexpr (K == ActivationKind::gelu) {
+        return V(0.5f) * x * (one + xsimd::erf(x * V(0.70710678118654752f)));
+    } else {  // clip
+        return xsimd::min(xsimd::max(x, V(a)), V(b));
+    }
+}
+
+/// Applies `op(batch) -> batch` to n contiguous floats.
+template <class Arch, class Op>
+inline void map_row(const float* s, float* d, int64_t n, Op op) {
+    using V = xsimd::batch<float, Arch>;
+    constexpr int64_t W = V::size;
+    int64_t i = 0;
+    for (; i + W <= n; i += W) op(V::load_unaligned(s + i)).store_unaligned(d + i);
+    if (i < n) {
+        alignas(64) float buf[W] = {};
+        std::memcpy(buf, s + i, static_cast<std::size_t>(n - i) * sizeof(float));
+        op(V::load_aligned(buf)).store_aligned(buf);
+        std::memcpy(d + i, buf, static_cast<std::size_t>(n - i) * sizeof(float));
+    }
+}
+
+template <class Arch, ActivationKind K>
+void activation_loop(const float* s, float* d, int64_t n, float a, float b) {
+    map_row<Arch>(s, d, n, [a, b](xsimd::batch<float, Arch> x) { return activate<Arch, K>(x, a, b); });
+}
+
+template <class Arch>
+void activation(const float* s, float* d, int64_t n, const ActivationInfo& act) {
+    const float a = act.a, b = act.b;
+    switch (act.kind) {
+        case ActivationKind::identity:
+            if (s != d) std::memmove(d, s, static_cast<std::size_t>(n) * sizeof(float));
+            return;
+        case ActivationKind::relu: return activation_loop<Arch, ActivationKind::relu>(s, d, n, a, b);
+        case ActivationKind::relu6: return activation_loop<Arch, ActivationKind::relu6>(s, d, n, a, b);
+        case ActivationKind::bounded_relu:
+            return activation_loop<Arch, ActivationKind::bounded_relu>(s, d, n, a, b);
+        case ActivationKind::lu_bounded_relu:
+            return activation_loop<Arch, ActivationKind::lu_bounded_relu>(s, d, n, a, b);
+        case ActivationKind::leaky_relu:
+            return activation_loop<Arch, ActivationKind::leaky_relu>(s, d, n, a, b);
+        case ActivationKind::elu: return activation_loop<Arch, ActivationKind::elu>(s, d, n, a, b);
+        case ActivationKind::tanh: return activation_loop<Arch, ActivationKind::tanh>(s, d, n, a, b);
+        case ActivationKind::sigmoid:
+            return activation_loop<Arch, ActivationKind::sigmoid>(s, d, n, a, b);
+        case ActivationKind::soft_relu:
+            return activation_loop<Arch, ActivationKind::soft_relu>(s, d, n, a, b);
+        case ActivationKind::abs: return activation_loop<Arch, ActivationKind::abs>(s, d, n, a, b);
+        case ActivationKind::square:
+            return activation_loop<Arch, ActivationKind::square>(s, d, n, a, b);
+        case ActivationKind::sqrt: return activation_loop<Arch, ActivationKind::sqrt>(s, d, n, a, b);
+        case ActivationKind::linear:
+            return activation_loop<Arch, ActivationKind::linear>(s, d, n, a, b);
+        case ActivationKind::gelu: return activation_loop<Arch, ActivationKind::gelu>(s, d, n, a, b);
+        case ActivationKind::clip: return activation_loop<Arch, ActivationKind::clip>(s, d, n, a, b);
+    }
+}
+
+template <class Arch, BinaryOp Op>
+inline xsimd::batch<float, Arch> binary_one(xsimd::batch<float, Arch> x, xsimd::batch<float, Arch> y) {
+    if constexpr (Op == BinaryOp::add) return x + y;
+    else if constexpr (Op == BinaryOp::sub) return x - y;
+    else if constexpr (Op == BinaryOp::mul) return x * y;
+    else if constexpr (Op == BinaryOp::div) return x / y;
+    else if constexpr (Op == BinaryOp::min) return xsimd::min(x, y);
+    else if constexpr (Op == BinaryOp::max) return xsimd::max(x, y);
+    else if constexpr (Op == BinaryOp::pow) return xsimd::pow(x, y);
+    else return (x - y) * (x - y);
+}
+
+template <class Arch, BinaryOp Op>
+void binary_loop(const float* a, int64_t a_inc, const float* b, int64_t b_inc, float* d, int64_t n) {
+    using V = xsimd::batch<float, Arch>;
+    constexpr int64_t W = V::size;
+    if (a_inc == 0) {
+        const V av(a[0]);
+        map_row<Arch>(b, d, n, [av](V y) { return binary_one<Arch, Op>(av, y); });
+    } else if (b_inc == 0) {
+        const V bv(b[0]);
+        map_row<Arch>(a, d, n, [bv](V x) { return binary_one<Arch, Op>(x, bv); });
+    } else {
+        int64_t i = 0;
+        for (; i + W <= n; i += W)
+            binary_one<Arch, Op>(V::load_unaligned(a + i), V::load_unaligned(b + i)).store_unaligned(d + i);
+        if (i < n) {
+            alignas(64) float x[W] = {}, y[W] = {};
+            const std::size_t rest = static_cast<std::size_t>(n - i) * sizeof(float);
+            std::memcpy(x, a + i, rest);
+            std::memcpy(y, b + i, rest);
+            binary_one<Arch, Op>(V::load_aligned(x), V::load_aligned(y)).store_aligned(x);
+            std::memcpy(d + i, x, rest);
+        }
+    }
+}
+
+template <class Arch>
+void binary(BinaryOp op, const float* a, int64_t a_inc, const float* b, int64_t b_inc, float* d,
+            int64_t n) {
+    switch (op) {
+        case BinaryOp::add: return binary_loop<Arch, BinaryOp::add>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::sub: return binary_loop<Arch, BinaryOp::sub>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::mul: return binary_loop<Arch, BinaryOp::mul>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::div: return binary_loop<Arch, BinaryOp::div>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::min: return binary_loop<Arch, BinaryOp::min>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::max: return binary_loop<Arch, BinaryOp::max>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::pow: return binary_loop<Arch, BinaryOp::pow>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::squared_diff:
+            return binary_loop<Arch, BinaryOp::squared_diff>(a, a_inc, b, b_inc, d, n);
+    }
+}
+
+template <class Arch>
+void scale_shift_block(const float* s, float* d, int64_t pixels, const float* scale,
+                       const float* shift, const ActivationInfo& act) {
+    using V = xsimd::batch<float, Arch>;
+    constexpr int NVEC = 16 / static_cast<int>(V::size);
+    V sc[NVEC], sh[NVEC];
+    for (int v = 0; v < NVEC; ++v) {
+        sc[v] = V::load_unaligned(scale + v * V::size);
+        sh[v] = V::load_unaligned(shift + v * V::size);
+    }
+    for (int64_t p = 0; p < pixels; ++p)
+        for (int v = 0; v < NVEC; ++v) {
+            const int64_t o = p * 16 + v * static_cast<int64_t>(V::size);
+            xsimd::fma(V::load_unaligned(s + o), sc[v], sh[v]).store_unaligned(d + o);
+        }
+    if (act.enabled()) activation<Arch>(d, d, pixels * 16, act);
+}
+
+template <class Arch>
+void softmax_row(const float* s, float* d, int64_t n, float beta, bool log) {
+    using V = xsimd::batch<float, Arch>;
+    constexpr int64_t W = V::size;
+    float mx = -INFINITY;
+    {
+        V m(-INFINITY);
+        int64_t i = 0;
+        for (; i + W <= n; i += W) m = xsimd::max(m, V::load_unaligned(s + i));
+        alignas(64) float lanes[W];
+        m.store_aligned(lanes);
+        for (int64_t j = 0; j < W; ++j) mx = std::max(mx, lanes[j]);
+        for (; i < n; ++i) mx = std::max(mx, s[i]);
+    }
+    const V vb(beta), vmax(mx);
+    // d = exp(beta * (x - max)); sum
+    V acc(0.0f);
+    int64_t i = 0;
+    for (; i + W <= n; i += W) {
+        const V e = xsimd::exp(vb * (V::load_unaligned(s + i) - vmax));
+        acc += e;
+        e.store_unaligned(d + i);
+    }
+    float sum = xsimd::hadd(acc);
+    if (i < n) {
+        alignas(64) float buf[W];
+        for (int64_t j = 0; j < W; ++j) buf[j] = i + j < n ? s[i + j] : mx;
+        const V e = xsimd::exp(vb * (V::load_aligned(buf) - vmax));
+        e.store_aligned(buf);
+        for (int64_t j = 0; i + j < n; ++j) {
+            d[i + j] = buf[j];
+            sum += buf[j];
+        }
+    }
+    if (log) {
+        const float lsum = std::log(sum);
+        map_row<Arch>(s, d, n, [vb, vmax, lsum](V x) { return vb * (x - vmax) - V(lsum); });
+    } else {
+        const V inv(1.0f / sum);
+        map_row<Arch>(d, d, n, [inv](V x) { return x * inv; });
+    }
+}
+
+}  // namespace tessera::cpu::simd

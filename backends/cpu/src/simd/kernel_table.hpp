@@ -1,0 +1,102 @@
+// KernelTable: the per-instruction-set SIMD kernel entry points. Each arch TU (compiled with its own
+// -m flags) fills one table from the same xsimd templates; the Context picks one at run time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/cpu/types.hpp"
+
+namespace tessera::cpu {
+
+constexpr int kMaxMR = 12;
+constexpr int kMaxNV = 4;
+
+/// Fused epilogue of the GEMM/conv microkernel: r = alpha*acc (+ beta*C) (+ bias) then clamp or
+/// leaky.
+enum class FusedAct : int { none = 0, clamp = 1, leaky = 2 };
+
+/// Arguments of one register tile: C[p][j] (+)= sum_k A(p, k) * B[k][j], p < mr, j < nv*W.
+/// A(p, k) is a[k*MR + p] (packed panels, koff == nullptr) or a[p*a_ps + koff[k]] (indexed: direct
+/// convolution over any input layout). B is packed [k][NR] (NR = table.nv * W). C column j of pixel
+/// p lives at c[p*c_ps + (j/16)*c_bs + j%16].
+struct MicroArgs {
+    int64_t kc = 0;
+    const float* a = nullptr;
+    int64_t a_ps = 1;
+    const int64_t* koff = nullptr;
+    const float* b = nullptr;
+    float* c = nullptr;
+    int64_t c_ps = 0;
+    int64_t c_bs = 16;
+    float alpha = 1.0f;
+    float beta = 0.0f;
+    bool load_c = false;
+    const float* bias = nullptr;  ///< NR values or null
+    FusedAct act = FusedAct::none;
+    float act_lo = 0.0f, act_hi = 0.0f, act_slope = 0.0f;
+};
+using MicroKernel = void (*)(const MicroArgs&);
+
+/// Binary element-wise operators.
+enum class BinaryOp : int { add, sub, mul, div, min, max, pow, squared_diff };
+
+/// Pooling over a row of blocked pixels.
+struct PoolRowArgs {
+    const float* src = nullptr;  ///< top-left input of the first output pixel (padded tensor)
+    float* dst = nullptr;
+    int64_t count = 0;           ///< output pixels in the row
+    int64_t src_pixel_step = 0;  ///< elements between consecutive outputs' windows (stride*16)
+    int64_t src_row = 0;         ///< elements between input rows
+    int64_t kh = 1, kw = 1;
+    int64_t dil_h = 1, dil_w = 1;  // in input pixels
+    bool max = true;
+    const float* divisor = nullptr;  ///< per output pixel (avg); null: 1/(kh*kw)
+};
+
+/// Depthwise convolution over a row of blocked pixels (one 16-channel block).
+struct DepthwiseRowArgs {
+    const float* src = nullptr;
+    float* dst = nullptr;
+    int64_t count = 0;
+    int64_t src_pixel_step = 0;
+    int64_t src_row = 0;
+    int64_t kh = 1, kw = 1;
+    int64_t dil_h = 1, dil_w = 1;
+    const float* weights = nullptr;  ///< [kh][kw][16]
+    const float* bias = nullptr;     ///< [16] or null
+    ActivationInfo act;
+};
+
+struct KernelTable {
+    const char* isa = "";
+    int vec_width = 1;  ///< floats per vector
+    int mr = 1;         ///< rows of the full register tile
+    int nv = 1;         ///< vectors per row of the full register tile
+    int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
+    MicroKernel micro_packed[kMaxMR][kMaxNV] = {};   ///< [mr-1][nv-1]
+    MicroKernel micro_indexed[kMaxMR][kMaxNV] = {};  ///< [mr-1][nv-1]
+
+    void (*activation)(const float* src, float* dst, int64_t n, const ActivationInfo& act) = nullptr;
+    /// d[i] = a[i*a_inc] op b[i*b_inc] (inc 0 broadcasts a scalar)
+    void (*binary)(BinaryOp op, const float* a, int64_t a_inc, const float* b, int64_t b_inc,
+                   float* d, int64_t n) = nullptr;
+    /// dst[p][16] = src[p][16] * scale[16] + shift[16] for `pixels` blocked pixels, then act
+    void (*scale_shift_block)(const float* src, float* dst, int64_t pixels, const float* scale,
+                              const float* shift, const ActivationInfo& act) = nullptr;
+    void (*pool_row)(const PoolRowArgs& args) = nullptr;
+    void (*depthwise_row)(const DepthwiseRowArgs& args) = nullptr;
+    /// Softmax (or log-softmax) of a contiguous row.
+    void (*softmax_row)(const float* src, float* dst, int64_t n, float beta, bool log) = nullptr;
+    /// C[m][n] (s32) = sum_k A[m][k] (u8) * Bp (s8 packed by pack_s8_b); VNNI where present.
+    void (*s8_gemm)(const uint8_t* a, int64_t lda, const int8_t* bp, int32_t* c, int64_t ldc,
+                    int64_t m, int64_t n, int64_t k_padded) = nullptr;
+};
+
+/// Tables compiled for this target (null where the build has no such variant).
+const KernelTable* kernel_table_avx512();
+const KernelTable* kernel_table_avx2();
+const KernelTable* kernel_table_sse2();
+const KernelTable* kernel_table_neon();
+
+}  // namespace tessera::cpu

@@ -1,0 +1,3 @@
+// doctest main of the CPU runtime tests.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,89 @@
+// Window splitting rules (ACL architecture notes) and scheduler partitioning.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "tessera/cpu/error.hpp"
+#include "tessera/cpu/kernel.hpp"
+#include "tessera/cpu/scheduler.hpp"
+#include "tessera/cpu/window.hpp"
+
+using namespace tessera::cpu;
+
+TEST_CASE("window: split parts obey the sub-window rules and cover the window exactly") {
+    for (int64_t start : {0, 3}) {
+        for (int64_t step : {1, 4, 6}) {
+            for (int64_t steps : {1, 5, 7, 16}) {
+                Window w;
+                w.set(0, Window::Dimension(0, 8, 1));
+                w.set(1, Window::Dimension(start, start + steps * step, step));
+                for (int64_t parts : {1, 2, 3, 8}) {
+                    int64_t next = start, covered = 0;
+                    for (int64_t id = 0; id < parts; ++id) {
+                        const Window sub = w.split_window(1, id, parts);
+                        CHECK(sub[0] == w[0]);
+                        CHECK(sub[1].step() == step);
+                        if (sub[1].start() == sub[1].end()) continue;  // empty part
+                        CHECK(w.is_valid_subwindow(sub));
+                        CHECK(sub[1].start() == next);  // contiguous
+                        next = sub[1].end();
+                        covered += sub.num_iterations(1);
+                        // balanced to within one step
+                        CHECK(sub.num_iterations(1) >= steps / parts);
+                        CHECK(sub.num_iterations(1) <= steps / parts + 1);
+                    }
+                    CHECK(covered == steps);
+                    CHECK(next == start + steps * step);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("window: invalid dimensions and sub-windows are rejected") {
+    Window w;
+    CHECK_THROWS_AS(w.set(0, Window::Dimension(0, 10, 4)), InvalidArgument);
+    CHECK_THROWS_AS(w.set(0, Window::Dimension(0, 8, 0)), InvalidArgument);
+    CHECK_THROWS_AS(w.set(7, Window::Dimension(0, 8, 1)), InvalidArgument);
+    w.set(0, Window::Dimension(0, 16, 4));
+    Window misaligned = w;
+    misaligned.set(0, Window::Dimension(2, 10, 4));
+    CHECK_FALSE(w.is_valid_subwindow(misaligned));
+    Window wrong_step = w;
+    wrong_step.set(0, Window::Dimension(0, 8, 2));
+    CHECK_FALSE(w.is_valid_subwindow(wrong_step));
+    Window outside = w;
+    outside.set(0, Window::Dimension(12, 20, 4));
+    CHECK_FALSE(w.is_valid_subwindow(outside));
+    CHECK(w.is_valid_subwindow(w.split_window(0, 1, 2)));
+}
+
+namespace {
+// Records which sub-windows it ran.
+class RecordingKernel final : public ICpuKernel {
+public:
+    RecordingKernel(int64_t steps, int64_t min_chunk) {
+        Window w;
+        w.set(2, Window::Dimension(0, steps * 2, 2));
+        configure_window(w, 2, min_chunk);
+        hits.assign(static_cast<std::size_t>(steps), 0);
+    }
+    const char* name() const override { return "RecordingKernel"; }
+    void run(const Window& w, const ThreadInfo&) override {
+        for (int64_t i = w[2].start(); i < w[2].end(); i += 2) hits[static_cast<std::size_t>(i / 2)]++;
+    }
+    std::vector<int> hits;
+};
+}  // namespace
+
+TEST_CASE("scheduler: every step runs exactly once; min chunk limits the parts") {
+    auto sched = make_default_scheduler(2);
+    for (int64_t steps : {1, 2, 3, 9}) {
+        RecordingKernel k(steps, 1);
+        sched->schedule(k);
+        for (int h : k.hits) CHECK(h == 1);
+        CHECK(sched->parts_for(k) == (has_parallel_scheduler() ? std::min<int64_t>(2, steps) : 1));
+    }
+    RecordingKernel big_chunk(3, 4);
+    CHECK(sched->parts_for(big_chunk) == 1);
+}
