@@ -1,0 +1,253 @@
+// tessera/ops/conv2d.hpp: conv2d, 2-D convolution (direct or transposed) with groups, dilation,
+// explicit/SAME/VALID padding, floor/ceil output rounding and a fused epilogue (bias, batchnorm,
+// activation). Union of CLML convolution, OpenVX convolution layer, ACL and zDNN conv2d.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/validate.hpp"
+
+namespace tessera::op {
+
+/// 2-D convolution. Inputs, in order:
+///   0 src      [N, C, H, W]
+///   1 weights  [O, C/groups, KH, KW]; transposed mode: [C, O/groups, KH, KW]
+///   - bias     [O] or per-location [O, OH, OW]            (when has_bias)
+///   - mean, variance, scale, shift, each [O]              (when fuse_batchnorm)
+///   - slope    [O] or [1]                                 (when the activation is PReLU)
+/// Output [N, O, OH, OW]. Epilogue order: + bias, batchnorm, activation.
+/// Dtypes: floating src with floating weights/bias/bn; i16 fixed point (weights i16, bias i16 or
+/// i32 raw at the output's fixed_point_pos); i8/u8 quantised (weights i8/u8, bias i32 raw in units
+/// of src.scale * weights.scale, or floating). See tsr_conv2d_params for the integer arithmetic.
+struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
+    static constexpr std::string_view name = "conv2d";
+
+    conv2d() {
+        mode = TSR_CONV_DIRECT;
+        padding_mode = TSR_PADDING_EXPLICIT;
+        stride_h = stride_w = 1;
+        dilation_h = dilation_w = 1;
+        tsr_conv2d_params::groups = 1;
+        output_rounding = TSR_OUTPUT_FLOOR;
+        bn_epsilon = 1e-5f;
+        activation = {TSR_ACT_NONE, 0.0f, 0.0f};
+        rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        overflow = TSR_OVERFLOW_SATURATE;
+    }
+
+    conv2d& stride(int h, int w) { stride_h = h; stride_w = w; return *this; }
+    conv2d& dilation(int h, int w) { dilation_h = h; dilation_w = w; return *this; }
+    /// Explicit padding: top, bottom, left, right.
+    conv2d& padding(int top, int bottom, int left, int right) {
+        padding_mode = TSR_PADDING_EXPLICIT;
+        pad_top = top; pad_bottom = bottom; pad_left = left; pad_right = right;
+        return *this;
+    }
+    conv2d& padding(tsr_padding_mode m) { padding_mode = m; return *this; }
+    conv2d& groups(int g) { this->tsr_conv2d_params::groups = g; return *this; }
+    /// The group count (the field `groups` is hidden by the setter of the same name).
+    int group_count() const { return this->tsr_conv2d_params::groups; }
+    conv2d& transposed(bool t = true) { mode = t ? TSR_CONV_TRANSPOSED : TSR_CONV_DIRECT; return *this; }
+    conv2d& output_padding(int h, int w) { output_padding_h = h; output_padding_w = w; return *this; }
+    conv2d& rounding_mode(tsr_output_rounding r) { output_rounding = r; return *this; }
+    conv2d& bias(bool b = true) { has_bias = b ? 1 : 0; return *this; }
+    conv2d& batchnorm(bool b = true, float epsilon = 1e-5f) {
+        fuse_batchnorm = b ? 1 : 0;
+        bn_epsilon = epsilon;
+        return *this;
+    }
+    conv2d& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
+        activation = {k, a, b};
+        return *this;
+    }
+    conv2d& policies(tsr_rounding r, tsr_overflow o) { rounding = r; overflow = o; return *this; }
+
+    /// Position of each optional input, or -1.
+    struct input_slots {
+        int bias = -1, mean = -1, variance = -1, scale = -1, shift = -1, slope = -1, count = 2;
+    };
+    input_slots slots() const {
+        input_slots s;
+        if (has_bias) s.bias = s.count++;
+        if (fuse_batchnorm) {
+            s.mean = s.count++;
+            s.variance = s.count++;
+            s.scale = s.count++;
+            s.shift = s.count++;
+        }
+        if (activation.kind == TSR_ACT_PRELU) s.slope = s.count++;
+        return s;
+    }
+
+    /// Output size and resolved padding (SAME/VALID made explicit).
+    struct geometry_t {
+        std::int64_t n = 0, c = 0, h = 0, w = 0;  // src
+        std::int64_t o = 0, kh = 0, kw = 0;        // output channels, kernel
+        std::int64_t group_in = 0, group_out = 0;  // channels per group
+        spatial_extent y, x;                       // H and W: pads and output extents
+    };
+
+    /// Validates src and weights and this descriptor's fields; resolves the geometry.
+    geometry_t geometry(const tensor_desc& src, const tensor_desc& weights) const {
+        const checker check{name};
+        check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_TRANSPOSED);
+        check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
+        check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
+        check_policies(check, rounding, overflow);
+        check_bool(check, "has_bias", has_bias);
+        check_bool(check, "fuse_batchnorm", fuse_batchnorm);
+        check.positive("stride_h", stride_h);
+        check.positive("stride_w", stride_w);
+        check.positive("dilation_h", dilation_h);
+        check.positive("dilation_w", dilation_w);
+        check.positive("groups", tsr_conv2d_params::groups);
+        for (auto [what, v] : {std::pair<const char*, int>{"pad_top", pad_top}, {"pad_bottom", pad_bottom},
+                               {"pad_left", pad_left}, {"pad_right", pad_right},
+                               {"output_padding_h", output_padding_h}, {"output_padding_w", output_padding_w}}) {
+            if (v < 0) check.fail("", std::string(what) + " is " + std::to_string(v) + ", must be >= 0");
+        }
+        const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
+        if (!transposed_mode && (output_padding_h || output_padding_w)) {
+            check.fail("", "output_padding applies to transposed convolution only");
+        }
+        if (transposed_mode && output_rounding == TSR_OUTPUT_CEIL) {
+            check.fail("", "output_rounding ceil is not defined for transposed convolution");
+        }
+        if (transposed_mode && (output_padding_h >= std::max(stride_h, dilation_h) ||
+                                output_padding_w >= std::max(stride_w, dilation_w))) {
+            check.fail("", "output_padding must be smaller than the stride or the dilation");
+        }
+        if (!(bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");
+
+        check.rank("src", src, 4);
+        check.positive_dims("src", src);
+        check.rank("weights", weights, 4);
+        check.positive_dims("weights", weights);
+
+        geometry_t g;
+        const std::int64_t groups_ = tsr_conv2d_params::groups;
+        g.n = src.dim(0);
+        g.c = src.dim(1);
+        g.h = src.dim(2);
+        g.w = src.dim(3);
+        g.kh = weights.dim(2);
+        g.kw = weights.dim(3);
+        if (g.c % groups_ != 0) {
+            check.fail("src", "dim 1 (C) is " + std::to_string(g.c) + ", not divisible by groups " +
+                                  std::to_string(groups_));
+        }
+        g.group_in = g.c / groups_;
+        if (!transposed_mode) {
+            g.o = weights.dim(0);
+            if (g.o % groups_ != 0) {
+                check.fail("weights", "dim 0 (O) is " + std::to_string(g.o) +
+                                          ", not divisible by groups " + std::to_string(groups_));
+            }
+            check.dim("weights", weights, 1, g.group_in, "C/groups");
+            g.group_out = g.o / groups_;
+        } else {
+            check.dim("weights", weights, 0, g.c, "C");
+            g.group_out = weights.dim(1);
+            g.o = g.group_out * groups_;
+        }
+        const std::int64_t keh = dilated_extent(g.kh, dilation_h);
+        const std::int64_t kew = dilated_extent(g.kw, dilation_w);
+        if (!transposed_mode) {
+            g.y = window_extent(check, "2 (H)", g.h, keh, stride_h, padding_mode, pad_top, pad_bottom,
+                                output_rounding);
+            g.x = window_extent(check, "3 (W)", g.w, kew, stride_w, padding_mode, pad_left, pad_right,
+                                output_rounding);
+        } else {
+            g.y = transposed_extent(check, "2 (H)", g.h, keh, stride_h, pad_top, pad_bottom, output_padding_h);
+            g.x = transposed_extent(check, "3 (W)", g.w, kew, stride_w, pad_left, pad_right, output_padding_w);
+        }
+        return g;
+    }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check_activation(check, activation);
+        const input_slots s = slots();
+        check.count(inputs, static_cast<std::size_t>(s.count), static_cast<std::size_t>(s.count));
+        const tensor_desc& src = inputs[0];
+        const tensor_desc& weights = inputs[1];
+        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
+                                   dtype::i8, dtype::u8});
+        const geometry_t g = geometry(src, weights);
+        const bool quantized = src.type() == dtype::i8 || src.type() == dtype::u8;
+        if (quantized) {
+            check.type_in("weights", weights, {dtype::i8, dtype::u8});
+        } else {
+            check_float_like(check, "weights", weights, src);
+        }
+        if (s.bias >= 0) {
+            const tensor_desc& b = inputs[static_cast<std::size_t>(s.bias)];
+            if (b.rank() == 1) {
+                check.dim("bias", b, 0, g.o, "O");
+            } else if (b.rank() == 3) {
+                check.dim("bias", b, 0, g.o, "O");
+                check.dim("bias", b, 1, g.y.out, "OH");
+                check.dim("bias", b, 2, g.x.out, "OW");
+            } else {
+                check.fail("bias", "rank is " + std::to_string(b.rank()) + ", expected 1 ([O]) or 3 ([O, OH, OW])");
+            }
+            if (quantized) {
+                check.type_in("bias", b, {dtype::i32, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+            } else if (src.type() == dtype::i16) {
+                check.type_in("bias", b, {dtype::i16, dtype::i32});
+            } else {
+                check_float_like(check, "bias", b, src);
+            }
+        }
+        if (fuse_batchnorm) {
+            if (!is_floating(src.type())) check.fail("src", "fused batchnorm needs a floating type");
+            const char* names[] = {"mean", "variance", "scale", "shift"};
+            for (int i = 0; i < 4; ++i) {
+                const tensor_desc& t = inputs[static_cast<std::size_t>(s.mean + i)];
+                check.rank(names[i], t, 1);
+                check.dim(names[i], t, 0, g.o, "O");
+                check_float_like(check, names[i], t, src);
+            }
+        }
+        if (s.slope >= 0) {
+            const tensor_desc& slope = inputs[static_cast<std::size_t>(s.slope)];
+            check_slope(check, slope, g.o);
+            if (is_floating(src.type())) check_float_like(check, "slope", slope, src);
+        }
+        return {output_like(image_shape(g.n, g.o, g.y.out, g.x.out), src)};
+    }
+
+private:
+    /// Output extent of a transposed convolution: the input extent of the direct convolution
+    /// whose adjoint it is.
+    spatial_extent transposed_extent(const checker& check, std::string_view dim, std::int64_t in,
+                                     std::int64_t k_eff, std::int64_t stride, std::int64_t pad_before,
+                                     std::int64_t pad_after, std::int64_t output_pad) const {
+        spatial_extent e;
+        switch (padding_mode) {
+            case TSR_PADDING_SAME: {
+                const std::int64_t total = std::max<std::int64_t>(k_eff - stride, 0);
+                e.pad_before = total / 2;
+                e.pad_after = total - e.pad_before;
+                e.out = in * stride;
+                return e;
+            }
+            case TSR_PADDING_VALID: e.out = (in - 1) * stride + k_eff; return e;
+            default: break;
+        }
+        e.pad_before = pad_before;
+        e.pad_after = pad_after;
+        e.out = (in - 1) * stride - pad_before - pad_after + k_eff + output_pad;
+        if (e.out <= 0) {
+            check.fail("src", "dim " + std::string(dim) + ": transposed output extent " +
+                                  std::to_string(e.out) + " is not positive (padding too large)");
+        }
+        return e;
+    }
+};
+
+}  // namespace tessera::op

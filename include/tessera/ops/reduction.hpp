@@ -1,0 +1,118 @@
+// tessera/ops/reduction.hpp: reductions: moments (zDNN: mean and variance), mean_reduce2d (zDNN
+// meanreduce2d over H and W) and reduce (zDNN reduce min/max and their index forms, plus sum,
+// mean and product).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/validate.hpp"
+
+namespace tessera::op {
+
+/// zDNN moments. Inputs: 0 src. Outputs: mean and variance over dims [first_axis, rank) (default
+/// 1: per batch index), shaped like src with those dims 1. Variance divides by n (POPULATION) or
+/// n - 1 (SAMPLE; needs n > 1). Floating only.
+struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
+    static constexpr std::string_view name = "moments";
+
+    moments() {
+        bessel = TSR_BESSEL_POPULATION;
+        first_axis = 1;
+    }
+    moments& correction(tsr_bessel_correction b) { bessel = b; return *this; }
+    moments& from_axis(int a) { first_axis = a; return *this; }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.enum_in_range("bessel", bessel, TSR_BESSEL_POPULATION, TSR_BESSEL_SAMPLE);
+        check.count(inputs, 1, 1);
+        const tensor_desc& src = inputs[0];
+        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+        if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
+        check.positive_dims("src", src);
+        const int a = normalize_axis(check, "src", "first_axis", first_axis, src.rank());
+        shape out = src.dims();
+        std::int64_t count = 1;
+        for (int d = a; d < src.rank(); ++d) {
+            count *= out[d];
+            out[d] = 1;
+        }
+        if (bessel == TSR_BESSEL_SAMPLE && count < 2) {
+            check.fail("src", "sample variance needs more than one element per moment, got " + std::to_string(count));
+        }
+        return {output_like(out, src), output_like(out, src)};
+    }
+};
+
+/// zDNN meanreduce2d. Inputs: 0 src [N, C, H, W]. Output [N, C, 1, 1], the mean over H and W.
+/// Integer types average their stored values with `rounding`.
+struct mean_reduce2d : pod_op<mean_reduce2d, tsr_mean_reduce2d_params, TSR_OP_MEAN_REDUCE2D> {
+    static constexpr std::string_view name = "mean_reduce2d";
+
+    mean_reduce2d() { rounding = TSR_ROUND_TO_NEAREST_EVEN; }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.count(inputs, 1, 1);
+        const tensor_desc& src = inputs[0];
+        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
+                                   dtype::i8, dtype::u8});
+        check.rank("src", src, 4);
+        check.positive_dims("src", src);
+        return {output_like(image_shape(src.dim(0), src.dim(1), 1, 1), src)};
+    }
+};
+
+/// Reduction along one axis. Inputs: 0 src. Output: src's dims with `axis` (default -1, zDNN's
+/// dimension 1) set to 1 (keep_dims) or removed. MIN/MAX/SUM/MEAN/PROD keep src's dtype; the
+/// *_IDX forms output i32 indices of the first minimum/maximum. Integer sums and products
+/// saturate; integer means round with `rounding`.
+struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
+    static constexpr std::string_view name = "reduce";
+
+    reduce() {
+        op = TSR_REDUCE_MAX;
+        axis = -1;
+        keep_dims = 1;
+        rounding = TSR_ROUND_TO_NEAREST_EVEN;
+    }
+    explicit reduce(tsr_reduce_op o) : reduce() { op = o; }
+
+    reduce& operation(tsr_reduce_op o) { op = o; return *this; }
+    reduce& along(int a) { axis = a; return *this; }
+    reduce& keep(bool k) { keep_dims = k ? 1 : 0; return *this; }
+
+    bool is_index() const { return op == TSR_REDUCE_MIN_IDX || op == TSR_REDUCE_MAX_IDX; }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.enum_in_range("op", op, TSR_REDUCE_MIN, TSR_REDUCE_PROD);
+        check_bool(check, "keep_dims", keep_dims);
+        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.count(inputs, 1, 1);
+        const tensor_desc& src = inputs[0];
+        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
+                                   dtype::i8, dtype::u8, dtype::i32});
+        if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
+        check.positive_dims("src", src);
+        const int a = normalize_axis(check, "src", "axis", axis, src.rank());
+        const shape in = src.dims();
+        shape out;
+        for (int d = 0; d < in.rank(); ++d) {
+            if (d != a) {
+                out.push_back(in[d], in.label(d));
+            } else if (keep_dims) {
+                out.push_back(1, in.label(d));
+            }
+        }
+        if (is_index()) return {tensor_desc(out, dtype::i32)};
+        return {output_like(out, src)};
+    }
+};
+
+}  // namespace tessera::op
