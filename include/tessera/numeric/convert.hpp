@@ -30,16 +30,27 @@ inline double load_raw(dtype t, const void* p) {
     return 0.0;
 }
 
-/// Stores a raw value: floats rounded to the format (f16/bf16 nearest even, dlfloat16 ties away),
-/// integers rounded with `rounding` and narrowed with `overflow`.
+/// double -> float rounded to odd: truncated toward zero, last bit set if anything was dropped.
+/// Rounding that float again to a format with at least two fewer significand bits (f16, bf16,
+/// dlfloat16) equals rounding the double directly, so 16-bit stores round once, not twice.
+inline float narrow_to_odd(double v) {
+    const float f = static_cast<float>(v);
+    if (std::isnan(v) || static_cast<double>(f) == v) return f;
+    std::uint32_t b = float_bits(f);
+    if (std::fabs(static_cast<double>(f)) > std::fabs(v)) --b;  // one step toward zero (inf -> max)
+    return bits_float(b | 1u);
+}
+
+/// Stores a raw value: floats rounded once to the format (f32/f16/bf16 nearest even, dlfloat16
+/// ties away), integers rounded with `rounding` and narrowed with `overflow`.
 inline void store_raw(dtype t, void* p, double v,
                       rounding_policy rounding = rounding_policy::to_nearest_even,
                       overflow_policy overflow = overflow_policy::saturate) {
     switch (t) {
         case dtype::f32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
-        case dtype::f16: { auto b = f32_to_f16(static_cast<float>(v)); std::memcpy(p, &b, 2); return; }
-        case dtype::bf16: { auto b = f32_to_bf16(static_cast<float>(v)); std::memcpy(p, &b, 2); return; }
-        case dtype::dlfloat16: { auto b = f32_to_dlfloat16(static_cast<float>(v)); std::memcpy(p, &b, 2); return; }
+        case dtype::f16: { auto b = f32_to_f16(narrow_to_odd(v)); std::memcpy(p, &b, 2); return; }
+        case dtype::bf16: { auto b = f32_to_bf16(narrow_to_odd(v)); std::memcpy(p, &b, 2); return; }
+        case dtype::dlfloat16: { auto b = f32_to_dlfloat16(narrow_to_odd(v)); std::memcpy(p, &b, 2); return; }
         case dtype::i8: *static_cast<std::int8_t*>(p) = to_integer<std::int8_t>(v, rounding, overflow); return;
         case dtype::u8: *static_cast<std::uint8_t*>(p) = to_integer<std::uint8_t>(v, rounding, overflow); return;
         case dtype::boolean: *static_cast<std::uint8_t*>(p) = v != 0.0 ? 1 : 0; return;

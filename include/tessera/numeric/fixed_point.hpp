@@ -56,13 +56,24 @@ double from_fixed(Int value, int fraction_bits) {
     return std::ldexp(static_cast<double>(value), -fraction_bits);
 }
 
-/// Product of two fixed-point numbers with the same position, rounded and narrowed once.
+/// Product of two fixed-point numbers with the same position, rounded and narrowed once. The
+/// exact 64-bit product is rounded in integers (a double would drop bits of 32-bit products).
 template <typename Int>
 Int fixed_multiply(Int a, Int b, int fraction_bits, rounding_policy rounding,
                    overflow_policy overflow) {
+    static_assert(sizeof(Int) <= 4, "the exact product must fit in 64 bits");
     const std::int64_t wide = static_cast<std::int64_t>(a) * static_cast<std::int64_t>(b);
-    const double scaled = std::ldexp(static_cast<double>(wide), -fraction_bits);
-    return to_integer<Int>(scaled, rounding, overflow);
+    if (fraction_bits < 0 || fraction_bits > 62) {
+        return to_integer<Int>(std::ldexp(static_cast<double>(wide), -fraction_bits), rounding, overflow);
+    }
+    const std::int64_t unit = std::int64_t{1} << fraction_bits;
+    std::int64_t quotient = wide / unit;  // toward zero
+    const std::int64_t remainder = wide % unit;
+    if (rounding == rounding_policy::to_nearest_even) {
+        const std::int64_t twice = 2 * (remainder < 0 ? -remainder : remainder);
+        if (twice > unit || (twice == unit && (quotient & 1) != 0)) quotient += wide < 0 ? -1 : 1;
+    }
+    return narrow_with<Int>(quotient, overflow);
 }
 
 }  // namespace numeric
