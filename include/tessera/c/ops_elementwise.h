@@ -1,12 +1,69 @@
-/* tessera/c/ops_elementwise.h: parameter structs of the elementwise ops (see tessera/c/ops.h). */
+/* tessera/c/ops_elementwise.h: parameter structs of the element-wise ops (see tessera/c/ops.h):
+ * activation, binary and unary. Plain C99; every struct starts with uint32_t struct_size and
+ * only grows at the end; enum values are ABI (append only). */
 #ifndef TESSERA_C_OPS_ELEMENTWISE_H
 #define TESSERA_C_OPS_ELEMENTWISE_H
 
 #include <stdint.h>
 
+#include "tessera/c/ops.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Activation: y = f(x) with f and its parameters a, b from tsr_activation_spec (formulas in
+ * tessera/c/ops.h). Inputs: src, and for TSR_ACT_PRELU also slope (rank 1 of extent C = src
+ * dim 1, or any shape broadcastable to src). Output: src's shape, dtype and quantisation.
+ * Integer tensors (i8/u8 quantised, i16 fixed point such as Q7.8, i32) are computed on their
+ * real values and stored rounding to nearest even with saturation. */
+typedef struct tsr_activation_params {
+    uint32_t struct_size;
+    tsr_activation_spec act;
+    int32_t propagate_nan; /* 1 (default): NaN in, NaN out; 0: a NaN input gives 0 (CLML) */
+} tsr_activation_params;
+
+/* Binary operation, numbered as CLML numbers its binary ops. */
+typedef enum tsr_binary_op {
+    TSR_BINARY_ADD = 0,
+    TSR_BINARY_SUB = 1,
+    TSR_BINARY_MUL = 2,
+    TSR_BINARY_MIN = 3,
+    TSR_BINARY_MAX = 4,
+    TSR_BINARY_DIV = 5
+} tsr_binary_op;
+
+/* Binary: out = (alpha*A) op (beta*B) + gamma*C, numpy broadcasting of A and B (CLML form).
+ * Inputs: A, B and optionally C (the output's previous content; required when gamma != 0,
+ * ignored when gamma == 0; must be broadcastable to the output shape). OpenVX multiply's scale
+ * is alpha. Integer tensors are computed exactly on their real values (dequantised), then
+ * rounded with `rounding` and narrowed with `overflow` to the output's dtype; an integer
+ * division by zero gives 0. */
+typedef struct tsr_binary_params {
+    uint32_t struct_size;
+    int32_t op; /* tsr_binary_op */
+    float alpha;
+    float beta;
+    float gamma;
+    int32_t rounding; /* tsr_rounding, integer outputs; default TSR_ROUND_TO_NEAREST_EVEN */
+    int32_t overflow; /* tsr_overflow, integer outputs; default TSR_OVERFLOW_SATURATE */
+} tsr_binary_params;
+
+typedef enum tsr_unary_op {
+    TSR_UNARY_LOG = 0,   /* natural logarithm */
+    TSR_UNARY_EXP = 1,
+    TSR_UNARY_SQRT = 2,
+    TSR_UNARY_RSQRT = 3, /* 1/sqrt(x + epsilon) (zDNN invsqrt) */
+    TSR_UNARY_NEG = 4,
+    TSR_UNARY_ABS = 5
+} tsr_unary_op;
+
+/* Unary: out = op(src), same shape, dtype and quantisation. Integer tensors as for activation. */
+typedef struct tsr_unary_params {
+    uint32_t struct_size;
+    int32_t op;    /* tsr_unary_op */
+    float epsilon; /* TSR_UNARY_RSQRT only; default 0 */
+} tsr_unary_params;
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,102 @@
+// tessera/ops/activation.hpp: activation, y = f(x) element-wise for every tsr_activation_kind
+// (formulas in tessera/c/ops.h). Inputs: src, and for PReLU also slope. Output: like src.
+#pragma once
+
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include "tessera/c/ops_elementwise.h"
+#include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/shape_rules.hpp"
+#include "tessera/ops/validate.hpp"
+
+namespace tessera::op {
+
+/// Name of an activation kind ("relu", ...), or "unknown".
+constexpr std::string_view activation_name(std::int32_t kind) {
+    switch (kind) {
+        case TSR_ACT_NONE: return "none";
+        case TSR_ACT_RELU: return "relu";
+        case TSR_ACT_RELU6: return "relu6";
+        case TSR_ACT_BOUNDED_RELU: return "bounded_relu";
+        case TSR_ACT_LEAKY_RELU: return "leaky_relu";
+        case TSR_ACT_PRELU: return "prelu";
+        case TSR_ACT_ELU: return "elu";
+        case TSR_ACT_TANH: return "tanh";
+        case TSR_ACT_SIGMOID: return "sigmoid";
+        case TSR_ACT_SOFT_RELU: return "soft_relu";
+        case TSR_ACT_ABS: return "abs";
+        case TSR_ACT_SQUARE: return "square";
+        case TSR_ACT_SQRT: return "sqrt";
+        case TSR_ACT_LINEAR: return "linear";
+        case TSR_ACT_GELU: return "gelu";
+        case TSR_ACT_CLIP: return "clip";
+        default: return "unknown";
+    }
+}
+
+/// Validates an activation spec (kind known, parameters finite and sensible); shared with ops
+/// that fuse an activation.
+inline void check_activation_spec(const checker& check, const tsr_activation_spec& s) {
+    check.enum_in_range("activation kind", s.kind, TSR_ACT_NONE, TSR_ACT_CLIP);
+    if (!std::isfinite(s.a) || !std::isfinite(s.b)) {
+        check.fail("", std::string(activation_name(s.kind)) + " parameters a and b must be finite");
+    }
+    if (s.kind == TSR_ACT_BOUNDED_RELU && s.a < 0) {
+        check.fail("", "bounded_relu bound a is " + std::to_string(s.a) + ", must be >= 0");
+    }
+    if (s.kind == TSR_ACT_CLIP && s.a > s.b) {
+        check.fail("", "clip lower bound a " + std::to_string(s.a) + " exceeds upper bound b " +
+                           std::to_string(s.b));
+    }
+}
+
+/// Activation. Input order: src [any shape], slope (PReLU only: rank 1 of extent src dim 1 for a
+/// src of rank >= 2 (per channel), otherwise any shape broadcastable to src). Floating types
+/// compute in f32; integer types (i8/u8 quantised, i16 fixed point as OpenVX Q7.8, i32) on their
+/// real values, stored rounding to nearest even and saturating.
+struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION> {
+    static constexpr std::string_view name = "activation";
+
+    activation() {
+        act = tsr_activation_spec{TSR_ACT_RELU, 0.0f, 0.0f};
+        propagate_nan = 1;
+    }
+    explicit activation(tsr_activation_kind kind, float a = 0.0f, float b = 0.0f) : activation() {
+        act = tsr_activation_spec{kind, a, b};
+    }
+
+    activation& set_kind(tsr_activation_kind kind) { act.kind = kind; return *this; }
+    activation& set_a(float value) { act.a = value; return *this; }
+    activation& set_b(float value) { act.b = value; return *this; }
+    activation& set_spec(const tsr_activation_spec& spec) { act = spec; return *this; }
+    activation& set_propagate_nan(bool on) { propagate_nan = on ? 1 : 0; return *this; }
+
+    bool has_slope() const { return act.kind == TSR_ACT_PRELU; }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check_activation_spec(check, act);
+        check_bool(check, "propagate_nan", propagate_nan);
+        const std::size_t n = has_slope() ? 2 : 1;
+        check.count(inputs, n, n);
+        const tensor_desc& src = inputs[0];
+        check_valid_type(check, "src", src);
+        if (src.type() == dtype::boolean) check.fail("src", "dtype bool is not numeric");
+        check_non_negative_dims(check, "src", src);
+        if (has_slope()) {
+            const tensor_desc& slope = inputs[1];
+            check_valid_type(check, "slope", slope);
+            if (slope.type() == dtype::boolean) check.fail("slope", "dtype bool is not numeric");
+            if (src.rank() >= 2 && slope.rank() == 1 && slope.dim(0) != 1) {
+                check.dim("slope", slope, 0, src.dim(1), "C");
+            } else {
+                check_broadcasts_to(check, "slope", slope.dims(), src.dims());
+            }
+        }
+        return {output_like(src.dims(), src)};
+    }
+};
+
+}  // namespace tessera::op

@@ -1,0 +1,129 @@
+// tessera/ops/permute.hpp: permute (any order of dims) and transpose (swap two dims).
+#pragma once
+
+#include <array>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/c/ops_data.h"
+#include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/shape_rules.hpp"
+#include "tessera/ops/validate.hpp"
+
+namespace tessera::op {
+
+/// Permute. Input order: src. Output dim i (and its label) is src dim order[i].
+struct permute : pod_op<permute, tsr_permute_params, TSR_OP_PERMUTE> {
+    static constexpr std::string_view name = "permute";
+
+    permute() = default;
+    permute(std::initializer_list<int> ord) { set_order(ord); }
+
+    permute& set_order(std::initializer_list<int> ord) {
+        rank = 0;
+        for (int d : ord) {
+            if (rank < TSR_MAX_DIMS) order[rank] = d;
+            ++rank;
+        }
+        return *this;
+    }
+    template <typename Container>
+    permute& set_order(const Container& ord) {
+        rank = 0;
+        for (auto d : ord) {
+            if (rank < TSR_MAX_DIMS) order[rank] = static_cast<std::int32_t>(d);
+            ++rank;
+        }
+        return *this;
+    }
+
+    /// The permutation that undoes this one.
+    permute inverse() const {
+        permute p;
+        p.rank = rank;
+        for (int i = 0; i < rank && i < TSR_MAX_DIMS; ++i) {
+            if (order[i] >= 0 && order[i] < rank) p.order[order[i]] = i;
+        }
+        return p;
+    }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.count(inputs, 1, 1);
+        const tensor_desc& src = inputs[0];
+        check_valid_type(check, "src", src);
+        if (rank < 0 || rank > TSR_MAX_DIMS) {
+            check.fail("", "order has " + std::to_string(rank) + " entries, must be 0 to " +
+                               std::to_string(TSR_MAX_DIMS));
+        }
+        if (rank != src.rank()) {
+            check.fail("src", "rank is " + std::to_string(src.rank()) + ", but order has " +
+                                  std::to_string(rank) + " entries");
+        }
+        std::array<bool, TSR_MAX_DIMS> seen{};
+        const shape in = src.dims();
+        shape out;
+        for (int i = 0; i < rank; ++i) {
+            const int d = order[i];
+            if (d < 0 || d >= rank || seen[d]) {
+                check.fail("", "order entry " + std::to_string(i) + " is " + std::to_string(d) +
+                                   ": order is not a permutation of 0.." + std::to_string(rank - 1));
+            }
+            seen[d] = true;
+            out.push_back(in[d], in.label(d));
+        }
+        return {output_like(out, src)};
+    }
+};
+
+/// Transpose: swaps dims dim_a and dim_b (negative counts from the end; default the last two,
+/// i.e. matrix transpose). Input order: src (rank >= 2).
+struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
+    static constexpr std::string_view name = "transpose";
+
+    transpose() {
+        dim_a = -2;
+        dim_b = -1;
+    }
+    transpose(int a, int b) : transpose() {
+        dim_a = a;
+        dim_b = b;
+    }
+
+    transpose& set_dims(int a, int b) {
+        dim_a = a;
+        dim_b = b;
+        return *this;
+    }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.count(inputs, 1, 1);
+        const tensor_desc& src = inputs[0];
+        check_valid_type(check, "src", src);
+        if (src.rank() < 2) check.fail("src", "rank is " + std::to_string(src.rank()) + ", expected >= 2");
+        const int a = normalize_axis(check, "dim_a", dim_a, src.rank());
+        const int b = normalize_axis(check, "dim_b", dim_b, src.rank());
+        const shape in = src.dims();
+        shape out;
+        for (int i = 0; i < in.rank(); ++i) {
+            const int from = i == a ? b : (i == b ? a : i);
+            out.push_back(in[from], in.label(from));
+        }
+        return {output_like(out, src)};
+    }
+
+    /// The equivalent permutation for a tensor of rank r (dims already validated).
+    permute as_permute(int r) const {
+        const int a = dim_a < 0 ? dim_a + r : dim_a;
+        const int b = dim_b < 0 ? dim_b + r : dim_b;
+        permute p;
+        p.rank = r;
+        for (int i = 0; i < r; ++i) p.order[i] = i == a ? b : (i == b ? a : i);
+        return p;
+    }
+};
+
+}  // namespace tessera::op

@@ -1,0 +1,84 @@
+// tessera/reference/element_access.hpp: helpers of the reference kernels of the element-wise
+// and data-movement ops: broadcast indexing, raw element copies, integer stores with explicit
+// rounding and overflow policies in extended precision.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "tessera/detail/index.hpp"
+#include "tessera/numeric/convert.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera::reference::detail {
+
+using tessera::detail::index_t;
+
+/// Index into `t` of the element that broadcasts (numpy rules) to `out_idx` of a rank-`out_rank`
+/// result: dims aligned from the right, extent-1 dims read index 0.
+inline index_t broadcast_index(const index_t& out_idx, int out_rank, const tensor& t) {
+    index_t idx{};
+    const int r = t.desc().rank();
+    for (int i = 0; i < r; ++i) idx[i] = t.desc().dim(i) == 1 ? 0 : out_idx[i + out_rank - r];
+    return idx;
+}
+
+/// Whether two tensors store values identically (dtype and quantisation).
+inline bool same_storage(const tensor& a, const tensor& b) {
+    const quantization qa = a.desc().quant(), qb = b.desc().quant();
+    return a.type() == b.type() && qa.scale == qb.scale && qa.zero_point == qb.zero_point &&
+           qa.fixed_point_pos == qb.fixed_point_pos;
+}
+
+/// Copies one element: raw bytes when both store values alike, else through its real value.
+inline void copy_element(const tensor& src, const index_t& si, const tensor& dst, const index_t& di) {
+    if (same_storage(src, dst)) {
+        std::memcpy(dst.address_of(di), src.address_of(si), size_of(src.type()));
+    } else {
+        numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(di),
+                            numeric::load_real(src.type(), src.desc().quant(), src.address_of(si)));
+    }
+}
+
+/// Real value of one element.
+inline double load(const tensor& t, const index_t& idx) {
+    return numeric::load_real(t.type(), t.desc().quant(), t.address_of(idx));
+}
+
+/// Narrows an integer-valued long double to Int with the overflow policy.
+template <typename Int>
+Int narrow(long double r, overflow_policy overflow) {
+    constexpr long double big = 9.0e18L;
+    const auto wide = static_cast<std::int64_t>(r < -big ? -big : (r > big ? big : r));
+    return numeric::narrow_with<Int>(wide, overflow);
+}
+
+/// Stores a real value computed in extended precision: floating dtypes as f32/f16/...,
+/// integer dtypes quantised (i8/u8 scale and zero point, i16 fixed point), rounded with
+/// `rounding` and narrowed with `overflow`; NaN stores 0 into integers.
+inline void store(const tensor& t, const index_t& idx, long double real,
+                  rounding_policy rounding = rounding_policy::to_nearest_even,
+                  overflow_policy overflow = overflow_policy::saturate) {
+    const dtype type = t.type();
+    void* p = t.address_of(idx);
+    if (!is_integer(type)) {
+        numeric::store_real(type, t.desc().quant(), p, static_cast<double>(real), rounding, overflow);
+        return;
+    }
+    const quantization q = t.desc().quant();
+    long double raw = real;
+    if (type == dtype::i8 || type == dtype::u8) raw = real / q.scale + q.zero_point;
+    if (type == dtype::i16) raw = std::ldexp(real, q.fixed_point_pos);
+    if (std::isnan(raw)) raw = 0;
+    raw = rounding == rounding_policy::to_zero ? std::trunc(raw) : std::nearbyint(raw);
+    switch (type) {
+        case dtype::i8: { auto v = narrow<std::int8_t>(raw, overflow); std::memcpy(p, &v, 1); return; }
+        case dtype::u8: { auto v = narrow<std::uint8_t>(raw, overflow); std::memcpy(p, &v, 1); return; }
+        case dtype::i16: { auto v = narrow<std::int16_t>(raw, overflow); std::memcpy(p, &v, 2); return; }
+        case dtype::i32: { auto v = narrow<std::int32_t>(raw, overflow); std::memcpy(p, &v, 4); return; }
+        default: return;
+    }
+}
+
+}  // namespace tessera::reference::detail

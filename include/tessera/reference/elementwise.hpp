@@ -1,0 +1,66 @@
+// tessera/reference/elementwise.hpp: reference kernels of op::binary and op::unary.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tessera/ops/elementwise.hpp"
+#include "tessera/reference/element_access.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera::reference {
+
+/// (a op b) in extended precision; `integer` selects integer division by zero = 0.
+inline long double binary_apply(std::int32_t op, long double a, long double b, bool integer) {
+    const long double nan = std::numeric_limits<long double>::quiet_NaN();
+    switch (op) {
+        case TSR_BINARY_ADD: return a + b;
+        case TSR_BINARY_SUB: return a - b;
+        case TSR_BINARY_MUL: return a * b;
+        case TSR_BINARY_MIN: return std::isnan(a) || std::isnan(b) ? nan : (b < a ? b : a);
+        case TSR_BINARY_MAX: return std::isnan(a) || std::isnan(b) ? nan : (b > a ? b : a);
+        case TSR_BINARY_DIV: return integer && b == 0 ? 0.0L : a / b;
+        default: return nan;
+    }
+}
+
+inline void run(const op::binary& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+    const tensor& dst = out[0];
+    const int rank = dst.desc().rank();
+    const bool integer = is_integer(dst.type());
+    const bool with_c = op.uses_c() && in.size() > 2;
+    const auto rounding = static_cast<rounding_policy>(op.rounding);
+    const auto overflow = static_cast<overflow_policy>(op.overflow);
+    tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
+        const long double a = detail::load(in[0], detail::broadcast_index(idx, rank, in[0]));
+        const long double b = detail::load(in[1], detail::broadcast_index(idx, rank, in[1]));
+        long double r = binary_apply(op.op, static_cast<long double>(op.alpha) * a,
+                                     static_cast<long double>(op.beta) * b, integer);
+        if (with_c) {
+            r += static_cast<long double>(op.gamma) * detail::load(in[2], detail::broadcast_index(idx, rank, in[2]));
+        }
+        detail::store(dst, idx, r, rounding, overflow);
+    });
+}
+
+/// op(x) of a unary op.
+inline double unary_apply(std::int32_t op, double x, double epsilon) {
+    switch (op) {
+        case TSR_UNARY_LOG: return std::log(x);
+        case TSR_UNARY_EXP: return std::exp(x);
+        case TSR_UNARY_SQRT: return std::sqrt(x);
+        case TSR_UNARY_RSQRT: return 1.0 / std::sqrt(x + epsilon);
+        case TSR_UNARY_NEG: return -x;
+        case TSR_UNARY_ABS: return std::fabs(x);
+        default: return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+inline void run(const op::unary& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+    tessera::detail::for_each_index(in[0].dims(), [&](const detail::index_t& idx) {
+        detail::store(out[0], idx, unary_apply(op.op, detail::load(in[0], idx), op.epsilon));
+    });
+}
+
+}  // namespace tessera::reference
