@@ -16,6 +16,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* ---------------------------------------------------------------- version */
 #define ZDNN_VERSION "1.2.0"
@@ -457,6 +460,9 @@ zdnn_status zdnn_conv2d(const zdnn_ztensor *input, const zdnn_ztensor *kernel,
                    ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_,            \
                    ZDNN_QMM_BAD_ARG_COUNT_)(__VA_ARGS__)
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
