@@ -78,7 +78,7 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_activation_spec(check, act);
-        check_bool(check, "propagate_nan", propagate_nan);
+        check_flag(check, "propagate_nan", propagate_nan);
         const std::size_t n = has_slope() ? 2 : 1;
         check.count(inputs, n, n);
         const tensor_desc& src = inputs[0];

@@ -39,8 +39,8 @@ struct resize_bilinear
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_bool(check, "align_corners", align_corners);
-        check_bool(check, "half_pixel_centers", half_pixel_centers);
+        check_flag(check, "align_corners", align_corners);
+        check_flag(check, "half_pixel_centers", half_pixel_centers);
         if (align_corners && half_pixel_centers) {
             check.fail("", "align_corners and half_pixel_centers cannot both be set");
         }

@@ -104,7 +104,7 @@ struct lstm : pod_op<lstm, tsr_lstm_params, TSR_OP_LSTM> {
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_bool(check, "all_timesteps", all_timesteps);
+        check_flag(check, "all_timesteps", all_timesteps);
         const auto s = detail::check_rnn(
             check, inputs, {"input", "h0", "c0", "weights", "biases", "hidden_weights", "hidden_biases"},
             gates, direction);
@@ -133,7 +133,7 @@ struct gru : pod_op<gru, tsr_gru_params, TSR_OP_GRU> {
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_bool(check, "all_timesteps", all_timesteps);
+        check_flag(check, "all_timesteps", all_timesteps);
         const auto s = detail::check_rnn(
             check, inputs, {"input", "h0", "weights", "biases", "hidden_weights", "hidden_biases"},
             gates, direction);

@@ -89,7 +89,7 @@ inline void check_non_negative_dims(const checker& check, std::string_view tenso
 }
 
 /// Checks a bool field holds 0 or 1.
-inline void check_bool(const checker& check, std::string_view what, std::int32_t value) {
+inline void check_flag(const checker& check, std::string_view what, std::int32_t value) {
     if (value != 0 && value != 1) {
         check.fail("", std::string(what) + " is " + std::to_string(value) + ", must be 0 or 1");
     }

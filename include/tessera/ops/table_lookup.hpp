@@ -40,7 +40,7 @@ struct table_lookup : pod_op<table_lookup, tsr_table_lookup_params, TSR_OP_TABLE
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_bool(check, "has_offset", has_offset);
+        check_flag(check, "has_offset", has_offset);
         check.count(inputs, 2, 2);
         const tensor_desc& src = inputs[0];
         const tensor_desc& lut = inputs[1];
