@@ -38,7 +38,7 @@ public:
     op_desc(Op op) : v_(std::move(op)) {}
 
     tsr_op_kind kind() const {
-        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::kind; }, v_);
+        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::op_kind; }, v_);
     }
     std::string_view name() const {
         return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::name; }, v_);
@@ -67,7 +67,7 @@ private:
             throw error(status::unsupported, "unknown op kind " + std::to_string(kind));
         } else {
             using Op = std::variant_alternative_t<I, op_variant>;
-            if (kind == Op::kind) return op_desc(Op::from_c(params));
+            if (kind == Op::op_kind) return op_desc(Op::from_c(params));
             return from_c_impl<I + 1>(kind, params);
         }
     }

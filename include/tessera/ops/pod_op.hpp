@@ -14,7 +14,7 @@ namespace tessera::op {
 template <typename Derived, typename CParams, tsr_op_kind Kind>
 struct pod_op : CParams {
     static_assert(std::is_trivially_copyable_v<CParams>);
-    static constexpr tsr_op_kind kind = Kind;
+    static constexpr tsr_op_kind op_kind = Kind;
 
     pod_op() : CParams{} { this->struct_size = sizeof(CParams); }
 
