@@ -201,8 +201,9 @@ typedef struct tsr_plugin_api {
     void (*event_release)(tsr_event event);
 } tsr_plugin_api;
 
-/* The one exported symbol. Returns NULL when the plugin cannot serve this host at all. */
-typedef const tsr_plugin_api* (*tsr_plugin_entry_fn)(const tsr_host_api* host);
+/* The one exported symbol. Returns NULL when the plugin cannot work here at all (no device, a
+ * missing driver), after writing the reason into `err` (host-owned; may be NULL). */
+typedef const tsr_plugin_api* (*tsr_plugin_entry_fn)(const tsr_host_api* host, tsr_error* err);
 
 #ifdef __cplusplus
 }
