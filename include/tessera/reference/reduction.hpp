@@ -1,0 +1,86 @@
+// tessera/reference/reduction.hpp: reference kernels of op::moments, op::mean_reduce2d and
+// op::reduce.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tessera/ops/reduction.hpp"
+#include "tessera/reference/compute_common.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera::reference {
+
+inline void run(const op::moments& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+    namespace cd = compute_detail;
+    const shape d = in[0].dims();
+    const int first = op.first_axis < 0 ? op.first_axis + d.rank() : op.first_axis;
+    std::int64_t inner = 1;
+    for (int a = first; a < d.rank(); ++a) inner *= d[a];
+    const std::int64_t outer = in[0].num_elements() / inner;
+    const std::vector<double> x = cd::real_values(in[0]);
+    const double divisor = static_cast<double>(op.bessel == TSR_BESSEL_SAMPLE ? inner - 1 : inner);
+    for (std::int64_t o = 0; o < outer; ++o) {
+        const double* row = x.data() + o * inner;
+        double mean = 0.0;
+        for (std::int64_t k = 0; k < inner; ++k) mean += row[k];
+        mean /= static_cast<double>(inner);
+        double ss = 0.0;
+        for (std::int64_t k = 0; k < inner; ++k) ss += (row[k] - mean) * (row[k] - mean);
+        cd::store_real(out[0], o, mean);
+        cd::store_real(out[1], o, ss / divisor);
+    }
+}
+
+inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+    namespace cd = compute_detail;
+    const shape d = in[0].dims();
+    const std::int64_t plane = d[2] * d[3];
+    const std::vector<double> x = cd::raw_values(in[0]);
+    for (std::int64_t p = 0; p < d[0] * d[1]; ++p) {
+        double sum = 0.0;
+        for (std::int64_t k = 0; k < plane; ++k) sum += x[static_cast<std::size_t>(p * plane + k)];
+        cd::store_raw_statistic(in[0].desc(), out[0], p, sum / static_cast<double>(plane), op.rounding);
+    }
+}
+
+inline void run(const op::reduce& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+    namespace cd = compute_detail;
+    const shape d = in[0].dims();
+    const int axis = op.axis < 0 ? op.axis + d.rank() : op.axis;
+    std::int64_t inner = 1;
+    for (int k = axis + 1; k < d.rank(); ++k) inner *= d[k];
+    const std::int64_t len = d[axis], outer = in[0].num_elements() / (len * inner);
+    const std::vector<double> x = cd::real_values(in[0]);
+    for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i = 0; i < inner; ++i) {
+            const auto at = [&](std::int64_t k) { return x[static_cast<std::size_t>((o * len + k) * inner + i)]; };
+            double acc = at(0);
+            std::int64_t index = 0;
+            for (std::int64_t k = 1; k < len; ++k) {
+                const double v = at(k);
+                switch (op.op) {
+                    case TSR_REDUCE_MIN:
+                    case TSR_REDUCE_MIN_IDX:
+                        if (v < acc) { acc = v; index = k; }
+                        break;
+                    case TSR_REDUCE_MAX:
+                    case TSR_REDUCE_MAX_IDX:
+                        if (v > acc) { acc = v; index = k; }
+                        break;
+                    case TSR_REDUCE_PROD: acc *= v; break;
+                    default: acc += v; break;
+                }
+            }
+            if (op.op == TSR_REDUCE_MEAN) acc /= static_cast<double>(len);
+            const std::int64_t dst = o * inner + i;
+            if (op.is_index()) {
+                cd::store_real(out[0], dst, static_cast<double>(index));
+            } else {
+                cd::store_real(out[0], dst, acc, op.rounding);
+            }
+        }
+}
+
+}  // namespace tessera::reference
