@@ -4,8 +4,10 @@
 #ifndef CL_HPP_TARGET_OPENCL_VERSION
 #define CL_HPP_TARGET_OPENCL_VERSION 300
 #endif
+// 110, not 120: opencl-clhpp 2023.02.06 only defines detail::getContextPlatformVersion (used by
+// the CommandQueue constructors when targeting 2.0+) for minimum versions below 1.2.
 #ifndef CL_HPP_MINIMUM_OPENCL_VERSION
-#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 110
 #endif
 #ifndef CL_HPP_ENABLE_EXCEPTIONS
 #define CL_HPP_ENABLE_EXCEPTIONS

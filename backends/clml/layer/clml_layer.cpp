@@ -1,0 +1,108 @@
+// clml_layer.cpp -- OpenCL loader layer for CLML clients on devices without cl_qcom_ml_ops.
+//
+// Load with OPENCL_LAYERS=/path/to/libtessera_clml_layer.so (ocl-icd >= 2.3 and the Khronos
+// loader support layers). The layer forwards every call to the next dispatch table except:
+//   clGetDeviceInfo(CL_DEVICE_EXTENSIONS)   appends " cl_qcom_ml_ops cl_qcom_recordable_queues"
+//   clCreateCommandQueue[WithProperties]    strips CL_QUEUE_RECORDABLE_QCOM, which the real
+//                                           driver would reject; libtessera_clml emulates it.
+// The ML functions themselves live in libtessera_clml, which clients link directly.
+#include <CL/cl_icd.h>
+#include <CL/cl_layer.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "CL/cl_qcom_ml_ops.h"
+
+namespace {
+
+constexpr char kExtraExtensions[] = " cl_qcom_ml_ops cl_qcom_recordable_queues";
+
+// The next layer's (or driver's) table and ours; written once by clInitLayer.
+cl_icd_dispatch g_next{};
+cl_icd_dispatch g_layer{};
+
+cl_int CL_API_CALL layer_get_device_info(cl_device_id device, cl_device_info name, size_t size, void* value,
+                                         size_t* size_ret) {
+  if (name != CL_DEVICE_EXTENSIONS) return g_next.clGetDeviceInfo(device, name, size, value, size_ret);
+  size_t base_size = 0;
+  cl_int err = g_next.clGetDeviceInfo(device, name, 0, nullptr, &base_size);
+  if (err != CL_SUCCESS) return err;
+  std::vector<char> base(base_size + 1, '\0');
+  err = g_next.clGetDeviceInfo(device, name, base_size, base.data(), nullptr);
+  if (err != CL_SUCCESS) return err;
+  std::string extensions(base.data());
+  while (!extensions.empty() && extensions.back() == ' ') extensions.pop_back();
+  if (extensions.find("cl_qcom_ml_ops") == std::string::npos) extensions += kExtraExtensions;
+  const size_t needed = extensions.size() + 1;
+  if (size_ret != nullptr) *size_ret = needed;
+  if (value != nullptr) {
+    if (size < needed) return CL_INVALID_VALUE;
+    std::memcpy(value, extensions.c_str(), needed);
+  }
+  return CL_SUCCESS;
+}
+
+cl_command_queue CL_API_CALL layer_create_queue(cl_context context, cl_device_id device,
+                                                cl_command_queue_properties properties, cl_int* err) {
+  return g_next.clCreateCommandQueue(context, device, properties & ~cl_command_queue_properties{CL_QUEUE_RECORDABLE_QCOM},
+                                     err);
+}
+
+cl_command_queue CL_API_CALL layer_create_queue_with_properties(cl_context context, cl_device_id device,
+                                                                const cl_queue_properties* properties,
+                                                                cl_int* err) {
+  std::vector<cl_queue_properties> copy;
+  if (properties != nullptr) {
+    for (size_t i = 0; properties[i] != 0; i += 2) {
+      cl_queue_properties v = properties[i + 1];
+      if (properties[i] == CL_QUEUE_PROPERTIES) v &= ~cl_queue_properties{CL_QUEUE_RECORDABLE_QCOM};
+      copy.push_back(properties[i]);
+      copy.push_back(v);
+    }
+    copy.push_back(0);
+  }
+  return g_next.clCreateCommandQueueWithProperties(context, device, properties ? copy.data() : nullptr, err);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) cl_int CL_API_CALL
+clGetLayerInfo(cl_layer_info name, size_t size, void* value, size_t* size_ret) {
+  if (name == CL_LAYER_API_VERSION) {
+    const cl_layer_api_version version = CL_LAYER_API_VERSION_100;
+    if (size_ret != nullptr) *size_ret = sizeof(version);
+    if (value != nullptr) {
+      if (size < sizeof(version)) return CL_INVALID_VALUE;
+      std::memcpy(value, &version, sizeof(version));
+    }
+    return CL_SUCCESS;
+  }
+  if (name == CL_LAYER_NAME) {
+    static const char kName[] = "tessera_clml_layer";
+    if (size_ret != nullptr) *size_ret = sizeof(kName);
+    if (value != nullptr) {
+      if (size < sizeof(kName)) return CL_INVALID_VALUE;
+      std::memcpy(value, kName, sizeof(kName));
+    }
+    return CL_SUCCESS;
+  }
+  return CL_INVALID_VALUE;
+}
+
+extern "C" __attribute__((visibility("default"))) cl_int CL_API_CALL
+clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_entries_ret,
+            const cl_icd_dispatch** layer_dispatch) {
+  constexpr cl_uint kEntries = sizeof(cl_icd_dispatch) / sizeof(void*);
+  if (target == nullptr || num_entries_ret == nullptr || layer_dispatch == nullptr) return CL_INVALID_VALUE;
+  // Copy what the loader provides; entries it does not know stay null.
+  std::memcpy(&g_next, target, (num_entries < kEntries ? num_entries : kEntries) * sizeof(void*));
+  g_layer = g_next;
+  g_layer.clGetDeviceInfo = layer_get_device_info;
+  g_layer.clCreateCommandQueue = layer_create_queue;
+  g_layer.clCreateCommandQueueWithProperties = layer_create_queue_with_properties;
+  *layer_dispatch = &g_layer;
+  *num_entries_ret = kEntries;
+  return CL_SUCCESS;
+}

@@ -1,0 +1,354 @@
+// ops_convolution.cpp -- convolution (regular, grouped, depthwise, transposed; 4D and 5D) and
+// its fusions with batchnorm and/or an activation: creators and kernels.
+//
+// The direct kernel gives each work-item OCB output channels x OWB output columns so that every
+// loaded input value and weight is reused from registers.
+#include <sstream>
+
+#include "api_guard.h"
+#include "op.h"
+
+namespace tessera::clml {
+
+namespace {
+
+const char* const kConvSource = R"CLC(
+// Epilogue shared by both kernels: bias, batchnorm, activation. `ep` holds
+// (has_bias, has_bn, has_bn_scale, has_bn_bias), `bst` the element strides of
+// (bias, mean, var, scale) and bn bias stride in `bst2`.
+inline float epilogue(float v, int oc, int4 ep, const global T* bias, const global T* mean,
+                      const global T* var, const global T* scale, const global T* bnb, int4 bst,
+                      int bst2, float eps, int act_fn, int act_nan, const global T* act_param,
+                      int act_count, int act_stride, float act_default) {
+  if (ep.s0) v += ldf(bias, oc * bst.s0);
+  if (ep.s1) {
+    float g = ep.s2 ? ldf(scale, oc * bst.s3) : 1.0f;
+    float be = ep.s3 ? ldf(bnb, oc * bst2) : 0.0f;
+    v = (v - ldf(mean, oc * bst.s1)) * rsqrt(ldf(var, oc * bst.s2) + eps) * g + be;
+  }
+  if (act_fn >= 0) {
+    float p = act_count == 0 ? act_default : ldf(act_param, (act_count == 1 ? 0 : oc) * act_stride);
+    v = (float)activate((real)v, act_fn, (real)p, act_nan);
+  }
+  return v;
+}
+
+#define EPILOGUE_ARGS                                                                          \
+  int4 ep, const global T *bias, const global T *mean, const global T *var,                    \
+      const global T *scale, const global T *bnb, int4 bst, int bst2, float eps, int act_fn,   \
+      int act_nan, const global T *act_param, int act_count, int act_stride, float act_default
+#define EPILOGUE_PASS                                                                          \
+  ep, bias, mean, var, scale, bnb, bst, bst2, eps, act_fn, act_nan, act_param, act_count,      \
+      act_stride, act_default
+
+// Weights: logical [O, I/groups, KD, KH, KW]. stride/dil/pad: (d, h, w, -).
+// Range: (ceil(OW / OWB), OH, N * OD * (O / OCB)).
+kernel void conv_direct(const global T* in, int8 ist, int8 ishape, const global T* wt, int8 wst,
+                        int8 wshape, global T* out, int8 ost, int8 oshape, int4 stride, int4 dil,
+                        int4 pad, int groups, EPILOGUE_ARGS) {
+  const int ow0 = get_global_id(0) * OWB;
+  const int oh = get_global_id(1);
+  int z = get_global_id(2);
+  const int ocblocks = oshape.s1 / OCB;
+  const int od = z % oshape.s2; z /= oshape.s2;
+  const int oc0 = (z % ocblocks) * OCB;
+  const int n = z / ocblocks;
+  const int icg = wshape.s1;
+  const int ocg = oshape.s1 / groups;
+  const int ic0 = (oc0 / ocg) * icg;
+  acc_t acc[OCB][OWB];
+  for (int a = 0; a < OCB; ++a)
+    for (int q = 0; q < OWB; ++q) acc[a][q] = (acc_t)0;
+  for (int ic = 0; ic < icg; ++ic) {
+    for (int kd = 0; kd < wshape.s2; ++kd) {
+      const int id = od * stride.s0 - pad.s0 + kd * dil.s0;
+      if (id < 0 || id >= ishape.s2) continue;
+      for (int kh = 0; kh < wshape.s3; ++kh) {
+        const int ih = oh * stride.s1 - pad.s1 + kh * dil.s1;
+        if (ih < 0 || ih >= ishape.s3) continue;
+        const int ibase = off5(ist, n, ic0 + ic, id, ih, 0);
+        const int wbase = off5(wst, oc0, ic, kd, kh, 0);
+        for (int kw = 0; kw < wshape.s4; ++kw) {
+          real x[OWB];
+          for (int q = 0; q < OWB; ++q) {
+            const int iw = (ow0 + q) * stride.s2 - pad.s2 + kw * dil.s2;
+            x[q] = (iw >= 0 && iw < ishape.s4) ? LD(in, ibase + iw * ist.s4) : (real)0;
+          }
+          for (int a = 0; a < OCB; ++a) {
+            const real wv = LD(wt, wbase + a * wst.s0 + kw * wst.s4);
+            for (int q = 0; q < OWB; ++q) acc[a][q] += (acc_t)(wv * x[q]);
+          }
+        }
+      }
+    }
+  }
+  for (int a = 0; a < OCB; ++a)
+    for (int q = 0; q < OWB; ++q) {
+      if (ow0 + q >= oshape.s4) break;
+      float v = epilogue((float)acc[a][q], oc0 + a, EPILOGUE_PASS);
+      ST(out, off5(ost, n, oc0 + a, od, oh, ow0 + q), v);
+    }
+}
+
+// Transposed convolution by gathering. Weights: logical [I, O/groups, KD, KH, KW].
+// Range: (OW, OH, N * OD * O).
+kernel void conv_transpose(const global T* in, int8 ist, int8 ishape, const global T* wt, int8 wst,
+                           int8 wshape, global T* out, int8 ost, int8 oshape, int4 stride,
+                           int4 dil, int4 pad, int groups, EPILOGUE_ARGS) {
+  const int ow = get_global_id(0);
+  const int oh = get_global_id(1);
+  int z = get_global_id(2);
+  const int od = z % oshape.s2; z /= oshape.s2;
+  const int oc = z % oshape.s1;
+  const int n = z / oshape.s1;
+  const int ocg = wshape.s1;
+  const int icg = ishape.s1 / groups;
+  const int g = oc / ocg;
+  acc_t acc = (acc_t)0;
+  for (int ic = g * icg; ic < (g + 1) * icg; ++ic)
+    for (int kd = 0; kd < wshape.s2; ++kd) {
+      const int td = od + pad.s0 - kd * dil.s0;
+      if (td < 0 || td % stride.s0) continue;
+      const int id = td / stride.s0;
+      if (id >= ishape.s2) continue;
+      for (int kh = 0; kh < wshape.s3; ++kh) {
+        const int th = oh + pad.s1 - kh * dil.s1;
+        if (th < 0 || th % stride.s1) continue;
+        const int ih = th / stride.s1;
+        if (ih >= ishape.s3) continue;
+        for (int kw = 0; kw < wshape.s4; ++kw) {
+          const int tw = ow + pad.s2 - kw * dil.s2;
+          if (tw < 0 || tw % stride.s2) continue;
+          const int iw = tw / stride.s2;
+          if (iw >= ishape.s4) continue;
+          acc += (acc_t)(LD(in, off5(ist, n, ic, id, ih, iw)) *
+                         LD(wt, off5(wst, ic, oc - g * ocg, kd, kh, kw)));
+        }
+      }
+    }
+  ST(out, off5(ost, n, oc, od, oh, ow), epilogue((float)acc, oc, EPILOGUE_PASS));
+}
+)CLC";
+
+constexpr const char* kProgram = "convolution";
+
+std::string shape_text(const TensorInfo& info) {
+  std::ostringstream s;
+  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x"
+    << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
+  return s.str();
+}
+
+cl_int8 to_arg(const Shape5& v) {
+  cl_int8 out{};
+  for (int a = 0; a < 5; ++a) out.s[a] = static_cast<cl_int>(v[a]);
+  return out;
+}
+
+struct ConvTensors {
+  cl_ml_tensor_qcom input = nullptr, weight = nullptr, bias = nullptr, output = nullptr;
+  cl_ml_tensor_qcom mean = nullptr, variance = nullptr, scale = nullptr, bn_bias = nullptr;
+  cl_ml_tensor_qcom param = nullptr;
+};
+
+cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* properties,
+                   const cl_ml_op_convolution_desc_qcom* desc, const cl_ml_op_batchnorm_desc_qcom* bn,
+                   const cl_ml_op_activation_desc_qcom* act, bool with_bn, bool with_act, const ConvTensors& h,
+                   cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+  OpBuilder b;
+  if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
+  if (with_bn && (bn == nullptr || bn->mode != CL_BATCHNORM_MODE_SPATIAL_QCOM ||
+                  !is_valid_arithmetic_mode(bn->arithmetic_mode)))
+    return CL_INVALID_VALUE;
+  if (with_act && (act == nullptr || !is_valid_activation(*act))) return CL_INVALID_VALUE;
+  if (desc->mode < CL_CONVOLUTION_MODE_CONVOLUTION_QCOM || desc->mode > CL_CONVOLUTION_MODE_DEPTHWISE_QCOM ||
+      !is_valid_arithmetic_mode(desc->arithmetic_mode))
+    return CL_INVALID_VALUE;
+  TensorPtr ti, tw, tb, to, tm, tv, ts, tbb, tp;
+  if (cl_int err = b.require(h.input, ti); err != CL_SUCCESS) return err;
+  if (cl_int err = b.require(h.weight, tw); err != CL_SUCCESS) return err;
+  if (cl_int err = b.optional(h.bias, tb); err != CL_SUCCESS) return err;
+  if (cl_int err = b.require(h.output, to); err != CL_SUCCESS) return err;
+  if (with_bn) {
+    if (cl_int err = b.require(h.mean, tm); err != CL_SUCCESS) return err;
+    if (cl_int err = b.require(h.variance, tv); err != CL_SUCCESS) return err;
+    if (cl_int err = b.optional(h.scale, ts); err != CL_SUCCESS) return err;
+    if (cl_int err = b.optional(h.bn_bias, tbb); err != CL_SUCCESS) return err;
+  }
+  if (with_act)
+    if (cl_int err = b.optional(h.param, tp); err != CL_SUCCESS) return err;
+  cl_channel_type dtype;
+  if (cl_int err = b.same_dtype({&ti, &tw, &tb, &to, &tm, &tv, &ts, &tbb, &tp}, dtype); err != CL_SUCCESS)
+    return err;
+  const TensorInfo ii = ti->logical(), wi0 = tw->logical(), oi = to->logical();
+  if (ii.five_d != oi.five_d || wi0.five_d != ii.five_d || ii.shape[kN] != oi.shape[kN]) return CL_INVALID_VALUE;
+  const bool transpose = desc->mode == CL_CONVOLUTION_MODE_TRANSPOSE_QCOM;
+  const bool depthwise = desc->mode == CL_CONVOLUTION_MODE_DEPTHWISE_QCOM;
+  const int64_t in_c = ii.shape[kC], out_c = oi.shape[kC];
+  int64_t groups = depthwise ? in_c : desc->group_count;
+  if (groups == 0 || in_c % groups != 0 || out_c % groups != 0) return CL_INVALID_VALUE;
+  // Weight shape (logical [O, I/g, K...] or, transposed, [I, O/g, K...]). Depthwise weights may
+  // also come as [1, O, K...].
+  bool swap_weight_nc = false;
+  if (transpose) {
+    if (wi0.shape[kN] != in_c || wi0.shape[kC] * groups != out_c) return CL_INVALID_VALUE;
+  } else if (depthwise && wi0.shape[kN] == 1 && wi0.shape[kC] == out_c && out_c != 1) {
+    swap_weight_nc = true;
+  } else if (wi0.shape[kN] != out_c || wi0.shape[kC] != in_c / groups) {
+    return CL_INVALID_VALUE;
+  }
+  // Spatial parameters in internal order (d, h, w).
+  int stride[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pa[3] = {0, 0, 0};
+  const int first = ii.five_d ? 0 : 1;
+  for (int s = first; s < 3; ++s) {
+    const int idx = s - first;
+    if (desc->filter_stride[idx] == 0 || desc->filter_stride[idx] > 4096 || desc->dilation[idx] > 4096 ||
+        desc->input_padding_before[idx] > 4096 || desc->input_padding_after[idx] > 4096)
+      return CL_INVALID_VALUE;
+    stride[s] = static_cast<int>(desc->filter_stride[idx]);
+    dil[s] = desc->dilation[idx] == 0 ? 1 : static_cast<int>(desc->dilation[idx]);
+    pb[s] = static_cast<int>(desc->input_padding_before[idx]);
+    pa[s] = static_cast<int>(desc->input_padding_after[idx]);
+    const int64_t kext = static_cast<int64_t>(dil[s]) * (wi0.shape[kD + s] - 1) + 1;
+    const int64_t in_e = ii.shape[kD + s], out_e = oi.shape[kD + s];
+    if (transpose) {
+      const int64_t expect = (in_e - 1) * stride[s] - pb[s] - pa[s] + kext;
+      if (out_e < expect || out_e >= expect + stride[s] || expect <= 0) return CL_INVALID_VALUE;
+    } else {
+      const int64_t span = in_e + pb[s] + pa[s] - kext;
+      if (span < 0 || out_e != span / stride[s] + 1) return CL_INVALID_VALUE;
+    }
+  }
+  for (const TensorPtr* v : {&tb, &tm, &tv, &ts, &tbb}) {
+    if (!*v) continue;
+    int64_t count;
+    int vstride;
+    if (!vector_layout((*v)->logical(), count, vstride) || count != out_c) return CL_INVALID_VALUE;
+  }
+  if (tp) {
+    int64_t count;
+    int vstride;
+    if (!vector_layout(tp->logical(), count, vstride) || (count != 1 && count != out_c)) return CL_INVALID_VALUE;
+  } else if (with_act && act->function == CL_ACTIVATION_PRELU) {
+    return CL_INVALID_VALUE;
+  }
+
+  const int si = b.add(ti), sw = b.add(tw), so = b.add(to), sb = b.add(tb);
+  const int sm = b.add(tm), sv = b.add(tv), ss = b.add(ts), sbb = b.add(tbb), sp = b.add(tp);
+  TensorInfo wi = b.info(sw);
+  Shape5 wshape = wi.shape, wstrides = wi.strides;
+  if (swap_weight_nc) {
+    std::swap(wshape[kN], wshape[kC]);
+    std::swap(wstrides[kN], wstrides[kC]);
+  }
+  const int64_t ocg = out_c / groups;
+  const int ocb = transpose ? 1 : (ocg % 4 == 0 ? 4 : (ocg % 2 == 0 ? 2 : 1));
+  const int owb = transpose ? 1 : 4;
+  KernelConfig config{dtype, desc->arithmetic_mode,
+                      "-DOCB=" + std::to_string(ocb) + " -DOWB=" + std::to_string(owb)};
+  KernelDispatch d;
+  d.kernel = b.kernel(kProgram, kConvSource, transpose ? "conv_transpose" : "conv_direct", config);
+  const TensorInfo& oinfo = b.info(so);
+  const size_t gx = static_cast<size_t>((oinfo.shape[kW] + owb - 1) / owb);
+  const size_t gy = static_cast<size_t>(oinfo.shape[kH]);
+  const size_t gz = static_cast<size_t>(oinfo.shape[kN] * oinfo.shape[kD] * (out_c / ocb));
+  d.global = cl::NDRange(gx, gy, gz);
+  d.local_candidates.push_back(cl::NullRange);
+  for (size_t lx : {1, 2, 4, 8, 16})
+    for (size_t ly : {1, 2, 4, 8})
+      if (gx % lx == 0 && gy % ly == 0 && lx * ly >= 4) d.local_candidates.emplace_back(lx, ly, 1);
+  int arg = 0;
+  b.bind(d, arg++, si);
+  d.kernel.setArg(arg++, strides_arg(b.info(si)));
+  d.kernel.setArg(arg++, shape_arg(b.info(si)));
+  b.bind(d, arg++, sw);
+  d.kernel.setArg(arg++, to_arg(wstrides));
+  d.kernel.setArg(arg++, to_arg(wshape));
+  b.bind(d, arg++, so);
+  d.kernel.setArg(arg++, strides_arg(oinfo));
+  d.kernel.setArg(arg++, shape_arg(oinfo));
+  d.kernel.setArg(arg++, cl_int4{{stride[0], stride[1], stride[2], 0}});
+  d.kernel.setArg(arg++, cl_int4{{dil[0], dil[1], dil[2], 0}});
+  d.kernel.setArg(arg++, cl_int4{{pb[0], pb[1], pb[2], 0}});
+  d.kernel.setArg(arg++, static_cast<cl_int>(groups));
+  auto vstride = [&](int slot) {
+    int64_t count;
+    int st = 0;
+    if (slot >= 0) vector_layout(b.info(slot), count, st);
+    return st;
+  };
+  d.kernel.setArg(arg++, cl_int4{{sb >= 0, sm >= 0, ss >= 0, sbb >= 0}});
+  b.bind(d, arg++, sb);
+  b.bind(d, arg++, sm);
+  b.bind(d, arg++, sv);
+  b.bind(d, arg++, ss);
+  b.bind(d, arg++, sbb);
+  d.kernel.setArg(arg++, cl_int4{{vstride(sb), vstride(sm), vstride(sv), vstride(ss)}});
+  d.kernel.setArg(arg++, static_cast<cl_int>(vstride(sbb)));
+  d.kernel.setArg(arg++, b.properties().batchnorm_epsilon);
+  d.kernel.setArg(arg++, static_cast<cl_int>(with_act ? act->function : -1));
+  d.kernel.setArg(arg++, static_cast<cl_int>(with_act ? act->nan_propagation : 0));
+  b.bind(d, arg++, sp);
+  int64_t pcount = 0;
+  int pstride = 0;
+  if (sp >= 0) vector_layout(b.info(sp), pcount, pstride);
+  d.kernel.setArg(arg++, static_cast<cl_int>(pcount));
+  d.kernel.setArg(arg++, static_cast<cl_int>(pstride));
+  d.kernel.setArg(arg++, with_act && act->function == CL_ACTIVATION_LEAKY_RELU ? 0.01f : 1.0f);
+  b.add_dispatch(std::move(d));
+  std::ostringstream sig;
+  sig << "conv" << desc->mode << "g" << groups << "s" << stride[0] << stride[1] << stride[2] << "d" << dil[0]
+      << dil[1] << dil[2] << "p" << pb[0] << pb[1] << pb[2] << "b" << (sb >= 0) << (sm >= 0) << "a"
+      << (with_act ? act->function : -1) << shape_text(b.info(si)) << shape_text(wi) << shape_text(oinfo);
+  return b.finish(sig.str());
+}
+
+}  // namespace
+
+cl_int api_create_convolution(cl_context context, const cl_ml_op_properties_qcom* properties,
+                              const cl_ml_op_convolution_desc_qcom* desc, cl_ml_tensor_qcom input,
+                              cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
+                              cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+  ConvTensors h;
+  h.input = input, h.weight = weight, h.bias = bias, h.output = output;
+  return guarded([&] { return create_conv(context, properties, desc, nullptr, nullptr, false, false, h, out, cache); });
+}
+
+cl_int api_create_conv_activation(cl_context context, const cl_ml_op_properties_qcom* properties,
+                                  const cl_ml_op_convolution_desc_qcom* desc,
+                                  const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
+                                  cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom param,
+                                  cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+  ConvTensors h;
+  h.input = input, h.weight = weight, h.bias = bias, h.output = output, h.param = param;
+  return guarded([&] { return create_conv(context, properties, desc, nullptr, act, false, true, h, out, cache); });
+}
+
+cl_int api_create_conv_batchnorm(cl_context context, const cl_ml_op_properties_qcom* properties,
+                                 const cl_ml_op_convolution_desc_qcom* desc, const cl_ml_op_batchnorm_desc_qcom* bn,
+                                 cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias,
+                                 cl_ml_tensor_qcom output, cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance,
+                                 cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom* out,
+                                 cl_ml_tuningcache_qcom cache) {
+  ConvTensors h;
+  h.input = input, h.weight = weight, h.bias = bias, h.output = output;
+  h.mean = mean, h.variance = variance, h.scale = scale, h.bn_bias = bn_bias;
+  return guarded([&] { return create_conv(context, properties, desc, bn, nullptr, true, false, h, out, cache); });
+}
+
+cl_int api_create_conv_batchnorm_activation(cl_context context, const cl_ml_op_properties_qcom* properties,
+                                            const cl_ml_op_convolution_desc_qcom* desc,
+                                            const cl_ml_op_batchnorm_desc_qcom* bn,
+                                            const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
+                                            cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias,
+                                            cl_ml_tensor_qcom output, cl_ml_tensor_qcom param,
+                                            cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance,
+                                            cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom* out,
+                                            cl_ml_tuningcache_qcom cache) {
+  ConvTensors h;
+  h.input = input, h.weight = weight, h.bias = bias, h.output = output, h.param = param;
+  h.mean = mean, h.variance = variance, h.scale = scale, h.bn_bias = bn_bias;
+  return guarded([&] { return create_conv(context, properties, desc, bn, act, true, true, h, out, cache); });
+}
+
+}  // namespace tessera::clml

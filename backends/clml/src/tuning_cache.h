@@ -1,0 +1,32 @@
+// tuning_cache.h -- tuned local work-group sizes per op configuration, with a versioned and
+// checksummed serialisation.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cl_config.h"
+
+namespace tessera::clml {
+
+class TuningCache {
+ public:
+  void store(const std::string& key, const std::vector<size_t>& local);
+  std::optional<std::vector<size_t>> lookup(const std::string& key) const;
+  std::vector<unsigned char> serialize() const;
+  // Replaces the contents; false (and unchanged contents) for a malformed blob.
+  bool deserialize(const unsigned char* data, size_t size);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::vector<size_t>> entries_;
+};
+
+using TuningCachePtr = std::shared_ptr<TuningCache>;
+TuningCachePtr find_tuning_cache(cl_ml_tuningcache_qcom handle);
+
+}  // namespace tessera::clml
