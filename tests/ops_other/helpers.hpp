@@ -79,6 +79,8 @@ inline void check_close(const std::vector<double>& got, const std::vector<double
     for (std::size_t i = 0; i < got.size(); ++i) {
         if (std::isnan(want[i])) {
             CHECK_MESSAGE(std::isnan(got[i]), "element " << i);
+        } else if (std::isinf(want[i])) {
+            CHECK_MESSAGE(got[i] == want[i], "element " << i << ": got " << got[i] << ", want " << want[i]);
         } else {
             CHECK_MESSAGE(std::fabs(got[i] - want[i]) <= tol, "element " << i << ": got " << got[i] << ", want " << want[i]);
         }
