@@ -34,6 +34,7 @@ public:
     }
     /// Dense with dimensions ordered in memory from outermost to innermost as `order`.
     static layout permuted(std::initializer_list<int> order) {
+        check_rank(order.size());
         layout l;
         l.order_size_ = 0;
         for (int d : order) l.order_[l.order_size_++] = d;
@@ -41,6 +42,7 @@ public:
     }
     /// Explicit strides in elements.
     static layout strided(std::initializer_list<std::int64_t> strides) {
+        check_rank(strides.size());
         layout l;
         l.explicit_strides_ = true;
         for (auto s : strides) l.strides_[l.strides_size_++] = s;
@@ -113,6 +115,13 @@ public:
     std::int64_t opaque_size() const { return opaque_size_; }
 
 private:
+    static void check_rank(std::size_t entries) {
+        if (entries > static_cast<std::size_t>(max_dims)) {
+            throw error(status::invalid_argument, "layout has " + std::to_string(entries) +
+                                                      " entries, more than " + std::to_string(max_dims) + " dims");
+        }
+    }
+
     layout_kind kind_ = layout_kind::strided;
     bool channels_last_ = false;
     bool explicit_strides_ = false;

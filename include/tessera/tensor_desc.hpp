@@ -2,6 +2,7 @@
 // with quantisation, and layout. Cheap to copy; compares by value (layouts by strides, not tags).
 #pragma once
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -69,10 +70,26 @@ public:
         return (last + 1) * static_cast<std::int64_t>(size_of(type()));
     }
 
-    /// Strided, no gaps, no overlap: memory order is some permutation of the dims.
+    /// Strided, no gaps, no overlap: memory order is some permutation of the dims. Sorted by
+    /// stride, each dim's stride must be the element count of the dims inside it (size-1 dims
+    /// may have any stride).
     bool is_dense() const {
         if (!is_strided()) return false;
-        return size_bytes() == num_elements() * static_cast<std::int64_t>(size_of(type())) + c_.offset * static_cast<std::int64_t>(size_of(type()));
+        std::array<int, max_dims> order{};  // non-unit dims, insertion-sorted by stride
+        int n = 0;
+        for (int i = 0; i < c_.rank && i < max_dims; ++i) {
+            if (c_.dims[i] == 0) return true;
+            if (c_.dims[i] == 1) continue;
+            int k = n++;
+            for (; k > 0 && c_.strides[order[k - 1]] > c_.strides[i]; --k) order[k] = order[k - 1];
+            order[k] = i;
+        }
+        std::int64_t expected = 1;
+        for (int k = 0; k < n; ++k) {
+            if (c_.strides[order[k]] != expected) return false;
+            expected *= c_.dims[order[k]];
+        }
+        return true;
     }
 
     /// Row-major with no offset: the layout every backend can read.
