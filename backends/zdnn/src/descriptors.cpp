@@ -128,8 +128,6 @@ zdnn_status zdnn_generate_transformed_desc_concatenated(const zdnn_tensor_desc* 
   const bool is_bias = usage == USAGE_BIASES || usage == USAGE_HIDDEN_BIASES;
   if (is_bias ? pre->layout != ZDNN_2DS : pre->layout != ZDNN_3DS) return report(ZDNN_INVALID_LAYOUT, where);
   if (!is_pre_transformed_float_type(pre->type)) return report(ZDNN_INVALID_TYPE, where);
-  // Only input weights see a previous bidirectional layer's concatenated output.
-  if (prev_layer == PREV_LAYER_BIDIR && usage != USAGE_WEIGHTS) return report(ZDNN_INVALID_CONCAT_INFO, where);
   const bool lstm = rnn_type == RNN_TYPE_LSTM;
   const uint32_t gates = lstm ? 4 : 3;
   zdnn_tensor_desc result{};
@@ -143,7 +141,8 @@ zdnn_status zdnn_generate_transformed_desc_concatenated(const zdnn_tensor_desc* 
     result.layout = lstm ? ZDNN_FICO : ZDNN_ZRH;
   } else {
     result.dim4 = pre->dim3;
-    if (prev_layer == PREV_LAYER_BIDIR) {
+    // Only input weights see a previous bidirectional layer's concatenated output.
+    if (prev_layer == PREV_LAYER_BIDIR && usage == USAGE_WEIGHTS) {
       if (pre->dim2 % 2 != 0) return report(ZDNN_INVALID_SHAPE, where, "bidirectional rows must be even");
       result.dim2 = 2 * padded64(pre->dim2 / 2);
       result.layout = lstm ? ZDNN_BIDIR_FICO : ZDNN_BIDIR_ZRH;
