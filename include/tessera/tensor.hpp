@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "tessera/detail/index.hpp"
 #include "tessera/error.hpp"
@@ -60,7 +61,8 @@ public:
     shape dims() const { return desc_.dims(); }
     dtype type() const { return desc_.type(); }
     std::int64_t num_elements() const { return desc_.num_elements(); }
-    bool empty() const { return !storage_ && num_elements() == 0; }
+    /// No memory or no elements (a default-constructed tensor is empty; a scalar is not).
+    bool empty() const { return !storage_ || num_elements() == 0; }
 
     /// Start of the underlying buffer (the descriptor's offset is not applied).
     void* base() const { return storage_.get(); }
@@ -193,13 +195,48 @@ private:
         return d;
     }
 
+    /// True when T is the storage type of `t`: float for f32, std::uint16_t bit patterns for the
+    /// 16-bit floats, the matching integer for i8/u8/i16/i32, std::uint8_t or bool for bool.
+    template <typename T>
+    static constexpr bool stores(dtype t) {
+        using U = std::remove_cv_t<T>;
+        switch (t) {
+            case dtype::f32: return std::is_same_v<U, float>;
+            case dtype::f16:
+            case dtype::bf16:
+            case dtype::dlfloat16: return std::is_same_v<U, std::uint16_t>;
+            case dtype::i8: return std::is_same_v<U, std::int8_t>;
+            case dtype::u8: return std::is_same_v<U, std::uint8_t>;
+            case dtype::i16: return std::is_same_v<U, std::int16_t>;
+            case dtype::i32: return std::is_same_v<U, std::int32_t>;
+            case dtype::boolean: return std::is_same_v<U, std::uint8_t> || std::is_same_v<U, bool>;
+            case dtype::undef: return false;
+        }
+        return false;
+    }
+
+    static const char* storage_name(dtype t) {
+        switch (t) {
+            case dtype::f32: return "float";
+            case dtype::f16:
+            case dtype::bf16:
+            case dtype::dlfloat16: return "std::uint16_t";
+            case dtype::i8: return "std::int8_t";
+            case dtype::u8: return "std::uint8_t";
+            case dtype::i16: return "std::int16_t";
+            case dtype::i32: return "std::int32_t";
+            case dtype::boolean: return "std::uint8_t or bool";
+            case dtype::undef: break;
+        }
+        return "nothing";
+    }
+
     template <typename T>
     void check_type() const {
-        constexpr std::size_t n = sizeof(T);
-        if (n != size_of(type())) {
+        if (!stores<T>(type())) {
             throw error(status::invalid_argument,
-                        "element access with a " + std::to_string(n) + "-byte type on a " +
-                            std::string(to_string(type())) + " tensor");
+                        "element access with a " + std::to_string(sizeof(T)) + "-byte type that is not the storage of a " +
+                            std::string(to_string(type())) + " tensor (use " + storage_name(type()) + ")");
         }
     }
 
