@@ -6,9 +6,12 @@ namespace tessera::cpu {
 std::shared_ptr<const Tensor> WeightsManager::acquire(const ITensor& weights,
                                                       const ITransformWeights& transform) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto key = std::make_pair(&weights, transform.uid());
+    Key key{&weights, weights.buffer(), transform.uid()};
     auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
+    if (it != cache_.end()) {
+        if (auto alive = it->second.lock()) return alive;
+        cache_.erase(it);
+    }
     auto result = std::make_shared<Tensor>(transform.result_info());
     result->allocator().allocate();
     transform.run(*result);
@@ -20,7 +23,14 @@ std::shared_ptr<const Tensor> WeightsManager::acquire(const ITensor& weights,
 void WeightsManager::invalidate(const ITensor& weights) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = cache_.begin(); it != cache_.end();)
-        it = it->first.first == &weights ? cache_.erase(it) : std::next(it);
+        it = it->first.tensor == &weights ? cache_.erase(it) : std::next(it);
+}
+
+std::size_t WeightsManager::cached_count() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t alive = 0;
+    for (const auto& entry : cache_) alive += entry.second.expired() ? 0 : 1;
+    return alive;
 }
 
 }  // namespace tessera::cpu

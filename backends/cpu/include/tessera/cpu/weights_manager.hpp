@@ -26,17 +26,29 @@ public:
 class WeightsManager {
 public:
     /// Returns the (shared) transformed weights of `weights` under `transform`, computing them the
-    /// first time they are asked for.
+    /// first time they are asked for. The result lives as long as some caller holds it; the cache
+    /// key includes the weights' buffer address, so re-allocated weights are never confused.
     std::shared_ptr<const Tensor> acquire(const ITensor& weights, const ITransformWeights& transform);
     /// Drops every transformation of `weights` (call when their values change).
     void invalidate(const ITensor& weights);
     /// How many transformations have been computed so far.
     std::size_t transforms_run() const { return transforms_run_; }
-    std::size_t cached_count() const { return cache_.size(); }
+    /// Transformations currently alive.
+    std::size_t cached_count();
 
 private:
     std::mutex mutex_;
-    std::map<std::pair<const ITensor*, std::string>, std::shared_ptr<Tensor>> cache_;
+    struct Key {
+        const ITensor* tensor;
+        const uint8_t* buffer;
+        std::string uid;
+        bool operator<(const Key& o) const {
+            if (tensor != o.tensor) return tensor < o.tensor;
+            if (buffer != o.buffer) return buffer < o.buffer;
+            return uid < o.uid;
+        }
+    };
+    std::map<Key, std::weak_ptr<Tensor>> cache_;
     std::size_t transforms_run_ = 0;
 };
 

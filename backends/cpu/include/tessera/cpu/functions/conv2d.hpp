@@ -1,0 +1,52 @@
+// Conv2d: 2-D convolution (groups, stride, dilation, padding) with fused bias, batch-norm folded
+// into the weights, and activation. Output in the blocked layout nchw16c; input nchw16c, nchw or
+// nhwc (f32, or f16/bf16 converted on the fly). Weights are OIHW f32 [OC, IC/groups, KH, KW].
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "tessera/cpu/context.hpp"
+#include "tessera/cpu/function.hpp"
+#include "tessera/cpu/tensor.hpp"
+
+namespace tessera::cpu {
+
+/// Inference batch-norm applied after the convolution, folded into weights and bias.
+struct BatchNormFold {
+    const ITensor* mean = nullptr;   ///< [OC] f32
+    const ITensor* var = nullptr;    ///< [OC] f32
+    const ITensor* gamma = nullptr;  ///< [OC] f32 or null (1)
+    const ITensor* beta = nullptr;   ///< [OC] f32 or null (0)
+    float epsilon = 1e-5f;
+};
+
+struct Conv2dInfo {
+    Conv2dGeometry geometry;
+    ActivationInfo activation;
+    const BatchNormFold* batch_norm = nullptr;
+};
+
+class Conv2d final : public IFunction {
+public:
+    /// Temporaries come from `memory_manager` when given (shared with other functions).
+    explicit Conv2d(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
+    ~Conv2d() override;
+
+    /// Logical output shape [N, OC, OH, OW] for the given input/weights shapes.
+    static std::vector<int64_t> output_shape(const TensorInfo& src, const TensorInfo& weights,
+                                             const Conv2dGeometry& geometry);
+
+    /// Validates and plans. Grows src's padding when it is still resizable (unallocated);
+    /// otherwise a padded copy is made at run time.
+    void configure(ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
+                   const Conv2dInfo& info);
+    void prepare() override;
+    void run() override;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera::cpu

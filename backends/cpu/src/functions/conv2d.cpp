@@ -1,0 +1,171 @@
+// Conv2d: plans the direct convolution, pads/converts the input when needed, folds batch-norm into
+// shared packed weights (weights manager) and runs the kernels on the Context's scheduler.
+#include "tessera/cpu/functions/conv2d.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "functions/conv_weights_transform.hpp"
+#include "kernels/activation_kernel.hpp"
+#include "kernels/direct_conv_kernel.hpp"
+#include "kernels/fill_border_kernel.hpp"
+#include "kernels/gemm_kernel.hpp"
+#include "kernels/reorder_kernel.hpp"
+#include "tessera/cpu/error.hpp"
+
+namespace tessera::cpu {
+
+struct Conv2d::Impl {
+    const Context& ctx;
+    MemoryGroup group;
+    ITensor* src = nullptr;
+    const ITensor* weights = nullptr;
+    const ITensor* bias = nullptr;
+    ITensor* dst = nullptr;
+    Conv2dInfo info;
+    BatchNormFold bn;
+    bool has_bn = false;
+    std::unique_ptr<Tensor> padded_input;
+    ReorderKernel copy_input;
+    FillBorderKernel fill_border;
+    ConvChannelPlan plan;
+    DirectConvKernel conv;
+    ActivationKernel activation;
+    bool separate_activation = false;
+    std::shared_ptr<const Tensor> packed_weights;
+    std::vector<float> bias_values;
+    bool prepared = false;
+
+    Impl(const Context& c, std::shared_ptr<MemoryManager> mm) : ctx(c), group(std::move(mm)) {}
+};
+
+Conv2d::Conv2d(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager)
+    : impl_(std::make_unique<Impl>(ctx, std::move(memory_manager))) {}
+
+Conv2d::~Conv2d() = default;
+
+std::vector<int64_t> Conv2d::output_shape(const TensorInfo& src, const TensorInfo& weights,
+                                          const Conv2dGeometry& g) {
+    const char* fn = "Conv2d::output_shape";
+    require(src.is_4d_layout(), fn, src.name(), "needs a 4-D input");
+    require(weights.rank() == 4, fn, weights.name(), "weights must be [OC, IC/groups, KH, KW]");
+    const int64_t oh = conv_output_extent(src.h(), weights.dim(2), g.stride_h, g.pad_top, g.pad_bottom, g.dilation_h);
+    const int64_t ow = conv_output_extent(src.w(), weights.dim(3), g.stride_w, g.pad_left, g.pad_right, g.dilation_w);
+    require(oh >= 1 && ow >= 1, fn, src.name(), "kernel larger than the padded input");
+    return {src.n(), weights.dim(0), oh, ow};
+}
+
+void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
+                       const Conv2dInfo& info) {
+    Impl& m = *impl_;
+    const char* fn = "Conv2d::configure";
+    const TensorInfo& s = src.info();
+    const TensorInfo& w = weights.info();
+    const Conv2dGeometry& g = info.geometry;
+    require(s.is_4d_layout(), fn, s.name(), "input needs a 4-D layout (nchw16c, nchw or nhwc)");
+    require(s.data_type() == DataType::f32 || s.data_type() == DataType::f16 || s.data_type() == DataType::bf16,
+            fn, s.name(), "input data type " + to_string(s.data_type()) + " is not f32/f16/bf16");
+    require(w.data_type() == DataType::f32 && w.rank() == 4, fn, w.name(),
+            "weights must be f32 [OC, IC/groups, KH, KW]");
+    require(g.groups >= 1 && g.stride_h >= 1 && g.stride_w >= 1 && g.dilation_h >= 1 && g.dilation_w >= 1, fn,
+            w.name(), "groups, strides and dilations must be >= 1");
+    require(g.pad_top >= 0 && g.pad_bottom >= 0 && g.pad_left >= 0 && g.pad_right >= 0, fn, s.name(),
+            "negative padding");
+    const int64_t oc = w.dim(0), ic = s.c();
+    require(ic == w.dim(1) * g.groups, fn, w.name(),
+            "input has " + std::to_string(ic) + " channels but weights expect " +
+                std::to_string(w.dim(1) * g.groups));
+    require(oc % g.groups == 0, fn, w.name(), "output channels not divisible by groups");
+    if (bias)
+        require(bias->info().data_type() == DataType::f32 && bias->info().element_count() == oc, fn,
+                bias->info().name(), "bias must be f32 with OC elements");
+    require(dst.info().data_type() == DataType::f32 && dst.info().layout() == DataLayout::nchw16c, fn,
+            dst.info().name(), "output must be f32 nchw16c");
+    require(dst.info().shape() == output_shape(s, w, g), fn, dst.info().name(), "output shape mismatch");
+    if (info.batch_norm) {
+        const BatchNormFold& b = *info.batch_norm;
+        require(b.mean && b.var, fn, "batch_norm", "mean and var are required");
+        for (const ITensor* t : {b.mean, b.var, b.gamma, b.beta})
+            if (t)
+                require(t->info().data_type() == DataType::f32 && t->info().element_count() == oc, fn,
+                        t->info().name(), "batch-norm parameters must be f32 with OC elements");
+        m.bn = b;
+        m.has_bn = true;
+    }
+    m.src = &src;
+    m.weights = &weights;
+    m.bias = bias;
+    m.dst = &dst;
+    m.info = info;
+    m.info.batch_norm = nullptr;
+    m.prepared = false;
+
+    const PaddingSize required{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left};
+    ITensor* input = &src;
+    if (s.data_type() != DataType::f32 || !src.info().extend_padding(required)) {
+        TensorInfo padded(s.shape(), DataType::f32, s.layout(), {}, s.name() + ".padded");
+        padded.extend_padding(required);
+        m.padded_input = std::make_unique<Tensor>(padded);
+        m.group.manage(m.padded_input->allocator());
+        m.copy_input.configure(src, *m.padded_input);
+        input = m.padded_input.get();
+    }
+    m.fill_border.configure(*input, required, BorderMode::constant, 0.0f);
+
+    const KernelTable& table = m.ctx.kernels();
+    m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3),
+                                    static_cast<int64_t>(table.nv) * table.vec_width);
+    DirectConvParams params;
+    params.geometry = g;
+    m.separate_activation = !fuse_activation(info.activation, params.epilogue);
+    if (m.separate_activation) {
+        params.epilogue.act = FusedAct::none;
+        m.activation.configure(table, dst, dst, info.activation);
+    }
+    m.conv.configure(table, *input, dst, m.plan, params);
+    if (m.padded_input) m.padded_input->allocator().allocate();
+}
+
+void Conv2d::prepare() {
+    Impl& m = *impl_;
+    if (m.prepared) return;
+    if (m.dst == nullptr) throw InvalidArgument("Conv2d::prepare", "", "configure() was not called");
+    const int64_t oc = m.weights->info().dim(0);
+    std::vector<float> scale;
+    std::string scale_id = "plain";
+    m.bias_values.assign(static_cast<std::size_t>(m.plan.blocks.back().oc_start + m.plan.nr), 0.0f);
+    if (m.bias)
+        for (int64_t o = 0; o < oc; ++o) m.bias_values[static_cast<std::size_t>(o)] = m.bias->data<float>()[o];
+    if (m.has_bn) {
+        const BatchNormFold& b = m.bn;
+        scale.resize(static_cast<std::size_t>(oc));
+        for (int64_t o = 0; o < oc; ++o) {
+            const float gamma = b.gamma ? b.gamma->data<float>()[o] : 1.0f;
+            const float beta = b.beta ? b.beta->data<float>()[o] : 0.0f;
+            const float sc = gamma / std::sqrt(b.var->data<float>()[o] + b.epsilon);
+            scale[static_cast<std::size_t>(o)] = sc;
+            float& bv = m.bias_values[static_cast<std::size_t>(o)];
+            bv = (bv - b.mean->data<float>()[o]) * sc + beta;
+        }
+        std::ostringstream id;
+        id << "bn:" << b.mean << ':' << b.var << ':' << b.gamma << ':' << b.beta << ':' << b.epsilon;
+        scale_id = id.str();
+    }
+    ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale), scale_id);
+    m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
+    m.conv.set_weights(m.packed_weights->data<float>(), (m.bias || m.has_bn) ? m.bias_values.data() : nullptr);
+    m.prepared = true;
+}
+
+void Conv2d::run() {
+    Impl& m = *impl_;
+    prepare();
+    MemoryGroupScope scope(m.group);
+    IScheduler& scheduler = m.ctx.scheduler();
+    if (m.padded_input) scheduler.schedule(m.copy_input);
+    scheduler.schedule(m.fill_border);
+    scheduler.schedule(m.conv);
+    if (m.separate_activation) scheduler.schedule(m.activation);
+}
+
+}  // namespace tessera::cpu

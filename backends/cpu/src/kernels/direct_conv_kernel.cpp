@@ -1,0 +1,131 @@
+// DirectConvKernel and its channel plan.
+#include "kernels/direct_conv_kernel.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tessera/cpu/error.hpp"
+
+namespace tessera::cpu {
+
+ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh, int64_t kw,
+                                       int64_t nr) {
+    ConvChannelPlan plan;
+    plan.nr = nr;
+    plan.kh = kh;
+    plan.kw = kw;
+    const int64_t ocg = oc / groups, icg = ic / groups;
+    const int64_t oc_padded = (oc + kChannelBlock - 1) / kChannelBlock * kChannelBlock;
+    std::map<std::pair<int64_t, int64_t>, std::size_t> tables;
+    for (int64_t start = 0; start < oc_padded; start += nr) {
+        ConvChannelPlan::Block b;
+        b.oc_start = start;
+        b.width = std::min(nr, oc_padded - start);
+        const int64_t last = std::min(start + b.width, oc) - 1;
+        b.ic_begin = (start / ocg) * icg;
+        b.ic_end = (last / ocg + 1) * icg;
+        const auto key = std::make_pair(b.ic_begin, b.ic_end);
+        auto it = tables.find(key);
+        if (it == tables.end()) {
+            it = tables.emplace(key, plan.table_ranges.size()).first;
+            plan.table_ranges.push_back(key);
+        }
+        b.table = it->second;
+        b.weights_offset = plan.packed_floats;
+        plan.packed_floats += plan.steps(b.ic_begin, b.ic_end) * b.width;
+        plan.blocks.push_back(b);
+    }
+    return plan;
+}
+
+void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                                 const ConvChannelPlan& plan, const DirectConvParams& params) {
+    const TensorInfo& s = src.info();
+    const TensorInfo& d = dst.info();
+    const char* fn = "DirectConvKernel::configure";
+    const Conv2dGeometry& g = params.geometry;
+    require(s.data_type() == DataType::f32 && s.is_4d_layout(), fn, s.name(), "needs a 4-D f32 input");
+    require(d.data_type() == DataType::f32 && d.layout() == DataLayout::nchw16c, fn, d.name(),
+            "needs an f32 nchw16c output");
+    require(s.padding().covers(PaddingSize{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left}), fn, s.name(),
+            "input padding is smaller than the convolution's");
+    table_ = &table;
+    src_ = &src;
+    dst_ = &dst;
+    plan_ = &plan;
+    params_ = params;
+
+    // Offsets of each reduction step relative to the window's top-left input element.
+    offsets_.clear();
+    for (const auto& [ic_begin, ic_end] : plan.table_ranges) {
+        std::vector<int64_t> offsets;
+        offsets.reserve(static_cast<std::size_t>(plan.steps(ic_begin, ic_end)));
+        plan.for_each_step(ic_begin, ic_end, [&](int64_t c, int64_t y, int64_t x) {
+            const int64_t spatial = y * g.dilation_h * s.stride_h() + x * g.dilation_w * s.stride_w();
+            const int64_t channel = s.layout() == DataLayout::nchw16c
+                                        ? (c / kChannelBlock) * s.stride_c() + c % kChannelBlock
+                                        : c * s.stride_c();
+            offsets.push_back(spatial + channel);
+        });
+        offsets_.push_back(std::move(offsets));
+    }
+
+    // Loop order: keep all weights hot in L2 and stream the input when they fit, else keep one
+    // block's weights and stream the rows.
+    blocks_inner_ = plan.packed_floats * 4 <= 256 * 1024;
+    Window win;
+    const int64_t blocks = static_cast<int64_t>(plan.blocks.size());
+    win.set(0, Window::Dimension(0, blocks, 1));
+    win.set(1, Window::Dimension(0, d.h(), 1));
+    win.set(2, Window::Dimension(0, d.n(), 1));
+    std::size_t split = 1;
+    if (d.h() < 8 && blocks >= 2) split = 0;
+    if (d.n() >= 2 && d.n() >= d.h()) split = 2;
+    configure_window(win, split, 1);
+}
+
+void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index) const {
+    const KernelTable& t = *table_;
+    const TensorInfo& s = src_->info();
+    const TensorInfo& d = dst_->info();
+    const Conv2dGeometry& g = params_.geometry;
+    const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(block_index)];
+    const std::vector<int64_t>& offsets = offsets_[block.table];
+
+    const float* in = src_->data<float>() + n * s.stride_n() + (oh * g.stride_h - g.pad_top) * s.stride_h() -
+                      g.pad_left * s.stride_w();
+    float* out = dst_->data<float>() + n * d.stride_n() + (block.oc_start / kChannelBlock) * d.stride_c() +
+                 oh * d.stride_h();
+    MicroArgs a = params_.epilogue;
+    a.kc = static_cast<int64_t>(offsets.size());
+    a.koff = offsets.data();
+    a.a_ps = g.stride_w * s.stride_w();
+    a.b = weights_ + block.weights_offset;
+    a.c_ps = d.stride_w();
+    a.c_bs = d.stride_c();
+    a.bias = bias_ ? bias_ + block.oc_start : nullptr;
+    a.load_c = false;
+    a.alpha = 1.0f;
+    const int64_t nv = block.width / t.vec_width;
+    const int64_t ow_total = d.w(), mr = t.mr;
+    for (int64_t ow = 0; ow < ow_total; ow += mr) {
+        const int64_t rows = std::min(mr, ow_total - ow);
+        a.a = in + ow * a.a_ps;
+        a.c = out + ow * d.stride_w();
+        t.micro_indexed[rows - 1][nv - 1](a);
+    }
+}
+
+void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
+    for (int64_t n = w[2].start(); n < w[2].end(); ++n) {
+        if (blocks_inner_) {
+            for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh)
+                for (int64_t b = w[0].start(); b < w[0].end(); ++b) run_row(n, oh, b);
+        } else {
+            for (int64_t b = w[0].start(); b < w[0].end(); ++b)
+                for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) run_row(n, oh, b);
+        }
+    }
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,80 @@
+// DirectConvKernel: fp32 direct convolution writing the blocked layout (nchw16c). Each output row
+// is tiled into MR pixels x NR channels and computed by the indexed microkernel, which reads the
+// (padded) input through a table of element offsets, one per reduction step (channel, kh, kw).
+// The same kernel thus serves nchw16c, nchw and nhwc inputs, strides, dilation and groups.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "simd/kernel_table.hpp"
+#include "tessera/cpu/kernel.hpp"
+#include "tessera/cpu/tensor.hpp"
+
+namespace tessera::cpu {
+
+/// How output channels are grouped into NR-wide blocks and which input channels each block reads.
+struct ConvChannelPlan {
+    struct Block {
+        int64_t oc_start = 0;  ///< first output channel (multiple of 16)
+        int64_t width = 0;     ///< channels in the block (16 or NR)
+        int64_t ic_begin = 0, ic_end = 0;  ///< input channels read
+        int64_t weights_offset = 0;  ///< floats into the packed weights
+        std::size_t table = 0;       ///< index of the offset table (shared between equal ranges)
+    };
+    int64_t nr = 16;
+    int64_t kh = 1, kw = 1;
+    std::vector<Block> blocks;
+    std::vector<std::pair<int64_t, int64_t>> table_ranges;  ///< input channel range per table
+    int64_t packed_floats = 0;
+
+    /// Reduction steps of a channel range, in table order: 16-channel chunks, then kh, kw, channel.
+    template <class F>
+    void for_each_step(int64_t ic_begin, int64_t ic_end, F&& f) const {
+        for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
+            const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
+            for (int64_t y = 0; y < kh; ++y)
+                for (int64_t x = 0; x < kw; ++x)
+                    for (int64_t c = c0; c < c1; ++c) f(c, y, x);
+        }
+    }
+    int64_t steps(int64_t ic_begin, int64_t ic_end) const { return (ic_end - ic_begin) * kh * kw; }
+};
+
+/// Builds the block plan for `oc` outputs, `ic` inputs, `groups`, kernel kh x kw, tile width nr.
+ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh, int64_t kw,
+                                       int64_t nr);
+
+struct DirectConvParams {
+    Conv2dGeometry geometry;
+    MicroArgs epilogue;  ///< act / act_lo / act_hi / act_slope used
+};
+
+class DirectConvKernel final : public ICpuKernel {
+public:
+    const char* name() const override { return "DirectConvKernel"; }
+    /// `src` is f32 (nchw16c, nchw or nhwc) padded by at least the geometry's padding; dst is f32
+    /// nchw16c. Weights/bias pointers are bound later (set_weights) since they come from prepare().
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, const ConvChannelPlan& plan,
+                   const DirectConvParams& params);
+    void set_weights(const float* packed, const float* bias) {
+        weights_ = packed;
+        bias_ = bias;
+    }
+    void run(const Window& window, const ThreadInfo& info) override;
+
+private:
+    void run_row(int64_t n, int64_t oh, int64_t block) const;
+
+    const KernelTable* table_ = nullptr;
+    const ITensor* src_ = nullptr;
+    ITensor* dst_ = nullptr;
+    const ConvChannelPlan* plan_ = nullptr;
+    DirectConvParams params_;
+    std::vector<std::vector<int64_t>> offsets_;  ///< per plan table: element offset of each step
+    const float* weights_ = nullptr;
+    const float* bias_ = nullptr;
+    bool blocks_inner_ = true;
+};
+
+}  // namespace tessera::cpu

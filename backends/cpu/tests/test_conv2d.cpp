@@ -1,0 +1,219 @@
+// Conv2d against a textbook 7-loop convolution: odd sizes, strides, padding, dilation, groups,
+// batch > 1, input layouts, f16 input, fused bias/batch-norm/activation, every instruction set,
+// 1 vs 2 threads bit-identical, weights packed once.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "tessera/cpu/error.hpp"
+#include "tessera/cpu/functions/conv2d.hpp"
+#include "tessera/cpu/functions/reorder.hpp"
+#include "test_helpers.hpp"
+
+using namespace tessera::cpu;
+using namespace tessera::cpu::test;
+
+namespace {
+
+struct ConvCase {
+    int64_t n, ic, h, w, oc, kh, kw;
+    Conv2dGeometry g;
+    DataLayout in_layout = DataLayout::nchw16c;
+};
+
+std::vector<float> reference_conv(const ConvCase& c, const std::vector<float>& x, const std::vector<float>& wt,
+                                  const std::vector<float>& bias, int64_t oh, int64_t ow) {
+    const int64_t icg = c.ic / c.g.groups, ocg = c.oc / c.g.groups;
+    std::vector<float> y(static_cast<std::size_t>(c.n * c.oc * oh * ow));
+    for (int64_t n = 0; n < c.n; ++n)
+        for (int64_t o = 0; o < c.oc; ++o)
+            for (int64_t yy = 0; yy < oh; ++yy)
+                for (int64_t xx = 0; xx < ow; ++xx) {
+                    double sum = bias.empty() ? 0.0 : bias[static_cast<std::size_t>(o)];
+                    const int64_t grp = o / ocg;
+                    for (int64_t ci = 0; ci < icg; ++ci)
+                        for (int64_t ky = 0; ky < c.kh; ++ky)
+                            for (int64_t kx = 0; kx < c.kw; ++kx) {
+                                const int64_t iy = yy * c.g.stride_h - c.g.pad_top + ky * c.g.dilation_h;
+                                const int64_t ix = xx * c.g.stride_w - c.g.pad_left + kx * c.g.dilation_w;
+                                if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
+                                const int64_t cin = grp * icg + ci;
+                                sum += static_cast<double>(x[static_cast<std::size_t>(((n * c.ic + cin) * c.h + iy) * c.w + ix)]) *
+                                       wt[static_cast<std::size_t>(((o * icg + ci) * c.kh + ky) * c.kw + kx)];
+                            }
+                    y[static_cast<std::size_t>(((n * c.oc + o) * oh + yy) * ow + xx)] = static_cast<float>(sum);
+                }
+    return y;
+}
+
+Conv2dGeometry geom(int64_t s, int64_t p, int64_t d = 1, int64_t groups = 1) {
+    Conv2dGeometry g;
+    g.stride_h = g.stride_w = s;
+    g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = p;
+    g.dilation_h = g.dilation_w = d;
+    g.groups = groups;
+    return g;
+}
+
+const ConvCase kCases[] = {
+    {1, 3, 8, 8, 16, 3, 3, geom(1, 1)},
+    {2, 5, 9, 11, 7, 3, 3, geom(2, 1)},
+    {1, 20, 7, 13, 33, 3, 3, geom(1, 1)},
+    {1, 8, 10, 10, 12, 3, 3, geom(1, 2, 2, 4)},         // groups 4, dilation 2
+    {3, 32, 6, 5, 48, 1, 1, geom(1, 0, 1, 2)},          // 1x1, groups 2 block-aligned
+    {1, 3, 23, 21, 16, 7, 7, geom(2, 3), DataLayout::nchw},
+    {2, 6, 9, 8, 20, 3, 5, geom(1, 2), DataLayout::nhwc},
+    {1, 17, 5, 19, 40, 2, 3, geom(3, 0)},
+};
+
+}  // namespace
+
+TEST_CASE("conv2d matches the 7-loop reference (layouts, strides, padding, dilation, groups, batch)") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        uint32_t seed = 100;
+        for (const ConvCase& c : kCases) {
+            CAPTURE(ctx.isa_name());
+            CAPTURE(c.ic);
+            CAPTURE(c.oc);
+            const auto x = random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
+            const auto wt = random_vector(static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
+            const auto b = random_vector(static_cast<std::size_t>(c.oc), seed++);
+            auto src = make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout, DataType::f32,
+                                   PaddingSize{c.g.pad_top, c.g.pad_right, c.g.pad_bottom, c.g.pad_left});
+            write_nchw(*src, x);
+            auto weights = make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw});
+            write_nchw(*weights, wt);
+            auto bias = make_tensor({c.oc});
+            write_nchw(*bias, b);
+            const auto out_shape = Conv2d::output_shape(src->info(), weights->info(), c.g);
+            auto dst = make_tensor(out_shape, DataLayout::nchw16c);
+            Conv2d conv(ctx);
+            Conv2dInfo info;
+            info.geometry = c.g;
+            conv.configure(*src, *weights, bias.get(), *dst, info);
+            conv.run();
+            const auto want = reference_conv(c, x, wt, b, out_shape[2], out_shape[3]);
+            CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
+        }
+    }
+}
+
+TEST_CASE("conv2d: unpadded allocated input, f16 input, batch-norm fold and activations") {
+    Context ctx(ContextOptions{2});
+    const ConvCase c{2, 12, 9, 10, 20, 3, 3, geom(1, 1)};
+    const auto x = random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), 7);
+    const auto wt = random_vector(static_cast<std::size_t>(c.oc * c.ic * 9), 8);
+    const auto b = random_vector(static_cast<std::size_t>(c.oc), 9);
+    const auto mean = random_vector(static_cast<std::size_t>(c.oc), 10);
+    const auto var = random_vector(static_cast<std::size_t>(c.oc), 11, 0.5f, 2.0f);
+    const auto gamma = random_vector(static_cast<std::size_t>(c.oc), 12);
+    const auto beta = random_vector(static_cast<std::size_t>(c.oc), 13);
+    auto weights = make_tensor({c.oc, c.ic, 3, 3});
+    write_nchw(*weights, wt);
+    auto bias = make_tensor({c.oc});
+    write_nchw(*bias, b);
+    auto t_mean = make_tensor({c.oc}), t_var = make_tensor({c.oc}), t_gamma = make_tensor({c.oc}),
+         t_beta = make_tensor({c.oc});
+    write_nchw(*t_mean, mean);
+    write_nchw(*t_var, var);
+    write_nchw(*t_gamma, gamma);
+    write_nchw(*t_beta, beta);
+    auto conv_ref = reference_conv(c, x, wt, b, c.h, c.w);
+    const int64_t plane = c.h * c.w;
+    for (std::size_t i = 0; i < conv_ref.size(); ++i) {
+        const std::size_t o = (i / static_cast<std::size_t>(plane)) % static_cast<std::size_t>(c.oc);
+        conv_ref[i] = (conv_ref[i] - mean[o]) * gamma[o] / std::sqrt(var[o] + 1e-3f) + beta[o];
+    }
+    BatchNormFold bn{t_mean.get(), t_var.get(), t_gamma.get(), t_beta.get(), 1e-3f};
+
+    SUBCASE("already allocated unpadded f32 input is copied into a padded temporary; relu6 fused") {
+        auto src = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c);  // no padding, allocated
+        write_nchw(*src, x);
+        auto dst = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
+        Conv2d conv(ctx);
+        conv.configure(*src, *weights, bias.get(), *dst,
+                       Conv2dInfo{c.g, ActivationInfo{ActivationKind::relu6}, &bn});
+        conv.run();
+        auto want = conv_ref;
+        for (float& v : want) v = std::min(std::max(v, 0.0f), 6.0f);
+        CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
+    }
+    SUBCASE("f16 input converted on the fly; gelu applied after the kernel") {
+        auto src32 = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw);
+        write_nchw(*src32, x);
+        auto src16 = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw, DataType::f16);
+        Reorder to16(ctx);
+        to16.configure(*src32, *src16);
+        to16.run();
+        auto back = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw);
+        Reorder to32(ctx);
+        to32.configure(*src16, *back);
+        to32.run();
+        const auto x16 = read_nchw(*back);  // the values the f16 tensor holds
+        CHECK(all_close(x16, x, 1e-3f, 1e-3f));
+        auto want = reference_conv(c, x16, wt, b, c.h, c.w);
+        for (float& v : want) v = 0.5f * v * (1.0f + std::erf(v / std::sqrt(2.0f)));
+        auto dst = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
+        Conv2d conv(ctx);
+        conv.configure(*src16, *weights, bias.get(), *dst, Conv2dInfo{c.g, ActivationInfo{ActivationKind::gelu}, nullptr});
+        conv.run();
+        CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-3f));
+    }
+}
+
+TEST_CASE("conv2d: 1 and 2 threads bit-identical; packed weights shared through the weights manager") {
+    for (Isa isa : available_isas()) {
+        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
+        for (const ConvCase& c : {ConvCase{2, 16, 14, 13, 32, 3, 3, geom(1, 1)}, ConvCase{1, 64, 5, 5, 96, 3, 3, geom(1, 1)}}) {
+            auto src = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+            write_nchw(*src, random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), 3));
+            auto weights = make_tensor({c.oc, c.ic, 3, 3});
+            write_nchw(*weights, random_vector(static_cast<std::size_t>(c.oc * c.ic * 9), 4));
+            auto d1 = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
+            auto d2 = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
+            Conv2d c1(one), c2(two);
+            c1.configure(*src, *weights, nullptr, *d1, Conv2dInfo{c.g, {}, nullptr});
+            c2.configure(*src, *weights, nullptr, *d2, Conv2dInfo{c.g, {}, nullptr});
+            c1.run();
+            c2.run();
+            CHECK(std::memcmp(d1->buffer(), d2->buffer(), d1->info().total_size_in_bytes()) == 0);
+        }
+        // Two functions on the same weights in one context: packed once.
+        auto src = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+        write_nchw(*src, random_vector(16 * 36, 5));
+        auto weights = make_tensor({16, 16, 3, 3});
+        write_nchw(*weights, random_vector(16 * 16 * 9, 6));
+        auto da = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c), db = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c);
+        Conv2d ca(two), cb(two);
+        ca.configure(*src, *weights, nullptr, *da, Conv2dInfo{geom(1, 1), {}, nullptr});
+        cb.configure(*src, *weights, nullptr, *db, Conv2dInfo{geom(1, 1), {}, nullptr});
+        const std::size_t before = two.weights_manager().transforms_run();
+        ca.run();
+        cb.run();
+        ca.run();
+        CHECK(two.weights_manager().transforms_run() == before + 1);
+        CHECK(read_nchw(*da) == read_nchw(*db));
+    }
+}
+
+TEST_CASE("conv2d: bad configurations throw typed errors naming function and tensor") {
+    Context ctx;
+    auto src = make_tensor({1, 8, 5, 5}, DataLayout::nchw16c);
+    auto weights = make_tensor({16, 4, 3, 3});
+    auto dst = make_tensor({1, 16, 3, 3}, DataLayout::nchw16c);
+    Conv2d conv(ctx);
+    try {
+        conv.configure(*src, *weights, nullptr, *dst, Conv2dInfo{});
+        FAIL("expected InvalidArgument");
+    } catch (const InvalidArgument& e) {
+        CHECK(e.function() == "Conv2d::configure");
+        CHECK(std::string(e.what()).find("channels") != std::string::npos);
+    }
+    auto w8 = make_tensor({16, 8, 3, 3});
+    auto wrong_dst = make_tensor({1, 16, 5, 5}, DataLayout::nchw16c);
+    CHECK_THROWS_AS(conv.configure(*src, *w8, nullptr, *wrong_dst, Conv2dInfo{}), InvalidArgument);
+    auto nchw_dst = make_tensor({1, 16, 3, 3}, DataLayout::nchw);
+    CHECK_THROWS_AS(conv.configure(*src, *w8, nullptr, *nchw_dst, Conv2dInfo{}), InvalidArgument);
+}

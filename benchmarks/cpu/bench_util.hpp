@@ -1,0 +1,39 @@
+// Helpers shared by the CPU benchmarks: thread-count control for both libraries and FLOP counters.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tessera/cpu/context.hpp"
+
+namespace tessera::cpu::bench {
+
+inline std::vector<float> random_data(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+/// Reports GFLOP/s as a rate counter.
+inline void set_flops(benchmark::State& state, double flops_per_iteration) {
+    state.counters["GFLOPS"] = benchmark::Counter(flops_per_iteration * 1e-9 * static_cast<double>(state.iterations()),
+                                                  benchmark::Counter::kIsRate);
+}
+
+/// One Context per thread count, reused by every case.
+inline Context& context_for(int threads) {
+    static Context one(ContextOptions{1});
+    static Context two(ContextOptions{2});
+    return threads == 1 ? one : two;
+}
+
+inline void use_onednn_threads(int threads) { omp_set_num_threads(threads); }
+
+}  // namespace tessera::cpu::bench
