@@ -92,7 +92,7 @@ template <typename Fn>
 void check_error(Fn&& fn, std::initializer_list<const char*> fragments, status code = status::invalid_argument) {
     try {
         fn();
-        FAIL("expected an error containing " << *fragments.begin());
+        FAIL("expected an error containing '" << std::string(*fragments.begin()) << "'");
     } catch (const error& e) {
         CHECK(e.code() == code);
         const std::string what = e.what();
