@@ -1,0 +1,106 @@
+// DLFLOAT16 conversion edge values through the public transform API (ties away from zero,
+// overflow, underflow, NaN/Inf, saturation) and FP16/BFLOAT sources.
+#include "test_support.hpp"
+
+using ztest::Tensor;
+
+namespace {
+
+// Transforms one FP32 value in a 1D tensor and returns (status, first cell).
+std::pair<zdnn_status, uint16_t> convert(float value, bool saturate = false) {
+  Tensor t(ZDNN_1D, FP32, {1});
+  const zdnn_status s = saturate ? zdnn_transform_ztensor_with_saturation(&t.z, &value)
+                                 : zdnn_transform_ztensor(&t.z, &value);
+  uint16_t cell;
+  std::memcpy(&cell, t.z.buffer, 2);
+  return {s, cell};
+}
+
+}  // namespace
+
+TEST_CASE("fp32 to dlfloat16: values from the notes") {
+  CHECK(convert(65504.0f).second == 0x5E00);
+  CHECK(convert(3.14159f).second == 0x4124);
+  CHECK(convert(1.0f + 1.0f / 1024).second == 0x3E01);  // tie rounds away from zero
+  CHECK(convert(-(1.0f + 1.0f / 1024)).second == 0xBE01);
+  CHECK(convert(1.0f).second == 0x3E00);
+  CHECK(convert(0.0f).second == 0x0000);
+  CHECK(convert(-0.0f).second == 0x8000);
+  CHECK(convert(8573157376.0f).second == 0x7FFE);
+  CHECK(convert(std::ldexp(1.0f, -31) * (1.0f + 1.0f / 512)).second == 0x0001);
+}
+
+TEST_CASE("fp32 to dlfloat16: just below a tie rounds down") {
+  CHECK(convert(std::nextafter(1.0f + 1.0f / 1024, 0.0f)).second == 0x3E00);
+  CHECK(convert(1.0f + 3.0f / 1024).second == 0x3E02);  // 1.5 ulp tie -> away (up)
+}
+
+TEST_CASE("fp32 to dlfloat16: underflow gives signed zero, status OK") {
+  auto [s, cell] = convert(std::ldexp(1.0f, -40));
+  CHECK(s == ZDNN_OK);
+  CHECK(cell == 0x0000);
+  CHECK(convert(-std::ldexp(1.0f, -40)).second == 0x8000);
+}
+
+TEST_CASE("fp32 to dlfloat16: overflow, inf and NaN fail the transform") {
+  for (float v : {1e10f, -1e10f, INFINITY, -INFINITY, NAN}) {
+    Tensor t(ZDNN_1D, FP32, {3});
+    const float data[3] = {1.0f, v, 2.0f};
+    CHECK(zdnn_transform_ztensor(&t.z, data) == ZDNN_CONVERT_FAILURE);
+    CHECK_FALSE(t.z.is_transformed);
+  }
+}
+
+TEST_CASE("saturation clamps finite values and warns for NaN/Inf") {
+  auto [s, cell] = convert(1e12f, true);
+  CHECK(s == ZDNN_OK);
+  CHECK(cell == 0x7FFE);
+  CHECK(convert(-1e12f, true).second == 0xFFFE);
+  auto [s2, cell2] = convert(NAN, true);
+  CHECK(s2 == ZDNN_ELEMENT_RANGE_VIOLATION);
+  CHECK((cell2 & 0x7FFF) == 0x7FFF);
+  Tensor t(ZDNN_1D, FP32, {1});
+  const float inf = INFINITY;
+  CHECK(zdnn_transform_ztensor_with_saturation(&t.z, &inf) == ZDNN_ELEMENT_RANGE_VIOLATION);
+  CHECK(t.z.is_transformed);
+}
+
+TEST_CASE("dlfloat16 to fp32 is exact and NINF becomes NaN") {
+  Tensor t(ZDNN_1D, FP32, {4});
+  const std::vector<float> in = {1.5f, -2.25f, 8573157376.0f, 0.0f};
+  REQUIRE(t.load(in) == ZDNN_OK);
+  uint16_t ninf = 0x7FFF;
+  std::memcpy(static_cast<char*>(t.z.buffer) + 6, &ninf, 2);
+  const auto out = t.read();
+  CHECK(out[0] == 1.5f);
+  CHECK(out[1] == -2.25f);
+  CHECK(out[2] == 8573157376.0f);
+  CHECK(std::isnan(out[3]));
+}
+
+TEST_CASE("FP16 and BFLOAT sources and destinations") {
+  Tensor h(ZDNN_1D, FP16, {3});
+  const uint16_t half[3] = {0x3C00 /*1*/, 0xC000 /*-2*/, 0x3555 /*~0.333*/};
+  REQUIRE(zdnn_transform_ztensor(&h.z, half) == ZDNN_OK);
+  uint16_t back[3];
+  REQUIRE(zdnn_transform_origtensor(&h.z, back) == ZDNN_OK);
+  CHECK(back[0] == 0x3C00);
+  CHECK(back[1] == 0xC000);
+  CHECK(std::abs(int(back[2]) - 0x3555) <= 2);  // 9-bit fraction keeps ~0.333 within 2 half ulps
+
+  Tensor b(ZDNN_1D, BFLOAT, {2});
+  const uint16_t bf[2] = {0x3F80 /*1*/, 0x4049 /*3.140625*/};
+  REQUIRE(zdnn_transform_ztensor(&b.z, bf) == ZDNN_OK);
+  uint16_t bback[2];
+  REQUIRE(zdnn_transform_origtensor(&b.z, bback) == ZDNN_OK);
+  CHECK(bback[0] == 0x3F80);
+  CHECK(bback[1] == 0x4049);
+}
+
+TEST_CASE("independent cleanse matches the library on random values") {
+  const auto values = ztest::random_values(4096, -1000.0f, 1000.0f, 7);
+  Tensor t(ZDNN_2D, FP32, {64, 64});
+  REQUIRE(t.load(values) == ZDNN_OK);
+  const auto out = t.read();
+  for (size_t i = 0; i < values.size(); ++i) REQUIRE(out[i] == ztest::cleanse(values[i]));
+}
