@@ -1,0 +1,119 @@
+// test_gemm_fc.cpp -- gemm (tiled and fallback paths, transposes, alpha/beta), transpose and
+// fully connected (the client's dense shapes, bias, weight transform) against host references.
+#include "clml_test_support.h"
+#include "reference_ops.h"
+
+using namespace clml_test;
+
+namespace {
+
+void gemm_case(cl_channel_type type, int m, int n, int k, bool ta, bool tb, float alpha, float beta, float tol) {
+  CAPTURE(m);
+  CAPTURE(n);
+  CAPTURE(k);
+  CAPTURE(ta);
+  CAPTURE(tb);
+  DeviceTensor a, b, c;
+  create(a, make_desc(type, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, ta ? k : m, ta ? m : k));
+  create(b, make_desc(type, CL_TENSOR_LAYOUT_NHWC_QCOM, 1, 1, tb ? n : k, tb ? k : n));
+  create(c, make_desc(type, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, m, 1, n));
+  std::vector<float> va = quantize(random_values(a.elements(), -1, 1, 1), type);
+  std::vector<float> vb = quantize(random_values(b.elements(), -1, 1, 2), type);
+  std::vector<float> vc = quantize(random_values(c.elements(), -1, 1, 3), type);
+  a.write(va);
+  b.write(vb);
+  c.write(vc);
+  cl_ml_op_gemm_desc_qcom desc{static_cast<cl_uint>(m), static_cast<cl_uint>(n), static_cast<cl_uint>(k),
+                               ta ? CL_GEMM_TRANSFORM_TRANSPOSE_QCOM : CL_GEMM_TRANSFORM_NONE_QCOM,
+                               tb ? CL_GEMM_TRANSFORM_TRANSPOSE_QCOM : CL_GEMM_TRANSFORM_NONE_QCOM,
+                               fp32_value(alpha), fp32_value(beta), CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_op_qcom op = nullptr;
+  REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, nullptr) ==
+          CL_SUCCESS);
+  run_op(op, {&a, &b, &c});
+  check_close(c.read(), ref::gemm(m, n, k, ta, tb, alpha, beta, va, vb, vc), tol);
+}
+
+}  // namespace
+
+TEST_CASE("gemm fp32: tiled and fallback shapes, all transposes") {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      gemm_case(CL_FLOAT, 64, 32, 48, ta, tb, 1.0f, 0.0f, 1e-5f);
+      gemm_case(CL_FLOAT, 13, 7, 9, ta, tb, 0.5f, 2.0f, 1e-5f);
+    }
+  gemm_case(CL_FLOAT, 128, 128, 128, false, false, 1.0f, 1.0f, 1e-5f);
+}
+
+TEST_CASE("gemm fp16") {
+  gemm_case(CL_HALF_FLOAT, 32, 64, 16, false, true, 1.0f, 0.0f, 1e-2f);
+  gemm_case(CL_HALF_FLOAT, 5, 6, 7, true, false, 1.0f, 0.5f, 1e-2f);
+}
+
+TEST_CASE("transpose") {
+  for (cl_channel_type type : {CL_FLOAT, CL_HALF_FLOAT}) {
+    const int m = 13, n = 21;
+    DeviceTensor in, out;
+    create(in, make_desc(type, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, m, n));
+    create(out, make_desc(type, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, n, m));
+    std::vector<float> v = quantize(random_values(in.elements()), type);
+    in.write(v);
+    cl_ml_op_transpose_desc_qcom desc{m, n, CL_ARITHMETIC_MODE_FP32_QCOM};
+    cl_ml_op_qcom op = nullptr;
+    REQUIRE(api().clCreateMLOpTransposeQCOM(env().context, nullptr, &desc, in.tensor, out.tensor, &op, nullptr) ==
+            CL_SUCCESS);
+    run_op(op, {&in, &out});
+    std::vector<float> want(v.size());
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) want[j * m + i] = v[i * n + j];
+    check_close(out.read(), want, 0);
+  }
+}
+
+namespace {
+
+// Dense (batch x k) x (units x k)^T (+ bias), the client's shapes.
+void dense_case(cl_channel_type type, int batch, int k, int units, bool with_bias, bool transposed_weight) {
+  CAPTURE(batch);
+  CAPTURE(k);
+  CAPTURE(units);
+  DeviceTensor in, weight, bias, out;
+  create(in, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, batch, k, 1, 1));
+  create(weight, transposed_weight ? make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, units, k)
+                                   : make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, k, units));
+  if (with_bias) create(bias, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, 1, units));
+  create(out, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, batch, units, 1, 1));
+  cl_ml_op_fully_connected_desc_qcom desc{1,
+                                          transposed_weight ? CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM
+                                                            : CL_FC_WEIGHT_TRANSFORM_NONE_QCOM,
+                                          CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_op_qcom op = nullptr;
+  REQUIRE(api().clCreateMLOpFullyConnectedQCOM(env().context, nullptr, &desc, in.tensor, weight.tensor,
+                                               with_bias ? bias.tensor : unused_tensor(), out.tensor, &op,
+                                               nullptr) == CL_SUCCESS);
+  std::vector<float> x = quantize(random_values(in.elements(), -1, 1, 21), type);
+  std::vector<float> w = quantize(random_values(weight.elements(), -1, 1, 22), type);
+  std::vector<float> bv = quantize(random_values(units, -1, 1, 23), type);
+  in.write(x);
+  weight.write(w);
+  if (with_bias) bias.write(bv);
+  if (with_bias) run_op(op, {&in, &weight, &bias, &out});
+  else run_op(op, {&in, &weight, &out});
+  std::vector<float> want = ref::gemm(batch, units, k, false, transposed_weight, 1.0f, 0.0f, x, w, {});
+  if (with_bias)
+    for (int i = 0; i < batch; ++i)
+      for (int j = 0; j < units; ++j) want[i * units + j] += bv[j];
+  check_close(out.read(), want, tolerance(type, 1e-5f, 1e-2f));
+}
+
+}  // namespace
+
+TEST_CASE("fully connected: client dense shapes") {
+  dense_case(CL_FLOAT, 5, 16, 32, false, true);
+  dense_case(CL_FLOAT, 320, 64, 320, false, true);
+  dense_case(CL_FLOAT, 1, 256, 100, false, true);
+  dense_case(CL_FLOAT, 1, 512, 512, true, true);
+  dense_case(CL_FLOAT, 3, 24, 10, true, false);
+  dense_case(CL_HALF_FLOAT, 5, 16, 32, true, true);
+  dense_case(CL_HALF_FLOAT, 1, 512, 512, true, true);
+}
