@@ -81,8 +81,8 @@ TEST_CASE("NCHW is transposed to NHWC cells") {
   REQUIRE(t.tf.dim2 == 3);
   REQUIRE(t.load({1, 2, 3, 4, 5, 6}) == ZDNN_OK);  // c0: 1 2 3, c1: 4 5 6
   CHECK(cell_at(t.z, 0 * 128 + 0) == 0x3E00);      // w0 c0 = 1
-  CHECK(cell_at(t.z, 0 * 128 + 2) == 0x4100);      // w0 c1 = 4
-  CHECK(cell_at(t.z, 2 * 128 + 2) == 0x4180);      // w2 c1 = 6
+  CHECK(cell_at(t.z, 0 * 128 + 2) == 0x4200);      // w0 c1 = 4
+  CHECK(cell_at(t.z, 2 * 128 + 2) == 0x4300);      // w2 c1 = 6
 }
 
 TEST_CASE("4DS with two directions: dim1 = 2 * PADDED(hidden)") {
@@ -96,7 +96,7 @@ TEST_CASE("4DS with two directions: dim1 = 2 * PADDED(hidden)") {
   // (ts 0, dir 1, batch 2, k 4) -> cell 64 + 4 of stick (batch 2) in c-block 1 -> page 1
   const float v = data[((0 * 2 + 1) * 3 + 2) * 5 + 4];
   uint16_t got = cell_at(t.z, feature_offset(1, 3, 128, 0, 0, 2, 68));
-  CHECK(got == 0x4A80);  // 29 -> 1.8125 * 16
+  CHECK(got == 0x47A0);  // 29 = 1.8125 * 2^4: e=35, m=416
   CHECK(v == 29.0f);
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("FICO concatenation places gates at multiples of PADDED(hidden)") {
     CHECK(cell_at(z, feature_offset(1, 3, 256, 0, 0, 1, g * 64 + 4)) != 0);
     CHECK(cell_at(z, feature_offset(1, 3, 256, 0, 0, 1, g * 64 + 5)) == 0);
   }
-  CHECK(cell_at(z, feature_offset(1, 3, 256, 0, 0, 0, 3 * 64)) == 0x4080);  // gate o = 4.0
+  CHECK(cell_at(z, feature_offset(1, 3, 256, 0, 0, 0, 3 * 64)) == 0x4200);  // gate o = 4.0
   zdnn_free_ztensor_buffer(&z);
 }
 
@@ -141,7 +141,7 @@ TEST_CASE("ZRH biases and BIDIR weights") {
   for (size_t i = 0; i < g.size(); ++i) g[i] = float(i % 40 / 4 + 1);  // row index + 1
   REQUIRE(zdnn_transform_ztensor(&z, g.data(), g.data(), g.data()) == ZDNN_OK);
   // row 5 (second half, first row) lands at transformed row 64
-  CHECK(cell_at(z, feature_offset(1, 128, 192 * 2, 0, 0, 64, 0)) == 0x4180);  // 6.0
+  CHECK(cell_at(z, feature_offset(1, 128, 192 * 2, 0, 0, 64, 0)) == 0x4300);  // 6.0
   CHECK(cell_at(z, feature_offset(1, 128, 192 * 2, 0, 0, 5, 0)) == 0);
   zdnn_init_pre_transformed_desc(ZDNN_3DS, FP32, &pre, 2, 9, 4);
   CHECK(zdnn_generate_transformed_desc_concatenated(&pre, RNN_TYPE_GRU | USAGE_WEIGHTS | PREV_LAYER_BIDIR, &tf) ==
