@@ -1,4 +1,106 @@
-// Convolution cases (placeholder until Conv2d lands).
+// Convolution cases: Conv2d on the blocked layout vs oneDNN convolution_forward with
+// format_tag::any (its preferred blocked layouts), 1 and 2 threads, bias included in both.
+#include <dnnl.hpp>
+
+#include <cstring>
+
+#include "bench_util.hpp"
+#include "tessera/cpu/functions/conv2d.hpp"
+
 namespace tessera::cpu::bench {
-void register_conv_benchmarks() {}
+namespace {
+
+struct ConvCase {
+    const char* name;
+    int64_t ic, hw, oc, k, stride, pad;
+    bool depthwise;
+};
+
+const ConvCase kConvCases[] = {
+    {"conv3x3_64_56", 64, 56, 64, 3, 1, 1, false},
+    {"conv1x1_256to64_56", 256, 56, 64, 1, 1, 0, false},
+    {"conv7x7s2_3to64_224", 3, 224, 64, 7, 2, 3, false},
+    {"conv3x3_512_7", 512, 7, 512, 3, 1, 1, false},
+};
+
+double conv_flops(const ConvCase& c) {
+    const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
+    const int64_t icg = c.depthwise ? 1 : c.ic;
+    return 2.0 * static_cast<double>(o * o * c.oc * icg * c.k * c.k);
+}
+
+void fill_random(void* data, std::size_t bytes, unsigned seed) {
+    const auto v = random_data(bytes / sizeof(float), seed);
+    std::memcpy(data, v.data(), v.size() * sizeof(float));
+}
+
+void bench_ours(benchmark::State& state, ConvCase c, int threads) {
+    Context& ctx = context_for(threads);
+    const DataLayout in_layout = c.ic < 16 ? DataLayout::nchw : DataLayout::nchw16c;
+    Tensor src(TensorInfo({1, c.ic, c.hw, c.hw}, DataType::f32, in_layout, {}, "src"));
+    Tensor weights(TensorInfo({c.oc, c.depthwise ? 1 : c.ic, c.k, c.k}, DataType::f32));
+    Tensor bias(TensorInfo({c.oc}, DataType::f32));
+    Conv2dGeometry g;
+    g.stride_h = g.stride_w = c.stride;
+    g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = c.pad;
+    g.groups = c.depthwise ? c.ic : 1;
+    Tensor dst(TensorInfo(Conv2d::output_shape(src.info(), weights.info(), g), DataType::f32,
+                          DataLayout::nchw16c));
+    Conv2d conv(ctx);
+    conv.configure(src, weights, &bias, dst, Conv2dInfo{g, {}, nullptr});
+    for (Tensor* t : {&src, &weights, &bias, &dst}) {
+        t->allocator().allocate();
+        fill_random(t->buffer(), t->info().total_size_in_bytes(), 3);
+    }
+    conv.run();  // prepare + warm up
+    for (auto _ : state) {
+        conv.run();
+        benchmark::ClobberMemory();
+    }
+    set_flops(state, conv_flops(c));
+}
+
+void bench_onednn(benchmark::State& state, ConvCase c, int threads) {
+    use_onednn_threads(threads);
+    using namespace dnnl;
+    using tag = memory::format_tag;
+    using dt = memory::data_type;
+    engine eng(engine::kind::cpu, 0);
+    stream s(eng);
+    const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
+    memory::desc src_md({1, c.ic, c.hw, c.hw}, dt::f32, tag::any);
+    memory::desc wei_md = c.depthwise ? memory::desc({c.ic, 1, 1, c.k, c.k}, dt::f32, tag::any)
+                                      : memory::desc({c.oc, c.ic, c.k, c.k}, dt::f32, tag::any);
+    memory::desc bias_md({c.oc}, dt::f32, tag::x);
+    memory::desc dst_md({1, c.oc, o, o}, dt::f32, tag::any);
+    convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct, src_md, wei_md,
+                                   bias_md, dst_md, {c.stride, c.stride}, {c.pad, c.pad}, {c.pad, c.pad});
+    convolution_forward::primitive_desc pd(desc, eng);
+    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng), dst(pd.dst_desc(), eng);
+    for (memory* m : {&src, &wei, &bias, &dst}) fill_random(m->get_data_handle(), m->get_desc().get_size(), 3);
+    convolution_forward conv(pd);
+    const std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
+    conv.execute(s, args);
+    s.wait();
+    for (auto _ : state) {
+        conv.execute(s, args);
+        s.wait();
+    }
+    set_flops(state, conv_flops(c));
+}
+
+}  // namespace
+
+void register_conv_benchmarks() {
+    for (const ConvCase& c : kConvCases)
+        for (int threads : {1, 2}) {
+            const std::string suffix = std::string(c.name) + "/" + std::to_string(threads) + "T";
+            benchmark::RegisterBenchmark(("cpu/" + suffix).c_str(), bench_ours, c, threads)
+                ->Unit(benchmark::kMillisecond)->UseRealTime();
+            benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), bench_onednn, c, threads)
+                ->Unit(benchmark::kMillisecond)->UseRealTime();
+        }
+}
+
 }  // namespace tessera::cpu::bench

@@ -8,9 +8,8 @@
 #include "functions/conv_weights_transform.hpp"
 #include "kernels/activation_kernel.hpp"
 #include "kernels/direct_conv_kernel.hpp"
-#include "kernels/fill_border_kernel.hpp"
+#include "functions/padded_input.hpp"
 #include "kernels/gemm_kernel.hpp"
-#include "kernels/reorder_kernel.hpp"
 #include "tessera/cpu/error.hpp"
 
 namespace tessera::cpu {
@@ -25,9 +24,7 @@ struct Conv2d::Impl {
     Conv2dInfo info;
     BatchNormFold bn;
     bool has_bn = false;
-    std::unique_ptr<Tensor> padded_input;
-    ReorderKernel copy_input;
-    FillBorderKernel fill_border;
+    PaddedInput input;
     ConvChannelPlan plan;
     DirectConvKernel conv;
     ActivationKernel activation;
@@ -101,17 +98,7 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     m.prepared = false;
 
     const PaddingSize required{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left};
-    ITensor* input = &src;
-    if (s.data_type() != DataType::f32 || !src.info().extend_padding(required)) {
-        TensorInfo padded(s.shape(), DataType::f32, s.layout(), {}, s.name() + ".padded");
-        padded.extend_padding(required);
-        m.padded_input = std::make_unique<Tensor>(padded);
-        m.group.manage(m.padded_input->allocator());
-        m.copy_input.configure(src, *m.padded_input);
-        input = m.padded_input.get();
-    }
-    m.fill_border.configure(*input, required, BorderMode::constant, 0.0f);
-
+    ITensor& input = m.input.configure(src, required, m.group, BorderMode::constant, 0.0f);
     const KernelTable& table = m.ctx.kernels();
     m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3),
                                     static_cast<int64_t>(table.nv) * table.vec_width);
@@ -122,8 +109,8 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         params.epilogue.act = FusedAct::none;
         m.activation.configure(table, dst, dst, info.activation);
     }
-    m.conv.configure(table, *input, dst, m.plan, params);
-    if (m.padded_input) m.padded_input->allocator().allocate();
+    m.conv.configure(table, input, dst, m.plan, params);
+    m.input.end_lifetime();
 }
 
 void Conv2d::prepare() {
@@ -162,8 +149,7 @@ void Conv2d::run() {
     prepare();
     MemoryGroupScope scope(m.group);
     IScheduler& scheduler = m.ctx.scheduler();
-    if (m.padded_input) scheduler.schedule(m.copy_input);
-    scheduler.schedule(m.fill_border);
+    m.input.run(scheduler);
     scheduler.schedule(m.conv);
     if (m.separate_activation) scheduler.schedule(m.activation);
 }

@@ -1,0 +1,203 @@
+// Depthwise convolution (border modes, valid region) and pooling (max/avg incl/excl padding, global)
+// against direct loops; 1 vs 2 threads bit-identical.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "tessera/cpu/error.hpp"
+#include "tessera/cpu/functions/depthwise_conv2d.hpp"
+#include "tessera/cpu/functions/pooling.hpp"
+#include "test_helpers.hpp"
+
+using namespace tessera::cpu;
+using namespace tessera::cpu::test;
+
+namespace {
+
+struct Dims {
+    int64_t n, c, h, w;
+};
+
+/// Input value at (n, c, y, x) under a border mode (x/y may be outside).
+float sample(const std::vector<float>& x, const Dims& d, int64_t n, int64_t c, int64_t y, int64_t xx,
+             BorderMode mode, float value) {
+    if (y < 0 || y >= d.h || xx < 0 || xx >= d.w) {
+        if (mode == BorderMode::constant) return value;
+        y = std::min(std::max<int64_t>(y, 0), d.h - 1);
+        xx = std::min(std::max<int64_t>(xx, 0), d.w - 1);
+    }
+    return x[static_cast<std::size_t>(((n * d.c + c) * d.h + y) * d.w + xx)];
+}
+
+}  // namespace
+
+TEST_CASE("depthwise conv matches direct loops for every border mode") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        struct Case {
+            Dims d;
+            int64_t k, stride, pad, dil;
+            BorderMode mode;
+        };
+        const Case cases[] = {{{1, 16, 8, 8}, 3, 1, 1, 1, BorderMode::constant},
+                              {{2, 21, 9, 13}, 3, 2, 1, 1, BorderMode::constant},
+                              {{1, 35, 11, 10}, 5, 1, 2, 2, BorderMode::replicate},
+                              {{1, 16, 10, 12}, 3, 1, 1, 1, BorderMode::undefined},
+                              {{2, 40, 7, 9}, 3, 2, 2, 1, BorderMode::undefined}};
+        uint32_t seed = 50;
+        for (const Case& cs : cases) {
+            CAPTURE(ctx.isa_name());
+            CAPTURE(cs.d.c);
+            const Dims& d = cs.d;
+            const auto x = random_vector(static_cast<std::size_t>(d.n * d.c * d.h * d.w), seed++);
+            const auto wt = random_vector(static_cast<std::size_t>(d.c * cs.k * cs.k), seed++);
+            const auto b = random_vector(static_cast<std::size_t>(d.c), seed++);
+            auto src = make_tensor({d.n, d.c, d.h, d.w}, DataLayout::nchw16c, DataType::f32,
+                                   PaddingSize{cs.pad, cs.pad, cs.pad, cs.pad});
+            write_nchw(*src, x);
+            auto weights = make_tensor({d.c, 1, cs.k, cs.k});
+            write_nchw(*weights, wt);
+            auto bias = make_tensor({d.c});
+            write_nchw(*bias, b);
+            const int64_t oh = conv_output_extent(d.h, cs.k, cs.stride, cs.pad, cs.pad, cs.dil);
+            const int64_t ow = conv_output_extent(d.w, cs.k, cs.stride, cs.pad, cs.pad, cs.dil);
+            auto dst = make_tensor({d.n, d.c, oh, ow}, DataLayout::nchw16c);
+            DepthwiseConv2dInfo info;
+            info.geometry.stride_h = info.geometry.stride_w = cs.stride;
+            info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left = info.geometry.pad_right = cs.pad;
+            info.geometry.dilation_h = info.geometry.dilation_w = cs.dil;
+            info.border_mode = cs.mode;
+            info.activation = ActivationInfo{ActivationKind::leaky_relu, 0.1f};
+            DepthwiseConv2d dw(ctx);
+            dw.configure(*src, *weights, bias.get(), *dst, info);
+            dw.run();
+            const ValidRegion& valid = dst->info().valid_region();
+            const auto got = read_nchw(*dst);
+            bool ok = true;
+            int64_t checked = 0;
+            for (int64_t n = 0; n < d.n; ++n)
+                for (int64_t c = 0; c < d.c; ++c)
+                    for (int64_t y = 0; y < oh; ++y)
+                        for (int64_t xx = 0; xx < ow; ++xx) {
+                            const bool inside_all = y * cs.stride - cs.pad >= 0 && xx * cs.stride - cs.pad >= 0 &&
+                                                    y * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.h &&
+                                                    xx * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.w;
+                            const bool in_valid = y >= valid.anchor[2] && y < valid.anchor[2] + valid.shape[2] &&
+                                                  xx >= valid.anchor[3] && xx < valid.anchor[3] + valid.shape[3];
+                            if (cs.mode == BorderMode::undefined) {
+                                CHECK(in_valid == inside_all);  // valid region = windows inside the image
+                                if (!in_valid) continue;
+                            } else {
+                                CHECK(in_valid);
+                            }
+                            double sum = b[static_cast<std::size_t>(c)];
+                            for (int64_t ky = 0; ky < cs.k; ++ky)
+                                for (int64_t kx = 0; kx < cs.k; ++kx)
+                                    sum += static_cast<double>(sample(x, d, n, c, y * cs.stride - cs.pad + ky * cs.dil,
+                                                                      xx * cs.stride - cs.pad + kx * cs.dil, cs.mode, 0.0f)) *
+                                           wt[static_cast<std::size_t>((c * cs.k + ky) * cs.k + kx)];
+                            const float want = sum > 0 ? static_cast<float>(sum) : 0.1f * static_cast<float>(sum);
+                            const float g = got[static_cast<std::size_t>(((n * d.c + c) * oh + y) * ow + xx)];
+                            if (!(std::fabs(g - want) <= 1e-4f + 1e-4f * std::fabs(want))) ok = false;
+                            ++checked;
+                        }
+            CHECK(ok);
+            CHECK(checked > 0);
+        }
+    }
+}
+
+TEST_CASE("pooling matches direct loops: max, avg incl/excl padding, global") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        struct Case {
+            Dims d;
+            PoolingInfo p;
+        };
+        PoolingInfo max3{PoolingType::max, 3, 3, 2, 2, 1, 1, 1, 1, true, false};
+        PoolingInfo avg_excl{PoolingType::average, 3, 2, 2, 1, 1, 0, 1, 1, true, false};
+        PoolingInfo avg_incl{PoolingType::average, 3, 3, 1, 1, 1, 1, 1, 1, false, false};
+        PoolingInfo global{PoolingType::average, 1, 1, 1, 1, 0, 0, 0, 0, true, true};
+        PoolingInfo global_max = global;
+        global_max.type = PoolingType::max;
+        const Case cases[] = {{{2, 20, 9, 11}, max3}, {{1, 16, 8, 7}, avg_excl}, {{1, 33, 6, 6}, avg_incl},
+                              {{3, 17, 5, 7}, global}, {{1, 16, 4, 4}, global_max}};
+        uint32_t seed = 70;
+        for (const Case& cs : cases) {
+            const Dims& d = cs.d;
+            const PoolingInfo& p = cs.p;
+            const auto x = random_vector(static_cast<std::size_t>(d.n * d.c * d.h * d.w), seed++);
+            auto src = make_tensor({d.n, d.c, d.h, d.w}, DataLayout::nchw16c, DataType::f32,
+                                   PaddingSize{p.pad_top, p.pad_right, p.pad_bottom, p.pad_left});
+            write_nchw(*src, x);
+            const auto shape = Pooling::output_shape(src->info(), p);
+            auto dst = make_tensor(shape, DataLayout::nchw16c);
+            Pooling pool(ctx);
+            pool.configure(*src, *dst, p);
+            pool.run();
+            const int64_t kh = p.global ? d.h : p.kernel_h, kw = p.global ? d.w : p.kernel_w;
+            const int64_t sh = p.global ? 1 : p.stride_h, sw = p.global ? 1 : p.stride_w;
+            const int64_t pt = p.global ? 0 : p.pad_top, pl = p.global ? 0 : p.pad_left;
+            std::vector<float> want;
+            for (int64_t n = 0; n < d.n; ++n)
+                for (int64_t c = 0; c < d.c; ++c)
+                    for (int64_t y = 0; y < shape[2]; ++y)
+                        for (int64_t xx = 0; xx < shape[3]; ++xx) {
+                            double acc = p.type == PoolingType::max ? -INFINITY : 0.0;
+                            int64_t count = 0;
+                            for (int64_t ky = 0; ky < kh; ++ky)
+                                for (int64_t kx = 0; kx < kw; ++kx) {
+                                    const int64_t iy = y * sh - pt + ky, ix = xx * sw - pl + kx;
+                                    if (iy < 0 || iy >= d.h || ix < 0 || ix >= d.w) continue;
+                                    const float v = x[static_cast<std::size_t>(((n * d.c + c) * d.h + iy) * d.w + ix)];
+                                    acc = p.type == PoolingType::max ? std::max<double>(acc, v) : acc + v;
+                                    ++count;
+                                }
+                            if (p.type == PoolingType::average) acc /= p.exclude_padding ? count : kh * kw;
+                            want.push_back(static_cast<float>(acc));
+                        }
+            CHECK(all_close(read_nchw(*dst), want, 1e-5f, 1e-5f));
+        }
+    }
+}
+
+TEST_CASE("depthwise and pooling: 1 and 2 threads bit-identical") {
+    Context one(ContextOptions{1}), two(ContextOptions{2});
+    auto src = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+    write_nchw(*src, random_vector(48 * 17 * 15, 1));
+    auto weights = make_tensor({48, 1, 3, 3});
+    write_nchw(*weights, random_vector(48 * 9, 2));
+    auto d1 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c), d2 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c);
+    DepthwiseConv2dInfo info;
+    info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left = info.geometry.pad_right = 1;
+    DepthwiseConv2d a(one), b(two);
+    a.configure(*src, *weights, nullptr, *d1, info);
+    b.configure(*src, *weights, nullptr, *d2, info);
+    a.run();
+    b.run();
+    CHECK(std::memcmp(d1->buffer(), d2->buffer(), d1->info().total_size_in_bytes()) == 0);
+    PoolingInfo avg{PoolingType::average, 3, 3, 2, 2, 1, 1, 1, 1, true, false};
+    auto p1 = make_tensor(Pooling::output_shape(src->info(), avg), DataLayout::nchw16c);
+    auto p2 = make_tensor(Pooling::output_shape(src->info(), avg), DataLayout::nchw16c);
+    Pooling pa(one), pb(two);
+    pa.configure(*src, *p1, avg);
+    pb.configure(*src, *p2, avg);
+    pa.run();
+    pb.run();
+    CHECK(std::memcmp(p1->buffer(), p2->buffer(), p1->info().total_size_in_bytes()) == 0);
+}
+
+TEST_CASE("depthwise/pooling reject bad input with typed errors") {
+    Context ctx;
+    auto nchw = make_tensor({1, 16, 4, 4}, DataLayout::nchw);
+    auto out = make_tensor({1, 16, 2, 2}, DataLayout::nchw16c);
+    Pooling pool(ctx);
+    CHECK_THROWS_AS(pool.configure(*nchw, *out, PoolingInfo{}), InvalidArgument);
+    auto src = make_tensor({1, 16, 4, 4}, DataLayout::nchw16c);
+    auto w2 = make_tensor({16, 2, 3, 3});
+    DepthwiseConv2d dw(ctx);
+    CHECK_THROWS_AS(dw.configure(*src, *w2, nullptr, *out, DepthwiseConv2dInfo{}), InvalidArgument);
+    PoolingInfo big{PoolingType::max, 3, 3, 1, 1, 3, 3, 3, 3, true, false};
+    CHECK_THROWS_AS(Pooling::output_shape(src->info(), big), InvalidArgument);
+}
