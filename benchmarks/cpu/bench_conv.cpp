@@ -6,6 +6,7 @@
 
 #include "bench_util.hpp"
 #include "tessera/cpu/functions/conv2d.hpp"
+#include "tessera/cpu/functions/depthwise_conv2d.hpp"
 
 namespace tessera::cpu::bench {
 namespace {
@@ -21,6 +22,7 @@ const ConvCase kConvCases[] = {
     {"conv1x1_256to64_56", 256, 56, 64, 1, 1, 0, false},
     {"conv7x7s2_3to64_224", 3, 224, 64, 7, 2, 3, false},
     {"conv3x3_512_7", 512, 7, 512, 3, 1, 1, false},
+    {"dwconv3x3_144_56", 144, 56, 144, 3, 1, 1, true},
 };
 
 double conv_flops(const ConvCase& c) {
@@ -46,15 +48,25 @@ void bench_ours(benchmark::State& state, ConvCase c, int threads) {
     g.groups = c.depthwise ? c.ic : 1;
     Tensor dst(TensorInfo(Conv2d::output_shape(src.info(), weights.info(), g), DataType::f32,
                           DataLayout::nchw16c));
-    Conv2d conv(ctx);
-    conv.configure(src, weights, &bias, dst, Conv2dInfo{g, {}, nullptr});
+    std::unique_ptr<IFunction> conv;
+    if (c.depthwise) {
+        auto dw = std::make_unique<DepthwiseConv2d>(ctx);
+        DepthwiseConv2dInfo info;
+        info.geometry = g;
+        dw->configure(src, weights, &bias, dst, info);
+        conv = std::move(dw);
+    } else {
+        auto dense = std::make_unique<Conv2d>(ctx);
+        dense->configure(src, weights, &bias, dst, Conv2dInfo{g, {}, nullptr});
+        conv = std::move(dense);
+    }
     for (Tensor* t : {&src, &weights, &bias, &dst}) {
         t->allocator().allocate();
         fill_random(t->buffer(), t->info().total_size_in_bytes(), 3);
     }
-    conv.run();  // prepare + warm up
+    conv->run();  // prepare + warm up
     for (auto _ : state) {
-        conv.run();
+        conv->run();
         benchmark::ClobberMemory();
     }
     set_flops(state, conv_flops(c));
