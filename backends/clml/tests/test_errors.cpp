@@ -82,6 +82,7 @@ TEST_CASE("op creation errors") {
                                fp32_value(0), CL_ARITHMETIC_MODE_FP32_QCOM};
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.opt.tensor, f.a.tensor, f.b.tensor, &op,
                                    nullptr) == CL_INVALID_VALUE);
+  gemm.k = 4;  // A (64 elements) is not m x k
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
   gemm.m = gemm.n = gemm.k = 0;
