@@ -66,6 +66,17 @@ inline std::vector<double> iota(std::int64_t n, double start = 0) {
     return v;
 }
 
+/// n deterministic pseudo-random values in [lo, hi) (a small LCG; no global state).
+inline std::vector<double> pseudo_random(std::int64_t n, std::uint32_t seed, double lo = -1, double hi = 1) {
+    std::vector<double> v;
+    std::uint32_t s = seed * 2654435761u + 12345u;
+    for (std::int64_t i = 0; i < n; ++i) {
+        s = s * 1664525u + 1013904223u;
+        v.push_back(lo + (hi - lo) * static_cast<double>(s >> 8) / 16777216.0);
+    }
+    return v;
+}
+
 /// Descriptors of tensors.
 inline std::vector<tensor_desc> descs(const std::vector<tensor>& ts) {
     std::vector<tensor_desc> d;
@@ -96,7 +107,7 @@ void check_error(Fn&& fn, std::initializer_list<const char*> fragments, status c
     } catch (const error& e) {
         CHECK(e.code() == code);
         const std::string what = e.what();
-        for (const char* f : fragments) CHECK_MESSAGE(what.find(f) != std::string::npos, "'" << f << "' not in: " << what);
+        for (const char* f : fragments) CHECK_MESSAGE(what.find(f) != std::string::npos, "'" << std::string(f) << "' not in: " << what);
     }
 }
 
