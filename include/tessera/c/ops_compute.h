@@ -61,13 +61,13 @@ typedef struct tsr_conv2d_params {
     int32_t stride_w;
     int32_t dilation_h; /* 1 = dense kernel */
     int32_t dilation_w;
-    int32_t groups;            /* 1 = dense; C = depthwise */
-    int32_t output_rounding;   /* tsr_output_rounding; direct mode only */
-    int32_t output_padding_h;  /* transposed only: extra rows at the bottom */
-    int32_t output_padding_w;  /* transposed only: extra columns at the right */
-    int32_t has_bias;          /* bool */
-    int32_t fuse_batchnorm;    /* bool: CLML FusedConvBN */
-    float bn_epsilon;          /* variance epsilon of the fused batchnorm */
+    int32_t groups;           /* 1 = dense; C = depthwise */
+    int32_t output_rounding;  /* tsr_output_rounding; direct mode only */
+    int32_t output_padding_h; /* transposed only: extra rows at the bottom */
+    int32_t output_padding_w; /* transposed only: extra columns at the right */
+    int32_t has_bias;         /* bool */
+    int32_t fuse_batchnorm;   /* bool: CLML FusedConvBN */
+    float bn_epsilon;         /* variance epsilon of the fused batchnorm */
     tsr_activation_spec activation;
     int32_t rounding; /* tsr_rounding for integer types */
     int32_t overflow; /* tsr_overflow for integer types */
@@ -132,11 +132,12 @@ typedef struct tsr_matmul_params {
  * pre_computed, a floating C already holding the bias term in output units (see the C++ doc).
  * The real result is Y = dq(A) * dq(B) OP dq(C). dequantize: output f32 holding Y (comparisons
  * give 1.0/0.0). Otherwise the output is quantised with out_scale/out_zero_point:
- * q = round(Y / out_scale) + out_zero_point, clipped to [-128, 127] unless disable_clipping, stored
+ * q = round(Y / out_scale + out_zero_point) (nearest even), clipped to [-128, 127] unless
+ * disable_clipping (then neither rounded nor clipped), stored
  * as f32 holding that integer (zDNN's QUANTIZED_DLFLOAT16 result). */
 typedef struct tsr_quantized_matmul_params {
     uint32_t struct_size;
-    int32_t op; /* tsr_matmul_op */
+    int32_t op;          /* tsr_matmul_op */
     int32_t transpose_a; /* bool */
     int32_t transpose_b; /* bool */
     int32_t clip_min;    /* on-the-fly quantisation of a floating A */
@@ -210,7 +211,7 @@ typedef struct tsr_lrn_params {
     int32_t size;
     float alpha;
     float beta;
-    float bias; /* k; OpenVX uses 1 */
+    float bias;                   /* k; OpenVX uses 1 */
     int32_t alpha_scaled_by_size; /* bool */
 } tsr_lrn_params;
 
@@ -230,8 +231,8 @@ typedef struct tsr_layer_norm_params {
     int32_t mode; /* tsr_layer_norm_mode */
     int32_t axis; /* AXES: first normalised dim; negative counts from the end */
     float epsilon;
-    float gamma; /* scalar multiplier when no gamma tensor */
-    float beta;  /* scalar addend when no beta tensor */
+    float gamma;       /* scalar multiplier when no gamma tensor */
+    float beta;        /* scalar addend when no beta tensor */
     int32_t has_gamma; /* bool, AXES */
     int32_t has_beta;  /* bool, AXES */
 } tsr_layer_norm_params;

@@ -26,7 +26,9 @@ constexpr std::int64_t dilated_extent(std::int64_t k, std::int64_t dilation) {
     return dilation * (k - 1) + 1;
 }
 
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
 inline std::int64_t floor_div(std::int64_t a, std::int64_t b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
@@ -34,9 +36,9 @@ inline std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 /// Output extent of a window sliding over `in` (direct convolution and pooling). `dim` names the
 /// dimension in errors ("H" or "W").
 inline spatial_extent window_extent(const checker& check, std::string_view dim, std::int64_t in,
-                                    std::int64_t k_eff, std::int64_t stride, std::int32_t padding_mode,
-                                    std::int64_t pad_before, std::int64_t pad_after,
-                                    std::int32_t output_rounding) {
+                                    std::int64_t k_eff, std::int64_t stride,
+                                    std::int32_t padding_mode, std::int64_t pad_before,
+                                    std::int64_t pad_after, std::int32_t output_rounding) {
     spatial_extent e;
     const std::string d(dim);
     switch (padding_mode) {
@@ -50,12 +52,13 @@ inline spatial_extent window_extent(const checker& check, std::string_view dim, 
         case TSR_PADDING_VALID:
             if (in < k_eff) {
                 check.fail("src", "dim " + d + " is " + std::to_string(in) +
-                                      ", smaller than the (dilated) kernel " + std::to_string(k_eff) +
-                                      " with VALID padding");
+                                      ", smaller than the (dilated) kernel " +
+                                      std::to_string(k_eff) + " with VALID padding");
             }
             e.out = (in - k_eff) / stride + 1;
             return e;
-        default: break;
+        default:
+            break;
     }
     e.pad_before = pad_before;
     e.pad_after = pad_after;
@@ -80,14 +83,15 @@ inline int normalize_axis(const checker& check, std::string_view tensor, std::st
                           int axis, int rank) {
     const int a = axis < 0 ? axis + rank : axis;
     if (a < 0 || a >= rank) {
-        check.fail(tensor, std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
-                               std::to_string(rank));
+        check.fail(tensor, std::string(what) + " " + std::to_string(axis) +
+                               " is out of range for rank " + std::to_string(rank));
     }
     return a;
 }
 
 inline void check_bool(const checker& check, std::string_view what, std::int32_t v) {
-    if (v != 0 && v != 1) check.fail("", std::string(what) + " must be 0 or 1, got " + std::to_string(v));
+    if (v != 0 && v != 1)
+        check.fail("", std::string(what) + " must be 0 or 1, got " + std::to_string(v));
 }
 
 inline void check_policies(const checker& check, std::int32_t rounding, std::int32_t overflow) {

@@ -39,22 +39,52 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         overflow = TSR_OVERFLOW_SATURATE;
     }
 
-    conv2d& stride(int h, int w) { stride_h = h; stride_w = w; return *this; }
-    conv2d& dilation(int h, int w) { dilation_h = h; dilation_w = w; return *this; }
+    conv2d& stride(int h, int w) {
+        stride_h = h;
+        stride_w = w;
+        return *this;
+    }
+    conv2d& dilation(int h, int w) {
+        dilation_h = h;
+        dilation_w = w;
+        return *this;
+    }
     /// Explicit padding: top, bottom, left, right.
     conv2d& padding(int top, int bottom, int left, int right) {
         padding_mode = TSR_PADDING_EXPLICIT;
-        pad_top = top; pad_bottom = bottom; pad_left = left; pad_right = right;
+        pad_top = top;
+        pad_bottom = bottom;
+        pad_left = left;
+        pad_right = right;
         return *this;
     }
-    conv2d& padding(tsr_padding_mode m) { padding_mode = m; return *this; }
-    conv2d& groups(int g) { this->tsr_conv2d_params::groups = g; return *this; }
+    conv2d& padding(tsr_padding_mode m) {
+        padding_mode = m;
+        return *this;
+    }
+    conv2d& groups(int g) {
+        this->tsr_conv2d_params::groups = g;
+        return *this;
+    }
     /// The group count (the field `groups` is hidden by the setter of the same name).
     int group_count() const { return this->tsr_conv2d_params::groups; }
-    conv2d& transposed(bool t = true) { mode = t ? TSR_CONV_TRANSPOSED : TSR_CONV_DIRECT; return *this; }
-    conv2d& output_padding(int h, int w) { output_padding_h = h; output_padding_w = w; return *this; }
-    conv2d& rounding_mode(tsr_output_rounding r) { output_rounding = r; return *this; }
-    conv2d& bias(bool b = true) { has_bias = b ? 1 : 0; return *this; }
+    conv2d& transposed(bool t = true) {
+        mode = t ? TSR_CONV_TRANSPOSED : TSR_CONV_DIRECT;
+        return *this;
+    }
+    conv2d& output_padding(int h, int w) {
+        output_padding_h = h;
+        output_padding_w = w;
+        return *this;
+    }
+    conv2d& rounding_mode(tsr_output_rounding r) {
+        output_rounding = r;
+        return *this;
+    }
+    conv2d& bias(bool b = true) {
+        has_bias = b ? 1 : 0;
+        return *this;
+    }
     conv2d& batchnorm(bool b = true, float epsilon = 1e-5f) {
         fuse_batchnorm = b ? 1 : 0;
         bn_epsilon = epsilon;
@@ -64,7 +94,11 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         activation = {k, a, b};
         return *this;
     }
-    conv2d& policies(tsr_rounding r, tsr_overflow o) { rounding = r; overflow = o; return *this; }
+    conv2d& policies(tsr_rounding r, tsr_overflow o) {
+        rounding = r;
+        overflow = o;
+        return *this;
+    }
 
     /// Position of each optional input, or -1.
     struct input_slots {
@@ -85,7 +119,7 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
 
     /// Output size and resolved padding (SAME/VALID made explicit).
     struct geometry_t {
-        std::int64_t n = 0, c = 0, h = 0, w = 0;  // src
+        std::int64_t n = 0, c = 0, h = 0, w = 0;   // src
         std::int64_t o = 0, kh = 0, kw = 0;        // output channels, kernel
         std::int64_t group_in = 0, group_out = 0;  // channels per group
         spatial_extent y, x;                       // H and W: pads and output extents
@@ -94,40 +128,13 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
     /// Validates src and weights and this descriptor's fields; resolves the geometry.
     geometry_t geometry(const tensor_desc& src, const tensor_desc& weights) const {
         const checker check{name};
-        check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_TRANSPOSED);
-        check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
-        check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
-        check_policies(check, rounding, overflow);
-        check_bool(check, "has_bias", has_bias);
-        check_bool(check, "fuse_batchnorm", fuse_batchnorm);
-        check.positive("stride_h", stride_h);
-        check.positive("stride_w", stride_w);
-        check.positive("dilation_h", dilation_h);
-        check.positive("dilation_w", dilation_w);
-        check.positive("groups", tsr_conv2d_params::groups);
-        for (auto [what, v] : {std::pair<const char*, int>{"pad_top", pad_top}, {"pad_bottom", pad_bottom},
-                               {"pad_left", pad_left}, {"pad_right", pad_right},
-                               {"output_padding_h", output_padding_h}, {"output_padding_w", output_padding_w}}) {
-            if (v < 0) check.fail("", std::string(what) + " is " + std::to_string(v) + ", must be >= 0");
-        }
-        const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
-        if (!transposed_mode && (output_padding_h || output_padding_w)) {
-            check.fail("", "output_padding applies to transposed convolution only");
-        }
-        if (transposed_mode && output_rounding == TSR_OUTPUT_CEIL) {
-            check.fail("", "output_rounding ceil is not defined for transposed convolution");
-        }
-        if (transposed_mode && (output_padding_h >= std::max(stride_h, dilation_h) ||
-                                output_padding_w >= std::max(stride_w, dilation_w))) {
-            check.fail("", "output_padding must be smaller than the stride or the dilation");
-        }
-        if (!(bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");
-
+        check_fields(check);
         check.rank("src", src, 4);
         check.positive_dims("src", src);
         check.rank("weights", weights, 4);
         check.positive_dims("weights", weights);
 
+        const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
         geometry_t g;
         const std::int64_t groups_ = tsr_conv2d_params::groups;
         g.n = src.dim(0);
@@ -157,13 +164,15 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         const std::int64_t keh = dilated_extent(g.kh, dilation_h);
         const std::int64_t kew = dilated_extent(g.kw, dilation_w);
         if (!transposed_mode) {
-            g.y = window_extent(check, "2 (H)", g.h, keh, stride_h, padding_mode, pad_top, pad_bottom,
-                                output_rounding);
-            g.x = window_extent(check, "3 (W)", g.w, kew, stride_w, padding_mode, pad_left, pad_right,
-                                output_rounding);
+            g.y = window_extent(check, "2 (H)", g.h, keh, stride_h, padding_mode, pad_top,
+                                pad_bottom, output_rounding);
+            g.x = window_extent(check, "3 (W)", g.w, kew, stride_w, padding_mode, pad_left,
+                                pad_right, output_rounding);
         } else {
-            g.y = transposed_extent(check, "2 (H)", g.h, keh, stride_h, pad_top, pad_bottom, output_padding_h);
-            g.x = transposed_extent(check, "3 (W)", g.w, kew, stride_w, pad_left, pad_right, output_padding_w);
+            g.y = transposed_extent(check, "2 (H)", g.h, keh, stride_h, pad_top, pad_bottom,
+                                    output_padding_h);
+            g.x = transposed_extent(check, "3 (W)", g.w, kew, stride_w, pad_left, pad_right,
+                                    output_padding_w);
         }
         return g;
     }
@@ -171,12 +180,14 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_activation(check, activation);
+        check_fields(check);
         const input_slots s = slots();
         check.count(inputs, static_cast<std::size_t>(s.count), static_cast<std::size_t>(s.count));
         const tensor_desc& src = inputs[0];
         const tensor_desc& weights = inputs[1];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
-                                   dtype::i8, dtype::u8});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+                       dtype::u8});
         const geometry_t g = geometry(src, weights);
         const bool quantized = src.type() == dtype::i8 || src.type() == dtype::u8;
         if (quantized) {
@@ -193,10 +204,12 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
                 check.dim("bias", b, 1, g.y.out, "OH");
                 check.dim("bias", b, 2, g.x.out, "OW");
             } else {
-                check.fail("bias", "rank is " + std::to_string(b.rank()) + ", expected 1 ([O]) or 3 ([O, OH, OW])");
+                check.fail("bias", "rank is " + std::to_string(b.rank()) +
+                                       ", expected 1 ([O]) or 3 ([O, OH, OW])");
             }
             if (quantized) {
-                check.type_in("bias", b, {dtype::i32, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+                check.type_in("bias", b,
+                              {dtype::i32, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
             } else if (src.type() == dtype::i16) {
                 check.type_in("bias", b, {dtype::i16, dtype::i32});
             } else {
@@ -204,7 +217,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
             }
         }
         if (fuse_batchnorm) {
-            if (!is_floating(src.type())) check.fail("src", "fused batchnorm needs a floating type");
+            if (!is_floating(src.type()))
+                check.fail("src", "fused batchnorm needs a floating type");
             const char* names[] = {"mean", "variance", "scale", "shift"};
             for (int i = 0; i < 4; ++i) {
                 const tensor_desc& t = inputs[static_cast<std::size_t>(s.mean + i)];
@@ -221,12 +235,49 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         return {output_like(image_shape(g.n, g.o, g.y.out, g.x.out), src)};
     }
 
-private:
+  private:
+    /// Checks the scalar fields: enums, booleans, strides, dilations, padding.
+    void check_fields(const checker& check) const {
+        check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_TRANSPOSED);
+        check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
+        check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
+        check_policies(check, rounding, overflow);
+        check_bool(check, "has_bias", has_bias);
+        check_bool(check, "fuse_batchnorm", fuse_batchnorm);
+        check.positive("stride_h", stride_h);
+        check.positive("stride_w", stride_w);
+        check.positive("dilation_h", dilation_h);
+        check.positive("dilation_w", dilation_w);
+        check.positive("groups", tsr_conv2d_params::groups);
+        for (auto [what, v] : {std::pair<const char*, int>{"pad_top", pad_top},
+                               {"pad_bottom", pad_bottom},
+                               {"pad_left", pad_left},
+                               {"pad_right", pad_right},
+                               {"output_padding_h", output_padding_h},
+                               {"output_padding_w", output_padding_w}}) {
+            if (v < 0)
+                check.fail("", std::string(what) + " is " + std::to_string(v) + ", must be >= 0");
+        }
+        const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
+        if (!transposed_mode && (output_padding_h || output_padding_w)) {
+            check.fail("", "output_padding applies to transposed convolution only");
+        }
+        if (transposed_mode && output_rounding == TSR_OUTPUT_CEIL) {
+            check.fail("", "output_rounding ceil is not defined for transposed convolution");
+        }
+        if (transposed_mode && (output_padding_h >= std::max(stride_h, dilation_h) ||
+                                output_padding_w >= std::max(stride_w, dilation_w))) {
+            check.fail("", "output_padding must be smaller than the stride or the dilation");
+        }
+        if (!(bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");
+    }
+
     /// Output extent of a transposed convolution: the input extent of the direct convolution
     /// whose adjoint it is.
     spatial_extent transposed_extent(const checker& check, std::string_view dim, std::int64_t in,
-                                     std::int64_t k_eff, std::int64_t stride, std::int64_t pad_before,
-                                     std::int64_t pad_after, std::int64_t output_pad) const {
+                                     std::int64_t k_eff, std::int64_t stride,
+                                     std::int64_t pad_before, std::int64_t pad_after,
+                                     std::int64_t output_pad) const {
         spatial_extent e;
         switch (padding_mode) {
             case TSR_PADDING_SAME: {
@@ -236,8 +287,11 @@ private:
                 e.out = in * stride;
                 return e;
             }
-            case TSR_PADDING_VALID: e.out = (in - 1) * stride + k_eff; return e;
-            default: break;
+            case TSR_PADDING_VALID:
+                e.out = (in - 1) * stride + k_eff;
+                return e;
+            default:
+                break;
         }
         e.pad_before = pad_before;
         e.pad_after = pad_after;

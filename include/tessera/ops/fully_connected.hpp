@@ -19,7 +19,8 @@ namespace tessera::op {
 ///   - bias     [O]                (when has_bias)
 ///   - slope    [O] or [1]         (when the activation is PReLU)
 /// Output [d0, ..., d(a-1), O]. Dtypes and integer arithmetic as conv2d.
-struct fully_connected : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED> {
+struct fully_connected
+    : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED> {
     static constexpr std::string_view name = "fully_connected";
 
     fully_connected() {
@@ -29,14 +30,27 @@ struct fully_connected : pod_op<fully_connected, tsr_fully_connected_params, TSR
         overflow = TSR_OVERFLOW_SATURATE;
     }
 
-    fully_connected& flatten_from(int axis) { first_flatten_axis = axis; return *this; }
-    fully_connected& transposed_weights(bool t = true) { weights_transposed = t ? 1 : 0; return *this; }
-    fully_connected& bias(bool b = true) { has_bias = b ? 1 : 0; return *this; }
+    fully_connected& flatten_from(int axis) {
+        first_flatten_axis = axis;
+        return *this;
+    }
+    fully_connected& transposed_weights(bool t = true) {
+        weights_transposed = t ? 1 : 0;
+        return *this;
+    }
+    fully_connected& bias(bool b = true) {
+        has_bias = b ? 1 : 0;
+        return *this;
+    }
     fully_connected& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
         activation = {k, a, b};
         return *this;
     }
-    fully_connected& policies(tsr_rounding r, tsr_overflow o) { rounding = r; overflow = o; return *this; }
+    fully_connected& policies(tsr_rounding r, tsr_overflow o) {
+        rounding = r;
+        overflow = o;
+        return *this;
+    }
 
     /// Rows (flattened batch), inner size I and outputs O after validation.
     struct geometry_t {
@@ -68,8 +82,9 @@ struct fully_connected : pod_op<fully_connected, tsr_fully_connected_params, TSR
         check.count(inputs, n, n);
         const tensor_desc& src = inputs[0];
         const tensor_desc& weights = inputs[1];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
-                                   dtype::i8, dtype::u8});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+                       dtype::u8});
         const geometry_t g = geometry(src, weights);
         const bool quantized = src.type() == dtype::i8 || src.type() == dtype::u8;
         if (quantized) {
@@ -82,7 +97,8 @@ struct fully_connected : pod_op<fully_connected, tsr_fully_connected_params, TSR
             check.rank("bias", b, 1);
             check.dim("bias", b, 0, g.outputs, "O");
             if (quantized) {
-                check.type_in("bias", b, {dtype::i32, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+                check.type_in("bias", b,
+                              {dtype::i32, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
             } else if (src.type() == dtype::i16) {
                 check.type_in("bias", b, {dtype::i16, dtype::i32});
             } else {
@@ -96,7 +112,8 @@ struct fully_connected : pod_op<fully_connected, tsr_fully_connected_params, TSR
         shape out;
         const shape in = src.dims();
         for (int i = 0; i < g.axis; ++i) out.push_back(in[i], in.label(i));
-        out.push_back(g.outputs, g.axis == 1 && in.label(0) == dim_label::n ? dim_label::c : dim_label::any);
+        out.push_back(g.outputs,
+                      g.axis == 1 && in.label(0) == dim_label::n ? dim_label::c : dim_label::any);
         return {output_like(out, src)};
     }
 };

@@ -24,8 +24,16 @@ struct gemm : pod_op<gemm, tsr_gemm_params, TSR_OP_GEMM> {
         beta = 1.0f;
     }
 
-    gemm& scales(float a, float b) { alpha = a; beta = b; return *this; }
-    gemm& transpose(bool a, bool b) { trans_a = a ? 1 : 0; trans_b = b ? 1 : 0; return *this; }
+    gemm& scales(float a, float b) {
+        alpha = a;
+        beta = b;
+        return *this;
+    }
+    gemm& transpose(bool a, bool b) {
+        trans_a = a ? 1 : 0;
+        trans_b = b ? 1 : 0;
+        return *this;
+    }
 
     struct geometry_t {
         std::int64_t m = 0, n = 0, k = 0;
@@ -62,7 +70,8 @@ struct gemm : pod_op<gemm, tsr_gemm_params, TSR_OP_GEMM> {
             } else if (c.rank() == 1) {
                 check.dim("C", c, 0, g.n, "N");
             } else {
-                check.fail("C", "rank is " + std::to_string(c.rank()) + ", expected 2 ([M, N]) or 1 ([N])");
+                check.fail("C", "rank is " + std::to_string(c.rank()) +
+                                    ", expected 2 ([M, N]) or 1 ([N])");
             }
         }
         return {output_like(shape{g.m, g.n}, a)};

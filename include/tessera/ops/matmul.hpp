@@ -68,13 +68,21 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
 
     matmul() { op = TSR_MATMUL_ADDITION; }
 
-    matmul& operation(tsr_matmul_op o) { op = o; return *this; }
-    matmul& transpose(bool a, bool b) { transpose_a = a ? 1 : 0; transpose_b = b ? 1 : 0; return *this; }
+    matmul& operation(tsr_matmul_op o) {
+        op = o;
+        return *this;
+    }
+    matmul& transpose(bool a, bool b) {
+        transpose_a = a ? 1 : 0;
+        transpose_b = b ? 1 : 0;
+        return *this;
+    }
 
     matmul_geometry geometry(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        return matmul_geometry::of(check, inputs[0], inputs[1], inputs.size() > 2 ? &inputs[2] : nullptr,
-                                   transpose_a != 0, transpose_b != 0);
+        return matmul_geometry::of(check, inputs[0], inputs[1],
+                                   inputs.size() > 2 ? &inputs[2] : nullptr, transpose_a != 0,
+                                   transpose_b != 0);
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
@@ -102,12 +110,15 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
 ///   pre_computed ADDITION: C holds the bias term in output units (zDNN's formula with the sign of
 ///     the input_c term corrected): q = (Sa*Sb/Sy)*D - (Sa*Sb/Sy)*n*Za*Zb + C, where
 ///     C = Zy + (Sc/Sy)*(qc - Zc) + (Sa*Sb/Sy)*n*Za*Zb reproduces the plain form.
-///   pre_computed comparisons: sum_k qa*(qb - Zb) OP C, with C = Sc/(Sa*Sb)*(qc - Zc) + Za*sum_k qb.
+///   pre_computed comparisons: sum_k qa*(qb - Zb) OP C, with C = Sc/(Sa*Sb)*(qc - Zc) + Za*sum_k
+///   qb.
 /// Output f32 [m, p] / [s, m, p]. dequantize: Y (real). Otherwise the quantised value
-/// q = Y/Sy + Zy (Sy = out_scale, Zy = out_zero_point), rounded to nearest even and clipped to
-/// [-128, 127] unless disable_clipping, stored as an f32 integer value (zDNN's
+/// q = Y/Sy + Zy (Sy = out_scale, Zy = out_zero_point; the zero point is added before rounding, as
+/// tessera's own quantisation does), rounded to nearest even and clipped to [-128, 127] unless
+/// disable_clipping (zDNN: "disables clipping and rounding"), stored as an f32 value (zDNN's
 /// QUANTIZED_DLFLOAT16 result). Comparison results are 1.0/0.0 either way.
-struct quantized_matmul : pod_op<quantized_matmul, tsr_quantized_matmul_params, TSR_OP_QUANTIZED_MATMUL> {
+struct quantized_matmul
+    : pod_op<quantized_matmul, tsr_quantized_matmul_params, TSR_OP_QUANTIZED_MATMUL> {
     static constexpr std::string_view name = "quantized_matmul";
 
     quantized_matmul() {
@@ -119,12 +130,32 @@ struct quantized_matmul : pod_op<quantized_matmul, tsr_quantized_matmul_params, 
         out_scale = 1.0f;
     }
 
-    quantized_matmul& operation(tsr_matmul_op o) { op = o; return *this; }
-    quantized_matmul& transpose(bool a, bool b) { transpose_a = a ? 1 : 0; transpose_b = b ? 1 : 0; return *this; }
-    quantized_matmul& clip(int lo, int hi) { clip_min = lo; clip_max = hi; return *this; }
-    quantized_matmul& no_clipping(bool d = true) { disable_clipping = d ? 1 : 0; return *this; }
-    quantized_matmul& dequantized(bool d = true) { dequantize = d ? 1 : 0; return *this; }
-    quantized_matmul& precomputed(bool p = true) { pre_computed = p ? 1 : 0; return *this; }
+    quantized_matmul& operation(tsr_matmul_op o) {
+        op = o;
+        return *this;
+    }
+    quantized_matmul& transpose(bool a, bool b) {
+        transpose_a = a ? 1 : 0;
+        transpose_b = b ? 1 : 0;
+        return *this;
+    }
+    quantized_matmul& clip(int lo, int hi) {
+        clip_min = lo;
+        clip_max = hi;
+        return *this;
+    }
+    quantized_matmul& no_clipping(bool d = true) {
+        disable_clipping = d ? 1 : 0;
+        return *this;
+    }
+    quantized_matmul& dequantized(bool d = true) {
+        dequantize = d ? 1 : 0;
+        return *this;
+    }
+    quantized_matmul& precomputed(bool p = true) {
+        pre_computed = p ? 1 : 0;
+        return *this;
+    }
     quantized_matmul& input_quantization(float scale, int zero_point) {
         a_scale = scale;
         a_zero_point = zero_point;
@@ -146,15 +177,19 @@ struct quantized_matmul : pod_op<quantized_matmul, tsr_quantized_matmul_params, 
         const checker check{name};
         check_matmul_op(check, op);
         for (auto [what, v] : {std::pair<const char*, std::int32_t>{"transpose_a", transpose_a},
-                               {"transpose_b", transpose_b}, {"disable_clipping", disable_clipping},
-                               {"dequantize", dequantize}, {"pre_computed", pre_computed}}) {
+                               {"transpose_b", transpose_b},
+                               {"disable_clipping", disable_clipping},
+                               {"dequantize", dequantize},
+                               {"pre_computed", pre_computed}}) {
             check_bool(check, what, v);
         }
         if (clip_min < -128 || clip_max > 127 || clip_min >= clip_max) {
-            check.fail("", "clip range [" + std::to_string(clip_min) + ", " + std::to_string(clip_max) +
+            check.fail("", "clip range [" + std::to_string(clip_min) + ", " +
+                               std::to_string(clip_max) +
                                "] must lie in [-128, 127] with clip_min < clip_max");
         }
-        if (!(out_scale != 0.0f) || !std::isfinite(out_scale)) check.fail("", "out_scale must be finite and non-zero");
+        if (!(out_scale != 0.0f) || !std::isfinite(out_scale))
+            check.fail("", "out_scale must be finite and non-zero");
         check.count(inputs, 3, 3);
         const tensor_desc& a = inputs[0];
         check.type_in("A", a, {dtype::i8, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
@@ -168,7 +203,8 @@ struct quantized_matmul : pod_op<quantized_matmul, tsr_quantized_matmul_params, 
             check.type_in("C", inputs[2], {dtype::i8});
         }
         const auto nonzero_scale = [&](std::string_view t, const tensor_desc& d) {
-            if (d.type() == dtype::i8 && (!(d.quant().scale != 0.0f) || !std::isfinite(d.quant().scale))) {
+            if (d.type() == dtype::i8 &&
+                (!(d.quant().scale != 0.0f) || !std::isfinite(d.quant().scale))) {
                 check.fail(t, "quantisation scale must be finite and non-zero");
             }
         };

@@ -14,13 +14,15 @@
 namespace tessera::op {
 
 inline const std::initializer_list<dtype>& floating_types() {
-    static const std::initializer_list<dtype> types = {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16};
+    static const std::initializer_list<dtype> types = {dtype::f32, dtype::f16, dtype::bf16,
+                                                       dtype::dlfloat16};
     return types;
 }
 
 /// Inference batch normalisation over the channel dim (logical dim 1). Inputs, in order:
 ///   STATISTICS: 0 src [N, C, ...], 1 mean [C], 2 variance [C], then optionally 3 scale [C] and
-///               4 shift [C] (both or neither); y = (x - mean)/sqrt(variance + epsilon)*scale + shift
+///               4 shift [C] (both or neither); y = (x - mean)/sqrt(variance + epsilon)*scale +
+///               shift
 ///   AFFINE (zDNN batchnorm): 0 src [N, C, ...], 1 a [C], 2 b [C]; y = a*x + b
 ///   - slope [C] or [1] last, when the fused activation is PReLU.
 /// Output like src. Floating only.
@@ -33,8 +35,14 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
         activation = {TSR_ACT_NONE, 0.0f, 0.0f};
     }
 
-    batchnorm& affine(bool a = true) { mode = a ? TSR_BATCHNORM_AFFINE : TSR_BATCHNORM_STATISTICS; return *this; }
-    batchnorm& eps(float e) { epsilon = e; return *this; }
+    batchnorm& affine(bool a = true) {
+        mode = a ? TSR_BATCHNORM_AFFINE : TSR_BATCHNORM_STATISTICS;
+        return *this;
+    }
+    batchnorm& eps(float e) {
+        epsilon = e;
+        return *this;
+    }
     batchnorm& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
         activation = {k, a, b};
         return *this;
@@ -50,7 +58,8 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
             check.count(inputs, 3 + extra, 3 + extra);
         } else {
             check.count(inputs, 3 + extra, 5 + extra);
-            if (inputs.size() == 4 + extra) check.fail("", "scale and shift come together: expects 3 or 5 inputs (plus slope)");
+            if (inputs.size() == 4 + extra)
+                check.fail("", "scale and shift come together: expects 3 or 5 inputs (plus slope)");
         }
         const tensor_desc& src = inputs[0];
         check.type_in("src", src, floating_types());
@@ -90,10 +99,24 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
         alpha_scaled_by_size = 1;
     }
 
-    lrn& kind(tsr_lrn_mode m) { mode = m; return *this; }
-    lrn& window(int s) { size = s; return *this; }
-    lrn& coefficients(float a, float b, float k = 1.0f) { alpha = a; beta = b; bias = k; return *this; }
-    lrn& scaled(bool s = true) { alpha_scaled_by_size = s ? 1 : 0; return *this; }
+    lrn& kind(tsr_lrn_mode m) {
+        mode = m;
+        return *this;
+    }
+    lrn& window(int s) {
+        size = s;
+        return *this;
+    }
+    lrn& coefficients(float a, float b, float k = 1.0f) {
+        alpha = a;
+        beta = b;
+        bias = k;
+        return *this;
+    }
+    lrn& scaled(bool s = true) {
+        alpha_scaled_by_size = s ? 1 : 0;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -132,11 +155,29 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
         beta = 0.0f;
     }
 
-    layer_norm& from_axis(int a) { mode = TSR_LAYER_NORM_AXES; axis = a; return *this; }
-    layer_norm& statistics(bool s = true) { mode = s ? TSR_LAYER_NORM_STATISTICS : TSR_LAYER_NORM_AXES; return *this; }
-    layer_norm& eps(float e) { epsilon = e; return *this; }
-    layer_norm& affine(float g, float b) { gamma = g; beta = b; return *this; }
-    layer_norm& tensors(bool g, bool b) { has_gamma = g ? 1 : 0; has_beta = b ? 1 : 0; return *this; }
+    layer_norm& from_axis(int a) {
+        mode = TSR_LAYER_NORM_AXES;
+        axis = a;
+        return *this;
+    }
+    layer_norm& statistics(bool s = true) {
+        mode = s ? TSR_LAYER_NORM_STATISTICS : TSR_LAYER_NORM_AXES;
+        return *this;
+    }
+    layer_norm& eps(float e) {
+        epsilon = e;
+        return *this;
+    }
+    layer_norm& affine(float g, float b) {
+        gamma = g;
+        beta = b;
+        return *this;
+    }
+    layer_norm& tensors(bool g, bool b) {
+        has_gamma = g ? 1 : 0;
+        has_beta = b ? 1 : 0;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -158,8 +199,9 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
                 check.rank(names[i], t, src.rank());
                 for (int d = 0; d < src.rank(); ++d) {
                     if (t.dim(d) != 1 && t.dim(d) != src.dim(d)) {
-                        check.fail(names[i], "dim " + std::to_string(d) + " is " + std::to_string(t.dim(d)) +
-                                                 ", expected 1 or " + std::to_string(src.dim(d)));
+                        check.fail(names[i], "dim " + std::to_string(d) + " is " +
+                                                 std::to_string(t.dim(d)) + ", expected 1 or " +
+                                                 std::to_string(src.dim(d)));
                     }
                 }
                 check_float_like(check, names[i], t, src);
@@ -185,7 +227,10 @@ struct norm : pod_op<norm, tsr_norm_params, TSR_OP_NORM> {
     static constexpr std::string_view name = "norm";
 
     norm() { axis = -1; }
-    norm& along(int a) { axis = a; return *this; }
+    norm& along(int a) {
+        axis = a;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

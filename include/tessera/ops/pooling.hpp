@@ -31,16 +31,36 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
     }
     explicit pooling(tsr_pooling_mode m) : pooling() { mode = m; }
 
-    pooling& kind(tsr_pooling_mode m) { mode = m; return *this; }
-    pooling& kernel(int h, int w) { kernel_h = h; kernel_w = w; return *this; }
-    pooling& stride(int h, int w) { stride_h = h; stride_w = w; return *this; }
-    pooling& padding(int top, int bottom, int left, int right) {
-        padding_mode = TSR_PADDING_EXPLICIT;
-        pad_top = top; pad_bottom = bottom; pad_left = left; pad_right = right;
+    pooling& kind(tsr_pooling_mode m) {
+        mode = m;
         return *this;
     }
-    pooling& padding(tsr_padding_mode m) { padding_mode = m; return *this; }
-    pooling& rounding_mode(tsr_output_rounding r) { output_rounding = r; return *this; }
+    pooling& kernel(int h, int w) {
+        kernel_h = h;
+        kernel_w = w;
+        return *this;
+    }
+    pooling& stride(int h, int w) {
+        stride_h = h;
+        stride_w = w;
+        return *this;
+    }
+    pooling& padding(int top, int bottom, int left, int right) {
+        padding_mode = TSR_PADDING_EXPLICIT;
+        pad_top = top;
+        pad_bottom = bottom;
+        pad_left = left;
+        pad_right = right;
+        return *this;
+    }
+    pooling& padding(tsr_padding_mode m) {
+        padding_mode = m;
+        return *this;
+    }
+    pooling& rounding_mode(tsr_output_rounding r) {
+        output_rounding = r;
+        return *this;
+    }
 
     bool global() const { return mode == TSR_POOL_GLOBAL_MAX || mode == TSR_POOL_GLOBAL_AVERAGE; }
     bool is_max() const { return mode == TSR_POOL_MAX || mode == TSR_POOL_GLOBAL_MAX; }
@@ -80,7 +100,8 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
             for (int i = 0; i < 4; ++i) {
                 if (pads[i] < 0 || pads[i] >= kernels[i]) {
                     check.fail("", std::string(names[i]) + " is " + std::to_string(pads[i]) +
-                                       ", must be >= 0 and smaller than the kernel " + std::to_string(kernels[i]));
+                                       ", must be >= 0 and smaller than the kernel " +
+                                       std::to_string(kernels[i]));
                 }
             }
         }
@@ -88,8 +109,10 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
         g.kw = kernel_w;
         g.sh = stride_h;
         g.sw = stride_w;
-        g.y = window_extent(check, "2 (H)", g.h, g.kh, g.sh, padding_mode, pad_top, pad_bottom, output_rounding);
-        g.x = window_extent(check, "3 (W)", g.w, g.kw, g.sw, padding_mode, pad_left, pad_right, output_rounding);
+        g.y = window_extent(check, "2 (H)", g.h, g.kh, g.sh, padding_mode, pad_top, pad_bottom,
+                            output_rounding);
+        g.x = window_extent(check, "3 (W)", g.w, g.kw, g.sw, padding_mode, pad_left, pad_right,
+                            output_rounding);
         return g;
     }
 
@@ -97,8 +120,9 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
         const checker check{name};
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
-                                   dtype::i8, dtype::u8});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+                       dtype::u8});
         const geometry_t g = geometry(src);
         return {output_like(image_shape(g.n, g.c, g.y.out, g.x.out), src)};
     }

@@ -23,8 +23,14 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
         bessel = TSR_BESSEL_POPULATION;
         first_axis = 1;
     }
-    moments& correction(tsr_bessel_correction b) { bessel = b; return *this; }
-    moments& from_axis(int a) { first_axis = a; return *this; }
+    moments& correction(tsr_bessel_correction b) {
+        bessel = b;
+        return *this;
+    }
+    moments& from_axis(int a) {
+        first_axis = a;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -42,7 +48,8 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
             out[d] = 1;
         }
         if (bessel == TSR_BESSEL_SAMPLE && count < 2) {
-            check.fail("src", "sample variance needs more than one element per moment, got " + std::to_string(count));
+            check.fail("src", "sample variance needs more than one element per moment, got " +
+                                  std::to_string(count));
         }
         return {output_like(out, src), output_like(out, src)};
     }
@@ -60,8 +67,9 @@ struct mean_reduce2d : pod_op<mean_reduce2d, tsr_mean_reduce2d_params, TSR_OP_ME
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
-                                   dtype::i8, dtype::u8});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+                       dtype::u8});
         check.rank("src", src, 4);
         check.positive_dims("src", src);
         return {output_like(image_shape(src.dim(0), src.dim(1), 1, 1), src)};
@@ -83,9 +91,18 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
     }
     explicit reduce(tsr_reduce_op o) : reduce() { op = o; }
 
-    reduce& operation(tsr_reduce_op o) { op = o; return *this; }
-    reduce& along(int a) { axis = a; return *this; }
-    reduce& keep(bool k) { keep_dims = k ? 1 : 0; return *this; }
+    reduce& operation(tsr_reduce_op o) {
+        op = o;
+        return *this;
+    }
+    reduce& along(int a) {
+        axis = a;
+        return *this;
+    }
+    reduce& keep(bool k) {
+        keep_dims = k ? 1 : 0;
+        return *this;
+    }
 
     bool is_index() const { return op == TSR_REDUCE_MIN_IDX || op == TSR_REDUCE_MAX_IDX; }
 
@@ -96,8 +113,9 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16,
-                                   dtype::i8, dtype::u8, dtype::i32});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+                       dtype::u8, dtype::i32});
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         const int a = normalize_axis(check, "src", "axis", axis, src.rank());

@@ -25,9 +25,19 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
         axis_count = 1;
     }
 
-    softmax& along(int a, int count = 1) { axis = a; axis_count = count; return *this; }
-    softmax& logarithmic(bool l = true) { log = l ? 1 : 0; return *this; }
-    softmax& masked(std::uint32_t m) { mask = m; return *this; }
+    softmax& along(int a, int count = 1) {
+        axis = a;
+        axis_count = count;
+        return *this;
+    }
+    softmax& logarithmic(bool l = true) {
+        log = l ? 1 : 0;
+        return *this;
+    }
+    softmax& masked(std::uint32_t m) {
+        mask = m;
+        return *this;
+    }
 
     /// Outer count, vector length and inner count of src seen as [outer, length, inner].
     struct geometry_t {
@@ -40,15 +50,17 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
         check.positive_dims("src", src);
         const int a = normalize_axis(check, "src", "axis", axis, src.rank());
         if (axis_count < 1 || a + axis_count > src.rank()) {
-            check.fail("src", "axis_count " + std::to_string(axis_count) + " from axis " + std::to_string(a) +
-                                  " exceeds rank " + std::to_string(src.rank()));
+            check.fail("src", "axis_count " + std::to_string(axis_count) + " from axis " +
+                                  std::to_string(a) + " exceeds rank " +
+                                  std::to_string(src.rank()));
         }
         geometry_t g;
         for (int d = 0; d < src.rank(); ++d) {
             (d < a ? g.outer : (d < a + axis_count ? g.length : g.inner)) *= src.dim(d);
         }
         if (mask > g.length) {
-            check.fail("src", "mask " + std::to_string(mask) + " exceeds the vector length " + std::to_string(g.length));
+            check.fail("src", "mask " + std::to_string(mask) + " exceeds the vector length " +
+                                  std::to_string(g.length));
         }
         return g;
     }

@@ -23,48 +23,61 @@ inline void* element(const tensor& t, std::int64_t i) {
 inline std::vector<double> real_values(const tensor& t) {
     std::vector<double> v(static_cast<std::size_t>(t.num_elements()));
     const quantization q = t.desc().quant();
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) v[static_cast<std::size_t>(i)] = numeric::load_real(t.type(), q, element(t, i));
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        v[static_cast<std::size_t>(i)] = numeric::load_real(t.type(), q, element(t, i));
     return v;
 }
 
 /// Stored values of a row-major tensor (integers not dequantised).
 inline std::vector<double> raw_values(const tensor& t) {
     std::vector<double> v(static_cast<std::size_t>(t.num_elements()));
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) v[static_cast<std::size_t>(i)] = numeric::load_raw(t.type(), element(t, i));
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        v[static_cast<std::size_t>(i)] = numeric::load_raw(t.type(), element(t, i));
     return v;
 }
 
-inline rounding_policy to_policy(std::int32_t r) { return static_cast<rounding_policy>(r); }
-inline overflow_policy to_policy_overflow(std::int32_t o) { return static_cast<overflow_policy>(o); }
+inline rounding_policy to_policy(std::int32_t r) {
+    return static_cast<rounding_policy>(r);
+}
+inline overflow_policy to_policy_overflow(std::int32_t o) {
+    return static_cast<overflow_policy>(o);
+}
 
 /// Stores a real value with the given policies (quantising for integer outputs).
-inline void store_real(const tensor& t, std::int64_t i, double v, std::int32_t rounding = TSR_ROUND_TO_NEAREST_EVEN,
+inline void store_real(const tensor& t, std::int64_t i, double v,
+                       std::int32_t rounding = TSR_ROUND_TO_NEAREST_EVEN,
                        std::int32_t overflow = TSR_OVERFLOW_SATURATE) {
-    numeric::store_real(t.type(), t.desc().quant(), element(t, i), v, to_policy(rounding), to_policy_overflow(overflow));
+    numeric::store_real(t.type(), t.desc().quant(), element(t, i), v, to_policy(rounding),
+                        to_policy_overflow(overflow));
 }
 
 /// Real value of a raw (stored) value of `t`'s dtype and quantisation.
 inline double real_of_raw(const tensor_desc& d, double raw) {
     switch (d.type()) {
         case dtype::i8:
-        case dtype::u8: return static_cast<double>(d.quant().scale) * (raw - d.quant().zero_point);
-        case dtype::i16: return std::ldexp(raw, -d.quant().fixed_point_pos);
-        default: return raw;
+        case dtype::u8:
+            return static_cast<double>(d.quant().scale) * (raw - d.quant().zero_point);
+        case dtype::i16:
+            return std::ldexp(raw, -d.quant().fixed_point_pos);
+        default:
+            return raw;
     }
 }
 
 /// True when `a` and `b` store values the same way (dtype and quantisation).
 inline bool same_encoding(const tensor_desc& a, const tensor_desc& b) {
     return a.type() == b.type() && a.quant().scale == b.quant().scale &&
-           a.quant().zero_point == b.quant().zero_point && a.quant().fixed_point_pos == b.quant().fixed_point_pos;
+           a.quant().zero_point == b.quant().zero_point &&
+           a.quant().fixed_point_pos == b.quant().fixed_point_pos;
 }
 
 /// Stores a statistic (max, mean, ...) computed on src's raw values: directly (rounded with
 /// `rounding`, saturated) when the output stores values like src, else through the real value.
-inline void store_raw_statistic(const tensor_desc& src, const tensor& out, std::int64_t i, double raw,
-                                std::int32_t rounding) {
+inline void store_raw_statistic(const tensor_desc& src, const tensor& out, std::int64_t i,
+                                double raw, std::int32_t rounding) {
     if (same_encoding(src, out.desc())) {
-        numeric::store_raw(out.type(), element(out, i), raw, to_policy(rounding), overflow_policy::saturate);
+        numeric::store_raw(out.type(), element(out, i), raw, to_policy(rounding),
+                           overflow_policy::saturate);
     } else {
         store_real(out, i, real_of_raw(src, raw), rounding);
     }
@@ -74,28 +87,44 @@ inline void store_raw_statistic(const tensor_desc& src, const tensor& out, std::
 inline double activate(const tsr_activation_spec& act, double x, double slope = 0.0) {
     const double a = act.a, b = act.b;
     switch (act.kind) {
-        case TSR_ACT_NONE: return x;
-        case TSR_ACT_RELU: return x > 0 ? x : 0.0;
-        case TSR_ACT_RELU6: return std::min(std::max(x, 0.0), 6.0);
-        case TSR_ACT_BOUNDED_RELU: return std::min(std::max(x, 0.0), a);
-        case TSR_ACT_LEAKY_RELU: return x > 0 ? x : a * x;
-        case TSR_ACT_PRELU: return x > 0 ? x : slope * x;
-        case TSR_ACT_ELU: return x > 0 ? x : a * (std::exp(x) - 1.0);
-        case TSR_ACT_TANH: return a * std::tanh(b * x);
-        case TSR_ACT_SIGMOID: return 1.0 / (1.0 + std::exp(-x));
-        case TSR_ACT_SOFT_RELU: return x > 30.0 ? x : std::log1p(std::exp(x));
-        case TSR_ACT_ABS: return std::fabs(x);
-        case TSR_ACT_SQUARE: return x * x;
-        case TSR_ACT_SQRT: return std::sqrt(x);
-        case TSR_ACT_LINEAR: return a * x + b;
+        case TSR_ACT_NONE:
+            return x;
+        case TSR_ACT_RELU:
+            return x > 0 ? x : 0.0;
+        case TSR_ACT_RELU6:
+            return std::min(std::max(x, 0.0), 6.0);
+        case TSR_ACT_BOUNDED_RELU:
+            return std::min(std::max(x, 0.0), a);
+        case TSR_ACT_LEAKY_RELU:
+            return x > 0 ? x : a * x;
+        case TSR_ACT_PRELU:
+            return x > 0 ? x : slope * x;
+        case TSR_ACT_ELU:
+            return x > 0 ? x : a * (std::exp(x) - 1.0);
+        case TSR_ACT_TANH:
+            return a * std::tanh(b * x);
+        case TSR_ACT_SIGMOID:
+            return 1.0 / (1.0 + std::exp(-x));
+        case TSR_ACT_SOFT_RELU:
+            return x > 30.0 ? x : std::log1p(std::exp(x));
+        case TSR_ACT_ABS:
+            return std::fabs(x);
+        case TSR_ACT_SQUARE:
+            return x * x;
+        case TSR_ACT_SQRT:
+            return std::sqrt(x);
+        case TSR_ACT_LINEAR:
+            return a * x + b;
         case TSR_ACT_GELU:
             if (a != 0.0) {
                 const double k = std::sqrt(2.0 / 3.14159265358979323846);
                 return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
             }
             return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-        case TSR_ACT_CLIP: return std::min(std::max(x, a), b);
-        default: return x;
+        case TSR_ACT_CLIP:
+            return std::min(std::max(x, a), b);
+        default:
+            return x;
     }
 }
 
@@ -110,15 +139,17 @@ struct slope_table {
 
 /// OpenVX provisional fixed-point product: raw_x * raw_w carries `shift` more fraction bits than
 /// the output; it is rescaled, rounded with `rounding` and narrowed to 16 bits with `overflow`.
-inline std::int64_t fixed_product(std::int64_t raw_x, std::int64_t raw_w, int shift, std::int32_t rounding,
-                                  std::int32_t overflow) {
+inline std::int64_t fixed_product(std::int64_t raw_x, std::int64_t raw_w, int shift,
+                                  std::int32_t rounding, std::int32_t overflow) {
     const double scaled = std::ldexp(static_cast<double>(raw_x * raw_w), -shift);
-    return numeric::to_integer<std::int16_t>(scaled, to_policy(rounding), to_policy_overflow(overflow));
+    return numeric::to_integer<std::int16_t>(scaled, to_policy(rounding),
+                                             to_policy_overflow(overflow));
 }
 
 /// Converts a raw fixed-point value with `from` fraction bits to `to` fraction bits (rounded).
 inline std::int64_t rescale_fixed(double raw, int from, int to, std::int32_t rounding) {
-    return static_cast<std::int64_t>(numeric::round_with(std::ldexp(raw, to - from), to_policy(rounding)));
+    return static_cast<std::int64_t>(
+        numeric::round_with(std::ldexp(raw, to - from), to_policy(rounding)));
 }
 
 /// Writes an i16 fixed-point accumulator (at the output position `out_pos`): narrowed with
@@ -126,9 +157,11 @@ inline std::int64_t rescale_fixed(double raw, int from, int to, std::int32_t rou
 inline void store_fixed(const tensor& out, std::int64_t i, std::int64_t acc, int out_pos,
                         const tsr_activation_spec& act, double slope, std::int32_t rounding,
                         std::int32_t overflow) {
-    const std::int16_t narrowed = numeric::narrow_with<std::int16_t>(acc, to_policy_overflow(overflow));
+    const std::int16_t narrowed =
+        numeric::narrow_with<std::int16_t>(acc, to_policy_overflow(overflow));
     const double real = std::ldexp(static_cast<double>(narrowed), -out_pos);
-    if (out.type() == dtype::i16 && out.desc().quant().fixed_point_pos == out_pos && act.kind == TSR_ACT_NONE) {
+    if (out.type() == dtype::i16 && out.desc().quant().fixed_point_pos == out_pos &&
+        act.kind == TSR_ACT_NONE) {
         numeric::store_raw(dtype::i16, element(out, i), narrowed);
         return;
     }

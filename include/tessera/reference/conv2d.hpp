@@ -42,8 +42,10 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
                                 for (std::int64_t kx = 0; kx < g.kw; ++kx) {
                                     const std::int64_t ix = x * sw - pl + kx * dw;
                                     if (ix < 0 || ix >= g.w) continue;
-                                    const std::int64_t wi = ((o * g.group_in + ci) * g.kh + ky) * g.kw + kx;
-                                    sum += product(src_index(n, group * g.group_in + ci, iy, ix), wi);
+                                    const std::int64_t wi =
+                                        ((o * g.group_in + ci) * g.kh + ky) * g.kw + kx;
+                                    sum +=
+                                        product(src_index(n, group * g.group_in + ci, iy, ix), wi);
                                 }
                             }
                         acc[static_cast<std::size_t>(out_index(n, o, y, x))] += sum;
@@ -51,7 +53,8 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
             }
         return;
     }
-    // Transposed: every input element scatters into the outputs the direct convolution reads it for.
+    // Transposed: every input element scatters into the outputs the direct convolution reads it
+    // for.
     for (std::int64_t n = 0; n < g.n; ++n)
         for (std::int64_t c = 0; c < g.c; ++c) {
             const std::int64_t group = c / g.group_in;
@@ -65,7 +68,8 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
                             for (std::int64_t kx = 0; kx < g.kw; ++kx) {
                                 const std::int64_t x = ix * sw - pl + kx * dw;
                                 if (x < 0 || x >= ow_n) continue;
-                                const std::int64_t wi = ((c * g.group_out + oo) * g.kh + ky) * g.kw + kx;
+                                const std::int64_t wi =
+                                    ((c * g.group_out + oo) * g.kh + ky) * g.kw + kx;
                                 acc[static_cast<std::size_t>(out_index(n, o, y, x))] +=
                                     product(src_index(n, c, iy, ix), wi);
                             }
@@ -75,8 +79,8 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
 }
 
 /// Bias of output (o, y, x) from a [O] or [O, OH, OW] bias.
-inline double bias_at(const std::vector<double>& bias, const tensor_desc& d, std::int64_t o, std::int64_t y,
-                      std::int64_t x, std::int64_t oh, std::int64_t ow) {
+inline double bias_at(const std::vector<double>& bias, const tensor_desc& d, std::int64_t o,
+                      std::int64_t y, std::int64_t x, std::int64_t oh, std::int64_t ow) {
     if (bias.empty()) return 0.0;
     if (d.rank() == 1) return bias[static_cast<std::size_t>(o)];
     return bias[static_cast<std::size_t>((o * oh + y) * ow + x)];
@@ -84,7 +88,8 @@ inline double bias_at(const std::vector<double>& bias, const tensor_desc& d, std
 
 }  // namespace compute_detail
 
-inline void run(const op::conv2d& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::conv2d& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const tensor& src = in[0];
     const tensor& weights = in[1];
@@ -105,8 +110,8 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in, const std::
         std::vector<std::int64_t> acc(count, 0);
         cd::accumulate_conv2d<std::int64_t>(op, g, acc, [&](std::int64_t xi, std::int64_t wi) {
             return cd::fixed_product(static_cast<std::int64_t>(x[static_cast<std::size_t>(xi)]),
-                                     static_cast<std::int64_t>(w[static_cast<std::size_t>(wi)]), fx + fw - fo,
-                                     op.rounding, op.overflow);
+                                     static_cast<std::int64_t>(w[static_cast<std::size_t>(wi)]),
+                                     fx + fw - fo, op.rounding, op.overflow);
         });
         std::vector<double> b;
         if (bias) {
@@ -117,11 +122,11 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in, const std::
         for (std::size_t i = 0; i < count; ++i) {
             const std::int64_t o = static_cast<std::int64_t>(i) / plane % g.o;
             const std::int64_t yx = static_cast<std::int64_t>(i) % plane;
-            const std::int64_t sum =
-                acc[i] + static_cast<std::int64_t>(cd::bias_at(b, bias ? bias->desc() : tensor_desc(), o,
-                                                                yx / g.x.out, yx % g.x.out, g.y.out, g.x.out));
-            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, op.activation, slope[o], op.rounding,
-                            op.overflow);
+            const std::int64_t sum = acc[i] + static_cast<std::int64_t>(cd::bias_at(
+                                                  b, bias ? bias->desc() : tensor_desc(), o,
+                                                  yx / g.x.out, yx % g.x.out, g.y.out, g.x.out));
+            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, op.activation, slope[o],
+                            op.rounding, op.overflow);
         }
         return;
     }
@@ -136,7 +141,8 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in, const std::
     if (bias) {
         b = cd::real_values(*bias);
         if (bias->type() == dtype::i32 && (src.type() == dtype::i8 || src.type() == dtype::u8)) {
-            const double unit = static_cast<double>(src.desc().quant().scale) * weights.desc().quant().scale;
+            const double unit =
+                static_cast<double>(src.desc().quant().scale) * weights.desc().quant().scale;
             for (double& v : b) v *= unit;
         }
     }
@@ -150,14 +156,15 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in, const std::
     for (std::size_t i = 0; i < count; ++i) {
         const std::int64_t o = static_cast<std::int64_t>(i) / plane % g.o;
         const std::int64_t yx = static_cast<std::int64_t>(i) % plane;
-        double v = acc[i] + cd::bias_at(b, bias ? bias->desc() : tensor_desc(), o, yx / g.x.out, yx % g.x.out,
-                                        g.y.out, g.x.out);
+        double v = acc[i] + cd::bias_at(b, bias ? bias->desc() : tensor_desc(), o, yx / g.x.out,
+                                        yx % g.x.out, g.y.out, g.x.out);
         if (op.fuse_batchnorm) {
             const auto c = static_cast<std::size_t>(o);
-            v = (v - mean[c]) / std::sqrt(var[c] + static_cast<double>(op.bn_epsilon)) * scale[c] + shift[c];
+            v = (v - mean[c]) / std::sqrt(var[c] + static_cast<double>(op.bn_epsilon)) * scale[c] +
+                shift[c];
         }
-        cd::store_real(dst, static_cast<std::int64_t>(i), cd::activate(op.activation, v, slope[o]), op.rounding,
-                       op.overflow);
+        cd::store_real(dst, static_cast<std::int64_t>(i), cd::activate(op.activation, v, slope[o]),
+                       op.rounding, op.overflow);
     }
 }
 

@@ -10,7 +10,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::fully_connected& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const tensor& src = in[0];
     const tensor& weights = in[1];
@@ -21,7 +22,8 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in, co
     if (op.activation.kind == TSR_ACT_PRELU) slope.values = cd::real_values(in.back());
     // Index of weight (o, i) in either orientation.
     const auto wi = [&](std::int64_t o, std::int64_t i) {
-        return static_cast<std::size_t>(op.weights_transposed ? i * g.outputs + o : o * g.inner + i);
+        return static_cast<std::size_t>(op.weights_transposed ? i * g.outputs + o
+                                                              : o * g.inner + i);
     };
 
     if (src.type() == dtype::i16) {
@@ -39,12 +41,14 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in, co
             for (std::int64_t o = 0; o < g.outputs; ++o) {
                 std::int64_t acc = 0;
                 for (std::int64_t i = 0; i < g.inner; ++i) {
-                    acc += cd::fixed_product(static_cast<std::int64_t>(x[static_cast<std::size_t>(r * g.inner + i)]),
-                                             static_cast<std::int64_t>(w[wi(o, i)]), fx + fw - fo, op.rounding,
-                                             op.overflow);
+                    acc += cd::fixed_product(
+                        static_cast<std::int64_t>(x[static_cast<std::size_t>(r * g.inner + i)]),
+                        static_cast<std::int64_t>(w[wi(o, i)]), fx + fw - fo, op.rounding,
+                        op.overflow);
                 }
                 if (bias) acc += static_cast<std::int64_t>(b[static_cast<std::size_t>(o)]);
-                cd::store_fixed(dst, r * g.outputs + o, acc, fo, op.activation, slope[o], op.rounding, op.overflow);
+                cd::store_fixed(dst, r * g.outputs + o, acc, fo, op.activation, slope[o],
+                                op.rounding, op.overflow);
             }
         return;
     }
@@ -54,16 +58,19 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in, co
     if (bias) {
         b = cd::real_values(*bias);
         if (bias->type() == dtype::i32 && (src.type() == dtype::i8 || src.type() == dtype::u8)) {
-            const double unit = static_cast<double>(src.desc().quant().scale) * weights.desc().quant().scale;
+            const double unit =
+                static_cast<double>(src.desc().quant().scale) * weights.desc().quant().scale;
             for (double& v : b) v *= unit;
         }
     }
     for (std::int64_t r = 0; r < g.rows; ++r)
         for (std::int64_t o = 0; o < g.outputs; ++o) {
             double acc = 0.0;
-            for (std::int64_t i = 0; i < g.inner; ++i) acc += x[static_cast<std::size_t>(r * g.inner + i)] * w[wi(o, i)];
+            for (std::int64_t i = 0; i < g.inner; ++i)
+                acc += x[static_cast<std::size_t>(r * g.inner + i)] * w[wi(o, i)];
             if (bias) acc += b[static_cast<std::size_t>(o)];
-            cd::store_real(dst, r * g.outputs + o, cd::activate(op.activation, acc, slope[o]), op.rounding, op.overflow);
+            cd::store_real(dst, r * g.outputs + o, cd::activate(op.activation, acc, slope[o]),
+                           op.rounding, op.overflow);
         }
 }
 

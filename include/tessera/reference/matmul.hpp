@@ -17,13 +17,20 @@ namespace compute_detail {
 /// (product OP c) for the comparison ops, product + c for ADDITION.
 inline double matmul_combine(std::int32_t op, double product, double c) {
     switch (op) {
-        case TSR_MATMUL_GREATER: return product > c ? 1.0 : 0.0;
-        case TSR_MATMUL_GREATER_EQUAL: return product >= c ? 1.0 : 0.0;
-        case TSR_MATMUL_EQUAL: return product == c ? 1.0 : 0.0;
-        case TSR_MATMUL_NOT_EQUAL: return product != c ? 1.0 : 0.0;
-        case TSR_MATMUL_LESSER_EQUAL: return product <= c ? 1.0 : 0.0;
-        case TSR_MATMUL_LESSER: return product < c ? 1.0 : 0.0;
-        default: return product + c;
+        case TSR_MATMUL_GREATER:
+            return product > c ? 1.0 : 0.0;
+        case TSR_MATMUL_GREATER_EQUAL:
+            return product >= c ? 1.0 : 0.0;
+        case TSR_MATMUL_EQUAL:
+            return product == c ? 1.0 : 0.0;
+        case TSR_MATMUL_NOT_EQUAL:
+            return product != c ? 1.0 : 0.0;
+        case TSR_MATMUL_LESSER_EQUAL:
+            return product <= c ? 1.0 : 0.0;
+        case TSR_MATMUL_LESSER:
+            return product < c ? 1.0 : 0.0;
+        default:
+            return product + c;
     }
 }
 
@@ -46,7 +53,8 @@ struct matmul_indexer {
 
 }  // namespace compute_detail
 
-inline void run(const op::matmul& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::matmul& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const auto g = op.geometry({in[0].desc(), in[1].desc()});
     const auto gc = in.size() > 2 ? op.geometry({in[0].desc(), in[1].desc(), in[2].desc()}) : g;
@@ -61,11 +69,13 @@ inline void run(const op::matmul& op, const std::vector<tensor>& in, const std::
                 double sum = 0.0;
                 for (std::int64_t k = 0; k < gc.n; ++k) sum += a[ix.a(s, i, k)] * b[ix.b(s, k, j)];
                 const double cv = c.empty() ? 0.0 : c[ix.c(s, j)];
-                cd::store_real(out[0], (s * gc.m + i) * gc.p + j, cd::matmul_combine(op.op, sum, cv));
+                cd::store_real(out[0], (s * gc.m + i) * gc.p + j,
+                               cd::matmul_combine(op.op, sum, cv));
             }
 }
 
-inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const auto g = op.geometry({in[0].desc(), in[1].desc(), in[2].desc()});
     const cd::matmul_indexer ix{g, op.transpose_a != 0, op.transpose_b != 0};
@@ -77,7 +87,8 @@ inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in, c
     if (on_the_fly) {
         for (double& v : qa) {
             const double q = numeric::round_with(v / sa, rounding_policy::to_nearest_even) + za;
-            v = std::min(std::max(q, static_cast<double>(op.clip_min)), static_cast<double>(op.clip_max));
+            v = std::min(std::max(q, static_cast<double>(op.clip_min)),
+                         static_cast<double>(op.clip_max));
         }
     }
     const std::vector<double> qb = cd::raw_values(in[1]);
@@ -91,24 +102,28 @@ inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in, c
     for (std::int64_t s = 0; s < stacks; ++s)
         for (std::int64_t i = 0; i < g.m; ++i)
             for (std::int64_t j = 0; j < g.p; ++j) {
-                std::int64_t d = 0;       // sum (qa - Za)(qb - Zb)
-                std::int64_t d_raw_a = 0; // sum qa (qb - Zb)
+                std::int64_t d = 0;        // sum (qa - Za)(qb - Zb)
+                std::int64_t d_raw_a = 0;  // sum qa (qb - Zb)
                 for (std::int64_t k = 0; k < g.n; ++k) {
                     const auto a_k = static_cast<std::int64_t>(qa[ix.a(s, i, k)]);
-                    const auto b_k = static_cast<std::int64_t>(qb[ix.b(s, k, j)]) - static_cast<std::int64_t>(zb);
+                    const auto b_k = static_cast<std::int64_t>(qb[ix.b(s, k, j)]) -
+                                     static_cast<std::int64_t>(zb);
                     d += (a_k - static_cast<std::int64_t>(za)) * b_k;
                     d_raw_a += a_k * b_k;
                 }
                 const double c = cv[ix.c(s, j)];
                 double result = 0.0;
                 if (compare) {
-                    result = op.pre_computed ? cd::matmul_combine(op.op, static_cast<double>(d_raw_a), c)
-                                             : cd::matmul_combine(op.op, sa * sb * static_cast<double>(d), sc * (c - zc));
+                    result = op.pre_computed
+                                 ? cd::matmul_combine(op.op, static_cast<double>(d_raw_a), c)
+                                 : cd::matmul_combine(op.op, sa * sb * static_cast<double>(d),
+                                                      sc * (c - zc));
                 } else {
                     // q: the result in output quantised units before rounding and clipping.
                     double q = 0.0;
                     if (op.pre_computed) {
-                        q = (sa * sb / sy) * static_cast<double>(d) - (sa * sb / sy) * static_cast<double>(g.n) * za * zb + c;
+                        q = (sa * sb / sy) * static_cast<double>(d) -
+                            (sa * sb / sy) * static_cast<double>(g.n) * za * zb + c;
                     } else {
                         q = (sa * sb * static_cast<double>(d) + sc * (c - zc)) / sy + zy;
                     }
@@ -117,7 +132,10 @@ inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in, c
                     } else if (op.disable_clipping) {
                         result = q;
                     } else {
-                        result = std::min(std::max(numeric::round_with(q, rounding_policy::to_nearest_even), -128.0), 127.0);
+                        result = std::min(
+                            std::max(numeric::round_with(q, rounding_policy::to_nearest_even),
+                                     -128.0),
+                            127.0);
                     }
                 }
                 cd::store_real(out[0], (s * g.m + i) * g.p + j, result);

@@ -11,7 +11,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::batchnorm& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::batchnorm& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const tensor& src = in[0];
     const std::vector<double> x = cd::real_values(src);
@@ -54,24 +55,30 @@ inline void run(const op::lrn& op, const std::vector<tensor>& in, const std::vec
         const std::int64_t n = i / (c_n * inner), c = i / inner % c_n, pos = i % inner;
         double sum = 0.0;
         if (across) {
-            for (std::int64_t k = std::max<std::int64_t>(c - half, 0); k <= std::min(c + half, c_n - 1); ++k) {
+            for (std::int64_t k = std::max<std::int64_t>(c - half, 0);
+                 k <= std::min(c + half, c_n - 1); ++k) {
                 const double v = x[static_cast<std::size_t>((n * c_n + k) * inner + pos)];
                 sum += v * v;
             }
         } else {
             const std::int64_t y = pos / w_n, xx = pos % w_n;
-            for (std::int64_t yy = std::max<std::int64_t>(y - half, 0); yy <= std::min(y + half, h_n - 1); ++yy)
-                for (std::int64_t xk = std::max<std::int64_t>(xx - half, 0); xk <= std::min(xx + half, w_n - 1); ++xk) {
-                    const double v = x[static_cast<std::size_t>((n * c_n + c) * inner + yy * w_n + xk)];
+            for (std::int64_t yy = std::max<std::int64_t>(y - half, 0);
+                 yy <= std::min(y + half, h_n - 1); ++yy)
+                for (std::int64_t xk = std::max<std::int64_t>(xx - half, 0);
+                     xk <= std::min(xx + half, w_n - 1); ++xk) {
+                    const double v =
+                        x[static_cast<std::size_t>((n * c_n + c) * inner + yy * w_n + xk)];
                     sum += v * v;
                 }
         }
-        const double denom = std::pow(static_cast<double>(op.bias) + alpha * sum, static_cast<double>(op.beta));
+        const double denom =
+            std::pow(static_cast<double>(op.bias) + alpha * sum, static_cast<double>(op.beta));
         cd::store_real(out[0], i, x[static_cast<std::size_t>(i)] / denom);
     }
 }
 
-inline void run(const op::layer_norm& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::layer_norm& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const tensor& src = in[0];
     const shape d = src.dims();
@@ -89,7 +96,8 @@ inline void run(const op::layer_norm& op, const std::vector<tensor>& in, const s
         std::int64_t i = 0;
         ::tessera::detail::for_each_index(d, [&](const ::tessera::detail::index_t& idx) {
             const double m = mean[broadcast_index(md, idx)], v = var[broadcast_index(vd, idx)];
-            const double y = (x[static_cast<std::size_t>(i)] - m) / std::sqrt(v + eps) * op.gamma + op.beta;
+            const double y =
+                (x[static_cast<std::size_t>(i)] - m) / std::sqrt(v + eps) * op.gamma + op.beta;
             cd::store_real(out[0], i++, y);
         });
         return;

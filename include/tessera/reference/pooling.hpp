@@ -13,7 +13,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::pooling& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::pooling& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const tensor& src = in[0];
     const auto g = op.geometry(src.desc());

@@ -12,7 +12,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::moments& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::moments& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const shape d = in[0].dims();
     const int first = op.first_axis < 0 ? op.first_axis + d.rank() : op.first_axis;
@@ -33,7 +34,8 @@ inline void run(const op::moments& op, const std::vector<tensor>& in, const std:
     }
 }
 
-inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const shape d = in[0].dims();
     const std::int64_t plane = d[2] * d[3];
@@ -41,11 +43,13 @@ inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in, cons
     for (std::int64_t p = 0; p < d[0] * d[1]; ++p) {
         double sum = 0.0;
         for (std::int64_t k = 0; k < plane; ++k) sum += x[static_cast<std::size_t>(p * plane + k)];
-        cd::store_raw_statistic(in[0].desc(), out[0], p, sum / static_cast<double>(plane), op.rounding);
+        cd::store_raw_statistic(in[0].desc(), out[0], p, sum / static_cast<double>(plane),
+                                op.rounding);
     }
 }
 
-inline void run(const op::reduce& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::reduce& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const shape d = in[0].dims();
     const int axis = op.axis < 0 ? op.axis + d.rank() : op.axis;
@@ -55,7 +59,9 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in, const std::
     const std::vector<double> x = cd::real_values(in[0]);
     for (std::int64_t o = 0; o < outer; ++o)
         for (std::int64_t i = 0; i < inner; ++i) {
-            const auto at = [&](std::int64_t k) { return x[static_cast<std::size_t>((o * len + k) * inner + i)]; };
+            const auto at = [&](std::int64_t k) {
+                return x[static_cast<std::size_t>((o * len + k) * inner + i)];
+            };
             double acc = at(0);
             std::int64_t index = 0;
             for (std::int64_t k = 1; k < len; ++k) {
@@ -63,14 +69,24 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in, const std::
                 switch (op.op) {
                     case TSR_REDUCE_MIN:
                     case TSR_REDUCE_MIN_IDX:
-                        if (v < acc) { acc = v; index = k; }
+                        if (v < acc) {
+                            acc = v;
+                            index = k;
+                        }
                         break;
                     case TSR_REDUCE_MAX:
                     case TSR_REDUCE_MAX_IDX:
-                        if (v > acc) { acc = v; index = k; }
+                        if (v > acc) {
+                            acc = v;
+                            index = k;
+                        }
                         break;
-                    case TSR_REDUCE_PROD: acc *= v; break;
-                    default: acc += v; break;
+                    case TSR_REDUCE_PROD:
+                        acc *= v;
+                        break;
+                    default:
+                        acc += v;
+                        break;
                 }
             }
             if (op.op == TSR_REDUCE_MEAN) acc /= static_cast<double>(len);

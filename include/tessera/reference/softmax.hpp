@@ -12,7 +12,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::softmax& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::softmax& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const auto g = op.geometry(in[0].desc());
     const std::vector<double> x = cd::real_values(in[0]);
@@ -21,9 +22,11 @@ inline void run(const op::softmax& op, const std::vector<tensor>& in, const std:
         for (std::int64_t i = 0; i < g.inner; ++i) {
             const auto at = [&](std::int64_t k) { return (o * g.length + k) * g.inner + i; };
             double max = -std::numeric_limits<double>::infinity();
-            for (std::int64_t k = 0; k < used; ++k) max = std::max(max, x[static_cast<std::size_t>(at(k))]);
+            for (std::int64_t k = 0; k < used; ++k)
+                max = std::max(max, x[static_cast<std::size_t>(at(k))]);
             double sum = 0.0;
-            for (std::int64_t k = 0; k < used; ++k) sum += std::exp(x[static_cast<std::size_t>(at(k))] - max);
+            for (std::int64_t k = 0; k < used; ++k)
+                sum += std::exp(x[static_cast<std::size_t>(at(k))] - max);
             const double log_sum = std::log(sum);
             for (std::int64_t k = 0; k < g.length; ++k) {
                 double y = 0.0;
