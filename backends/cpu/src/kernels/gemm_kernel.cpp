@@ -47,7 +47,7 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
     const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
     ws_a_ = static_cast<std::size_t>(round_up(mc * kc, 64));
-    ws_b_ = p_.b_packed ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
+    ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
     MicroArgs probe;
     if (!fuse_activation(p_.act, probe))
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
@@ -94,7 +94,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             const bool first = pc == 0, last = pc + kcb == p.k;
             const float* bblock;
             int64_t panel_stride;
-            if (p.b_packed) {
+            if (p.b_prepacked) {
                 bblock = p.b_packed + (jc / nr) * p.k * nr + pc * nr;
                 panel_stride = p.k * nr;
             } else {

@@ -19,7 +19,8 @@ struct GemmProblem {
     int64_t lda = 0;
     const float* b = nullptr;  ///< ignored when b_packed is set
     int64_t ldb = 0;
-    const float* b_packed = nullptr;  ///< pack_b_panels(whole B) or null
+    bool b_prepacked = false;          ///< B comes as pack_b_panels(whole B) in b_packed
+    const float* b_packed = nullptr;
     float* c = nullptr;
     int64_t ldc = 0;
     const float* bias = nullptr;  ///< per column (n values) or null, added on the last K block
@@ -38,10 +39,12 @@ public:
     }
     /// Floats of a fully pre-packed B for this table and problem.
     static std::size_t packed_b_floats(const KernelTable& table, int64_t k, int64_t n);
-    void set_operands(const float* a, const float* b, const float* b_packed, float* c) {
+    /// Binds the data pointers (bias may be null) before a run.
+    void set_operands(const float* a, const float* b, const float* b_packed, const float* bias, float* c) {
         p_.a = a;
         p_.b = b;
         p_.b_packed = b_packed;
+        p_.bias = bias;
         p_.c = c;
     }
     void run(const Window& window, const ThreadInfo& info) override;
