@@ -20,6 +20,14 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
+/* In C++ the enums get a fixed underlying type (int, as in C) so that any value a caller passes
+ * is representable and can be validated. */
+#if defined(__cplusplus)
+#define ZDNN_ENUM_BASE_ : int
+#else
+#define ZDNN_ENUM_BASE_
+#endif
+
 /* ---------------------------------------------------------------- version */
 #define ZDNN_VERSION "1.2.0"
 #define ZDNN_VERNUM 0x010200 /* 0x[major][minor][patch] */
@@ -28,7 +36,7 @@ extern "C" {
 #define ZDNN_VER_PATCH 0
 
 /* ------------------------------------------------------------------ enums */
-typedef enum zdnn_data_layouts {
+typedef enum zdnn_data_layouts ZDNN_ENUM_BASE_ {
   ZDNN_1D,
   ZDNN_2D,
   ZDNN_2DS,
@@ -45,14 +53,14 @@ typedef enum zdnn_data_layouts {
   ZDNN_BIDIR_FICO
 } zdnn_data_layouts;
 
-typedef enum zdnn_data_formats {
+typedef enum zdnn_data_formats ZDNN_ENUM_BASE_ {
   ZDNN_FORMAT_4DFEATURE = 0,
   ZDNN_FORMAT_4DKERNEL = 1,
   ZDNN_FORMAT_4DWEIGHTS = 2,
   ZDNN_FORMAT_4DGENERIC = 31
 } zdnn_data_formats;
 
-typedef enum zdnn_data_types {
+typedef enum zdnn_data_types ZDNN_ENUM_BASE_ {
   ZDNN_DLFLOAT16 = 0,
   ZDNN_BINARY_FP32 = 6,
   ZDNN_BINARY_INT8 = 8,
@@ -64,7 +72,7 @@ typedef enum zdnn_data_types {
   FP32 = 255
 } zdnn_data_types;
 
-typedef enum zdnn_quantized_transform_types {
+typedef enum zdnn_quantized_transform_types ZDNN_ENUM_BASE_ {
   QUANTIZED_DLFLOAT16 = 0,
   QUANTIZED_INT8 = 1,
   QUANTIZED_WEIGHTS_INT8 = 2
@@ -75,7 +83,7 @@ typedef enum zdnn_quantized_transform_types {
 #define ZDNN_DATA_ERROR 0x00100000
 #define ZDNN_HW_ERROR 0x000c0000
 
-typedef enum zdnn_status {
+typedef enum zdnn_status ZDNN_ENUM_BASE_ {
   ZDNN_OK = 0x00000000,
   ZDNN_ELEMENT_RANGE_VIOLATION = ZDNN_WARNING + 0x0001,
   ZDNN_INVALID_SHAPE = ZDNN_PARAMETER_ERROR + 0x0001,
@@ -122,7 +130,7 @@ typedef enum zdnn_status {
 } zdnn_status;
 
 /* NNPA function codes (z/Architecture NNPA function numbers). */
-typedef enum nnpa_function_code {
+typedef enum nnpa_function_code ZDNN_ENUM_BASE_ {
   NNPA_QAF = 0,
   NNPA_ADD = 16,
   NNPA_SUB = 17,
@@ -154,28 +162,28 @@ typedef enum nnpa_function_code {
   NNPA_TRANSFORM = 240
 } nnpa_function_code;
 
-typedef enum nnpa_parmblk_format {
+typedef enum nnpa_parmblk_format ZDNN_ENUM_BASE_ {
   NNPA_PARMBLKFORMAT_0 = 0,
   NNPA_PARMBLKFORMAT_1 = 1
 } nnpa_parmblk_format;
 
-typedef enum nnpa_data_type { NNPA_DATATYPE_1 = 0 } nnpa_data_type;
+typedef enum nnpa_data_type ZDNN_ENUM_BASE_ { NNPA_DATATYPE_1 = 0 } nnpa_data_type;
 
-typedef enum zdnn_query_datatypes {
+typedef enum zdnn_query_datatypes ZDNN_ENUM_BASE_ {
   QUERY_DATATYPE_INTERNAL1 = (1 << 15),
   QUERY_DATATYPE_BINARY_FP32 = (1 << 14),
   QUERY_DATATYPE_BINARY_INT8 = (1 << 13),
   QUERY_DATATYPE_BINARY_INT32 = (1 << 12)
 } zdnn_query_datatypes;
 
-typedef enum zdnn_query_layoutfmts {
+typedef enum zdnn_query_layoutfmts ZDNN_ENUM_BASE_ {
   QUERY_LAYOUTFMT_4DFEATURE = (int)(1u << 31),
   QUERY_LAYOUTFMT_4DKERNEL = (1 << 30),
   QUERY_LAYOUTFMT_4DWEIGHTS = (1 << 29),
   QUERY_LAYOUTFMT_4DGENERIC = (1 << 28)
 } zdnn_query_layoutfmts;
 
-typedef enum zdnn_query_bfpfmts {
+typedef enum zdnn_query_bfpfmts ZDNN_ENUM_BASE_ {
   QUERY_BFPFMT_TINY = (1 << 15),
   QUERY_BFPFMT_SHORT = (1 << 14)
 } zdnn_query_bfpfmts;
@@ -201,24 +209,24 @@ typedef uint32_t zdnn_concat_info;
 #define CONCAT_PREV_LAYER(info) ((info) & (0xFFu << BITSHIFT_PREV_LAYER))
 #define CONCAT_USAGE(info) ((info) & (0xFFu << BITSHIFT_USAGE))
 
-typedef enum lstm_gru_direction { FWD, BWD, BIDIR } lstm_gru_direction;
+typedef enum lstm_gru_direction ZDNN_ENUM_BASE_ { FWD, BWD, BIDIR } lstm_gru_direction;
 
-typedef enum zdnn_pool_padding {
+typedef enum zdnn_pool_padding ZDNN_ENUM_BASE_ {
   VALID_PADDING = 0,
   SAME_PADDING = 1
 } zdnn_pool_padding;
 
-typedef enum zdnn_softmax_act {
+typedef enum zdnn_softmax_act ZDNN_ENUM_BASE_ {
   SOFTMAX_ACT_NONE = 0,
   SOFTMAX_ACT_LOG = 1
 } zdnn_softmax_act;
 
-typedef enum zdnn_conv2d_act {
+typedef enum zdnn_conv2d_act ZDNN_ENUM_BASE_ {
   CONV2D_ACT_NONE = 0,
   CONV2D_ACT_RELU = 1
 } zdnn_conv2d_act;
 
-typedef enum zdnn_matmul_ops {
+typedef enum zdnn_matmul_ops ZDNN_ENUM_BASE_ {
   MATMUL_OP_ADDITION = 0,
   MATMUL_OP_GREATER = 1,
   MATMUL_OP_GREATER_EQUAL = 2,
@@ -228,7 +236,7 @@ typedef enum zdnn_matmul_ops {
   MATMUL_OP_LESSER = 6
 } zdnn_matmul_ops;
 
-typedef enum zdnn_matmul_bcast_ops {
+typedef enum zdnn_matmul_bcast_ops ZDNN_ENUM_BASE_ {
   MATMUL_BCAST_OP_ADDITION = 0,
   MATMUL_BCAST_OP_GREATER = 1,
   MATMUL_BCAST_OP_GREATER_EQUAL = 2,
@@ -238,12 +246,12 @@ typedef enum zdnn_matmul_bcast_ops {
   MATMUL_BCAST_OP_LESSER = 6
 } zdnn_matmul_bcast_ops;
 
-typedef enum zdnn_moments_bessel {
+typedef enum zdnn_moments_bessel ZDNN_ENUM_BASE_ {
   MOMENTS_BESSEL_POPULATION = 0,
   MOMENTS_BESSEL_SAMPLE = 1
 } zdnn_moments_bessel;
 
-typedef enum zdnn_reduce_ops {
+typedef enum zdnn_reduce_ops ZDNN_ENUM_BASE_ {
   REDUCE_OP_MINIMUM = 0,
   REDUCE_OP_MINIMUM_IDX = 1,
   REDUCE_OP_MAXIMUM = 2,
