@@ -181,7 +181,7 @@ TEST_CASE("activations match their formulas on every instruction set") {
             if (act.kind == ActivationKind::sqrt)
                 for (float& v : x) v = std::fabs(v);
             write_nchw(*src, x);
-            auto dst = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 2, 1, 2});
+            auto dst = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c);  // different padding from src
             Activation a(ctx);
             a.configure(*src, *dst, act);
             a.run();

@@ -57,9 +57,6 @@ void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const I
     Window win;
     if (!plain_) {
         require(same_rows(a.info(), dst.info()), fn, dst.info().name(), "layout differs from the inputs");
-        require(a.info().strides_in_bytes() == b.info().strides_in_bytes() &&
-                    a.info().strides_in_bytes() == dst.info().strides_in_bytes(),
-                fn, dst.info().name(), "padding differs between the tensors");
         win.set(0, Window::Dimension(0, TensorRows(dst.info()).count(), 1));
         configure_window(win, 0, 1);
         return;
@@ -92,11 +89,9 @@ void BinaryKernel::run(const Window& window, const ThreadInfo&) {
     const float* b = b_->data<float>();
     float* d = dst_->data<float>();
     if (!plain_) {
-        const TensorRows rows(dst_->info());
-        for (int64_t r = window[0].start(); r < window[0].end(); ++r) {
-            const int64_t o = rows.offset(r);
-            table_->binary(op_, a + o, 1, b + o, 1, d + o, rows.length(r));
-        }
+        const TensorRows ra(a_->info()), rb(b_->info()), rd(dst_->info());
+        for (int64_t r = window[0].start(); r < window[0].end(); ++r)
+            table_->binary(op_, a + ra.offset(r), 1, b + rb.offset(r), 1, d + rd.offset(r), rd.length(r));
         return;
     }
     const std::size_t last = static_cast<std::size_t>(rank_ - 1);
@@ -141,8 +136,7 @@ void BatchNormKernel::configure(const KernelTable& table, const ITensor& src, IT
     const char* fn = "BatchNormKernel::configure";
     require(src.info().is_4d_layout() && src.info().data_type() == DataType::f32, fn, src.info().name(),
             "needs a 4-D f32 tensor");
-    require(same_rows(src.info(), dst.info()) && src.info().strides_in_bytes() == dst.info().strides_in_bytes(), fn,
-            dst.info().name(), "shape, layout or padding differs from the source");
+    require(same_rows(src.info(), dst.info()), fn, dst.info().name(), "shape or layout differs from the source");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -156,32 +150,32 @@ void BatchNormKernel::configure(const KernelTable& table, const ITensor& src, IT
 
 void BatchNormKernel::run(const Window& window, const ThreadInfo&) {
     const TensorInfo& info = src_->info();
-    const TensorRows rows(info);
+    const TensorRows rows(info), drows(dst_->info());
     const float* s = src_->data<float>();
     float* d = dst_->data<float>();
     const int64_t planes = info.layout() == DataLayout::nchw16c ? info.channel_blocks()
                            : info.layout() == DataLayout::nchw ? info.c()
                                                                 : 1;
     for (int64_t r = window[0].start(); r < window[0].end(); ++r) {
-        const int64_t o = rows.offset(r), len = rows.length(r);
+        const int64_t o = rows.offset(r), od = drows.offset(r), len = rows.length(r);
         const int64_t plane = (r / info.h()) % planes;
         switch (info.layout()) {
             case DataLayout::nchw16c:
-                table_->scale_shift_block(s + o, d + o, info.w(), scale_ + plane * kChannelBlock,
+                table_->scale_shift_block(s + o, d + od, info.w(), scale_ + plane * kChannelBlock,
                                           shift_ + plane * kChannelBlock, act_);
                 continue;
             case DataLayout::nchw: {
                 const float sc = scale_[plane], sh = shift_[plane];
-                for (int64_t i = 0; i < len; ++i) d[o + i] = s[o + i] * sc + sh;
+                for (int64_t i = 0; i < len; ++i) d[od + i] = s[o + i] * sc + sh;
                 break;
             }
             default: {  // nhwc
                 const int64_t c = info.c();
-                for (int64_t i = 0; i < len; ++i) d[o + i] = s[o + i] * scale_[i % c] + shift_[i % c];
+                for (int64_t i = 0; i < len; ++i) d[od + i] = s[o + i] * scale_[i % c] + shift_[i % c];
                 break;
             }
         }
-        if (act_.enabled()) table_->activation(d + o, d + o, len, act_);
+        if (act_.enabled()) table_->activation(d + od, d + od, len, act_);
     }
 }
 
