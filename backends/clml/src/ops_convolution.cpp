@@ -42,7 +42,11 @@ inline float epilogue(float v, int oc, int4 ep, const global T* bias, const glob
       act_stride, act_default
 
 // Weights: logical [O, I/groups, KD, KH, KW]. stride/dil/pad: (d, h, w, -).
-// Range: (ceil(OW / OWB), OH, N * OD * (O / OCB)).
+// Range: (ceil(OW / 8), OH, N * OD * (O / OCB)). Each work-item computes OCB output channels x 8
+// output columns. Compile-time KW, SW, DW: for every (ic, kd, kh) the input row segment that the
+// 8 columns need is loaded once into registers and reused for all KW taps and OCB channels.
+#define OWB 8
+#define ROWLEN ((OWB - 1) * SW + (KW - 1) * DW + 1)
 kernel void conv_direct(const global T* in, int8 ist, int8 ishape, const global T* wt, int8 wst,
                         int8 wshape, global T* out, int8 ost, int8 oshape, int4 stride, int4 dil,
                         int4 pad, int groups, EPILOGUE_ARGS) {
@@ -56,9 +60,11 @@ kernel void conv_direct(const global T* in, int8 ist, int8 ishape, const global 
   const int icg = wshape.s1;
   const int ocg = oshape.s1 / groups;
   const int ic0 = (oc0 / ocg) * icg;
-  acc_t acc[OCB][OWB];
-  for (int a = 0; a < OCB; ++a)
-    for (int q = 0; q < OWB; ++q) acc[a][q] = (acc_t)0;
+  const int iw0 = ow0 * SW - pad.s2;
+  // Whole row segment inside the input: no per-element bounds checks.
+  const bool interior = iw0 >= 0 && iw0 + ROWLEN <= ishape.s4 && ist.s4 == 1;
+  float8 acc[OCB];
+  for (int a = 0; a < OCB; ++a) acc[a] = (float8)(0.0f);
   for (int ic = 0; ic < icg; ++ic) {
     for (int kd = 0; kd < wshape.s2; ++kd) {
       const int id = od * stride.s0 - pad.s0 + kd * dil.s0;
@@ -67,27 +73,44 @@ kernel void conv_direct(const global T* in, int8 ist, int8 ishape, const global 
         const int ih = oh * stride.s1 - pad.s1 + kh * dil.s1;
         if (ih < 0 || ih >= ishape.s3) continue;
         const int ibase = off5(ist, n, ic0 + ic, id, ih, 0);
+        float row[ROWLEN];
+        if (interior) {
+#pragma unroll
+          for (int r = 0; r < ROWLEN; ++r) row[r] = ldf(in, ibase + iw0 + r);
+        } else {
+#pragma unroll
+          for (int r = 0; r < ROWLEN; ++r) {
+            const int iw = iw0 + r;
+            row[r] = (iw >= 0 && iw < ishape.s4) ? ldf(in, ibase + iw * ist.s4) : 0.0f;
+          }
+        }
         const int wbase = off5(wst, oc0, ic, kd, kh, 0);
-        for (int kw = 0; kw < wshape.s4; ++kw) {
-          real x[OWB];
-          for (int q = 0; q < OWB; ++q) {
-            const int iw = (ow0 + q) * stride.s2 - pad.s2 + kw * dil.s2;
-            x[q] = (iw >= 0 && iw < ishape.s4) ? LD(in, ibase + iw * ist.s4) : (real)0;
-          }
-          for (int a = 0; a < OCB; ++a) {
-            const real wv = LD(wt, wbase + a * wst.s0 + kw * wst.s4);
-            for (int q = 0; q < OWB; ++q) acc[a][q] += (acc_t)(wv * x[q]);
-          }
+#pragma unroll
+        for (int kw = 0; kw < KW; ++kw) {
+#if SW == 1
+          const float8 x = vload8(0, row + kw * DW);
+#else
+          float8 x;
+          x.s0 = row[0 * SW + kw * DW]; x.s1 = row[1 * SW + kw * DW];
+          x.s2 = row[2 * SW + kw * DW]; x.s3 = row[3 * SW + kw * DW];
+          x.s4 = row[4 * SW + kw * DW]; x.s5 = row[5 * SW + kw * DW];
+          x.s6 = row[6 * SW + kw * DW]; x.s7 = row[7 * SW + kw * DW];
+#endif
+#pragma unroll
+          for (int a = 0; a < OCB; ++a)
+            acc[a] = mad((float8)(ldf(wt, wbase + a * wst.s0 + kw * wst.s4)), x, acc[a]);
         }
       }
     }
   }
-  for (int a = 0; a < OCB; ++a)
+  for (int a = 0; a < OCB; ++a) {
+    float r[8];
+    vstore8(acc[a], 0, r);
     for (int q = 0; q < OWB; ++q) {
       if (ow0 + q >= oshape.s4) break;
-      float v = epilogue((float)acc[a][q], oc0 + a, EPILOGUE_PASS);
-      ST(out, off5(ost, n, oc0 + a, od, oh, ow0 + q), v);
+      ST(out, off5(ost, n, oc0 + a, od, oh, ow0 + q), epilogue(r[q], oc0 + a, EPILOGUE_PASS));
     }
+  }
 }
 
 // Transposed convolution by gathering. Weights: logical [I, O/groups, KD, KH, KW].
@@ -242,10 +265,12 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
     std::swap(wstrides[kN], wstrides[kC]);
   }
   const int64_t ocg = out_c / groups;
-  const int ocb = transpose ? 1 : (ocg % 4 == 0 ? 4 : (ocg % 2 == 0 ? 2 : 1));
-  const int owb = transpose ? 1 : 4;
+  const int ocb = transpose ? 1 : (ocg % 8 == 0 ? 8 : ocg % 4 == 0 ? 4 : ocg % 2 == 0 ? 2 : 1);
+  const int owb = transpose ? 1 : 8;
+  // The direct kernel specialises on the filter width, column stride and dilation.
   KernelConfig config{dtype, desc->arithmetic_mode,
-                      "-DOCB=" + std::to_string(ocb) + " -DOWB=" + std::to_string(owb)};
+                      "-DOCB=" + std::to_string(ocb) + " -DKW=" + std::to_string(wshape[kW]) +
+                          " -DSW=" + std::to_string(stride[2]) + " -DDW=" + std::to_string(dil[2])};
   KernelDispatch d;
   d.kernel = b.kernel(kProgram, kConvSource, transpose ? "conv_transpose" : "conv_direct", config);
   const TensorInfo& oinfo = b.info(so);

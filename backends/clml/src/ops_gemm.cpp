@@ -104,7 +104,8 @@ constexpr const char* kProgram = "gemm";
 void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t m, int64_t n, int64_t k,
                        bool trans_a, bool trans_b, float alpha, float beta, cl_channel_type dtype,
                        cl_arithmetic_mode_qcom mode) {
-  constexpr int kTileRows = 4;
+  // 8 x 8 blocks (64 accumulators) where the rows divide, else 4 x 8.
+  const int kTileRows = m % 8 == 0 ? 8 : 4;
   const bool tiled = m % kTileRows == 0 && n % 8 == 0 && k % 4 == 0;
   KernelConfig config{dtype, mode, ""};
   KernelDispatch d;
