@@ -2,9 +2,11 @@
 #include "dense_io.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "dlfloat_rows.hpp"
+#include "parallel_rows.hpp"
 #include "stick_layout.hpp"
 
 namespace tessera::zdnn {
@@ -14,14 +16,18 @@ DenseTensor load_dense(const zdnn_ztensor& t) {
   DenseTensor out(d.dim4, d.dim3, d.dim2, d.dim1);
   const FeatureGeometry g = feature_geometry(d);
   const auto* base = static_cast<const unsigned char*>(t.buffer);
-  for (uint32_t n = 0; n < d.dim4; ++n)
-    for (uint32_t h = 0; h < d.dim3; ++h)
-      for (uint32_t w = 0; w < d.dim2; ++w)
-        for (uint32_t c0 = 0; c0 < d.dim1; c0 += 64) {
-          const uint32_t count = std::min<uint32_t>(64, d.dim1 - c0);
-          dlf16_row_to_fp32(reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, w, c0)),
-                            &out.at(n, h, w, c0), count);
-        }
+  // One row = all W sticks of one (n, h); rows are independent.
+  for_rows(size_t(d.dim4) * d.dim3, out.data.size(), [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t n = static_cast<uint32_t>(row / d.dim3), h = static_cast<uint32_t>(row % d.dim3);
+      for (uint32_t c0 = 0; c0 < d.dim1; c0 += 64) {
+        const uint32_t count = std::min<uint32_t>(64, d.dim1 - c0);
+        const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+        float* dst = &out.at(n, h, 0, c0);
+        for (uint32_t w = 0; w < d.dim2; ++w, stick += 64, dst += d.dim1) dlf16_row_to_fp32(stick, dst, count);
+      }
+    }
+  });
   return out;
 }
 
@@ -29,21 +35,24 @@ zdnn_status store_dense(zdnn_ztensor& t, const float* values) {
   const zdnn_tensor_desc& d = *t.transformed_desc;
   const FeatureGeometry g = feature_geometry(d);
   auto* base = static_cast<unsigned char*>(t.buffer);
-  bool range_violation = false;
   const uint32_t w_padded = static_cast<uint32_t>(g.w_pages() * kSticksPerPage);
-  for (uint32_t n = 0; n < d.dim4; ++n)
-    for (uint32_t c0 = 0; c0 < d.dim1; c0 += 64)
-      for (uint32_t h = 0; h < d.dim3; ++h) {
+  std::atomic<bool> range_violation{false};
+  for_rows(size_t(d.dim4) * d.dim3, size_t(d.dim4) * d.dim3 * d.dim2 * d.dim1, [&](size_t begin, size_t end) {
+    bool violation = false;
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t n = static_cast<uint32_t>(row / d.dim3), h = static_cast<uint32_t>(row % d.dim3);
+      for (uint32_t c0 = 0; c0 < d.dim1; c0 += 64) {
         const uint32_t count = std::min<uint32_t>(64, d.dim1 - c0);
-        for (uint32_t w = 0; w < d.dim2; ++w) {
-          auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, w, c0));
-          const float* row = values + ((static_cast<size_t>(n) * d.dim3 + h) * d.dim2 + w) * d.dim1 + c0;
-          range_violation |= fp32_row_to_dlf16(row, stick, count, false);
-          if (count < 64) std::memset(stick + count, 0, (64 - count) * 2);
-        }
-        if (w_padded > d.dim2)
-          std::memset(base + g.stick_offset(n, h, d.dim2, c0), 0, (w_padded - d.dim2) * kStickBytes);
+        auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+        if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
+        else if (w_padded > d.dim2) std::memset(stick + size_t(d.dim2) * 64, 0, size_t(w_padded - d.dim2) * kStickBytes);
+        const float* src = values + (static_cast<size_t>(row) * d.dim2) * d.dim1 + c0;
+        for (uint32_t w = 0; w < d.dim2; ++w, stick += 64, src += d.dim1)
+          violation |= fp32_row_to_dlf16(src, stick, count, false);
       }
+    }
+    if (violation) range_violation = true;
+  });
   t.is_transformed = true;
   return range_violation ? ZDNN_ELEMENT_RANGE_VIOLATION : ZDNN_OK;
 }

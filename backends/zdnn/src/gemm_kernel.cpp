@@ -15,7 +15,7 @@ namespace tessera::zdnn {
 namespace {
 
 constexpr size_t kMr = 6, kNr = 16;
-constexpr size_t kMc = 96, kKc = 256, kNc = 2048;
+constexpr size_t kMc = 48, kKc = 256, kNc = 2048;
 
 // Packs rows [0, mc) x cols [0, kc) of A into 6-row slivers: sliver s, k -> 6 consecutive values.
 void pack_a(const float* a, size_t lda, size_t mc, size_t kc, float* out) {

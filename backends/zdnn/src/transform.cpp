@@ -2,6 +2,7 @@
 // stickify caller data (FP32/FP16/BFLOAT -> DLFLOAT16, INT32 -> INT32 cells) in every layout, and
 // back.
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstring>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "dlfloat_rows.hpp"
 #include "element_io.hpp"
 #include "layout_mapping.hpp"
+#include "parallel_rows.hpp"
 #include "status.hpp"
 #include "stick_layout.hpp"
 #include "tensor_checks.hpp"
@@ -21,24 +23,44 @@ struct TransformResult {
   bool range_violation = false;
 };
 
-// Fast path: FP32 rows that are contiguous in the source, written stick by stick with padding.
+// Fast path: FP32 rows that are contiguous in the source, written stick by stick with padding;
+// rows (n, c-block, h) in parallel for large tensors.
 bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsigned char* base, bool saturate) {
-  bool violation = false;
+  std::atomic<bool> violation{false};
   const uint32_t w_padded = static_cast<uint32_t>(g.w_pages() * kSticksPerPage);
-  for (uint32_t n = 0; n < g.n; ++n)
-    for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
+  const size_t c_blocks = g.c_blocks();
+  for_rows(size_t(g.n) * c_blocks * g.h, size_t(g.n) * g.h * w_padded * 64, [&](size_t begin, size_t end) {
+    bool local = false;
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t h = static_cast<uint32_t>(row % g.h);
+      const uint32_t c0 = static_cast<uint32_t>((row / g.h) % c_blocks) * 64;
+      const uint32_t n = static_cast<uint32_t>(row / g.h / c_blocks);
       const uint32_t count = std::min<uint32_t>(64, g.c - c0);
-      for (uint32_t h = 0; h < g.h; ++h) {
-        const float* row = src + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
-        auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
-        for (uint32_t w = 0; w < g.w; ++w, row += g.c, stick += 64) {
-          violation |= fp32_row_to_dlf16(row, stick, count, saturate);
-          if (count < 64) std::memset(stick + count, 0, (64 - count) * 2);
-        }
-        if (w_padded > g.w) std::memset(stick, 0, (w_padded - g.w) * kStickBytes);
-      }
+      const float* in = src + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
+      auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+      if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
+      else if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
+      for (uint32_t w = 0; w < g.w; ++w, in += g.c, stick += 64) local |= fp32_row_to_dlf16(in, stick, count, saturate);
     }
+    if (local) violation = true;
+  });
   return violation;
+}
+
+// Fast path back: contiguous FP32 destination rows.
+void unstickify_contiguous_fp32(const unsigned char* base, const FeatureGeometry& g, float* dst) {
+  const size_t c_blocks = g.c_blocks();
+  for_rows(size_t(g.n) * c_blocks * g.h, size_t(g.n) * g.h * g.w * g.c, [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t h = static_cast<uint32_t>(row % g.h);
+      const uint32_t c0 = static_cast<uint32_t>((row / g.h) % c_blocks) * 64;
+      const uint32_t n = static_cast<uint32_t>(row / g.h / c_blocks);
+      const uint32_t count = std::min<uint32_t>(64, g.c - c0);
+      const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+      float* out = dst + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
+      for (uint32_t w = 0; w < g.w; ++w, out += g.c, stick += 64) dlf16_row_to_fp32(stick, out, count);
+    }
+  });
 }
 
 // General path: gather each transformed row into fp32 scratch, then convert into its sticks.
@@ -135,16 +157,7 @@ zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
   const FeatureGeometry& g = map.geometry();
   const auto* base = static_cast<const unsigned char*>(t->buffer);
   if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16) {
-    auto* dst = static_cast<float*>(out);
-    for (uint32_t n = 0; n < g.n; ++n)
-      for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
-        const uint32_t count = std::min<uint32_t>(64, g.c - c0);
-        for (uint32_t h = 0; h < g.h; ++h) {
-          const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
-          float* row = dst + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
-          for (uint32_t w = 0; w < g.w; ++w, row += g.c, stick += 64) dlf16_row_to_fp32(stick, row, count);
-        }
-      }
+    unstickify_contiguous_fp32(base, g, static_cast<float*>(out));
     return ZDNN_OK;
   }
   std::vector<float> row(g.c);
