@@ -45,6 +45,7 @@ public:
         if (!desc.is_strided()) {
             throw error(status::invalid_argument, "host tensors need a strided layout, got " + desc.to_string());
         }
+        check_extents(desc);
         if (!data && desc.size_bytes() > 0) throw error(status::invalid_argument, "borrowed pointer is null");
         const std::size_t align = size_of(desc.type());
         if (align && reinterpret_cast<std::uintptr_t>(data) % align != 0) {
@@ -68,6 +69,7 @@ public:
     void* base() const { return storage_.get(); }
     /// Address of element (0, ..., 0).
     void* data() const {
+        if (!storage_) return nullptr;
         return static_cast<char*>(storage_.get()) + desc_.offset() * static_cast<std::int64_t>(size_of(type()));
     }
     template <typename T>
@@ -186,7 +188,14 @@ private:
         }
     }
 
+    static void check_extents(const tensor_desc& d) {
+        for (int i = 0; i < d.rank(); ++i) {
+            if (d.dim(i) < 0) throw error(status::invalid_argument, "negative extent in " + d.dims().to_string());
+        }
+    }
+
     static tensor_desc host_desc(const tensor_desc& d) {
+        check_extents(d);
         if (d.is_any()) return d.with_layout(layout::row_major());
         if (d.is_opaque()) {
             throw error(status::invalid_argument,

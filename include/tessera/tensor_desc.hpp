@@ -98,7 +98,7 @@ public:
         std::int64_t s = 1;
         for (int i = c_.rank - 1; i >= 0; --i) {
             if (c_.dims[i] != 1 && c_.strides[i] != s) return false;
-            s *= c_.dims[i];
+            s *= c_.dims[i] > 0 ? c_.dims[i] : 1;  // as layout::strides_for counts a zero extent
         }
         return true;
     }

@@ -60,6 +60,9 @@ TEST_CASE("tensor_desc: padded, offset, overlapping and empty descriptors") {
     const tensor_desc none(shape{4, 0}, dtype::f32);
     CHECK(none.size_bytes() == 0);
     CHECK(none.num_elements() == 0);
+    // A zero extent does not make a freshly made row-major descriptor "not row-major".
+    CHECK(tensor_desc(shape{2, 0, 3}, dtype::f32).is_row_major());
+    CHECK(tensor_desc(shape{2, 0, 3}, dtype::f32).is_dense());
 
     const tensor_desc scalar(shape{}, dtype::i32);
     CHECK(scalar.size_bytes() == 4);

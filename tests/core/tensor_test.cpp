@@ -56,7 +56,11 @@ TEST_CASE("tensor: any becomes row-major, opaque is refused, empties are empty")
     check_error([] { tensor(tensor_desc(shape{8}, dtype::f32, layout::opaque("cpu", "x", 64))); },
                 status::invalid_argument, "opaque");
     CHECK(tensor().empty());
+    CHECK(tensor().data() == nullptr);
     CHECK(tensor(shape{3, 0}, dtype::f32).empty());
+    CHECK(tensor(shape{3, 0}, dtype::f32).reshape(shape{0}).num_elements() == 0);
+    CHECK(tensor(tensor_desc(shape{0}, dtype::f32).with_offset(3)).data() == nullptr);  // no null + offset
+    check_error([] { tensor(shape{2, -3}, dtype::f32); }, status::invalid_argument, "negative");
     CHECK_FALSE(tensor(shape{}, dtype::f32).empty());  // a scalar holds one element
     tensor scalar(shape{}, dtype::f32);
     scalar.set({}, 2.5);
@@ -81,6 +85,7 @@ TEST_CASE("tensor: borrow wraps caller memory without copying or owning it") {
                 "aligned");
     CHECK(tensor::borrow(tensor_desc(shape{4}, dtype::i8), raw + 1).data() == raw + 1);
     check_error([] { tensor::borrow(tensor_desc(shape{4}, dtype::f32), nullptr); }, status::invalid_argument, "null");
+    check_error([&] { tensor::borrow(tensor_desc(shape{-4}, dtype::f32), raw); }, status::invalid_argument, "negative");
     check_error([&] { tensor::borrow(tensor_desc(shape{4}, dtype::f32, layout::any()), raw); },
                 status::invalid_argument, "strided");
     // A borrowed NHWC buffer reads through its strides.
