@@ -157,6 +157,11 @@ TEST_CASE("conv2d: grouped convolution equals per-group convolutions; depthwise"
     const tensor xd = make(shape::nchw(1, 2, 2, 2), {1, 2, 3, 4, 5, 6, 7, 8});
     const tensor wd = make(shape{2, 1, 1, 1}, {2, -1});
     check_close(values(run1(op::conv2d().groups(2), {xd, wd})), {2, 4, 6, 8, -5, -6, -7, -8});
+    // CLML's DEPTHWISE mode ignores the groups field; a channel multiplier of 2 gives 4 outputs.
+    check_close(values(run1(op::conv2d().depthwise(), {xd, wd})), {2, 4, 6, 8, -5, -6, -7, -8});
+    const tensor wm = make(shape{4, 1, 1, 1}, {1, 2, 3, 4});
+    check_close(values(run1(op::conv2d().groups(7).depthwise(), {xd, wm})),
+                {1, 2, 3, 4, 2, 4, 6, 8, 15, 18, 21, 24, 20, 24, 28, 32});
 }
 
 TEST_CASE("conv2d: transposed convolution is the adjoint of convolution") {

@@ -82,8 +82,10 @@ TEST_CASE("conv2d validation") {
     bad_enum.padding_mode = 7;
     rejects(bad_enum, {x, w}, {"unknown padding_mode value 7"});
     bad_enum = op::conv2d();
-    bad_enum.mode = 2;
-    rejects(bad_enum, {x, w}, {"unknown mode value 2"});
+    bad_enum.mode = 3;
+    rejects(bad_enum, {x, w}, {"unknown mode value 3"});
+    rejects(op::conv2d().depthwise(), {x, f32(shape{8, 4, 3, 3})},
+            {"tensor 'weights'", "dim 1 (C/groups) is 4, expected 1"});
     bad_enum = op::conv2d();
     bad_enum.output_rounding = -1;
     rejects(bad_enum, {x, w}, {"unknown output_rounding value -1"});

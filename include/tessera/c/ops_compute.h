@@ -34,11 +34,17 @@ typedef enum tsr_output_rounding { TSR_OUTPUT_FLOOR = 0, TSR_OUTPUT_CEIL = 1 } t
 
 /* ---- conv2d ---------------------------------------------------------------------------- */
 
-/* DIRECT: cross-correlation (no kernel flip). TRANSPOSED (CLML mode TRANSPOSE, a.k.a.
- * deconvolution): the adjoint of the direct convolution with the same parameters; weights are
- * [C_in, C_out/groups, KH, KW]; out = (in-1)*stride - pad_before - pad_after + dil*(k-1) + 1
+/* Values follow CLML's convolution modes. DIRECT: cross-correlation (no kernel flip). TRANSPOSED
+ * (CLML mode TRANSPOSE, a.k.a. deconvolution): the adjoint of the direct convolution with the same
+ * parameters; weights are [C_in, C_out/groups, KH, KW]; out = (in-1)*stride - pad_before -
+ * pad_after + dil*(k-1) + 1
  * + output_padding (SAME: out = in*stride; VALID: out = (in-1)*stride + dil*(k-1) + 1). */
-typedef enum tsr_conv_mode { TSR_CONV_DIRECT = 0, TSR_CONV_TRANSPOSED = 1 } tsr_conv_mode;
+typedef enum tsr_conv_mode {
+    TSR_CONV_DIRECT = 0,
+    TSR_CONV_TRANSPOSED = 1,
+    TSR_CONV_DEPTHWISE =
+        2 /* CLML DEPTHWISE: direct with groups = C (the groups field is ignored) */
+} tsr_conv_mode;
 
 /* Inputs, in order: src [N,C,H,W]; weights [O, C/groups, KH, KW] (transposed: [C, O/groups, KH,
  * KW]); bias [O] or per-location [O, OH, OW] when has_bias; bn mean, variance, scale, shift [O]

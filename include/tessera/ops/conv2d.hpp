@@ -15,7 +15,8 @@ namespace tessera::op {
 
 /// 2-D convolution. Inputs, in order:
 ///   0 src      [N, C, H, W]
-///   1 weights  [O, C/groups, KH, KW]; transposed mode: [C, O/groups, KH, KW]
+///   1 weights  [O, C/groups, KH, KW]; transposed mode: [C, O/groups, KH, KW]; depthwise mode
+///              (CLML DEPTHWISE, groups = C): [O, 1, KH, KW] with O a multiple of C
 ///   - bias     [O] or per-location [O, OH, OW]            (when has_bias)
 ///   - mean, variance, scale, shift, each [O]              (when fuse_batchnorm)
 ///   - slope    [O] or [1]                                 (when the activation is PReLU)
@@ -68,6 +69,11 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
     }
     /// The group count (the field `groups` is hidden by the setter of the same name).
     int group_count() const { return this->tsr_conv2d_params::groups; }
+    /// CLML DEPTHWISE: one group per input channel whatever the groups field says.
+    conv2d& depthwise() {
+        mode = TSR_CONV_DEPTHWISE;
+        return *this;
+    }
     conv2d& transposed(bool t = true) {
         mode = t ? TSR_CONV_TRANSPOSED : TSR_CONV_DIRECT;
         return *this;
@@ -136,7 +142,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
 
         const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
         geometry_t g;
-        const std::int64_t groups_ = tsr_conv2d_params::groups;
+        const std::int64_t groups_ =
+            mode == TSR_CONV_DEPTHWISE ? src.dim(1) : tsr_conv2d_params::groups;
         g.n = src.dim(0);
         g.c = src.dim(1);
         g.h = src.dim(2);
@@ -238,7 +245,7 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
   private:
     /// Checks the scalar fields: enums, booleans, strides, dilations, padding.
     void check_fields(const checker& check) const {
-        check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_TRANSPOSED);
+        check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_DEPTHWISE);
         check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
         check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
         check_policies(check, rounding, overflow);

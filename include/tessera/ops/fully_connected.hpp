@@ -15,10 +15,13 @@ namespace tessera::op {
 /// Fully connected layer. Inputs, in order:
 ///   0 src      [d0, ..., d(r-1)], seen as [prod(d0..d(a-1)), I = prod(da..d(r-1))], a =
 ///              first_flatten_axis
-///   1 weights  [O, I] ([I, O] when weights_transposed)
+///   1 weights  [O, I] ([I, O] when weights_transposed; note that CLML's weight_transform NONE
+///              computes A * B with B [I, O], i.e. weights_transposed = 1 here)
 ///   - bias     [O]                (when has_bias)
 ///   - slope    [O] or [1]         (when the activation is PReLU)
-/// Output [d0, ..., d(a-1), O]. Dtypes and integer arithmetic as conv2d.
+/// Output [d0, ..., d(a-1), O] (CLML keeps trailing 1s, e.g. [N, O, 1, 1]: a reshape away).
+/// Dtypes and integer arithmetic as conv2d (OpenVX's accumulator_bits is not modelled: products
+/// accumulate in 64 bits).
 struct fully_connected
     : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED> {
     static constexpr std::string_view name = "fully_connected";

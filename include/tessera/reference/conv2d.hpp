@@ -28,7 +28,7 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
     const auto src_index = [&](std::int64_t n, std::int64_t c, std::int64_t y, std::int64_t x) {
         return ((n * g.c + c) * g.h + y) * g.w + x;
     };
-    if (op.mode == TSR_CONV_DIRECT) {
+    if (op.mode != TSR_CONV_TRANSPOSED) {  // direct and depthwise
         for (std::int64_t n = 0; n < g.n; ++n)
             for (std::int64_t o = 0; o < g.o; ++o) {
                 const std::int64_t group = o / g.group_out;
