@@ -163,6 +163,7 @@ private:
             const int slot = new_slot(b, d, n.outputs[i], t);
             out_.slots_[slot].last_tick = t;  // unread outputs die at once
             producer_[n.outputs[i]] = slot;
+            copies_[n.outputs[i]].push_back(slot);
             p.outputs.push_back(slot);
         }
         add_to_partition(b, std::move(p));

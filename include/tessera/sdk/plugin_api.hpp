@@ -133,7 +133,9 @@ struct table_functions {
                 for (const auto& d : q.outputs) answer.outputs.push_back(concrete(d));
         });
         if (st != TSR_SUCCESS) {  // an invalid or unknown op is a decline, not a failure
-            answer = support::declined(st == TSR_UNSUPPORTED ? TSR_REASON_OP_KIND : TSR_REASON_INVALID, err.message);
+            std::string text = err.op[0] ? std::string(err.op) + ": " : std::string();
+            if (err.tensor[0]) text += "tensor '" + std::string(err.tensor) + "': ";
+            answer = support::declined(st == TSR_UNSUPPORTED ? TSR_REASON_OP_KIND : TSR_REASON_INVALID, text + err.message);
         }
         s->level = answer.level;
         s->reason = answer.reason;
