@@ -3,8 +3,10 @@
 // and fixed_multiply cases worked out by hand.
 #include <doctest/doctest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 #include "tessera/numeric/fixed_point.hpp"
@@ -151,4 +153,24 @@ TEST_CASE("fixed_multiply: Q1.30 products keep all 60 bits of the exact product"
     CHECK(fixed_multiply<std::int32_t>(std::numeric_limits<std::int32_t>::min(),
                                        std::numeric_limits<std::int32_t>::min(), 30, rne, sat) ==
           std::numeric_limits<std::int32_t>::max());
+}
+
+TEST_CASE("rounding policies do not depend on the floating-point rounding mode") {
+    volatile double ties[] = {0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.7, -0.7};  // volatile: no folding
+    const double nearest_even[] = {0, 2, 2, 0, -2, -2, 1, -1};
+    const double toward_zero[] = {0, 1, 2, 0, -1, -2, 0, 0};
+    const int saved = std::fegetround();
+    for (const int mode : {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO, FE_TONEAREST}) {
+        std::fesetround(mode);
+        for (int i = 0; i < 8; ++i) {
+            CHECK(tessera::numeric::round_with(ties[i], rne) == nearest_even[i]);
+            CHECK(tessera::numeric::round_with(ties[i], rtz) == toward_zero[i]);
+        }
+        CHECK(to_integer<std::int8_t>(ties[2], rne, sat) == 2);
+    }
+    std::fesetround(saved);
+    CHECK(tessera::numeric::round_with(1e300, rne) == 1e300);
+    CHECK(tessera::numeric::round_with(-INFINITY, rne) == -INFINITY);
+    CHECK(tessera::numeric::round_with(4503599627370497.0, rne) == 4503599627370497.0);  // 2^52 + 1
+    CHECK(tessera::numeric::round_with(4503599627370495.5, rne) == 4503599627370496.0);  // 2^52 - 0.5
 }

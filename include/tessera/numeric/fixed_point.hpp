@@ -15,9 +15,14 @@ enum class overflow_policy : std::int32_t { wrap = 0, saturate = 1 };
 
 namespace numeric {
 
-/// Rounds a real number to an integer-valued double with the given policy.
+/// Rounds a real number to an integer-valued double with the given policy, whatever the
+/// floating-point environment's rounding mode (std::nearbyint would follow fesetround).
 inline double round_with(double value, rounding_policy rounding) {
-    return rounding == rounding_policy::to_zero ? std::trunc(value) : std::nearbyint(value);
+    const double whole = std::trunc(value);
+    if (rounding == rounding_policy::to_zero) return whole;
+    const double rest = std::fabs(value - whole);  // exact
+    const bool away = rest > 0.5 || (rest == 0.5 && std::fmod(whole, 2.0) != 0.0);
+    return away ? whole + std::copysign(1.0, value) : whole;
 }
 
 /// Converts an integer-valued wide result to Int with wrap-around or saturation.
