@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <random>
+#include <string>
 
 #include "tessera/numeric/convert.hpp"
 
@@ -15,6 +18,12 @@ using tessera::rounding_policy;
 using namespace tessera::numeric;
 
 namespace {
+std::string fmt_double(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%a", v);
+    return buf;
+}
+
 /// Stores v as `t` and returns the stored 16-bit pattern.
 std::uint16_t stored16(dtype t, double v) {
     std::uint16_t out = 0;
@@ -123,4 +132,83 @@ TEST_CASE("convert: i16 with fixed_point_pos 8 is Q7.8") {
     store_real(dtype::i32, {0.5f, 3, 8}, &w, 7.0);
     CHECK(w == 7);
     CHECK(load_real(dtype::i32, {0.5f, 3, 8}, &w) == 7.0);
+}
+
+namespace {
+
+/// Reference rounding of a >= 0 to p significand bits with normal exponents from emin up,
+/// computed in exact double arithmetic. Formats with subnormals keep the quantum of emin below
+/// it; DLFLOAT16 (no subnormals) flushes to zero below 2^emin, and 2^emin itself, whose
+/// encoding is the zero pattern, is zero too.
+double reference_round(double a, int p, int emin, bool subnormals, bool ties_away) {
+    if (a == 0.0) return 0.0;
+    int e = 0;
+    std::frexp(a, &e);
+    int lead = e - 1;
+    if (lead < emin) {
+        if (!subnormals && lead < emin - 1) return 0.0;
+        lead = emin;
+        if (!subnormals) lead = emin - 1;  // round at the precision of the binade below
+    }
+    const int quantum = lead - (p - 1);
+    const double scaled = std::ldexp(a, -quantum);
+    double whole = std::floor(scaled);
+    const double rest = scaled - whole;
+    if (rest > 0.5 || (rest == 0.5 && (ties_away || std::fmod(whole, 2.0) != 0.0))) whole += 1.0;
+    const double r = std::ldexp(whole, quantum);
+    if (!subnormals && r <= std::ldexp(1.0, emin)) return 0.0;
+    return r;
+}
+
+struct format_case {
+    dtype type;
+    int p;
+    int emin;
+    bool subnormals;
+    bool ties_away;
+    double max;
+};
+
+}  // namespace
+
+TEST_CASE("convert: random doubles near 16-bit rounding boundaries are rounded once, correctly") {
+    const format_case formats[] = {
+        {dtype::f16, 11, -14, true, false, 65504.0},
+        {dtype::bf16, 8, -126, true, false, 0x1.FEp127},
+        {dtype::dlfloat16, 10, -31, false, true, 8573157376.0},
+    };
+    std::mt19937_64 rng(7u);
+    for (const auto& f : formats) {
+        INFO(tessera::to_string(f.type));
+        std::uniform_int_distribution<int> exponent(f.emin - 12, f.type == dtype::bf16 ? 127 : 34);
+        std::uniform_int_distribution<std::uint64_t> significand(0, (std::uint64_t{1} << f.p) - 1);
+        std::uniform_int_distribution<int> nudge_bits(1, 60);
+        std::uniform_int_distribution<int> coin(0, 3);
+        long mismatches = 0;
+        std::string first;
+        for (int i = 0; i < 300'000; ++i) {
+            // A tie between two neighbours (odd multiple of half a quantum), nudged by a tiny
+            // relative amount up, down or not at all; or a fully random double.
+            const int e = exponent(rng);
+            double v = std::ldexp(static_cast<double>(2 * significand(rng) + 1), e - f.p);
+            switch (coin(rng)) {
+                case 0: break;
+                case 1: v += std::ldexp(v, -nudge_bits(rng)); break;
+                case 2: v -= std::ldexp(v, -nudge_bits(rng)); break;
+                default: v = std::ldexp(1.0 + std::ldexp(static_cast<double>(rng() >> 12), -52), e); break;
+            }
+            const double want_magnitude = reference_round(v, f.p, f.emin, f.subnormals, f.ties_away);
+            std::uint32_t stored = 0;  // room for any dtype; 16-bit formats use the first two bytes
+            store_raw(f.type, &stored, -v);  // negative: magnitudes mirror
+            const double got = load_raw(f.type, &stored);
+            const bool overflow = want_magnitude > f.max;
+            const bool ok = overflow ? (f.type == dtype::dlfloat16 ? std::isnan(got) : got == -INFINITY)
+                                     : got == -want_magnitude && std::signbit(got);
+            if (!ok && mismatches++ == 0) {
+                first = fmt_double(v) + " stored as " + std::to_string(got) + ", want " + fmt_double(-want_magnitude);
+            }
+        }
+        INFO(first);
+        CHECK(mismatches == 0);
+    }
 }
