@@ -23,7 +23,7 @@ namespace tessera::op {
 /// The reference backend cannot run it: only backends that compile the sources can.
 class custom {
 public:
-    static constexpr tsr_op_kind kind = TSR_OP_CUSTOM;
+    static constexpr tsr_op_kind op_kind = TSR_OP_CUSTOM;
     static constexpr std::string_view name = "custom";
 
     struct attribute {

@@ -1,0 +1,115 @@
+// op_desc_test.cpp: the element-wise, data-movement, recurrent and custom ops through op_desc
+// (kind, name, ABI round trip) and reference::execute (strided layouts, 16-bit floats,
+// pre-allocated outputs, the custom refusal).
+#include <doctest/doctest.h>
+
+#include <cstddef>
+
+#include "helpers.hpp"
+#include "tessera/ops/op_desc.hpp"
+#include "tessera/reference/execute.hpp"
+
+using namespace ops_test;
+namespace op = tessera::op;
+
+namespace {
+
+/// Round-trips `o` through the ABI and checks kind, name and identical inference.
+template <typename Op>
+void check_round_trip(const Op& o, const std::vector<tensor_desc>& inputs, std::string_view name) {
+    const op_desc d(o);
+    CHECK(d.kind() == Op::op_kind);
+    CHECK(d.name() == name);
+    const op_desc back = op_desc::from_c(d.kind(), d.c_params());
+    REQUIRE(back.get_if<Op>() != nullptr);
+    const auto a = d.infer(inputs), b = back.infer(inputs);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == b[i]);
+}
+
+}  // namespace
+
+TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
+    const tensor_desc img(shape::nchw(1, 8, 4, 4), dtype::f32);
+    const tensor_desc vec(shape{4}, dtype::f32);
+    check_round_trip(op::activation(TSR_ACT_CLIP, -1, 1), {img}, "activation");
+    check_round_trip(op::binary(TSR_BINARY_MUL).set_gamma(2), {img, vec, img}, "binary");
+    check_round_trip(op::unary(TSR_UNARY_RSQRT, 0.5f), {img}, "unary");
+    check_round_trip(op::concat(-1), {img, img}, "concat");
+    check_round_trip(op::permute{3, 1, 2, 0}, {img}, "permute");
+    check_round_trip(op::transpose(0, 3), {img}, "transpose");
+    check_round_trip(op::reshape{2, -1}, {img}, "reshape");
+    check_round_trip(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {img}, "depth_to_space");
+    check_round_trip(op::resize_bilinear().set_scale(1.5f, 2).set_half_pixel_centers(true), {img}, "resize_bilinear");
+    check_round_trip(op::pad({0, 1, 2, 3}, {1, 2, 1, 0}, TSR_PAD_SYMMETRIC), {img}, "pad");
+    check_round_trip(op::fill(tensor_desc(shape{2, 5}, dtype::i16, layout::row_major(), {1, 0, 8}), 0.5), {}, "fill");
+    check_round_trip(op::table_lookup(3), {tensor_desc(shape{4}, dtype::u8), tensor_desc(shape{16}, dtype::u8)}, "table_lookup");
+    const std::vector<tensor_desc> lstm_in{
+        tensor_desc(shape{3, 2, 5}, dtype::f32), tensor_desc(shape{2, 2, 4}, dtype::f32),
+        tensor_desc(shape{2, 2, 4}, dtype::f32), tensor_desc(shape{2, 5, 16}, dtype::f32),
+        tensor_desc(shape{2, 16}, dtype::f32),   tensor_desc(shape{2, 4, 16}, dtype::f32),
+        tensor_desc(shape{2, 16}, dtype::f32)};
+    check_round_trip(op::lstm(TSR_RNN_BIDIRECTIONAL, false), lstm_in, "lstm");
+    const std::vector<tensor_desc> gru_in{
+        tensor_desc(shape{3, 2, 5}, dtype::f32), tensor_desc(shape{1, 2, 4}, dtype::f32),
+        tensor_desc(shape{1, 5, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32),
+        tensor_desc(shape{1, 4, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32)};
+    check_round_trip(op::gru(TSR_RNN_BACKWARD), gru_in, "gru");
+    const op::custom c = op::custom("GRN").set_attribute("bias", "1").add_source_file("grn.cl", "grn");
+    check_round_trip(c, {img}, "custom");
+    CHECK(*op_desc::from_c(TSR_OP_CUSTOM, op_desc(c).c_params()).get_if<op::custom>() == c);
+}
+
+TEST_CASE("op_desc: a shorter (older) binary struct keeps the newer fields' defaults") {
+    op::binary b(TSR_BINARY_SUB);
+    b.alpha = 3;
+    b.rounding = TSR_ROUND_TO_ZERO;
+    tsr_binary_params p = *static_cast<const tsr_binary_params*>(b.c_params());
+    p.struct_size = static_cast<std::uint32_t>(offsetof(tsr_binary_params, rounding));
+    const op_desc d = op_desc::from_c(TSR_OP_BINARY, &p);
+    const auto* back = d.get_if<op::binary>();
+    REQUIRE(back);
+    CHECK(back->op == TSR_BINARY_SUB);
+    CHECK(back->alpha == 3);
+    CHECK(back->rounding == TSR_ROUND_TO_NEAREST_EVEN);
+    CHECK(back->overflow == TSR_OVERFLOW_SATURATE);
+    CHECK(back->struct_size == sizeof(tsr_binary_params));
+}
+
+TEST_CASE("execute: NHWC inputs and outputs, logical dims unchanged") {
+    // x logical NCHW 1x2x2x2 stored NHWC; concat on C with a row-major tensor.
+    const auto row = make(shape::nchw(1, 2, 2, 2), iota(8));
+    const tensor nhwc = row.clone(layout::nhwc());
+    const auto out = reference::execute(op::concat(1), {nhwc, row});
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].dims() == shape{1, 4, 2, 2});
+    check_close(values(out[0]), {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7});
+    // depth_to_space into a caller-allocated NHWC output.
+    const op::depth_to_space d2s(2);
+    const auto x = make(shape::nchw(1, 4, 1, 1), {1, 2, 3, 4}).clone(layout::nhwc());
+    const tensor dst(d2s.infer({x.desc()})[0].with_layout(layout::nhwc()));
+    reference::execute(d2s, {x}, {dst});
+    check_close(values(dst), {1, 2, 3, 4});
+    // transpose of a strided view.
+    const auto big = make(shape{3, 4}, iota(12));
+    const auto t = reference::execute(op::transpose(), {big.view({1, 1}, {2, 2})});
+    check_close(values(t[0]), {5, 9, 6, 10});
+}
+
+TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed back") {
+    const auto x = make(shape{4}, {-1, 0.5, 2, -3}, dtype::f16);
+    const auto y = reference::execute(op::activation(TSR_ACT_RELU), {x});
+    CHECK(y[0].type() == dtype::f16);
+    check_close(values(y[0]), {0, 0.5, 2, 0});
+    const auto p = reference::execute(op::pad({1}, {1}, TSR_PAD_REFLECT), {make(shape{3}, {1, 2, 3}, dtype::bf16)});
+    CHECK(p[0].type() == dtype::bf16);
+    check_close(values(p[0]), {2, 1, 2, 3, 2});
+    const auto s = reference::execute(op::binary(TSR_BINARY_MAX),
+                                      {make(shape{2}, {1, 5}, dtype::dlfloat16), make(shape{2}, {3, 4}, dtype::dlfloat16)});
+    check_close(values(s[0]), {3, 5});
+}
+
+TEST_CASE("execute: the custom op is the documented unsupported case") {
+    const auto x = make(shape{2}, {1, 2});
+    check_error([&] { reference::execute(op::custom("ReorgYolo"), {x}); }, {"ReorgYolo", "reference"}, status::unsupported);
+}
