@@ -112,7 +112,7 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index) const
         const int64_t rows = std::min(mr, ow_total - ow);
         a.a = in + ow * a.a_ps;
         a.c = out + ow * d.stride_w();
-        t.micro_indexed[rows - 1][nv - 1](a);
+        t.micro[rows - 1][nv - 1](a);
     }
 }
 

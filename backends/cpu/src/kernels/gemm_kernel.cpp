@@ -45,9 +45,14 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     const int64_t mr = t_->mr;
     nc_ = std::min(t_->nc, round_up(std::max<int64_t>(p_.n, 1), nr_));
     const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
-    const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
-    ws_a_ = static_cast<std::size_t>(round_up(mc * kc, 64));
     ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
+    pack_a_ = !p_.trans_a && (p_.lda * 4) % 4096 == 0;
+    const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
+    ws_a_ = pack_a_ ? static_cast<std::size_t>(round_up(mc * kc, 64)) : 0;
+    a_offsets_.resize(static_cast<std::size_t>(kc));
+    for (int64_t k = 0; k < kc; ++k)
+        a_offsets_[static_cast<std::size_t>(k)] = pack_a_ ? k * mr : p_.trans_a ? k * p_.lda : k;
+    a_row_stride_ = pack_a_ || p_.trans_a ? 1 : p_.lda;
     MicroArgs probe;
     if (!fuse_activation(p_.act, probe))
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
@@ -55,10 +60,11 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     Window win;
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
     win.set(1, Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
-    // Split along the dimension with more tiles; never along K.
+    // Split along N when there are enough column panels (each thread then packs only its own
+    // part of B and reads A in place), else along M; never along K.
     const int64_t m_tiles = win.num_iterations(1), n_tiles = win.num_iterations(0);
-    const bool split_m = m_tiles >= n_tiles;
-    configure_window(win, split_m ? 1 : 0, split_m ? std::max<int64_t>(1, 16 / mr) : 1);
+    const bool split_m = n_tiles < 4 && m_tiles > n_tiles;
+    configure_window(win, split_m ? 1 : 0, 1);
 }
 
 void GemmKernel::run(const Window& win, const ThreadInfo& info) {
@@ -104,14 +110,18 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             }
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
-                pack_a_panels(p.a, p.lda, p.trans_a, ic, mcb, pc, kcb, mr, wa);
+                if (pack_a_) pack_a_panels(p.a, p.lda, false, ic, mcb, pc, kcb, mr, wa);
                 for (int64_t jr = 0; jr < ncb; jr += nr) {
                     const int64_t cols = std::min(nr, ncb - jr);
                     const float* bp = bblock + (jr / nr) * panel_stride;
                     for (int64_t ir = 0; ir < mcb; ir += mr) {
                         const int64_t rows = std::min(mr, mcb - ir);
                         g.kc = kcb;
-                        g.a = wa + (ir / mr) * kcb * mr;
+                        g.a = pack_a_    ? wa + (ir / mr) * kcb * mr
+                              : p.trans_a ? p.a + pc * p.lda + ic + ir
+                                          : p.a + (ic + ir) * p.lda + pc;
+                        g.a_ps = a_row_stride_;
+                        g.koff = a_offsets_.data();
                         g.b = bp;
                         g.alpha = p.alpha;
                         g.load_c = first ? p.beta != 0.0f : true;
@@ -119,7 +129,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         g.bias = last && p.bias ? p.bias + jc + jr : nullptr;
                         g.act = last ? act : FusedAct::none;
                         float* cptr = p.c + (ic + ir) * p.ldc + jc + jr;
-                        const MicroKernel kernel = t.micro_packed[rows - 1][nv - 1];
+                        const MicroKernel kernel = t.micro[rows - 1][nv - 1];
                         if (cols == nr) {
                             g.c = cptr;
                             g.c_ps = p.ldc;

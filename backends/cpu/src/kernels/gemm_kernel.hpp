@@ -1,10 +1,14 @@
-// GemmKernel: blocked, packed fp32 GEMM over a window of output tiles (dim 0: columns in steps of
-// NR, dim 1: rows in steps of MR). Packs into caller-provided per-thread workspace; B may come
-// pre-packed (weights manager). K blocking is fixed, so results do not depend on the split.
+// GemmKernel: blocked fp32 GEMM over a window of output tiles (dim 0: columns in steps of NR,
+// dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-thread
+// workspace, or pre-packed by the weights manager). A is read in place by the indexed microkernel
+// through a table of k offsets, except when its row stride is a multiple of 4 KiB (rows would
+// collide in the same L1 sets): then it is packed into MR-row panels. K blocking is fixed, so
+// results do not depend on the split.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "simd/kernel_table.hpp"
 #include "tessera/cpu/kernel.hpp"
@@ -54,6 +58,9 @@ private:
     GemmProblem p_;
     int64_t nr_ = 0, nc_ = 0;
     std::size_t ws_a_ = 0, ws_b_ = 0;
+    bool pack_a_ = false;
+    std::vector<int64_t> a_offsets_;  ///< element offset of A(0, k) for k < KC (in place or packed)
+    int64_t a_row_stride_ = 0;        ///< element distance between A(p, k) and A(p+1, k)
     float* workspace_ = nullptr;
     int workspace_parts_ = 0;
 };

@@ -1,4 +1,4 @@
-// Packing of GEMM operands (plain C++; memory-bound, amortised over a whole block of the product).
+// Packing of GEMM operands (plain C++; memory-bound, amortised over a block of the product).
 #include "kernels/gemm_pack.hpp"
 
 #include <algorithm>

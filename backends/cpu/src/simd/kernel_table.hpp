@@ -17,9 +17,9 @@ constexpr int kMaxNV = 4;
 enum class FusedAct : int { none = 0, clamp = 1, leaky = 2 };
 
 /// Arguments of one register tile: C[p][j] (+)= sum_k A(p, k) * B[k][j], p < mr, j < nv*W.
-/// A(p, k) is a[k*MR + p] (packed panels, koff == nullptr) or a[p*a_ps + koff[k]] (indexed: direct
-/// convolution over any input layout). B is packed [k][NR] (NR = table.nv * W). C column j of pixel
-/// p lives at c[p*c_ps + (j/16)*c_bs + j%16].
+/// A(p, k) is a[p*a_ps + koff[k]]: row-major or transposed GEMM operands read in place, or the
+/// input of a direct convolution in any layout. B is packed [k][NR] (NR = nv * W). C column j of
+/// row/pixel p lives at c[p*c_ps + (j/16)*c_bs + j%16].
 struct MicroArgs {
     int64_t kc = 0;
     const float* a = nullptr;
@@ -74,8 +74,7 @@ struct KernelTable {
     int mr = 1;         ///< rows of the full register tile
     int nv = 1;         ///< vectors per row of the full register tile
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
-    MicroKernel micro_packed[kMaxMR][kMaxNV] = {};   ///< [mr-1][nv-1]
-    MicroKernel micro_indexed[kMaxMR][kMaxNV] = {};  ///< [mr-1][nv-1]
+    MicroKernel micro[kMaxMR][kMaxNV] = {};  ///< [mr-1][nv-1]
 
     void (*activation)(const float* src, float* dst, int64_t n, const ActivationInfo& act) = nullptr;
     /// d[i] = a[i*a_inc] op b[i*b_inc] (inc 0 broadcasts a scalar)

@@ -8,7 +8,7 @@
 
 namespace tessera::cpu::simd {
 
-template <class Arch, int MR, int NV, int FullMR, bool kIndexed>
+template <class Arch, int MR, int NV>
 void micro_kernel(const MicroArgs& g) {
     using V = xsimd::batch<float, Arch>;
     constexpr int W = static_cast<int>(V::size);
@@ -21,40 +21,22 @@ void micro_kernel(const MicroArgs& g) {
 
     const float* b = g.b;
     const int64_t kc = g.kc;
-    if constexpr (kIndexed) {
-        const float* a = g.a;
-        const int64_t ps = g.a_ps;
-        const int64_t* koff = g.koff;
+    const float* a = g.a;
+    const int64_t ps = g.a_ps;
+    const int64_t* koff = g.koff;
 #pragma GCC unroll 2
-        for (int64_t k = 0; k < kc; ++k) {
-            const float* ak = a + koff[k];
-            V bv[NV];
+    for (int64_t k = 0; k < kc; ++k) {
+        const float* ak = a + koff[k];
+        V bv[NV];
 #pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
+        for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
 #pragma GCC unroll 16
-            for (int p = 0; p < MR; ++p) {
-                const V av(ak[p * ps]);
+        for (int p = 0; p < MR; ++p) {
+            const V av(ak[p * ps]);
 #pragma GCC unroll 4
-                for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
-            }
-            b += NR;
+            for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
         }
-    } else {
-        const float* a = g.a;
-#pragma GCC unroll 4
-        for (int64_t k = 0; k < kc; ++k) {
-            V bv[NV];
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
-#pragma GCC unroll 16
-            for (int p = 0; p < MR; ++p) {
-                const V av(a[p]);
-#pragma GCC unroll 4
-                for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
-            }
-            b += NR;
-            a += FullMR;
-        }
+        b += NR;
     }
 
     // Epilogue.
@@ -84,13 +66,12 @@ void micro_kernel(const MicroArgs& g) {
     }
 }
 
-/// Fills micro_packed / micro_indexed for every (mr, nv) with mr <= MR and nv <= NV.
+/// Fills micro for every (mr, nv) with mr <= MR and nv <= NV.
 template <class Arch, int MR, int NV>
 struct MicroTableFiller {
     template <int M, int N>
     static void fill_one(KernelTable& t) {
-        t.micro_packed[M - 1][N - 1] = &micro_kernel<Arch, M, N, MR, false>;
-        t.micro_indexed[M - 1][N - 1] = &micro_kernel<Arch, M, N, MR, true>;
+        t.micro[M - 1][N - 1] = &micro_kernel<Arch, M, N>;
     }
     template <int M, int... Ns>
     static void fill_row(KernelTable& t, std::integer_sequence<int, Ns...>) {
