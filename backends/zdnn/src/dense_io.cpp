@@ -24,7 +24,7 @@ DenseTensor load_dense(const zdnn_ztensor& t) {
         const uint32_t count = std::min<uint32_t>(64, d.dim1 - c0);
         const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
         float* dst = &out.at(n, h, 0, c0);
-        for (uint32_t w = 0; w < d.dim2; ++w, stick += 64, dst += d.dim1) dlf16_row_to_fp32(stick, dst, count);
+        sticks_to_fp32_rows(stick, dst, d.dim1, d.dim2, count);
       }
     }
   });
@@ -47,8 +47,7 @@ zdnn_status store_dense(zdnn_ztensor& t, const float* values) {
         if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
         else if (w_padded > d.dim2) std::memset(stick + size_t(d.dim2) * 64, 0, size_t(w_padded - d.dim2) * kStickBytes);
         const float* src = values + (static_cast<size_t>(row) * d.dim2) * d.dim1 + c0;
-        for (uint32_t w = 0; w < d.dim2; ++w, stick += 64, src += d.dim1)
-          violation |= fp32_row_to_dlf16(src, stick, count, false);
+        violation |= fp32_rows_to_sticks(src, d.dim1, stick, d.dim2, count, false);
       }
     }
     if (violation) range_violation = true;

@@ -1,4 +1,4 @@
-// Vectorised row conversions between binary32 and DLFLOAT16 sticks (AVX2 and baseline clones).
+// Vectorised conversions between binary32 rows and DLFLOAT16 sticks (AVX2 and baseline clones).
 #pragma once
 
 #include <cstddef>
@@ -11,5 +11,12 @@ namespace tessera::zdnn {
 bool fp32_row_to_dlf16(const float* src, uint16_t* dst, size_t count, bool saturate);
 // Converts `count` DLFLOAT16 cells to binary32 (NINF becomes NaN).
 void dlf16_row_to_fp32(const uint16_t* src, float* dst, size_t count);
+
+// Fills `sticks` consecutive 64-cell sticks from rows of `count` (<= 64) floats spaced
+// `src_stride` floats apart; cells past `count` are left untouched. Returns true on any NINF.
+bool fp32_rows_to_sticks(const float* src, size_t src_stride, uint16_t* dst, size_t sticks, uint32_t count,
+                         bool saturate);
+// The reverse: the first `count` cells of `sticks` consecutive sticks into rows `dst_stride` apart.
+void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count);
 
 }  // namespace tessera::zdnn

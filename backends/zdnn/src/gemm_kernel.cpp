@@ -1,5 +1,5 @@
 // Packed GEMM: B panels (KC x NC) packed in 16-column slivers, A blocks (MC x KC) in 6-row
-// slivers, a 6x16 register-tile micro-kernel (AVX2+FMA when available), TBB over row blocks.
+// slivers (both converted straight from DLFLOAT16 sticks when the operands are ztensors), a 6x16 register-tile micro-kernel (AVX2+FMA when available), TBB over row blocks.
 #include "gemm_kernel.hpp"
 
 #include <immintrin.h>
@@ -10,40 +10,36 @@
 #include <vector>
 
 #include "aligned_buffer.hpp"
+#include "dlfloat_rows.hpp"
+#include "parallel_rows.hpp"
 
 namespace tessera::zdnn {
 namespace {
 
 constexpr size_t kMr = 6, kNr = 16;
-constexpr size_t kMc = 48, kKc = 256, kNc = 2048;
+constexpr size_t kMc = 48, kKc = 384, kNc = 2048;
 
-// Packs rows [0, mc) x cols [0, kc) of A into 6-row slivers: sliver s, k -> 6 consecutive values.
-void pack_a(const float* a, size_t lda, size_t mc, size_t kc, float* out) {
+// Packs rows [0, mc) x cols [0, kc) of the A block at (i_base, p_base) into 6-row slivers:
+// sliver s, k -> 6 consecutive values.
+void pack_a(const MatrixView& a, size_t i_base, size_t p_base, size_t mc, size_t kc, float* out) {
+  alignas(64) float rows_buffer[kMr * kKc];
   for (size_t i0 = 0; i0 < mc; i0 += kMr) {
     const size_t rows = std::min(kMr, mc - i0);
+    a.read_block(i_base + i0, rows, p_base, kc, rows_buffer, kKc);
     for (size_t p = 0; p < kc; ++p) {
-      for (size_t r = 0; r < rows; ++r) out[r] = a[(i0 + r) * lda + p];
+      for (size_t r = 0; r < rows; ++r) out[r] = rows_buffer[r * kKc + p];
       for (size_t r = rows; r < kMr; ++r) out[r] = 0.0f;
       out += kMr;
     }
   }
 }
 
-// Packs rows [0, kc) x cols [0, nc) of B into 16-column slivers.
-void pack_b(const float* b, size_t ldb, size_t kc, size_t nc, float* out) {
-  for (size_t j0 = 0; j0 < nc; j0 += kNr) {
-    const size_t cols = std::min(kNr, nc - j0);
-    for (size_t p = 0; p < kc; ++p) {
-      const float* src = b + p * ldb + j0;
-      if (cols == kNr) {
-        std::memcpy(out, src, kNr * sizeof(float));
-      } else {
-        for (size_t j = 0; j < cols; ++j) out[j] = src[j];
-        for (size_t j = cols; j < kNr; ++j) out[j] = 0.0f;
-      }
-      out += kNr;
-    }
-  }
+// Packs the 16-column sliver starting at column j_base (cols <= 16 valid) of the B panel rows
+// [p_base, p_base + kc).
+void pack_b_sliver(const MatrixView& b, size_t p_base, size_t kc, size_t j_base, size_t cols, float* out) {
+  b.read_block(p_base, kc, j_base, cols, out, kNr);
+  if (cols < kNr)
+    for (size_t p = 0; p < kc; ++p) std::fill(out + p * kNr + cols, out + p * kNr + kNr, 0.0f);
 }
 
 __attribute__((target("avx2,fma"))) void micro_avx2(size_t kc, const float* ap, const float* bp, float* c,
@@ -121,8 +117,28 @@ void block_multiply(MicroKernel kernel, size_t mc, size_t nc, size_t kc, const f
 
 }  // namespace
 
-void sgemm(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb, float* c,
-           size_t ldc) {
+void MatrixView::read_block(size_t r0, size_t rows, size_t c0, size_t cols, float* out, size_t out_ld) const {
+  if (dense_) {
+    for (size_t r = 0; r < rows; ++r) std::memcpy(out + r * out_ld, dense_ + (r0 + r) * ld_ + c0, cols * sizeof(float));
+    return;
+  }
+  for (size_t c = c0; c < c0 + cols;) {
+    const uint32_t in_stick = static_cast<uint32_t>(c % 64);
+    const uint32_t count = static_cast<uint32_t>(std::min<size_t>(64 - in_stick, c0 + cols - c));
+    // Consecutive rows of one 64-column block are consecutive sticks within a page; walk by page.
+    for (size_t r = 0; r < rows;) {
+      const size_t row = r0 + r;
+      const size_t run = std::min<size_t>(rows - r, kSticksPerPage - row % kSticksPerPage);
+      const auto* stick = reinterpret_cast<const uint16_t*>(
+          sticks_ + geometry_.stick_offset(stack_, 0, static_cast<uint32_t>(row), static_cast<uint32_t>(c)));
+      sticks_to_fp32_rows(stick + in_stick, out + r * out_ld + (c - c0), out_ld, run, count);
+      r += run;
+    }
+    c += count;
+  }
+}
+
+void sgemm(size_t m, size_t n, size_t k, const MatrixView& a, const MatrixView& b, float* c, size_t ldc) {
   static const MicroKernel kernel = pick_kernel();
   if (m == 0 || n == 0) return;
   if (k == 0) {
@@ -136,13 +152,17 @@ void sgemm(size_t m, size_t n, size_t k, const float* a, size_t lda, const float
     for (size_t pc = 0; pc < k; pc += kKc) {
       const size_t kc = std::min(kKc, k - pc);
       auto* bp = reinterpret_cast<float*>(packed_b.get());
-      pack_b(b + pc * ldb + jc, ldb, kc, nc, bp);
+      const size_t slivers = (nc + kNr - 1) / kNr;
+      for_rows(slivers, kc * nc, [&](size_t begin, size_t end) {
+        for (size_t s = begin; s < end; ++s)
+          pack_b_sliver(b, pc, kc, jc + s * kNr, std::min(kNr, nc - s * kNr), bp + s * kNr * kc);
+      });
       const size_t blocks = (m + kMc - 1) / kMc;
       tbb::parallel_for(size_t{0}, blocks, [&](size_t blk) {
         const size_t ic = blk * kMc;
         const size_t mc = std::min(kMc, m - ic);
         alignas(64) static thread_local float packed_a[kMc * kKc];
-        pack_a(a + ic * lda + pc, lda, mc, kc, packed_a);
+        pack_a(a, ic, pc, mc, kc, packed_a);
         block_multiply(kernel, mc, nc, kc, packed_a, bp, c + ic * ldc + jc, ldc, pc != 0);
       });
     }

@@ -50,19 +50,28 @@ std::vector<float> transposed(const float* src, uint32_t rows, uint32_t cols) {
 
 }  // namespace
 
-void matmul_dense(const MatmulShape& shape, const DenseTensor& a, const DenseTensor& b, const DenseTensor& c,
-                  bool transpose_a, bool transpose_b, int op, DenseTensor& result) {
-  const size_t a_size = static_cast<size_t>(shape.m) * shape.n, b_size = static_cast<size_t>(shape.n) * shape.p;
+void matmul_product(const MatmulShape& shape, const zdnn_ztensor& a, const zdnn_ztensor& b, const DenseTensor& c,
+                    bool transpose_a, bool transpose_b, int op, DenseTensor& result) {
   result = DenseTensor(shape.stacks, 1, shape.m, shape.p);
+  const FeatureGeometry ga = feature_geometry(*a.transformed_desc), gb = feature_geometry(*b.transformed_desc);
+  // Transposed operands are unstickified and transposed first; the others are read from sticks.
+  const DenseTensor a_dense = transpose_a ? load_dense(a) : DenseTensor();
+  const DenseTensor b_dense = transpose_b ? load_dense(b) : DenseTensor();
   for (uint32_t s = 0; s < shape.stacks; ++s) {
-    const float* a_s = a.data.data() + (shape.a_stacked ? s : 0) * a_size;
-    const float* b_s = b.data.data() + (shape.b_stacked ? s : 0) * b_size;
-    const float* c_s = c.data.data() + (shape.c_stacked ? s : 0) * static_cast<size_t>(shape.p);
+    const uint32_t sa = shape.a_stacked ? s : 0, sb = shape.b_stacked ? s : 0;
     std::vector<float> at, bt;
-    if (transpose_a) { at = transposed(a_s, shape.n, shape.m); a_s = at.data(); }
-    if (transpose_b) { bt = transposed(b_s, shape.p, shape.n); b_s = bt.data(); }
+    MatrixView av = MatrixView::sticks(a.buffer, ga, sa), bv = MatrixView::sticks(b.buffer, gb, sb);
+    if (transpose_a) {
+      at = transposed(a_dense.data.data() + size_t(sa) * shape.m * shape.n, shape.n, shape.m);
+      av = MatrixView::dense(at.data(), shape.n);
+    }
+    if (transpose_b) {
+      bt = transposed(b_dense.data.data() + size_t(sb) * shape.n * shape.p, shape.p, shape.n);
+      bv = MatrixView::dense(bt.data(), shape.p);
+    }
     float* out = result.data.data() + static_cast<size_t>(s) * shape.m * shape.p;
-    sgemm(shape.m, shape.p, shape.n, a_s, shape.n, b_s, shape.p, out, shape.p);
+    sgemm(shape.m, shape.p, shape.n, av, bv, out, shape.p);
+    const float* c_s = c.data.data() + (shape.c_stacked ? s : 0) * static_cast<size_t>(shape.p);
     apply_matmul_op(op, out, c_s, shape.m, shape.p);
   }
 }

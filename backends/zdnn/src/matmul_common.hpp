@@ -24,9 +24,9 @@ inline bool valid_matmul_op(int op) { return op >= MATMUL_OP_ADDITION && op <= M
 // Applies the fused operation of `op` between dot products and c (per column) in place.
 void apply_matmul_op(int op, float* dot, const float* c, uint32_t m, uint32_t p);
 
-// Products for all stacks: result (stacks x m x p) = op(A_s * B_s, c_s). A and B dense with
-// their transformed dims; transposes are honoured.
-void matmul_dense(const MatmulShape& shape, const DenseTensor& a, const DenseTensor& b, const DenseTensor& c,
-                  bool transpose_a, bool transpose_b, int op, DenseTensor& result);
+// Products for all stacks: result (stacks x m x p) = op(A_s * B_s, c_s), A and B read from their
+// DLFLOAT16 sticks (unstickified first when transposed).
+void matmul_product(const MatmulShape& shape, const zdnn_ztensor& a, const zdnn_ztensor& b, const DenseTensor& c,
+                    bool transpose_a, bool transpose_b, int op, DenseTensor& result);
 
 }  // namespace tessera::zdnn

@@ -16,7 +16,7 @@ zdnn_status matmul(const char* where, const zdnn_ztensor* a, const zdnn_ztensor*
     return report(s, where);
   if (!valid_matmul_op(op)) return report(ZDNN_FUNC_RC_F000, where, "invalid op_type");
   DenseTensor result;
-  matmul_dense(shape, load_dense(*a), load_dense(*b), load_dense(*c), transpose_a, transpose_b, op, result);
+  matmul_product(shape, *a, *b, load_dense(*c), transpose_a, transpose_b, op, result);
   return finish(out, result, where);
 }
 

@@ -40,7 +40,7 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
       auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
       if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
       else if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
-      for (uint32_t w = 0; w < g.w; ++w, in += g.c, stick += 64) local |= fp32_row_to_dlf16(in, stick, count, saturate);
+      local |= fp32_rows_to_sticks(in, g.c, stick, g.w, count, saturate);
     }
     if (local) violation = true;
   });
@@ -58,7 +58,7 @@ void unstickify_contiguous_fp32(const unsigned char* base, const FeatureGeometry
       const uint32_t count = std::min<uint32_t>(64, g.c - c0);
       const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
       float* out = dst + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
-      for (uint32_t w = 0; w < g.w; ++w, out += g.c, stick += 64) dlf16_row_to_fp32(stick, out, count);
+      sticks_to_fp32_rows(stick, out, g.c, g.w, count);
     }
   });
 }
