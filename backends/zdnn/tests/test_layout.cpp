@@ -221,3 +221,30 @@ TEST_CASE("reshape keeps values in row-major order") {
   CHECK(c.read() == ztest::cleansed(data));
   CHECK(zdnn_reshape_ztensor(&a.z, &c.z) == ZDNN_INVALID_STATE);
 }
+
+TEST_CASE("FP16 and BFLOAT round trips through NHWC and NCHW") {
+  for (auto type : {FP16, BFLOAT})
+    for (auto layout : {ZDNN_NHWC, ZDNN_NCHW}) {
+      Tensor t(layout, type, {1, 5, 3, 67});
+      std::vector<uint16_t> data(t.elements());
+      for (size_t i = 0; i < data.size(); ++i) {
+        const float v = float(int(i % 200) - 100) / 8.0f;  // exact in 9 fraction bits
+        uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        data[i] = type == BFLOAT ? uint16_t(bits >> 16) : 0;
+        if (type == FP16) {  // v = m/8 with |m| <= 100: build binary16 by hand
+          const float a = std::fabs(v);
+          if (a == 0) data[i] = 0;
+          else {
+            int e;
+            const float m = std::frexp(a, &e);  // a = m * 2^e
+            data[i] = uint16_t((v < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) | uint16_t((m * 2 - 1) * 1024));
+          }
+        }
+      }
+      REQUIRE(zdnn_transform_ztensor(&t.z, data.data()) == ZDNN_OK);
+      std::vector<uint16_t> back(data.size());
+      REQUIRE(zdnn_transform_origtensor(&t.z, back.data()) == ZDNN_OK);
+      CHECK(back == data);
+    }
+}

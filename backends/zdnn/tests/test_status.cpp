@@ -182,3 +182,51 @@ TEST_CASE("RNN statuses: direction, shapes, precheck on outputs") {
   zdnn_free_ztensor_buffer(&r);
   zdnn_free_ztensor_buffer(&bb);
 }
+
+TEST_CASE("quantized matmul scale, offset and clipping statuses") {
+  zdnn_tensor_desc ap, at, bp, bt, cp, ct, op, ot;
+  zdnn_init_pre_transformed_desc(ZDNN_2D, FP32, &ap, 2, 3);
+  zdnn_init_pre_transformed_desc(ZDNN_2D, INT8, &bp, 3, 2);
+  zdnn_init_pre_transformed_desc(ZDNN_1D, FP32, &cp, 2);
+  zdnn_init_pre_transformed_desc(ZDNN_2D, FP32, &op, 2, 2);
+  REQUIRE(zdnn_generate_quantized_transformed_desc(&ap, QUANTIZED_INT8, &at) == ZDNN_OK);
+  REQUIRE(zdnn_generate_quantized_transformed_desc(&bp, QUANTIZED_WEIGHTS_INT8, &bt) == ZDNN_OK);
+  REQUIRE(zdnn_generate_quantized_transformed_desc(&cp, QUANTIZED_INT8, &ct) == ZDNN_OK);
+  REQUIRE(zdnn_generate_quantized_transformed_desc(&op, QUANTIZED_DLFLOAT16, &ot) == ZDNN_OK);
+  zdnn_ztensor a, b, c, o;
+  REQUIRE(zdnn_init_quantized_ztensor_with_malloc(&ap, &at, 1, 0, &a) == ZDNN_OK);
+  REQUIRE(zdnn_init_quantized_ztensor_with_malloc(&bp, &bt, 1, 0, &b) == ZDNN_OK);
+  REQUIRE(zdnn_init_quantized_ztensor_with_malloc(&cp, &ct, 1, 0, &c) == ZDNN_OK);
+  REQUIRE(zdnn_init_quantized_ztensor_with_malloc(&op, &ot, 1, 0, &o) == ZDNN_OK);
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, 3, 3, false, false, false, nullptr, &o) ==
+        ZDNN_INVALID_CLIPPING_VALUE);
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, (zdnn_matmul_ops)11, -128, 127, false, false, false, nullptr, &o) ==
+        ZDNN_FUNC_RC_F000);
+  a.rec_scale = 1e-12f;  // scale 1e12 > DLFLOAT16 max
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) ==
+        ZDNN_INVALID_SCALE);
+  a.rec_scale = 1;
+  c.offset = INFINITY;
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) ==
+        ZDNN_INVALID_OFFSET);
+  c.offset = 0;
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false,
+                                 reinterpret_cast<void*>(0x10), &o) == ZDNN_MISALIGNED_SAVEAREA);
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) == ZDNN_OK);
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &o, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) ==
+        ZDNN_FUNC_RC_F001);  // DLFLOAT16 bias without pre_computed
+  for (zdnn_ztensor* t : {&a, &b, &c, &o}) zdnn_free_ztensor_buffer(t);
+}
+
+TEST_CASE("pooling, meanreduce and conv2d function-specific response codes") {
+  Tensor big(ZDNN_NHWC, FP32, {1, 1025, 2, 1}), out(ZDNN_NHWC, FP32, {1, 1, 1, 1});
+  CHECK(zdnn_avgpool2d(&big.z, VALID_PADDING, 1025, 2, 0, 0, &out.z) == ZDNN_FUNC_RC_F001);
+  CHECK(zdnn_meanreduce2d(&big.z, &out.z) == ZDNN_FUNC_RC_F001);
+  Tensor pooled(ZDNN_NHWC, FP32, {1, 513, 1, 1});
+  CHECK(zdnn_maxpool2d(&big.z, VALID_PADDING, 2, 2, 2, 2, &pooled.z) == ZDNN_FUNC_RC_F004);
+  Tensor in(ZDNN_NHWC, FP32, {1, 70, 70, 1}), k(ZDNN_HWCK, FP32, {65, 1, 1, 1}), b(ZDNN_1D, FP32, {1});
+  Tensor o(ZDNN_NHWC, FP32, {1, 6, 70, 1});
+  CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 1, 1, CONV2D_ACT_NONE, nullptr, &o.z) == ZDNN_FUNC_RC_F003);
+  Tensor in2(ZDNN_NHWC, FP32, {1, 449, 1, 1}), k2(ZDNN_HWCK, FP32, {449, 1, 1, 1}), o2(ZDNN_NHWC, FP32, {1, 1, 1, 1});
+  CHECK(zdnn_conv2d(&in2.z, &k2.z, &b.z, VALID_PADDING, 0, 0, CONV2D_ACT_NONE, nullptr, &o2.z) == ZDNN_FUNC_RC_F002);
+}
