@@ -201,6 +201,12 @@ private:
             throw error(status::invalid_argument,
                         "host tensors cannot hold the opaque layout " + d.opaque_backend() + ":" + d.opaque_format());
         }
+        for (int i = 0; i < d.rank(); ++i) {  // size_bytes() would undercount the allocation
+            if (d.stride(i) < 0 || d.offset() < 0) {
+                throw error(status::invalid_argument, "owning tensors need non-negative strides and offset, got " +
+                                                          d.to_string());
+            }
+        }
         return d;
     }
 

@@ -61,6 +61,15 @@ TEST_CASE("tensor: any becomes row-major, opaque is refused, empties are empty")
     CHECK(tensor(shape{3, 0}, dtype::f32).reshape(shape{0}).num_elements() == 0);
     CHECK(tensor(tensor_desc(shape{0}, dtype::f32).with_offset(3)).data() == nullptr);  // no null + offset
     check_error([] { tensor(shape{2, -3}, dtype::f32); }, status::invalid_argument, "negative");
+    check_error([] { tensor(tensor_desc(shape{4}, dtype::f32, layout::strided({-1}))); }, status::invalid_argument,
+                "non-negative strides");
+    // Padded and broadcast strides allocate what they address.
+    const tensor padded(tensor_desc(shape{2, 3}, dtype::f32, layout::strided({16, 1})));
+    padded.at<float>({1, 2}) = 1.0f;
+    CHECK(padded.desc().size_bytes() == (16 + 2 + 1) * 4);
+    const tensor broadcast(tensor_desc(shape{4, 3}, dtype::f32, layout::strided({0, 1})));
+    broadcast.at<float>({0, 1}) = 2.0f;
+    CHECK(broadcast.get({3, 1}) == 2.0);
     CHECK_FALSE(tensor(shape{}, dtype::f32).empty());  // a scalar holds one element
     tensor scalar(shape{}, dtype::f32);
     scalar.set({}, 2.5);
