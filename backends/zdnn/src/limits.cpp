@@ -70,14 +70,17 @@ void zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max) 
   if (!min || !max) return;
   if (zdnn_status s = check_dlfloat_operand(ztensor); s != ZDNN_OK) { report(s, where); return; }
   if (!ztensor->is_transformed) { report(ZDNN_INVALID_STATE, where); return; }
-  const DenseTensor values = load_dense(*ztensor);
-  float lo = -0.0f, hi = 0.0f;
-  for (float v : values.data) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  *min = lo;
-  *max = hi;
+  guarded(where, [&] {
+    const DenseTensor values = load_dense(*ztensor);
+    float lo = -0.0f, hi = 0.0f;
+    for (float v : values.data) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    *min = lo;
+    *max = hi;
+    return ZDNN_OK;
+  });
 }
 
 }  // extern "C"

@@ -23,20 +23,24 @@ inline bool is_finite(float v) { return std::isfinite(v); }
 // out = f(in) element-wise.
 template <class F>
 zdnn_status unary_map(const char* where, const zdnn_ztensor* input, zdnn_ztensor* output, F f) {
-  if (zdnn_status s = check_same_shape({input, output}); s != ZDNN_OK) return report(s, where);
-  DenseTensor values = load_dense(*input);
-  for (float& v : values.data) v = f(v);
-  return finish(output, values, where);
+  return guarded(where, [&] {
+    if (zdnn_status s = check_same_shape({input, output}); s != ZDNN_OK) return report(s, where);
+    DenseTensor values = load_dense(*input);
+    for (float& v : values.data) v = f(v);
+    return finish(output, values, where);
+  });
 }
 
 // out = f(a, b) element-wise.
 template <class F>
 zdnn_status binary_map(const char* where, const zdnn_ztensor* a, const zdnn_ztensor* b, zdnn_ztensor* output, F f) {
-  if (zdnn_status s = check_same_shape({a, b, output}); s != ZDNN_OK) return report(s, where);
-  DenseTensor x = load_dense(*a);
-  const DenseTensor y = load_dense(*b);
-  for (size_t i = 0; i < x.data.size(); ++i) x.data[i] = f(x.data[i], y.data[i]);
-  return finish(output, x, where);
+  return guarded(where, [&] {
+    if (zdnn_status s = check_same_shape({a, b, output}); s != ZDNN_OK) return report(s, where);
+    DenseTensor x = load_dense(*a);
+    const DenseTensor y = load_dense(*b);
+    for (size_t i = 0; i < x.data.size(); ++i) x.data[i] = f(x.data[i], y.data[i]);
+    return finish(output, x, where);
+  });
 }
 
 // Dims (dim4, dim3, dim2, dim1) of a ztensor's transformed descriptor equal the given ones.

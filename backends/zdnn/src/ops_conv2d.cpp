@@ -24,7 +24,7 @@ zdnn_status check_kernel(const zdnn_ztensor* k) {
 
 }  // namespace
 
-extern "C" zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias,
+static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias,
                                    zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func,
                                    const void* clipping_value, zdnn_ztensor* output) {
   static constexpr const char* where = "zdnn_conv2d";
@@ -105,4 +105,8 @@ extern "C" zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor
           }
       }
   return finish(output, y, where);
+}
+
+extern "C" zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias, zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func, const void* clipping_value, zdnn_ztensor* output) {
+  return guarded("zdnn_conv2d", [&] { return zdnn_conv2d_impl(input, kernel, bias, padding, sh, sw, act_func, clipping_value, output); });
 }

@@ -74,14 +74,14 @@ extern "C" {
 
 zdnn_status zdnn_avgpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
                            uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output) {
-  return pool("zdnn_avgpool2d", true, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
-              output);
+  return guarded("zdnn_avgpool2d", [&] { return pool("zdnn_avgpool2d", true, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
+              output); });
 }
 
 zdnn_status zdnn_maxpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
                            uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output) {
-  return pool("zdnn_maxpool2d", false, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
-              output);
+  return guarded("zdnn_maxpool2d", [&] { return pool("zdnn_maxpool2d", false, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
+              output); });
 }
 
 }  // extern "C"

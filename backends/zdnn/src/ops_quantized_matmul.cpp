@@ -51,7 +51,7 @@ std::vector<float> load_int8(const zdnn_ztensor& t) {
 
 }  // namespace
 
-extern "C" zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
+static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
                                                 zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max,
                                                 const bool disable_clipping, const bool dequantize,
                                                 const bool pre_computed, void* work_area, zdnn_ztensor* output) {
@@ -130,4 +130,8 @@ extern "C" zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* a, const zdn
       }
   }
   return finish(output, y, where);
+}
+
+extern "C" zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c, zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max, const bool disable_clipping, const bool dequantize, const bool pre_computed, void* work_area, zdnn_ztensor* output) {
+  return guarded("zdnn_quantized_matmul_op", [&] { return zdnn_quantized_matmul_op_impl(a, b, c, op_type, clip_min, clip_max, disable_clipping, dequantize, pre_computed, work_area, output); });
 }

@@ -7,7 +7,7 @@
 
 using namespace tessera::zdnn;
 
-extern "C" zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type,
+static zdnn_status zdnn_reduce_impl(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type,
                                    zdnn_ztensor* output) {
   static constexpr const char* where = "zdnn_reduce";
   if (zdnn_status s = check_operands({input}); s != ZDNN_OK) return report(s, where);
@@ -51,4 +51,8 @@ extern "C" zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, z
         std::memcpy(base + g.offset(n, h, w, 0), &index[(static_cast<size_t>(n) * od.dim3 + h) * od.dim2 + w], 4);
   output->is_transformed = true;
   return nonnumeric ? report(ZDNN_ELEMENT_RANGE_VIOLATION, where) : ZDNN_OK;
+}
+
+extern "C" zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type, zdnn_ztensor* output) {
+  return guarded("zdnn_reduce", [&] { return zdnn_reduce_impl(input, save_area, op_type, output); });
 }

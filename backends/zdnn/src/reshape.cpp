@@ -25,7 +25,7 @@ uint64_t cell_offset(const zdnn_tensor_desc& d, uint64_t i) {
 
 }  // namespace
 
-extern "C" zdnn_status zdnn_reshape_ztensor(const zdnn_ztensor* src, zdnn_ztensor* dest) {
+static zdnn_status zdnn_reshape_ztensor_impl(const zdnn_ztensor* src, zdnn_ztensor* dest) {
   static constexpr const char* where = "zdnn_reshape_ztensor";
   if (!has_descriptors(src) || !has_descriptors(dest)) return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor");
   const zdnn_tensor_desc& sd = *src->transformed_desc;
@@ -54,4 +54,8 @@ extern "C" zdnn_status zdnn_reshape_ztensor(const zdnn_ztensor* src, zdnn_ztenso
   for (uint64_t i = 0; i < count; ++i) std::memcpy(to + cell_offset(dd, i), from + cell_offset(sd, i), 2);
   dest->is_transformed = true;
   return ZDNN_OK;
+}
+
+extern "C" zdnn_status zdnn_reshape_ztensor(const zdnn_ztensor* src, zdnn_ztensor* dest) {
+  return guarded("zdnn_reshape_ztensor", [&] { return zdnn_reshape_ztensor_impl(src, dest); });
 }

@@ -198,7 +198,7 @@ extern "C" {
 zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...) {
   va_list args;
   va_start(args, ztensor);
-  const zdnn_status s = transform(ztensor, args, false, "zdnn_transform_ztensor");
+  const zdnn_status s = guarded("zdnn_transform_ztensor", [&] { return transform(ztensor, args, false, "zdnn_transform_ztensor"); });
   va_end(args);
   return s;
 }
@@ -206,13 +206,13 @@ zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...) {
 zdnn_status zdnn_transform_ztensor_with_saturation(zdnn_ztensor* ztensor, ...) {
   va_list args;
   va_start(args, ztensor);
-  const zdnn_status s = transform(ztensor, args, true, "zdnn_transform_ztensor_with_saturation");
+  const zdnn_status s = guarded("zdnn_transform_ztensor_with_saturation", [&] { return transform(ztensor, args, true, "zdnn_transform_ztensor_with_saturation"); });
   va_end(args);
   return s;
 }
 
 zdnn_status zdnn_transform_origtensor(const zdnn_ztensor* ztensor, void* out_buf) {
-  return unstickify(ztensor, out_buf, "zdnn_transform_origtensor");
+  return guarded("zdnn_transform_origtensor", [&] { return unstickify(ztensor, out_buf, "zdnn_transform_origtensor"); });
 }
 
 }  // extern "C"

@@ -13,7 +13,7 @@
 
 using namespace tessera::zdnn;
 
-extern "C" zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* t, bool saturation_control, int8_t clip_min,
+static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool saturation_control, int8_t clip_min,
                                                         int8_t clip_max, const void* data) {
   static constexpr const char* where = "zdnn_transform_quantized_ztensor";
   if (!has_descriptors(t)) return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
@@ -66,4 +66,8 @@ extern "C" zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* t, bool sa
         }
   t->is_transformed = true;
   return ZDNN_OK;
+}
+
+extern "C" zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* t, bool saturation_control, int8_t clip_min, int8_t clip_max, const void* data) {
+  return guarded("zdnn_transform_quantized_ztensor", [&] { return zdnn_transform_quantized_ztensor_impl(t, saturation_control, clip_min, clip_max, data); });
 }
