@@ -65,6 +65,7 @@ const ConvCase kCases[] = {
     {1, 3, 23, 21, 16, 7, 7, geom(2, 3), DataLayout::nchw},
     {2, 6, 9, 8, 20, 3, 5, geom(1, 2), DataLayout::nhwc},
     {1, 17, 5, 19, 40, 2, 3, geom(3, 0)},
+    {2, 80, 5, 6, 36, 3, 3, geom(1, 1)},  // several K chunks
 };
 
 }  // namespace

@@ -5,7 +5,7 @@ namespace tessera::cpu {
 
 const KernelTable* kernel_table_avx2() {
     static const KernelTable table =
-        simd::make_table<xsimd::fma3<xsimd::avx2>, 6, 2>("avx2", 256, 144, 1024);
+        simd::make_table<xsimd::fma3<xsimd::avx2>, 6, 2>("avx2", 256, 144, 256);
     return &table;
 }
 

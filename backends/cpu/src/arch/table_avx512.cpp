@@ -6,7 +6,7 @@ namespace tessera::cpu {
 
 const KernelTable* kernel_table_avx512() {
     static const KernelTable table = [] {
-        KernelTable t = simd::make_table<xsimd::avx512bw, 12, 2>("avx512", 256, 144, 1024);
+        KernelTable t = simd::make_table<xsimd::avx512bw, 12, 2>("avx512", 384, 144, 640);
         t.s8_gemm = &simd::s8_gemm_vnni512;
         return t;
     }();

@@ -4,7 +4,7 @@
 namespace tessera::cpu {
 
 const KernelTable* kernel_table_neon() {
-    static const KernelTable table = simd::make_table<xsimd::neon64, 6, 4>("neon", 256, 96, 2048);
+    static const KernelTable table = simd::make_table<xsimd::neon64, 6, 4>("neon", 256, 96, 256);
     return &table;
 }
 

@@ -4,7 +4,7 @@
 namespace tessera::cpu {
 
 const KernelTable* kernel_table_sse2() {
-    static const KernelTable table = simd::make_table<xsimd::sse2, 3, 4>("sse2", 256, 96, 2048);
+    static const KernelTable table = simd::make_table<xsimd::sse2, 3, 4>("sse2", 256, 96, 256);
     return &table;
 }
 

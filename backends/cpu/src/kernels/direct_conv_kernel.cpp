@@ -57,6 +57,7 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
 
     // Offsets of each reduction step relative to the window's top-left input element.
     offsets_.clear();
+    chunks_.clear();
     for (const auto& [ic_begin, ic_end] : plan.table_ranges) {
         std::vector<int64_t> offsets;
         offsets.reserve(static_cast<std::size_t>(plan.steps(ic_begin, ic_end)));
@@ -68,6 +69,22 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
             offsets.push_back(spatial + channel);
         });
         offsets_.push_back(std::move(offsets));
+        // Chunk boundaries: whole 16-channel groups, about 24 KiB of weights per chunk.
+        const int64_t max_steps = std::max<int64_t>(1, 24 * 1024 / (4 * plan.nr));
+        std::vector<int64_t> bounds{0};
+        int64_t steps = 0, chunk = 0;
+        for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
+            const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
+            const int64_t group = (c1 - c0) * plan.kh * plan.kw;
+            if (chunk > 0 && chunk + group > max_steps) {
+                bounds.push_back(steps);
+                chunk = 0;
+            }
+            steps += group;
+            chunk += group;
+        }
+        bounds.push_back(steps);
+        chunks_.push_back(std::move(bounds));
     }
 
     // Loop order: keep all weights hot in L2 and stream the input when they fit, else keep one
@@ -84,27 +101,32 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     configure_window(win, split, 1);
 }
 
-void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index) const {
+void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::size_t chunk) const {
     const KernelTable& t = *table_;
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
     const Conv2dGeometry& g = params_.geometry;
     const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(block_index)];
     const std::vector<int64_t>& offsets = offsets_[block.table];
+    const std::vector<int64_t>& bounds = chunks_[block.table];
+    const int64_t k0 = bounds[chunk], k1 = bounds[chunk + 1];
+    const bool first = chunk == 0, last = chunk + 2 == bounds.size();
 
     const float* in = src_->data<float>() + n * s.stride_n() + (oh * g.stride_h - g.pad_top) * s.stride_h() -
                       g.pad_left * s.stride_w();
     float* out = dst_->data<float>() + n * d.stride_n() + (block.oc_start / kChannelBlock) * d.stride_c() +
                  oh * d.stride_h();
     MicroArgs a = params_.epilogue;
-    a.kc = static_cast<int64_t>(offsets.size());
-    a.koff = offsets.data();
+    a.kc = k1 - k0;
+    a.koff = offsets.data() + k0;
     a.a_ps = g.stride_w * s.stride_w();
-    a.b = weights_ + block.weights_offset;
+    a.b = weights_ + block.weights_offset + k0 * block.width;
     a.c_ps = d.stride_w();
     a.c_bs = d.stride_c();
-    a.bias = bias_ ? bias_ + block.oc_start : nullptr;
-    a.load_c = false;
+    a.bias = bias_ && last ? bias_ + block.oc_start : nullptr;
+    if (!last) a.act = FusedAct::none;
+    a.load_c = !first;
+    a.beta = 1.0f;
     a.alpha = 1.0f;
     const int64_t nv = block.width / t.vec_width;
     const int64_t ow_total = d.w(), mr = t.mr;
@@ -117,13 +139,18 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index) const
 }
 
 void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
+    auto chunks_of = [this](int64_t b) {
+        return chunks_[plan_->blocks[static_cast<std::size_t>(b)].table].size() - 1;
+    };
     for (int64_t n = w[2].start(); n < w[2].end(); ++n) {
         if (blocks_inner_) {
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh)
-                for (int64_t b = w[0].start(); b < w[0].end(); ++b) run_row(n, oh, b);
+                for (int64_t b = w[0].start(); b < w[0].end(); ++b)
+                    for (std::size_t c = 0; c < chunks_of(b); ++c) run_row(n, oh, b, c);
         } else {
             for (int64_t b = w[0].start(); b < w[0].end(); ++b)
-                for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) run_row(n, oh, b);
+                for (std::size_t c = 0; c < chunks_of(b); ++c)
+                    for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) run_row(n, oh, b, c);
         }
     }
 }

@@ -2,6 +2,8 @@
 // is tiled into MR pixels x NR channels and computed by the indexed microkernel, which reads the
 // (padded) input through a table of element offsets, one per reduction step (channel, kh, kw).
 // The same kernel thus serves nchw16c, nchw and nhwc inputs, strides, dilation and groups.
+// The reduction is cut into chunks of whole channel blocks whose weights fit in L1; a tile keeps
+// its partial sums in the output between chunks (same chunks whatever the thread split).
 #pragma once
 
 #include <cstdint>
@@ -64,7 +66,7 @@ public:
     void run(const Window& window, const ThreadInfo& info) override;
 
 private:
-    void run_row(int64_t n, int64_t oh, int64_t block) const;
+    void run_row(int64_t n, int64_t oh, int64_t block, std::size_t chunk) const;
 
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
@@ -72,6 +74,7 @@ private:
     const ConvChannelPlan* plan_ = nullptr;
     DirectConvParams params_;
     std::vector<std::vector<int64_t>> offsets_;  ///< per plan table: element offset of each step
+    std::vector<std::vector<int64_t>> chunks_;   ///< per plan table: step boundaries of K chunks
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
     bool blocks_inner_ = true;

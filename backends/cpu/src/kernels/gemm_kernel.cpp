@@ -111,11 +111,12 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
                 if (pack_a_) pack_a_panels(p.a, p.lda, false, ic, mcb, pc, kcb, mr, wa);
-                for (int64_t jr = 0; jr < ncb; jr += nr) {
-                    const int64_t cols = std::min(nr, ncb - jr);
-                    const float* bp = bblock + (jr / nr) * panel_stride;
-                    for (int64_t ir = 0; ir < mcb; ir += mr) {
-                        const int64_t rows = std::min(mr, mcb - ir);
+                // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
+                for (int64_t ir = 0; ir < mcb; ir += mr) {
+                    const int64_t rows = std::min(mr, mcb - ir);
+                    for (int64_t jr = 0; jr < ncb; jr += nr) {
+                        const int64_t cols = std::min(nr, ncb - jr);
+                        const float* bp = bblock + (jr / nr) * panel_stride;
                         g.kc = kcb;
                         g.a = pack_a_    ? wa + (ir / mr) * kcb * mr
                               : p.trans_a ? p.a + pc * p.lda + ic + ir
