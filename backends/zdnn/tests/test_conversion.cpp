@@ -104,3 +104,35 @@ TEST_CASE("independent cleanse matches the library on random values") {
   const auto out = t.read();
   for (size_t i = 0; i < values.size(); ++i) REQUIRE(out[i] == ztest::cleanse(values[i]));
 }
+
+TEST_CASE("full-stick (vectorised) conversion path agrees on edge values") {
+  std::vector<float> v(2 * 64);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::ldexp(1.0f + float(i % 7) / 1024.0f, int(i % 70) - 35);
+  v[3] = 1.0f + 1.0f / 1024;            // tie
+  v[4] = -(1.0f + 3.0f / 1024);         // tie, negative
+  v[5] = std::ldexp(1.0f, -40);         // underflow
+  v[6] = 8573157376.0f;                 // largest finite
+  v[7] = 0.0f;
+  v[8] = -0.0f;
+  Tensor t(ZDNN_2D, FP32, {2, 64});
+  REQUIRE(t.load(v) == ZDNN_OK);
+  const auto back = t.read();
+  for (size_t i = 0; i < v.size(); ++i) {
+    INFO(i);
+    REQUIRE(back[i] == ztest::cleanse(v[i]));
+    REQUIRE(std::signbit(back[i]) == std::signbit(ztest::cleanse(v[i])));
+  }
+  for (float bad : {1e10f, -INFINITY, NAN}) {
+    Tensor u(ZDNN_2D, FP32, {1, 64});
+    std::vector<float> w(64, 1.0f);
+    w[17] = bad;
+    CHECK(u.load(w) == ZDNN_CONVERT_FAILURE);
+    zdnn_reset_ztensor(&u.z);
+    CHECK(zdnn_transform_ztensor_with_saturation(&u.z, w.data()) ==
+          (std::isfinite(bad) ? ZDNN_OK : ZDNN_ELEMENT_RANGE_VIOLATION));
+    const auto r = u.read();
+    if (std::isfinite(bad)) CHECK(r[17] == 8573157376.0f);
+    else CHECK(std::isnan(r[17]));
+    CHECK(r[16] == 1.0f);
+  }
+}
