@@ -36,6 +36,10 @@ public:
     explicit tensor_desc(const tsr_tensor_desc& c) : tensor_desc() {
         std::memcpy(&c_, &c, c.struct_size < sizeof c_ ? c.struct_size : sizeof c_);
         c_.struct_size = sizeof c_;
+        if (c_.rank < 0 || c_.rank > max_dims) {  // every loop over dims trusts the rank
+            throw error(status::invalid_argument, "tensor descriptor rank " + std::to_string(c_.rank) +
+                                                      " outside 0.." + std::to_string(max_dims));
+        }
     }
 
     const tsr_tensor_desc& c_desc() const { return c_; }

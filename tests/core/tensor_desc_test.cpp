@@ -134,6 +134,11 @@ TEST_CASE("tensor_desc: C ABI round trip and older, shorter structs") {
     CHECK(old == d);
     CHECK(old.c_desc().struct_size == sizeof(tsr_tensor_desc));
     CHECK(old.c_desc().opaque.size_bytes == 0);
+    // A rank no descriptor can hold is refused at the boundary.
+    c.rank = TSR_MAX_DIMS + 1;
+    CHECK_THROWS_AS(tensor_desc{c}, tessera::error);
+    c.rank = -1;
+    CHECK_THROWS_AS(tensor_desc{c}, tessera::error);
 }
 
 TEST_CASE("tensor_desc: with_type, reshaped and accessors") {
