@@ -27,7 +27,8 @@ inline float cleanse(float x) {
   scaled = std::floor(scaled + 0.5);   // ties away from zero on the magnitude
   double r = scaled / 1024.0 * std::ldexp(1.0, e);
   if (r > 8573157376.0) return NAN;
-  if (r < std::ldexp(1.0, -31)) return std::signbit(x) ? -0.0f : 0.0f;
+  // 0x0000 (e = 0, m = 0) is zero, so magnitudes rounding to 2^-31 or below flush to zero.
+  if (r <= std::ldexp(1.0, -31)) return std::signbit(x) ? -0.0f : 0.0f;
   return static_cast<float>(std::signbit(x) ? -r : r);
 }
 
