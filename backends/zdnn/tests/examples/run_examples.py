@@ -26,9 +26,10 @@ def dlf(x):
     exponent = (rounded >> 23) - 96
     if rounded >= ((159 << 23) | (0x1FF << 14)):
         return float("nan")
-    if exponent < 0:
+    fraction = (rounded >> 14) & 0x1FF
+    if exponent < 0 or (exponent == 0 and fraction == 0):  # 0x0000 is zero
         return sign * 0.0
-    return sign * 2.0 ** (exponent - 31) * (1 + ((rounded >> 14) & 0x1FF) / 512)
+    return sign * 2.0 ** (exponent - 31) * (1 + fraction / 512)
 
 
 def f32(x):
