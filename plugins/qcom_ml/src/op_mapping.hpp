@@ -1,0 +1,57 @@
+// op_mapping.hpp: turns one Tessera op (descriptor plus tensor descriptors) into one CLML op.
+// The same code serves query() (probe creation with tensors that have no memory, to learn
+// whether CLML accepts the op and how large its OPTIMAL outputs are) and compile().
+#pragma once
+
+#include <CL/cl_qcom_ml_ops.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "handles.hpp"
+#include "tessera/c/plugin.h"
+#include "tessera/ops/op_desc.hpp"
+
+namespace tessera::qcom_ml {
+
+/// Thrown when an op or one of its attributes has no exact CLML form.
+class op_declined : public std::runtime_error {
+public:
+    op_declined(tsr_reason why, const std::string& text) : std::runtime_error(text), reason(why) {}
+    tsr_reason reason;
+};
+
+/// Where ops are created: the context, and a queue to fill internal parameter memory (null in
+/// probes, which create no memory).
+struct build_context {
+    cl_context context = nullptr;
+    cl_command_queue fill_queue = nullptr;
+};
+
+/// The CLML tensors of one node: its inputs and outputs, in node order.
+struct node_tensors {
+    std::vector<tensor_desc> in_descs, out_descs;
+    std::vector<cl_ml_tensor_qcom> in, out;
+};
+
+/// A created CLML op and what it binds at enqueue time.
+struct built_op {
+    ml_op_handle op;
+    /// (tensor, node position): position < inputs is an input, else output (position - inputs).
+    std::vector<std::pair<cl_ml_tensor_qcom, int>> node_bindings;
+    /// Tensors with memory of their own (activation parameters the op descriptor carries).
+    std::vector<std::pair<cl_ml_tensor_qcom, cl_mem>> internal_bindings;
+    std::vector<ml_tensor_handle> owned_tensors;
+    std::vector<mem_handle> owned_memory;
+};
+
+/// Checks what CLML cannot express without creating anything (op kind, dtype, attributes);
+/// throws op_declined.
+void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs, const std::vector<tensor_desc>& outputs);
+
+/// Creates the CLML op for `op`; throws op_declined, or tessera::error when CLML refuses.
+built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t);
+
+}  // namespace tessera::qcom_ml
