@@ -4,6 +4,8 @@
 
 #include <immintrin.h>
 
+#include <cstring>
+
 #include "dlfloat16.hpp"
 
 namespace tessera::zdnn {
@@ -135,6 +137,21 @@ __attribute__((target("avx2"))) void sticks_to_rows_avx2(const uint16_t* src, fl
     }
 }
 
+__attribute__((target("avx2"))) bool rows_to_sticks_streaming_avx2(const float* src, size_t src_stride,
+                                                                    uint16_t* dst, size_t sticks, uint32_t count,
+                                                                    bool saturate) {
+  alignas(32) uint16_t stick[64];
+  uint32_t overflow = 0;
+  for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64) {
+    std::memset(stick, 0, sizeof stick);
+    overflow |= to_dlf16<0>(src, stick, count, saturate);
+    for (int i = 0; i < 64; i += 16)
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_load_si256(reinterpret_cast<const __m256i*>(stick + i)));
+  }
+  _mm_sfence();
+  return overflow != 0;
+}
+
 bool cpu_has_avx2() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
@@ -146,6 +163,15 @@ bool fp32_rows_to_sticks(const float* src, size_t src_stride, uint16_t* dst, siz
                          bool saturate) {
   static const bool avx2 = cpu_has_avx2();
   if (avx2 && count == 64) return rows_to_sticks_avx2(src, src_stride, dst, sticks, saturate);
+  return rows_to_sticks_portable(src, src_stride, dst, sticks, count, saturate);
+}
+
+bool fp32_rows_to_sticks_streaming(const float* src, size_t src_stride, uint16_t* dst, size_t sticks,
+                                   uint32_t count, bool saturate) {
+  static const bool avx2 = cpu_has_avx2();
+  if (avx2) return rows_to_sticks_streaming_avx2(src, src_stride, dst, sticks, count, saturate);
+  if (count < 64)
+    for (size_t s = 0; s < sticks; ++s) std::memset(dst + s * 64 + count, 0, (64 - count) * sizeof(uint16_t));
   return rows_to_sticks_portable(src, src_stride, dst, sticks, count, saturate);
 }
 

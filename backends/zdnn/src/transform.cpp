@@ -29,6 +29,7 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
   std::atomic<bool> violation{false};
   const uint32_t w_padded = static_cast<uint32_t>(g.w_pages() * kSticksPerPage);
   const size_t c_blocks = g.c_blocks();
+  const bool streaming = g.size_bytes() > (size_t{4} << 20);
   for_rows(size_t(g.n) * c_blocks * g.h, size_t(g.n) * g.h * w_padded * 64, [&](size_t begin, size_t end) {
     bool local = false;
     for (size_t row = begin; row < end; ++row) {
@@ -38,6 +39,12 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
       const uint32_t count = std::min<uint32_t>(64, g.c - c0);
       const float* in = src + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
       auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
+      if (count < 64 && streaming) {
+        // Sparse sticks (few channels) of a large tensor: whole sticks with non-temporal stores.
+        local |= fp32_rows_to_sticks_streaming(in, g.c, stick, g.w, count, saturate);
+        if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
+        continue;
+      }
       if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
       else if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
       local |= fp32_rows_to_sticks(in, g.c, stick, g.w, count, saturate);

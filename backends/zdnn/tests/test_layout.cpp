@@ -248,3 +248,15 @@ TEST_CASE("FP16 and BFLOAT round trips through NHWC and NCHW") {
       CHECK(back == data);
     }
 }
+
+TEST_CASE("large few-channel tensor (streaming stickify path) round trips with zero padding") {
+  Tensor t(ZDNN_NHWC, FP32, {1, 224, 230, 3});
+  const auto data = ztest::random_values(t.elements(), -9, 9, 77);
+  REQUIRE(t.load(data) == ZDNN_OK);
+  CHECK(t.read() == ztest::cleansed(data));
+  const auto* cells = static_cast<const uint16_t*>(t.z.buffer);
+  size_t nonzero_padding = 0;
+  for (size_t stick = 0; stick < t.z.buffer_size / 128; ++stick)
+    for (size_t c = 3; c < 64; ++c) nonzero_padding += cells[stick * 64 + c] != 0;
+  CHECK(nonzero_padding == 0);
+}
