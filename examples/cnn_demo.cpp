@@ -3,7 +3,7 @@
 // every backend that is available, and prints per backend the output checksum, the largest
 // difference from the reference backend and the time per run.
 //
-//   cnn_demo                 every available backend, each falling back to the reference
+//   cnn_demo                 every available backend, falling back to the reference (and to cpu)
 //   cnn_demo "zaiu|cpu" ...  the given config strings
 #include <algorithm>
 #include <chrono>
@@ -86,10 +86,13 @@ result run_config(graph& g, const std::string& config, const tensor& image) {
 int main(int argc, char** argv) {
     std::vector<std::string> configs;
     for (int i = 1; i < argc; ++i) configs.push_back(argv[i]);
-    if (configs.empty()) {
+    if (configs.empty()) {  // each plugin falling back to the reference, and to cpu when present
+        const bool have_cpu = plugin_registry::instance().find("cpu") != nullptr;
         for (const auto& p : plugin_registry::instance().plugins()) {
             const std::string name = p.api->name;
-            if (name != "reference") configs.push_back(name + "|reference");
+            if (name == "reference") continue;
+            configs.push_back(name + "|reference");
+            if (have_cpu && name != "cpu") configs.push_back(name + "|cpu");
         }
     }
     std::printf("Tessera %s demo: 8-op CNN (conv-bn-relu, depthwise conv, relu6, max pool, fc, softmax), input 1x3x32x32\n",
