@@ -7,6 +7,7 @@
 #include <xtensor/xarray.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xmath.hpp>
+#include <xtensor/xfixed.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
@@ -127,6 +128,11 @@ TEST_CASE("xtensor: borrow shares an xarray's memory both ways") {
     a(0, 2) = -3.0f;
     CHECK(t.get({0, 2}) == -3.0);
 
+    xt::xtensor_fixed<std::int16_t, xt::xshape<2, 2>> fixed_shape = {{1, 2}, {3, 4}};
+    const tensor tf = tessera::borrow(fixed_shape, dtype::i16, tessera::quantization{1.0f, 0, 8});
+    CHECK(tf.data() == fixed_shape.data());
+    CHECK(tf.get({1, 0}) == 3.0 / 256);
+
     xt::xtensor<std::int32_t, 3> fixed_rank = xt::zeros<std::int32_t>({2, 1, 3});
     const tensor ti = tessera::borrow(fixed_rank);
     CHECK(ti.type() == dtype::i32);
@@ -201,6 +207,10 @@ TEST_CASE("xtensor: to_tensor evaluates expressions into new owning tensors") {
     const tensor f = tessera::to_tensor<float>(d);
     CHECK(f.type() == dtype::f32);
     CHECK(f.get({1}) == -1.25);
+    // A 0-d expression (a full reduction) becomes a scalar tensor.
+    const tensor total = tessera::to_tensor(xt::sum(xt::xarray<float>{1.0f, 2.0f, 3.5f}));
+    CHECK(total.dims().rank() == 0);
+    CHECK(total.get({}) == 6.5);
     const tensor i = tessera::to_tensor<std::int32_t>(xt::xarray<int>{{1, 2}, {3, 4}});
     CHECK(i.type() == dtype::i32);
     CHECK(i.at<std::int32_t>({1, 1}) == 4);
