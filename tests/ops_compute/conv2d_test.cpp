@@ -133,7 +133,7 @@ TEST_CASE("conv2d: 1x1 convolution equals fully_connected over the channels") {
     check_close(yv, expected);
 }
 
-TEST_CASE("conv2d: grouped convolution equals per-group convolutions; depthwise") {
+TEST_CASE("conv2d: grouped convolution equals per-group convolutions, depthwise") {
     const std::int64_t c = 6, groups = 3, o = 9;
     const tensor x = random_tensor(shape::nchw(2, c, 5, 6), 21);
     const tensor w = random_tensor(shape{o, c / groups, 3, 3}, 22);

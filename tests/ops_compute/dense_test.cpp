@@ -236,7 +236,7 @@ TEST_CASE("quantized_matmul: dequantised result equals the float product of dequ
     }
 }
 
-TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form; on-the-fly A") {
+TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form, on-the-fly A") {
     const std::int64_t s = 2, m = 2, n = 3, p = 2;
     const quantization qa{0.5f, 2, 0}, qb{0.25f, 0, 0}, qc{0.1f, 1, 0};
     const float sy = 0.2f;

@@ -87,7 +87,7 @@ TEST_CASE("execute: NHWC f32 and f16 inputs give the row-major result") {
                 1e-6);
 }
 
-TEST_CASE("execute: moments has two outputs; validation errors surface") {
+TEST_CASE("execute: moments has two outputs, validation errors surface") {
     const tensor x = random_tensor(shape::nchw(2, 3, 2, 2), 4);
     const auto out = reference::execute(op::moments(), {x});
     REQUIRE(out.size() == 2);

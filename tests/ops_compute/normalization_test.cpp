@@ -69,7 +69,7 @@ TEST_CASE("lrn: across channels and within a channel") {
         {0.5, 0.4, 0.3, 4.0 / 17});
 }
 
-TEST_CASE("layer_norm: rows have mean 0 and variance 1; gamma/beta tensors; zDNN statistics form") {
+TEST_CASE("layer_norm: rows have mean 0 and variance 1, gamma/beta tensors, zDNN statistics form") {
     const tensor x = random_tensor(shape{3, 4, 5}, 11, -3, 5);
     const values_t y = values(run1(op::layer_norm().from_axis(1).eps(0), {x}));
     for (int r = 0; r < 3; ++r) {

@@ -117,7 +117,7 @@ TEST_CASE("pooling: global modes equal reduce over H*W and mean_reduce2d") {
     check_close(values(gavg), values(run1(op::mean_reduce2d(), {x})));
 }
 
-TEST_CASE("pooling: integer average rounds the stored values; max keeps them") {
+TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     const quantization q{0.5f, 3, 0};
     const tensor x = make_raw(shape::nchw(1, 1, 2, 2), {1, 2, 4, 4}, dtype::u8, q);
     const tensor avg = run1(op::pooling(TSR_POOL_GLOBAL_AVERAGE), {x});
