@@ -1,0 +1,27 @@
+// activation_map.hpp: which Tessera activations the zAIU computes, and the zDNN call for each
+// (relu with optional clipping, leaky relu, tanh, sigmoid, gelu in its tanh form).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <zdnn.h>
+
+#include "tessera/c/ops.h"
+
+namespace zaiu {
+
+struct zdnn_activation {
+    enum class fn { relu, leaky_relu, tanh, sigmoid, gelu } kind = fn::relu;
+    float clip = 0.0f;    ///< relu / leaky relu clipping value; 0 = none
+    float factor = 0.0f;  ///< leaky relu adjustment factor
+};
+
+/// The zDNN form of `spec`, or nothing with the reason in `why`. TSR_ACT_NONE maps to nothing
+/// with an empty reason.
+std::optional<zdnn_activation> map_activation(const tsr_activation_spec& spec, std::string& why);
+
+/// Runs the activation from `in` to `out` (same transformed shape).
+zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out);
+
+}  // namespace zaiu

@@ -1,0 +1,86 @@
+// host_transfer.cpp: stickify / unstickify through a dense staging tensor in the zDNN
+// pre-transformed order (row-major logical order, except HWCK kernels which are permuted here).
+#include "host_transfer.hpp"
+
+#include "stick_format.hpp"
+#include "zdnn_call.hpp"
+
+namespace zaiu {
+
+using tessera::dtype;
+using tessera::shape;
+using tessera::tensor;
+using tessera::tensor_desc;
+
+namespace {
+
+/// The staging dtype: the stick desc's dtype when zDNN transforms it, else f32.
+dtype staging_type(const tensor_desc& d) { return zdnn_type_of(d.type()) ? d.type() : dtype::f32; }
+
+stick_format format_or_throw(const tensor_desc& d) {
+    const auto f = format_of(d);
+    if (!f) throw tessera::error(tessera::status::invalid_argument, "not a zaiu layout: " + d.to_string(), {backend_name, "", ""});
+    return *f;
+}
+
+/// A logical-order view of an HWCK-ordered dense tensor [KH, KW, C, O] as [O, C, KH, KW].
+tensor hwck_as_oihw(const tensor& hwck) {
+    const shape h = hwck.dims();  // KH, KW, C, O
+    const std::int64_t s_kh = h[1] * h[2] * h[3], s_kw = h[2] * h[3], s_c = h[3];
+    const tensor_desc d(shape{h[3], h[2], h[0], h[1]}, hwck.type(), tessera::layout::strided({1, s_c, s_kh, s_kw}));
+    return tensor::borrow(d, hwck.data());
+}
+
+void check_capacity(std::int64_t capacity, std::uint64_t needed, const tensor_desc& d) {
+    if (capacity < static_cast<std::int64_t>(needed)) {
+        throw tessera::error(tessera::status::invalid_argument,
+                             "buffer of " + std::to_string(capacity) + " bytes is too small for " + d.to_string() + " (" +
+                                 std::to_string(needed) + " bytes)",
+                             {backend_name, "", ""});
+    }
+}
+
+}  // namespace
+
+void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std::int64_t capacity) {
+    const stick_format f = format_or_throw(dst_desc);
+    const dtype t = staging_type(dst_desc);
+    const pre_shape p = f.pre(dst_desc.dims());
+    zview view(p, *zdnn_type_of(t));
+    check_capacity(capacity, view.size(), dst_desc);
+    tensor staging;
+    if (f.kind == stick_kind::kernel_hwck) {
+        staging = tensor(shape{p.dims[0], p.dims[1], p.dims[2], p.dims[3]}, t);
+        tensor::copy_elements(src, hwck_as_oihw(staging));
+    } else if (src.type() == t && src.desc().is_row_major()) {
+        staging = src;  // already dense in logical order
+    } else {
+        staging = tensor(dst_desc.dims(), t);
+        tensor::copy_elements(src, staging);
+    }
+    check(zdnn_transform_ztensor_with_saturation(view.bind(sticks, false), staging.data()), "zdnn_transform_ztensor");
+}
+
+void unstickify(const void* sticks, std::int64_t capacity, const tensor_desc& src_desc, const tensor& dst) {
+    const stick_format f = format_or_throw(src_desc);
+    const dtype t = staging_type(src_desc);
+    const pre_shape p = f.pre(src_desc.dims());
+    zview view(p, *zdnn_type_of(t));
+    check_capacity(capacity, view.size(), src_desc);
+    const bool direct = f.kind != stick_kind::kernel_hwck && dst.type() == t && dst.desc().is_row_major();
+    tensor staging = direct ? dst
+                            : (f.kind == stick_kind::kernel_hwck ? tensor(shape{p.dims[0], p.dims[1], p.dims[2], p.dims[3]}, t)
+                                                                 : tensor(src_desc.dims(), t));
+    check(zdnn_transform_origtensor(view.bind(const_cast<void*>(sticks), true), staging.data()), "zdnn_transform_origtensor");
+    if (direct) return;
+    tensor::copy_elements(f.kind == stick_kind::kernel_hwck ? hwck_as_oihw(staging) : staging, dst);
+}
+
+void restick(const void* src, std::int64_t src_capacity, const tensor_desc& src_desc, void* dst, std::int64_t dst_capacity,
+             const tensor_desc& dst_desc) {
+    tensor staging(src_desc.dims(), dtype::f32);
+    unstickify(src, src_capacity, src_desc, staging);
+    stickify(staging, dst_desc, dst, dst_capacity);
+}
+
+}  // namespace zaiu

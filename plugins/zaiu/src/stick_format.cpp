@@ -1,0 +1,160 @@
+// stick_format.cpp: names, shapes and descriptors of the zaiu opaque layouts.
+#include "stick_format.hpp"
+
+#include <cstring>
+#include <limits>
+
+#include "zdnn_call.hpp"
+
+namespace zaiu {
+
+using tessera::dtype;
+using tessera::shape;
+
+namespace {
+
+std::int64_t product(const shape& dims, int from, int to) {
+    std::int64_t p = 1;
+    for (int i = from; i < to; ++i) p *= dims[i];
+    return p;
+}
+
+std::uint32_t narrow(std::int64_t v) {
+    if (v < 0 || v > std::numeric_limits<std::uint32_t>::max()) {
+        throw tessera::error(tessera::status::unsupported, "dimension " + std::to_string(v) + " does not fit zDNN's 32-bit dims");
+    }
+    return static_cast<std::uint32_t>(v);
+}
+
+constexpr const char* feature_prefix = "4DFEATURE-";
+
+}  // namespace
+
+std::string stick_format::name() const {
+    switch (kind) {
+        case stick_kind::feature_1d: return std::string(feature_prefix) + "1D";
+        case stick_kind::feature_2d: return std::string(feature_prefix) + "2D@" + std::to_string(split);
+        case stick_kind::feature_2ds: return std::string(feature_prefix) + "2DS@" + std::to_string(split);
+        case stick_kind::feature_3ds: return std::string(feature_prefix) + "3DS";
+        case stick_kind::feature_nhwc: return std::string(feature_prefix) + "NHWC";
+        case stick_kind::kernel_hwck: return "4DKERNEL-HWCK";
+    }
+    return "?";
+}
+
+bool stick_format::fits(const shape& dims) const {
+    switch (kind) {
+        case stick_kind::feature_1d: return dims.rank() == 1;
+        case stick_kind::feature_2d:
+        case stick_kind::feature_2ds: return split >= 0 && split <= dims.rank();
+        case stick_kind::feature_3ds: return dims.rank() == 3;
+        case stick_kind::feature_nhwc:
+        case stick_kind::kernel_hwck: return dims.rank() == 4;
+    }
+    return false;
+}
+
+pre_shape stick_format::pre(const shape& dims) const {
+    if (!fits(dims)) throw tessera::error(tessera::status::invalid_argument, "format " + name() + " cannot hold dims " + dims.to_string());
+    pre_shape p;
+    switch (kind) {
+        case stick_kind::feature_1d:
+            p.layout = ZDNN_1D;
+            p.rank = 1;
+            p.dims = {narrow(dims[0]), 0, 0, 0};
+            break;
+        case stick_kind::feature_2d:
+        case stick_kind::feature_2ds:
+            p.layout = kind == stick_kind::feature_2d ? ZDNN_2D : ZDNN_2DS;
+            p.rank = 2;
+            p.dims = {narrow(product(dims, 0, split)), narrow(product(dims, split, dims.rank())), 0, 0};
+            break;
+        case stick_kind::feature_3ds:
+            p.layout = ZDNN_3DS;
+            p.rank = 3;
+            p.dims = {narrow(dims[0]), narrow(dims[1]), narrow(dims[2]), 0};
+            break;
+        case stick_kind::feature_nhwc:
+            p.layout = ZDNN_NCHW;
+            p.rank = 4;
+            p.dims = {narrow(dims[0]), narrow(dims[1]), narrow(dims[2]), narrow(dims[3])};
+            break;
+        case stick_kind::kernel_hwck:  // logical [O, C, KH, KW]
+            p.layout = ZDNN_HWCK;
+            p.rank = 4;
+            p.dims = {narrow(dims[2]), narrow(dims[3]), narrow(dims[1]), narrow(dims[0])};
+            break;
+    }
+    return p;
+}
+
+stick_format natural_format(const shape& dims) {
+    switch (dims.rank()) {
+        case 1: return stick_format::d1();
+        case 2: return stick_format::d2(1);
+        case 3: return stick_format::d3s();
+        case 4: return stick_format::nhwc();
+        default: return stick_format::d2(dims.rank() > 0 ? dims.rank() - 1 : 0);
+    }
+}
+
+std::optional<zdnn_data_types> zdnn_type_of(dtype t) {
+    switch (t) {
+        case dtype::f32: return FP32;
+        case dtype::f16: return FP16;
+        case dtype::bf16: return BFLOAT;
+        case dtype::i32: return INT32;
+        default: return std::nullopt;
+    }
+}
+
+bool stickable(dtype t) { return t == dtype::f32 || t == dtype::f16 || t == dtype::bf16; }
+
+void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_desc, zdnn_tensor_desc& tfrmd_desc) {
+    std::memset(&pre_desc, 0, sizeof pre_desc);
+    std::memset(&tfrmd_desc, 0, sizeof tfrmd_desc);
+    const auto& d = p.dims;
+    switch (p.rank) {
+        case 1: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0]); break;
+        case 2: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1]); break;
+        case 3: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2]); break;
+        default: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2], d[3]); break;
+    }
+    check(zdnn_generate_transformed_desc(&pre_desc, &tfrmd_desc), "zdnn_generate_transformed_desc");
+}
+
+tessera::tensor_desc in_format(const tessera::tensor_desc& logical, const stick_format& f) {
+    const zdnn_data_types type = zdnn_type_of(logical.type()).value_or(FP32);
+    zdnn_tensor_desc pre{}, tfrmd{};
+    make_descs(f.pre(logical.dims()), type, pre, tfrmd);
+    const auto bytes = static_cast<std::int64_t>(zdnn_getsize_ztensor(&tfrmd));
+    return logical.with_layout(tessera::layout::opaque(backend_name, f.name(), bytes));
+}
+
+std::optional<stick_format> format_of(const tessera::tensor_desc& d) {
+    if (!d.is_opaque() || d.opaque_backend() != backend_name) return std::nullopt;
+    const std::string name = d.opaque_format();
+    const stick_format fixed[] = {stick_format::d1(), stick_format::d3s(), stick_format::nhwc(), stick_format::hwck()};
+    for (const auto& f : fixed)
+        if (f.name() == name) return f;
+    for (stick_kind k : {stick_kind::feature_2d, stick_kind::feature_2ds}) {
+        const std::string prefix = stick_format{k, 0}.name();  // ends in "@0"
+        const std::string stem = prefix.substr(0, prefix.size() - 1);
+        if (name.compare(0, stem.size(), stem) == 0 && name.size() > stem.size()) {
+            const std::string digits = name.substr(stem.size());
+            if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 2) return std::nullopt;
+            return stick_format{k, std::stoi(digits)};
+        }
+    }
+    return std::nullopt;
+}
+
+zdnn_tensor_desc transformed_of(const tessera::tensor_desc& d) {
+    const auto f = format_of(d);
+    if (!f) throw tessera::error(tessera::status::invalid_argument, "not a zaiu layout: " + d.to_string());
+    zdnn_tensor_desc pre{}, tfrmd{};
+    make_descs(f->pre(d.dims()), zdnn_type_of(d.type()).value_or(FP32), pre, tfrmd);
+    return tfrmd;
+}
+
+}  // namespace zaiu

@@ -1,0 +1,80 @@
+// stick_format.hpp: the zaiu plugin's opaque layouts. A tensor on the zaiu backend lives in a
+// zDNN transformed ("stickified") buffer; its opaque format names how the Tessera logical dims
+// map onto the zDNN pre-transformed layout that was used to transform it:
+//   4DFEATURE-1D        rank 1 [a]                       -> ZDNN_1D (a)
+//   4DFEATURE-2D@K      any rank, dims [0,K) as rows      -> ZDNN_2D (rows, cols)
+//   4DFEATURE-2DS@K     any rank, dims [0,K) as rows      -> ZDNN_2DS (rows, cols)
+//   4DFEATURE-3DS       rank 3 [a,b,c]                    -> ZDNN_3DS (a, b, c)
+//   4DFEATURE-NHWC      rank 4 logical [N,C,H,W]          -> ZDNN_NCHW, stored as NHWC sticks
+//   4DKERNEL-HWCK       rank 4 conv weights [O,C,KH,KW]   -> ZDNN_HWCK (KH, KW, C, O)
+// The opaque size is the transformed buffer size (zdnn_getsize_ztensor).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <zdnn.h>
+
+#include "tessera/tensor_desc.hpp"
+
+namespace zaiu {
+
+inline constexpr const char* backend_name = "zaiu";
+
+enum class stick_kind { feature_1d, feature_2d, feature_2ds, feature_3ds, feature_nhwc, kernel_hwck };
+
+/// A zDNN pre-transformed shape: layout, type and dims outermost first.
+struct pre_shape {
+    zdnn_data_layouts layout = ZDNN_1D;
+    int rank = 1;
+    std::array<std::uint32_t, 4> dims{};  ///< outermost first, `rank` used
+};
+
+struct stick_format {
+    stick_kind kind = stick_kind::feature_2d;
+    int split = 1;  ///< rows/cols split for the 2D and 2DS kinds
+
+    std::string name() const;
+    /// Whether this format can hold a tensor with these logical dims.
+    bool fits(const tessera::shape& dims) const;
+    /// The pre-transformed shape zdnn_transform_ztensor gets for these logical dims.
+    pre_shape pre(const tessera::shape& dims) const;
+
+    friend bool operator==(const stick_format& a, const stick_format& b) {
+        return a.kind == b.kind && (a.split == b.split || (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds));
+    }
+    friend bool operator!=(const stick_format& a, const stick_format& b) { return !(a == b); }
+
+    static stick_format d1() { return {stick_kind::feature_1d, 0}; }
+    static stick_format d2(int split) { return {stick_kind::feature_2d, split}; }
+    static stick_format d2s(int split) { return {stick_kind::feature_2ds, split}; }
+    static stick_format d3s() { return {stick_kind::feature_3ds, 0}; }
+    static stick_format nhwc() { return {stick_kind::feature_nhwc, 0}; }
+    static stick_format hwck() { return {stick_kind::kernel_hwck, 0}; }
+};
+
+/// The format a plain tensor of these dims gets by default: 1D, 2D, 3DS or NHWC by rank;
+/// ranks 0 and above 4 flatten to 2D@rank-1.
+stick_format natural_format(const tessera::shape& dims);
+
+/// zDNN pre-transformed data type for a Tessera dtype (FP32, FP16, BFLOAT, INT32), if any.
+std::optional<zdnn_data_types> zdnn_type_of(tessera::dtype t);
+
+/// Whether the plugin can hold tensors of this dtype in sticks.
+bool stickable(tessera::dtype t);
+
+/// Builds the zDNN pre-transformed and transformed descriptors of a pre-transformed shape.
+void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_desc, zdnn_tensor_desc& tfrmd_desc);
+
+/// The logical descriptor in this format: an opaque zaiu layout with the transformed size.
+tessera::tensor_desc in_format(const tessera::tensor_desc& logical, const stick_format& f);
+
+/// The format of a zaiu descriptor, if it is one.
+std::optional<stick_format> format_of(const tessera::tensor_desc& d);
+
+/// The stored transformed descriptor of a zaiu tensor.
+zdnn_tensor_desc transformed_of(const tessera::tensor_desc& d);
+
+}  // namespace zaiu
