@@ -89,8 +89,7 @@ void run_op_loop(benchmark::State& state, cl_ml_op_qcom op, std::vector<cl_ml_te
   api.clReleaseMLTensorMemoryDescriptorSetQCOM(set);
 }
 
-void qcom_sgemm(benchmark::State& state) {
-  const cl_uint n = static_cast<cl_uint>(state.range(0));
+void qcom_sgemm(benchmark::State& state, cl_uint n) {
   CLMLInterfaceV1QCOM& api = *device().api;
   cl_ml_tensor_qcom a = tensor(CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, n, n);
   cl_ml_tensor_qcom b = tensor(CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, n, n);
@@ -112,8 +111,7 @@ void qcom_sgemm(benchmark::State& state) {
   for (cl_mem m : {ma, mb, mc}) clReleaseMemObject(m);
 }
 
-void qcom_conv3x3(benchmark::State& state) {
-  const cl_uint channels = static_cast<cl_uint>(state.range(0)), size = static_cast<cl_uint>(state.range(1));
+void qcom_conv3x3(benchmark::State& state, cl_uint channels, cl_uint size) {
   CLMLInterfaceV1QCOM& api = *device().api;
   cl_ml_tensor_qcom in = tensor(CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, channels, size, size);
   cl_ml_tensor_qcom wt = tensor(CL_TENSOR_LAYOUT_OPTIMAL_QCOM, channels, channels, 3, 3);
@@ -143,8 +141,7 @@ void qcom_conv3x3(benchmark::State& state) {
 }
 
 #ifdef TESSERA_HAVE_CLBLAST
-void clblast_sgemm(benchmark::State& state) {
-  const size_t n = static_cast<size_t>(state.range(0));
+void clblast_sgemm(benchmark::State& state, size_t n) {
   cl_mem a = filled_buffer(n * n, 1), b = filled_buffer(n * n, 2), c = filled_buffer(n * n, 3);
   cl_command_queue queue = device().queue;
   auto gemm = [&] {
@@ -167,12 +164,20 @@ void clblast_sgemm(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(qcom_sgemm)->Name("qcom-ml/sgemm_512")->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(qcom_sgemm)->Name("qcom-ml/sgemm_1024")->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
+// Names are exact (Google Benchmark appends "/real_time" because the work runs on device threads).
+int main(int argc, char** argv) {
+  auto add = [](const char* name, auto fn) {
+    benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond);
+  };
+  add("qcom-ml/sgemm_512", [](benchmark::State& s) { qcom_sgemm(s, 512); });
+  add("qcom-ml/sgemm_1024", [](benchmark::State& s) { qcom_sgemm(s, 1024); });
 #ifdef TESSERA_HAVE_CLBLAST
-BENCHMARK(clblast_sgemm)->Name("clblast/sgemm_512")->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(clblast_sgemm)->Name("clblast/sgemm_1024")->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
+  add("clblast/sgemm_512", [](benchmark::State& s) { clblast_sgemm(s, 512); });
+  add("clblast/sgemm_1024", [](benchmark::State& s) { clblast_sgemm(s, 1024); });
 #endif
-BENCHMARK(qcom_conv3x3)->Name("qcom-ml/conv3x3_64_56")->Args({64, 56})->UseRealTime()->Unit(benchmark::kMillisecond);
-
-BENCHMARK_MAIN();
+  add("qcom-ml/conv3x3_64_56", [](benchmark::State& s) { qcom_conv3x3(s, 64, 56); });
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

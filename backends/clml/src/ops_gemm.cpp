@@ -222,10 +222,11 @@ cl_int create_fully_connected(cl_context context, const cl_ml_op_properties_qcom
     int stride;
     if (!vector_layout(tb->logical(), count, stride) || count != n) return CL_INVALID_VALUE;
   }
+  // The kernel reads raw memory in logical order: linear NHWC or strided tensors are not handled
+  // (OPTIMAL ones are finalised as packed NCHW below).
+  for (const TensorPtr* t : {&ti, &tw, &tb, &to})
+    if (*t && !(*t)->is_optimal() && !(*t)->info().is_packed_nchw()) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   const int si = b.add(ti), sw = b.add(tw), sb = b.add(tb), so = b.add(to);
-  // The kernel reads raw memory in logical order: linear NHWC or strided tensors are not handled.
-  for (int s : {si, sw, sb, so})
-    if (s >= 0 && !b.info(s).is_packed_nchw()) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   add_gemm_dispatch(b, si, sw, so, sb, m, n, k, false,
                     desc->weight_transform == CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM, 1.0f, 0.0f, dtype,
                     desc->arithmetic_mode);

@@ -50,44 +50,51 @@ typedef intptr_t cl_ml_op_properties_qcom;
 typedef intptr_t cl_ml_tensor_properties_qcom;
 
 /* ---------------------------------------------------------------- enumerations (int-sized) */
-typedef enum _cl_tensor_layout_qcom {
+/* In C++ the enumerations get a fixed cl_int base so that any int a client stores (valid or not)
+   is a well-defined value that the implementation can reject. Same size as in C. */
+#ifdef __cplusplus
+#define TESSERA_CLML_ENUM_BASE : cl_int
+#else
+#define TESSERA_CLML_ENUM_BASE
+#endif
+typedef enum _cl_tensor_layout_qcom TESSERA_CLML_ENUM_BASE {
   CL_TENSOR_LAYOUT_OPTIMAL_QCOM = 0,
   CL_TENSOR_LAYOUT_NCHW_QCOM = 1,
   CL_TENSOR_LAYOUT_NHWC_QCOM = 2
 } cl_tensor_layout_qcom;
 
-typedef enum _cl_tensor_dimensions_qcom {
+typedef enum _cl_tensor_dimensions_qcom TESSERA_CLML_ENUM_BASE {
   CL_TENSOR_DIMENSIONS_4D_QCOM = 0,
   CL_TENSOR_DIMENSIONS_5D_QCOM = 1,
   CL_TENSOR_UNUSED_QCOM = 2
 } cl_tensor_dimensions_qcom;
 
-typedef enum _cl_gemm_transform_qcom {
+typedef enum _cl_gemm_transform_qcom TESSERA_CLML_ENUM_BASE {
   CL_GEMM_TRANSFORM_NONE_QCOM = 0,
   CL_GEMM_TRANSFORM_TRANSPOSE_QCOM = 1
 } cl_gemm_transform_qcom;
 
-typedef enum _cl_fc_weight_transform_qcom {
+typedef enum _cl_fc_weight_transform_qcom TESSERA_CLML_ENUM_BASE {
   CL_FC_WEIGHT_TRANSFORM_NONE_QCOM = 0,
   CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM = 1
 } cl_fc_weight_transform_qcom;
 
-typedef enum _cl_arithmetic_mode_qcom {
+typedef enum _cl_arithmetic_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_ARITHMETIC_MODE_FP16_QCOM = 0,
   CL_ARITHMETIC_MODE_FP16_ACC32_QCOM = 1,
   CL_ARITHMETIC_MODE_FP32_QCOM = 2,
   CL_ARITHMETIC_MODE_INT32_QCOM = 3
 } cl_arithmetic_mode_qcom;
 
-typedef enum _cl_convolution_mode_qcom {
+typedef enum _cl_convolution_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_CONVOLUTION_MODE_CONVOLUTION_QCOM = 0,
   CL_CONVOLUTION_MODE_TRANSPOSE_QCOM = 1,
   CL_CONVOLUTION_MODE_DEPTHWISE_QCOM = 2
 } cl_convolution_mode_qcom;
 
-typedef enum _cl_batchnorm_mode_qcom { CL_BATCHNORM_MODE_SPATIAL_QCOM = 0 } cl_batchnorm_mode_qcom;
+typedef enum _cl_batchnorm_mode_qcom TESSERA_CLML_ENUM_BASE { CL_BATCHNORM_MODE_SPATIAL_QCOM = 0 } cl_batchnorm_mode_qcom;
 
-typedef enum _cl_activation_function_qcom {
+typedef enum _cl_activation_function_qcom TESSERA_CLML_ENUM_BASE {
   CL_ACTIVATION_RELU = 0,
   CL_ACTIVATION_TANH = 1,
   CL_ACTIVATION_SIGMOID = 2,
@@ -97,12 +104,12 @@ typedef enum _cl_activation_function_qcom {
   CL_ACTIVATION_LEAKY_RELU = 6
 } cl_activation_function_qcom;
 
-typedef enum _cl_nan_mode_qcom {
+typedef enum _cl_nan_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_DO_NOT_PROPAGATE_NAN_QCOM = 0,
   CL_PROPAGATE_NAN_QCOM = 1
 } cl_nan_mode_qcom;
 
-typedef enum _cl_pooling_mode_qcom {
+typedef enum _cl_pooling_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_POOLING_MODE_MAX_QCOM = 0,
   CL_POOLING_MODE_AVERAGE_INCLUDE_PADDING_QCOM = 1,
   CL_POOLING_MODE_AVERAGE_EXCLUDE_PADDING_QCOM = 2,
@@ -110,7 +117,7 @@ typedef enum _cl_pooling_mode_qcom {
   CL_POOLING_MODE_GLOBAL_AVERAGE_QCOM = 4
 } cl_pooling_mode_qcom;
 
-typedef enum _cl_binary_op_qcom {
+typedef enum _cl_binary_op_qcom TESSERA_CLML_ENUM_BASE {
   CL_TENSOR_OP_ADD_QCOM = 0,
   CL_TENSOR_OP_SUB_QCOM = 1,
   CL_TENSOR_OP_MUL_QCOM = 2,
@@ -119,17 +126,17 @@ typedef enum _cl_binary_op_qcom {
   CL_TENSOR_OP_DIV_QCOM = 5
 } cl_binary_op_qcom;
 
-typedef enum _cl_softmax_algorithm_qcom {
+typedef enum _cl_softmax_algorithm_qcom TESSERA_CLML_ENUM_BASE {
   CL_SOFTMAX_ALGORITHM_ACCURATE_QCOM = 1
 } cl_softmax_algorithm_qcom;
 
-typedef enum _cl_softmax_mode_qcom {
+typedef enum _cl_softmax_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_SOFTMAX_MODE_INSTANCE_QCOM = 0,
   CL_SOFTMAX_MODE_CHANNEL_QCOM = 1,
   CL_SOFTMAX_MODE_SPATIAL_QCOM = 2
 } cl_softmax_mode_qcom;
 
-typedef enum _cl_pad_mode_qcom {
+typedef enum _cl_pad_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_PAD_MODE_CONSTANT_QCOM = 0,
   CL_PAD_MODE_REFLECT_QCOM = 1,
   CL_PAD_MODE_SYMMETRIC_QCOM = 2,
