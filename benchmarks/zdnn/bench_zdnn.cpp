@@ -155,6 +155,9 @@ BENCHMARK_CAPTURE(onednn_reorder, nhwc_1x224x224x3, 1, 224, 224, 3, true)->Name(
 BENCHMARK_CAPTURE(zaiu_origtensor, nhwc_1x224x224x3, 1, 224, 224, 3)->Name("zaiu/transform_origtensor/nhwc_1x224x224x3")->UseRealTime();
 BENCHMARK_CAPTURE(memcpy_copy, nhwc_1x224x224x3_back, 1, 224, 224, 3)->Name("memcpy/transform_origtensor/nhwc_1x224x224x3")->UseRealTime();
 BENCHMARK_CAPTURE(onednn_reorder, nhwc_1x224x224x3_back, 1, 224, 224, 3, false)->Name("onednn/transform_origtensor/nhwc_1x224x224x3")->UseRealTime();
+BENCHMARK_CAPTURE(zaiu_transform, nhwc_1x1x1024x1024, 1, 1, 1024, 1024)->Name("zaiu/transform/nhwc_1x1x1024x1024")->UseRealTime();
+BENCHMARK_CAPTURE(zaiu_origtensor, nhwc_1x1x1024x1024, 1, 1, 1024, 1024)->Name("zaiu/transform_origtensor/nhwc_1x1x1024x1024")->UseRealTime();
+BENCHMARK_CAPTURE(memcpy_copy, nhwc_1x1x1024x1024, 1, 1, 1024, 1024)->Name("memcpy/transform/nhwc_1x1x1024x1024")->UseRealTime();
 BENCHMARK_CAPTURE(zaiu_matmul, with_transforms, true)->Name("zaiu/matmul")->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(zaiu_matmul, op_only, false)->Name("zaiu/matmul_op_only")->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(onednn_sgemm)->Name("onednn/matmul")->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -23,49 +23,62 @@ struct TransformResult {
   bool range_violation = false;
 };
 
-// Fast path: FP32 rows that are contiguous in the source, written stick by stick with padding;
-// rows (n, c-block, h) in parallel for large tensors.
+// Fast paths for FP32 data whose transformed rows are contiguous in the caller's buffer. Work is
+// split by pages of 32 W positions; each W position's source row (all C values) is read once,
+// sequentially, and spread over its C-block sticks. Large tensors run in parallel (oneTBB).
+struct PageRow {
+  uint32_t n, h, w0, w1;  // W positions [w0, w1) of one (n, h) page
+};
+
+PageRow page_row(const FeatureGeometry& g, size_t index) {
+  const size_t pages = g.w_pages();
+  const uint32_t page = static_cast<uint32_t>(index % pages);
+  const size_t nh = index / pages;
+  return {static_cast<uint32_t>(nh / g.h), static_cast<uint32_t>(nh % g.h), page * kSticksPerPage,
+          std::min<uint32_t>(g.w, (page + 1) * kSticksPerPage)};
+}
+
 bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsigned char* base, bool saturate) {
   std::atomic<bool> violation{false};
-  const uint32_t w_padded = static_cast<uint32_t>(g.w_pages() * kSticksPerPage);
   const size_t c_blocks = g.c_blocks();
-  const bool streaming = g.size_bytes() > (size_t{4} << 20);
-  for_rows(size_t(g.n) * c_blocks * g.h, size_t(g.n) * g.h * w_padded * 64, [&](size_t begin, size_t end) {
+  const size_t page_rows = size_t(g.n) * g.h * g.w_pages();
+  // Few channels in a large tensor: whole sticks written with non-temporal stores.
+  const bool streaming = c_blocks == 1 && g.c < 64 && g.size_bytes() > (size_t{4} << 20);
+  for_rows(page_rows, page_rows * kSticksPerPage * c_blocks * 64, [&](size_t begin, size_t end) {
     bool local = false;
-    for (size_t row = begin; row < end; ++row) {
-      const uint32_t h = static_cast<uint32_t>(row % g.h);
-      const uint32_t c0 = static_cast<uint32_t>((row / g.h) % c_blocks) * 64;
-      const uint32_t n = static_cast<uint32_t>(row / g.h / c_blocks);
-      const uint32_t count = std::min<uint32_t>(64, g.c - c0);
-      const float* in = src + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
-      auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
-      if (count < 64 && streaming) {
-        // Sparse sticks (few channels) of a large tensor: whole sticks with non-temporal stores.
-        local |= fp32_rows_to_sticks_streaming(in, g.c, stick, g.w, count, saturate);
-        if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
-        continue;
+    for (size_t index = begin; index < end; ++index) {
+      const PageRow r = page_row(g, index);
+      const float* row = src + ((static_cast<uint64_t>(r.n) * g.h + r.h) * g.w + r.w0) * g.c;
+      for (size_t cb = 0; cb < c_blocks; ++cb) {
+        const uint32_t c0 = static_cast<uint32_t>(cb * 64), count = std::min<uint32_t>(64, g.c - c0);
+        auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(r.n, r.h, r.w0, c0));
+        const size_t used = r.w1 - r.w0;
+        if (streaming) {
+          local |= fp32_rows_to_sticks_streaming(row + c0, g.c, stick, used, count, saturate);
+        } else {
+          if (count < 64) std::memset(stick, 0, used * kStickBytes);
+          local |= fp32_rows_to_sticks(row + c0, g.c, stick, used, count, saturate);
+        }
+        if (used < kSticksPerPage) std::memset(stick + used * 64, 0, (kSticksPerPage - used) * kStickBytes);
       }
-      if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
-      else if (w_padded > g.w) std::memset(stick + size_t(g.w) * 64, 0, size_t(w_padded - g.w) * kStickBytes);
-      local |= fp32_rows_to_sticks(in, g.c, stick, g.w, count, saturate);
     }
     if (local) violation = true;
   });
   return violation;
 }
 
-// Fast path back: contiguous FP32 destination rows.
 void unstickify_contiguous_fp32(const unsigned char* base, const FeatureGeometry& g, float* dst) {
   const size_t c_blocks = g.c_blocks();
-  for_rows(size_t(g.n) * c_blocks * g.h, size_t(g.n) * g.h * g.w * g.c, [&](size_t begin, size_t end) {
-    for (size_t row = begin; row < end; ++row) {
-      const uint32_t h = static_cast<uint32_t>(row % g.h);
-      const uint32_t c0 = static_cast<uint32_t>((row / g.h) % c_blocks) * 64;
-      const uint32_t n = static_cast<uint32_t>(row / g.h / c_blocks);
-      const uint32_t count = std::min<uint32_t>(64, g.c - c0);
-      const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(n, h, 0, c0));
-      float* out = dst + ((static_cast<uint64_t>(n) * g.h + h) * g.w) * g.c + c0;
-      sticks_to_fp32_rows(stick, out, g.c, g.w, count);
+  const size_t page_rows = size_t(g.n) * g.h * g.w_pages();
+  for_rows(page_rows, page_rows * kSticksPerPage * c_blocks * 64, [&](size_t begin, size_t end) {
+    for (size_t index = begin; index < end; ++index) {
+      const PageRow r = page_row(g, index);
+      float* row = dst + ((static_cast<uint64_t>(r.n) * g.h + r.h) * g.w + r.w0) * g.c;
+      for (size_t cb = 0; cb < c_blocks; ++cb) {
+        const uint32_t c0 = static_cast<uint32_t>(cb * 64), count = std::min<uint32_t>(64, g.c - c0);
+        const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(r.n, r.h, r.w0, c0));
+        sticks_to_fp32_rows(stick, row + c0, g.c, r.w1 - r.w0, count);
+      }
     }
   });
 }
