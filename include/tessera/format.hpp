@@ -34,8 +34,10 @@ inline std::string format_element(const tensor& t, const index_t& idx) {
     const dtype type = t.type();
     const quantization q = t.desc().quant();
     switch (type) {
-        case dtype::boolean: return numeric::load_raw(type, p) != 0.0 ? "true" : "false";
-        case dtype::i32: return fmt::format("{}", static_cast<std::int64_t>(numeric::load_raw(type, p)));
+        case dtype::boolean:
+            return numeric::load_raw(type, p) != 0.0 ? "true" : "false";
+        case dtype::i32:
+            return fmt::format("{}", static_cast<std::int64_t>(numeric::load_raw(type, p)));
         case dtype::i8:
         case dtype::u8:
             if (q.scale == 1.0f && q.zero_point == 0) {
@@ -43,15 +45,17 @@ inline std::string format_element(const tensor& t, const index_t& idx) {
             }
             return fmt::format("{}", static_cast<float>(numeric::load_real(type, q, p)));
         case dtype::i16:
-            if (q.fixed_point_pos == 0) return fmt::format("{}", static_cast<std::int64_t>(numeric::load_raw(type, p)));
+            if (q.fixed_point_pos == 0)
+                return fmt::format("{}", static_cast<std::int64_t>(numeric::load_raw(type, p)));
             return fmt::format("{}", numeric::load_real(type, q, p));  // exact binary fraction
-        default: return fmt::format("{}", static_cast<float>(numeric::load_raw(type, p)));
+        default:
+            return fmt::format("{}", static_cast<float>(numeric::load_raw(type, p)));
     }
 }
 
 /// Writes tensor values as nested brackets, numpy style, right-aligned to a common width.
 class tensor_printer {
-public:
+  public:
     tensor_printer(const tensor& t, int items_per_dim)
         : t_(t), dims_(t.dims()), limit_(items_per_dim > 0 ? items_per_dim : 1) {}
 
@@ -67,7 +71,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::int64_t shown(int d) const { return std::min<std::int64_t>(dims_[d], limit_); }
 
     void collect(int d, index_t& idx) {
@@ -85,8 +89,10 @@ private:
         const int rank = dims_.rank();
         const bool innermost = d + 1 == rank;
         // Between blocks: a newline, one blank line per further level, then indentation.
-        const std::string block_sep = ",\n" + std::string(static_cast<std::size_t>(rank - d - 2 > 0 ? rank - d - 2 : 0), '\n') +
-                                      std::string(static_cast<std::size_t>(d + 1), ' ');
+        const std::string block_sep =
+            ",\n" +
+            std::string(static_cast<std::size_t>(rank - d - 2 > 0 ? rank - d - 2 : 0), '\n') +
+            std::string(static_cast<std::size_t>(d + 1), ' ');
         const std::string& sep = innermost ? item_sep_ : block_sep;
         out += '[';
         for (std::int64_t i = 0; i < shown(d); ++i) {
@@ -117,7 +123,8 @@ private:
 /// "f32 2x3 strides [3,1]" on one line, then the values: at most `items_per_dim` per dimension.
 inline std::string to_string(const tensor& t, int items_per_dim = detail::default_items_per_dim) {
     if (!t.base()) {
-        return t.num_elements() == 0 && t.type() != dtype::undef ? t.desc().to_string() + "\n[]" : "tensor(empty)";
+        return t.num_elements() == 0 && t.type() != dtype::undef ? t.desc().to_string() + "\n[]"
+                                                                 : "tensor(empty)";
     }
     return t.desc().to_string() + "\n" + detail::tensor_printer(t, items_per_dim).print();
 }
@@ -175,7 +182,8 @@ struct fmt::formatter<tessera::tensor> {
             digits = true;
         }
         if (!digits || n == 0 || (it != ctx.end() && *it != '}')) {
-            throw fmt::format_error("tensor format spec is a positive item count per dimension, e.g. {:8}");
+            throw fmt::format_error(
+                "tensor format spec is a positive item count per dimension, e.g. {:8}");
         }
         items_per_dim = n;
         return it;

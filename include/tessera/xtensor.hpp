@@ -30,28 +30,46 @@ namespace detail {
 template <typename T>
 constexpr dtype xtensor_dtype() {
     using U = std::remove_cv_t<T>;
-    if constexpr (std::is_same_v<U, float>) return dtype::f32;
-    else if constexpr (std::is_same_v<U, std::int8_t>) return dtype::i8;
-    else if constexpr (std::is_same_v<U, std::uint8_t>) return dtype::u8;
-    else if constexpr (std::is_same_v<U, std::int16_t>) return dtype::i16;
-    else if constexpr (std::is_same_v<U, std::int32_t>) return dtype::i32;
-    else if constexpr (std::is_same_v<U, bool>) return dtype::boolean;
-    else return dtype::undef;
+    if constexpr (std::is_same_v<U, float>)
+        return dtype::f32;
+    else if constexpr (std::is_same_v<U, std::int8_t>)
+        return dtype::i8;
+    else if constexpr (std::is_same_v<U, std::uint8_t>)
+        return dtype::u8;
+    else if constexpr (std::is_same_v<U, std::int16_t>)
+        return dtype::i16;
+    else if constexpr (std::is_same_v<U, std::int32_t>)
+        return dtype::i32;
+    else if constexpr (std::is_same_v<U, bool>)
+        return dtype::boolean;
+    else
+        return dtype::undef;
 }
 
 /// A strided layout from per-dimension strides (in elements).
 inline layout strides_layout(const std::vector<std::int64_t>& s) {
     switch (s.size()) {
-        case 0: return layout::strided({});
-        case 1: return layout::strided({s[0]});
-        case 2: return layout::strided({s[0], s[1]});
-        case 3: return layout::strided({s[0], s[1], s[2]});
-        case 4: return layout::strided({s[0], s[1], s[2], s[3]});
-        case 5: return layout::strided({s[0], s[1], s[2], s[3], s[4]});
-        case 6: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
-        case 7: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
-        case 8: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
-        default: throw error(status::invalid_argument, "rank " + std::to_string(s.size()) + " exceeds " + std::to_string(max_dims));
+        case 0:
+            return layout::strided({});
+        case 1:
+            return layout::strided({s[0]});
+        case 2:
+            return layout::strided({s[0], s[1]});
+        case 3:
+            return layout::strided({s[0], s[1], s[2]});
+        case 4:
+            return layout::strided({s[0], s[1], s[2], s[3]});
+        case 5:
+            return layout::strided({s[0], s[1], s[2], s[3], s[4]});
+        case 6:
+            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
+        case 7:
+            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
+        case 8:
+            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
+        default:
+            throw error(status::invalid_argument, "rank " + std::to_string(s.size()) + " exceeds " +
+                                                      std::to_string(max_dims));
     }
 }
 
@@ -59,7 +77,8 @@ inline layout strides_layout(const std::vector<std::int64_t>& s) {
 template <typename Shape>
 shape to_shape(const Shape& xs) {
     if (xs.size() > static_cast<std::size_t>(max_dims)) {
-        throw error(status::invalid_argument, "xtensor rank " + std::to_string(xs.size()) + " exceeds " + std::to_string(max_dims));
+        throw error(status::invalid_argument, "xtensor rank " + std::to_string(xs.size()) +
+                                                  " exceeds " + std::to_string(max_dims));
     }
     return shape(xs.begin(), xs.end());
 }
@@ -88,7 +107,8 @@ auto as_xtensor(const tensor& t) {
     }
     const auto count = static_cast<std::size_t>(d.num_elements());
     // An rvalue pointer: the adaptor keeps it by value (an lvalue would be kept by reference).
-    return xt::adapt(std::move(data), count, xt::no_ownership(), std::move(extents), std::move(strides));
+    return xt::adapt(std::move(data), count, xt::no_ownership(), std::move(extents),
+                     std::move(strides));
 }
 
 /// A zero-copy xtensor view of any host tensor, slices with gaps included: an xt::strided_view
@@ -102,14 +122,16 @@ auto as_xtensor_strided(const tensor& t) {
     std::vector<std::ptrdiff_t> strides;
     std::size_t span = d.num_elements() > 0 ? 1 : 0;
     for (int i = 0; i < d.rank(); ++i) {
-        if (d.stride(i) < 0) throw error(status::invalid_argument, "as_xtensor_strided: negative strides");
+        if (d.stride(i) < 0)
+            throw error(status::invalid_argument, "as_xtensor_strided: negative strides");
         extents.push_back(static_cast<std::size_t>(d.dim(i)));
         strides.push_back(static_cast<std::ptrdiff_t>(d.stride(i)));
         if (d.dim(i) > 0) span += static_cast<std::size_t>((d.dim(i) - 1) * d.stride(i));
     }
-    auto memory = xt::adapt(std::move(data), span, xt::no_ownership(), std::vector<std::size_t>{span});
-    return xt::strided_view(std::move(memory), std::move(extents), std::move(strides), std::size_t{0},
-                            xt::layout_type::dynamic);
+    auto memory =
+        xt::adapt(std::move(data), span, xt::no_ownership(), std::vector<std::size_t>{span});
+    return xt::strided_view(std::move(memory), std::move(extents), std::move(strides),
+                            std::size_t{0}, xt::layout_type::dynamic);
 }
 
 /// A tensor over the memory of an xtensor container (or strided view of one) without copying;
@@ -118,21 +140,25 @@ auto as_xtensor_strided(const tensor& t) {
 /// copy those with to_tensor. `type` is deduced from the element type (float -> f32, int8 ->
 /// i8, ...); pass it for std::uint16_t bit patterns (f16, bf16, dlfloat16) or uint8 bools.
 template <typename E>
-tensor borrow(xt::xexpression<E>& expression, dtype type = dtype::undef, const quantization& q = {}) {
+tensor borrow(xt::xexpression<E>& expression, dtype type = dtype::undef,
+              const quantization& q = {}) {
     static_assert(xt::has_data_interface<E>::value && xt::has_strides<E>::value,
-                  "tessera::borrow needs an xtensor container or strided view; use tessera::to_tensor to copy");
+                  "tessera::borrow needs an xtensor container or strided view; use "
+                  "tessera::to_tensor to copy");
     E& e = expression.derived_cast();
     using value_type = std::remove_reference_t<decltype(*e.data())>;
     if (type == dtype::undef) type = detail::xtensor_dtype<value_type>();
     if (type == dtype::undef) {
-        throw error(status::invalid_argument, "no tessera dtype is deduced from this element type; pass one");
+        throw error(status::invalid_argument,
+                    "no tessera dtype is deduced from this element type; pass one");
     }
     const shape dims = detail::to_shape(e.shape());
     const std::vector<std::int64_t> strides(e.strides().begin(), e.strides().end());
     for (const auto s : strides) {
         if (s < 0) {
             throw error(status::invalid_argument,
-                        "cannot borrow an xtensor expression with negative strides; copy it with tessera::to_tensor");
+                        "cannot borrow an xtensor expression with negative strides; copy it with "
+                        "tessera::to_tensor");
         }
     }
     const tensor_desc desc(dims, type, detail::strides_layout(strides), q);
@@ -141,8 +167,10 @@ tensor borrow(xt::xexpression<E>& expression, dtype type = dtype::undef, const q
                     "cannot borrow a non-contiguous xtensor expression (" + desc.to_string() +
                         "); copy it with tessera::to_tensor");
     }
-    tensor t = tensor::borrow(desc, const_cast<std::remove_const_t<value_type>*>(e.data() + e.data_offset()));
-    (void)t.data_as<std::remove_const_t<value_type>>();  // throws when `type` is not stored as value_type
+    tensor t = tensor::borrow(
+        desc, const_cast<std::remove_const_t<value_type>*>(e.data() + e.data_offset()));
+    (void)t.data_as<std::remove_const_t<value_type>>();  // throws when `type` is not stored as
+                                                         // value_type
     return t;
 }
 
@@ -151,10 +179,12 @@ tensor borrow(xt::xexpression<E>& expression, dtype type = dtype::undef, const q
 template <typename T = void, typename E>
 tensor to_tensor(const xt::xexpression<E>& expression, const quantization& q = {}) {
     const E& e = expression.derived_cast();
-    using value_type = std::conditional_t<std::is_void_v<T>, std::remove_cv_t<typename E::value_type>, T>;
+    using value_type =
+        std::conditional_t<std::is_void_v<T>, std::remove_cv_t<typename E::value_type>, T>;
     constexpr dtype type = detail::xtensor_dtype<value_type>();
     static_assert(type != dtype::undef,
-                  "tessera::to_tensor: element type has no tessera dtype; use to_tensor<float>(expr) or similar");
+                  "tessera::to_tensor: element type has no tessera dtype; use "
+                  "to_tensor<float>(expr) or similar");
     tensor out(tensor_desc(detail::to_shape(e.shape()), type, layout::row_major(), q));
     auto target = as_xtensor<value_type>(out);
     xt::noalias(target) = xt::cast<value_type>(e);

@@ -14,7 +14,9 @@ using tessera::numeric::f32_to_bf16;
 using namespace tessera_test;
 
 namespace {
-bool bf16_is_nan(std::uint16_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0; }
+bool bf16_is_nan(std::uint16_t b) {
+    return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0;
+}
 }  // namespace
 
 TEST_CASE("bf16: ties to even and directed neighbours by hand") {
@@ -28,8 +30,8 @@ TEST_CASE("bf16: ties to even and directed neighbours by hand") {
     CHECK(f32_to_bf16(3.14159265f) == 0x4049);
     CHECK(f32_to_bf16(0.0f) == 0x0000);
     CHECK(f32_to_bf16(-0.0f) == 0x8000);
-    CHECK(f32_to_bf16(float_of(0x00008000u)) == 0x0000);  // subnormal tie, down to even
-    CHECK(f32_to_bf16(float_of(0x00018000u)) == 0x0002);  // subnormal tie, up to even
+    CHECK(f32_to_bf16(float_of(0x00008000u)) == 0x0000);              // subnormal tie, down to even
+    CHECK(f32_to_bf16(float_of(0x00018000u)) == 0x0002);              // subnormal tie, up to even
     CHECK(f32_to_bf16(std::numeric_limits<float>::max()) == 0x7F80);  // rounds past the max
     CHECK(f32_to_bf16(float_of(0x7F7F7FFFu)) == 0x7F7F);
     CHECK(f32_to_bf16(INFINITY) == 0x7F80);
@@ -37,7 +39,8 @@ TEST_CASE("bf16: ties to even and directed neighbours by hand") {
 }
 
 TEST_CASE("bf16: NaN stays NaN, including payloads only in the dropped bits") {
-    for (const std::uint32_t nan : {0x7FC00000u, 0x7F800001u, 0x7F80FFFFu, 0x7FFFFFFFu, 0xFF800001u, 0xFFC00000u}) {
+    for (const std::uint32_t nan :
+         {0x7FC00000u, 0x7F800001u, 0x7F80FFFFu, 0x7FFFFFFFu, 0xFF800001u, 0xFFC00000u}) {
         const std::uint16_t b = f32_to_bf16(float_of(nan));
         INFO(hex(nan) << " -> " << hex(b));
         CHECK(bf16_is_nan(b));
@@ -69,9 +72,11 @@ TEST_CASE("bf16: every rounding boundary between neighbours rounds to nearest ev
         const std::uint32_t even = (b & 1u) ? b + 1 : b;
         for (const std::uint32_t sign : {0u, 0x80000000u}) {
             const std::uint32_t s = sign >> 16;
-            if (f32_to_bf16(float_of((mid - 1) | sign)) != (b | s)) log.note("below mid of " + hex(b));
+            if (f32_to_bf16(float_of((mid - 1) | sign)) != (b | s))
+                log.note("below mid of " + hex(b));
             if (f32_to_bf16(float_of(mid | sign)) != (even | s)) log.note("mid of " + hex(b));
-            if (f32_to_bf16(float_of((mid + 1) | sign)) != ((b + 1) | s)) log.note("above mid of " + hex(b));
+            if (f32_to_bf16(float_of((mid + 1) | sign)) != ((b + 1) | s))
+                log.note("above mid of " + hex(b));
         }
     }
     INFO(log.first);

@@ -37,9 +37,9 @@ TEST_CASE("convert: raw round trip of every dtype") {
     const struct {
         dtype type;
         double value;
-    } cases[] = {{dtype::f32, -1.25}, {dtype::f16, 65504.0}, {dtype::bf16, -3.0}, {dtype::dlfloat16, 3.140625},
-                 {dtype::i8, -128.0}, {dtype::u8, 255.0},     {dtype::i16, -32768.0}, {dtype::i32, -2147483648.0},
-                 {dtype::boolean, 1.0}};
+    } cases[] = {{dtype::f32, -1.25},          {dtype::f16, 65504.0},       {dtype::bf16, -3.0},
+                 {dtype::dlfloat16, 3.140625}, {dtype::i8, -128.0},         {dtype::u8, 255.0},
+                 {dtype::i16, -32768.0},       {dtype::i32, -2147483648.0}, {dtype::boolean, 1.0}};
     for (const auto& c : cases) {
         INFO(tessera::to_string(c.type));
         store_raw(c.type, buf, c.value);
@@ -192,20 +192,30 @@ TEST_CASE("convert: random doubles near 16-bit rounding boundaries are rounded o
             const int e = exponent(rng);
             double v = std::ldexp(static_cast<double>(2 * significand(rng) + 1), e - f.p);
             switch (coin(rng)) {
-                case 0: break;
-                case 1: v += std::ldexp(v, -nudge_bits(rng)); break;
-                case 2: v -= std::ldexp(v, -nudge_bits(rng)); break;
-                default: v = std::ldexp(1.0 + std::ldexp(static_cast<double>(rng() >> 12), -52), e); break;
+                case 0:
+                    break;
+                case 1:
+                    v += std::ldexp(v, -nudge_bits(rng));
+                    break;
+                case 2:
+                    v -= std::ldexp(v, -nudge_bits(rng));
+                    break;
+                default:
+                    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(rng() >> 12), -52), e);
+                    break;
             }
-            const double want_magnitude = reference_round(v, f.p, f.emin, f.subnormals, f.ties_away);
+            const double want_magnitude =
+                reference_round(v, f.p, f.emin, f.subnormals, f.ties_away);
             std::uint32_t stored = 0;  // room for any dtype; 16-bit formats use the first two bytes
             store_raw(f.type, &stored, -v);  // negative: magnitudes mirror
             const double got = load_raw(f.type, &stored);
             const bool overflow = want_magnitude > f.max;
-            const bool ok = overflow ? (f.type == dtype::dlfloat16 ? std::isnan(got) : got == -INFINITY)
-                                     : got == -want_magnitude && std::signbit(got);
+            const bool ok = overflow
+                                ? (f.type == dtype::dlfloat16 ? std::isnan(got) : got == -INFINITY)
+                                : got == -want_magnitude && std::signbit(got);
             if (!ok && mismatches++ == 0) {
-                first = fmt_double(v) + " stored as " + std::to_string(got) + ", want " + fmt_double(-want_magnitude);
+                first = fmt_double(v) + " stored as " + std::to_string(got) + ", want " +
+                        fmt_double(-want_magnitude);
             }
         }
         INFO(first);

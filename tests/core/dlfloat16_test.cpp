@@ -19,7 +19,9 @@ using namespace tessera_test;
 
 namespace {
 
-bool is_ninf(std::uint16_t d) { return (d & 0x7FFFu) == 0x7FFFu; }
+bool is_ninf(std::uint16_t d) {
+    return (d & 0x7FFFu) == 0x7FFFu;
+}
 
 /// (-1)^s * 2^(e-31) * (1 + m/512); e = m = 0 is zero; 0x7FFF/0xFFFF (NINF) is NaN.
 double dlfloat16_formula(std::uint16_t d) {
@@ -149,7 +151,8 @@ TEST_CASE("dlfloat16: decode of all 65536 patterns matches the formula; finite o
         }
         dlfloat16_range r{};
         const std::uint16_t back = f32_to_dlfloat16(f, &r);
-        if (back != bits || r != dlfloat16_range::ok) log.note("round trip " + hex(d) + " -> " + hex(back));
+        if (back != bits || r != dlfloat16_range::ok)
+            log.note("round trip " + hex(d) + " -> " + hex(back));
     }
     INFO(log.first);
     CHECK(log.clean());
@@ -165,7 +168,8 @@ TEST_CASE("dlfloat16: every boundary between neighbours rounds ties away from ze
         const float mid = static_cast<float>((lo + hi) / 2);
         for (const float sign : {1.0f, -1.0f}) {
             const std::uint32_t s = sign < 0 ? 0x8000u : 0u;
-            if (f32_to_dlfloat16(std::nextafter(mid, 0.0f) * sign) != (d | s)) log.note("below mid of " + hex(d));
+            if (f32_to_dlfloat16(std::nextafter(mid, 0.0f) * sign) != (d | s))
+                log.note("below mid of " + hex(d));
             if (f32_to_dlfloat16(mid * sign) != ((d + 1) | s)) log.note("mid of " + hex(d));
         }
     }
@@ -180,11 +184,14 @@ TEST_CASE("dlfloat16: random fp32 values agree with a frexp-based reference roun
     std::uniform_int_distribution<std::uint32_t> fraction(0, 0x7FFFFFu);
     mismatch_log log;
     for (int i = 0; i < 2'000'000; ++i) {
-        const std::uint32_t x = (i & 1) ? any_bits(rng) : (any_bits(rng) & 0x80000000u) | exponent(rng) << 23 | fraction(rng);
+        const std::uint32_t x =
+            (i & 1) ? any_bits(rng)
+                    : (any_bits(rng) & 0x80000000u) | exponent(rng) << 23 | fraction(rng);
         dlfloat16_range ours_range{}, ref_range{};
         const std::uint16_t ours = f32_to_dlfloat16(float_of(x), &ours_range);
         const std::uint16_t ref = reference_encode(float_of(x), ref_range);
-        if (ours != ref || ours_range != ref_range) log.note(hex(x) + ": ours " + hex(ours) + ", reference " + hex(ref));
+        if (ours != ref || ours_range != ref_range)
+            log.note(hex(x) + ": ours " + hex(ours) + ", reference " + hex(ref));
     }
     INFO(log.first);
     CHECK(log.clean());

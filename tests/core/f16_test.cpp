@@ -17,7 +17,9 @@ using namespace tessera_test;
 
 namespace {
 
-bool f16_is_nan(std::uint16_t h) { return (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0; }
+bool f16_is_nan(std::uint16_t h) {
+    return (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0;
+}
 
 /// binary16 value computed independently: subnormal m * 2^-24, normal (1024 + m) * 2^(e-25).
 double f16_formula(std::uint16_t h) {
@@ -63,7 +65,8 @@ TEST_CASE("f16: every rounding boundary between neighbours rounds to nearest eve
     mismatch_log log;
     for (std::uint32_t h = 0; h < 0x7C00; ++h) {
         const double lo = f16_formula(static_cast<std::uint16_t>(h));
-        const double hi = h + 1 == 0x7C00 ? 65536.0 : f16_formula(static_cast<std::uint16_t>(h + 1));
+        const double hi =
+            h + 1 == 0x7C00 ? 65536.0 : f16_formula(static_cast<std::uint16_t>(h + 1));
         const float mid = static_cast<float>((lo + hi) / 2);
         REQUIRE(static_cast<double>(mid) == (lo + hi) / 2);
         const std::uint32_t even = (h & 1u) ? h + 1 : h;
@@ -96,7 +99,8 @@ TEST_CASE("f16: round-to-nearest-even ties and specials by hand") {
     CHECK(f32_to_f16(3 * std::ldexp(1.0f, -26)) == 0x0001);  // 0.75 ulp
     CHECK(f32_to_f16(3 * std::ldexp(1.0f, -25)) == 0x0002);  // 1.5 ulp tie -> 2
     CHECK(f32_to_f16(5 * std::ldexp(1.0f, -25)) == 0x0002);  // 2.5 ulp tie -> 2
-    CHECK(f32_to_f16(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -25)) == 0x0400);  // to smallest normal
+    CHECK(f32_to_f16(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -25)) ==
+          0x0400);  // to smallest normal
     CHECK(f32_to_f16(std::ldexp(1.0f, -30)) == 0x0000);
     CHECK(f16_to_f32(0x0001) == std::ldexp(1.0f, -24));
     CHECK(f16_to_f32(0x03FF) == std::ldexp(1023.0f, -24));
@@ -142,12 +146,14 @@ TEST_CASE("f16: agrees with the F16C instructions") {
     std::uniform_int_distribution<std::uint32_t> fraction(0, 0x7FFFFFu);
     constexpr int samples = 2'000'000;
     for (int i = 0; i < 2 * samples; ++i) {
-        const std::uint32_t x = i < samples ? any_bits(rng)
-                                            : (any_bits(rng) & 0x80000000u) | exponent(rng) << 23 | fraction(rng);
+        const std::uint32_t x =
+            i < samples ? any_bits(rng)
+                        : (any_bits(rng) & 0x80000000u) | exponent(rng) << 23 | fraction(rng);
         const float f = float_of(x);
         const std::uint16_t ours = f32_to_f16(f);
         const std::uint16_t hw = f16c_from_float(f);
-        const bool ok = f16_is_nan(hw) ? f16_is_nan(ours) && (ours & 0x8000u) == (hw & 0x8000u) : ours == hw;
+        const bool ok =
+            f16_is_nan(hw) ? f16_is_nan(ours) && (ours & 0x8000u) == (hw & 0x8000u) : ours == hw;
         if (!ok) log.note("encode " + hex(x) + ": ours " + hex(ours) + ", F16C " + hex(hw));
     }
     INFO(log.first);

@@ -7,13 +7,17 @@
 
 namespace tessera_test {
 
-bool f16c_available() { return __builtin_cpu_supports("f16c"); }
+bool f16c_available() {
+    return __builtin_cpu_supports("f16c");
+}
 
 __attribute__((target("f16c"))) std::uint16_t f16c_from_float(float f) {
     return static_cast<std::uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
 }
 
-__attribute__((target("f16c"))) float f16c_to_float(std::uint16_t h) { return _cvtsh_ss(h); }
+__attribute__((target("f16c"))) float f16c_to_float(std::uint16_t h) {
+    return _cvtsh_ss(h);
+}
 
 }  // namespace tessera_test
 
@@ -21,9 +25,15 @@ __attribute__((target("f16c"))) float f16c_to_float(std::uint16_t h) { return _c
 
 namespace tessera_test {
 
-bool f16c_available() { return false; }
-std::uint16_t f16c_from_float(float) { return 0; }
-float f16c_to_float(std::uint16_t) { return 0.0f; }
+bool f16c_available() {
+    return false;
+}
+std::uint16_t f16c_from_float(float) {
+    return 0;
+}
+float f16c_to_float(std::uint16_t) {
+    return 0.0f;
+}
 
 }  // namespace tessera_test
 

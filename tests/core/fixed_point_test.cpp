@@ -24,7 +24,9 @@ constexpr auto rtz = rounding_policy::to_zero;
 constexpr auto sat = overflow_policy::saturate;
 constexpr auto wrap = overflow_policy::wrap;
 
-std::int16_t q78(double v, rounding_policy r = rne, overflow_policy o = sat) { return to_fixed<std::int16_t>(v, 8, r, o); }
+std::int16_t q78(double v, rounding_policy r = rne, overflow_policy o = sat) {
+    return to_fixed<std::int16_t>(v, 8, r, o);
+}
 }  // namespace
 
 TEST_CASE("Q7.8: exact values both ways") {
@@ -87,7 +89,7 @@ TEST_CASE("Q7.8: wrap versus saturate at the int16 limits") {
 
 TEST_CASE("integers: int8 and uint8 limits with both policies") {
     CHECK(to_integer<std::int8_t>(127.0, rne, sat) == 127);
-    CHECK(to_integer<std::int8_t>(127.5, rne, sat) == 127);   // rounds to 128 (even), saturates
+    CHECK(to_integer<std::int8_t>(127.5, rne, sat) == 127);  // rounds to 128 (even), saturates
     CHECK(to_integer<std::int8_t>(127.5, rne, wrap) == -128);
     CHECK(to_integer<std::int8_t>(127.5, rtz, wrap) == 127);
     CHECK(to_integer<std::int8_t>(128.0, rtz, wrap) == -128);
@@ -106,7 +108,8 @@ TEST_CASE("integers: int8 and uint8 limits with both policies") {
     CHECK(to_integer<std::uint8_t>(256.0, rtz, wrap) == 0);
     CHECK(to_integer<std::int32_t>(3e9, rne, sat) == std::numeric_limits<std::int32_t>::max());
     CHECK(to_integer<std::int32_t>(-3e9, rne, sat) == std::numeric_limits<std::int32_t>::min());
-    CHECK(to_integer<std::int32_t>(2147483648.0, rne, wrap) == std::numeric_limits<std::int32_t>::min());
+    CHECK(to_integer<std::int32_t>(2147483648.0, rne, wrap) ==
+          std::numeric_limits<std::int32_t>::min());
 }
 
 TEST_CASE("fixed_multiply: Q7.8 products by hand") {
@@ -151,8 +154,8 @@ TEST_CASE("fixed_multiply: Q1.30 products keep all 60 bits of the exact product"
     // 1.0 * 1.0 in Q1.30 and a saturating Q1.30 square of -2.
     CHECK(fixed_multiply<std::int32_t>(1 << 30, 1 << 30, 30, rne, sat) == (1 << 30));
     CHECK(fixed_multiply<std::int32_t>(std::numeric_limits<std::int32_t>::min(),
-                                       std::numeric_limits<std::int32_t>::min(), 30, rne, sat) ==
-          std::numeric_limits<std::int32_t>::max());
+                                       std::numeric_limits<std::int32_t>::min(), 30, rne,
+                                       sat) == std::numeric_limits<std::int32_t>::max());
 }
 
 TEST_CASE("rounding policies do not depend on the floating-point rounding mode") {
@@ -172,5 +175,6 @@ TEST_CASE("rounding policies do not depend on the floating-point rounding mode")
     CHECK(tessera::numeric::round_with(1e300, rne) == 1e300);
     CHECK(tessera::numeric::round_with(-INFINITY, rne) == -INFINITY);
     CHECK(tessera::numeric::round_with(4503599627370497.0, rne) == 4503599627370497.0);  // 2^52 + 1
-    CHECK(tessera::numeric::round_with(4503599627370495.5, rne) == 4503599627370496.0);  // 2^52 - 0.5
+    CHECK(tessera::numeric::round_with(4503599627370495.5, rne) ==
+          4503599627370496.0);  // 2^52 - 0.5
 }

@@ -25,7 +25,9 @@ tensor iota(const shape& s) {
 }
 
 /// The text after the descriptor line.
-std::string values_of(const std::string& text) { return text.substr(text.find('\n') + 1); }
+std::string values_of(const std::string& text) {
+    return text.substr(text.find('\n') + 1);
+}
 
 }  // namespace
 
@@ -37,13 +39,17 @@ TEST_CASE("format: dtype, status, shape and tensor_desc") {
     CHECK(fmt::format("{:<10}|", status::success) == "success   |");
     CHECK(fmt::format("{}", shape::nchw(1, 3, 224, 224)) == "1x3x224x224 (NCHW)");
     CHECK(fmt::format("{}", shape{}) == "scalar");
-    CHECK(fmt::format("{}", tensor_desc(shape{2, 3}, dtype::f16, layout::permuted({1, 0}))) == "f16 2x3 strides [1,2]");
-    CHECK(fmt::format("{}", tensor_desc(shape{2}, dtype::f32, layout::any())) == "f32 2 layout any");
+    CHECK(fmt::format("{}", tensor_desc(shape{2, 3}, dtype::f16, layout::permuted({1, 0}))) ==
+          "f16 2x3 strides [1,2]");
+    CHECK(fmt::format("{}", tensor_desc(shape{2}, dtype::f32, layout::any())) ==
+          "f32 2 layout any");
 }
 
 TEST_CASE("format: tensors nest like numpy") {
-    CHECK(fmt::format("{}", iota(shape{2, 3})) == "f32 2x3 strides [3,1]\n[[0, 1, 2],\n [3, 4, 5]]");
-    CHECK(values_of(fmt::format("{}", iota(shape{2, 2, 2}))) == "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]");
+    CHECK(fmt::format("{}", iota(shape{2, 3})) ==
+          "f32 2x3 strides [3,1]\n[[0, 1, 2],\n [3, 4, 5]]");
+    CHECK(values_of(fmt::format("{}", iota(shape{2, 2, 2}))) ==
+          "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]");
     CHECK(values_of(fmt::format("{}", iota(shape{4}))) == "[0, 1, 2, 3]");
     CHECK(values_of(fmt::format("{}", iota(shape{1, 1, 1, 1}))) == "[[[[0]]]]");
 }
@@ -52,7 +58,8 @@ TEST_CASE("format: long dimensions are cut with ...") {
     CHECK(values_of(fmt::format("{}", iota(shape{10}))) == "[0, 1, 2, 3, 4, 5, ...]");
     CHECK(values_of(fmt::format("{:3}", iota(shape{10}))) == "[0, 1, 2, ...]");
     CHECK(values_of(fmt::format("{:10}", iota(shape{10}))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
-    CHECK(values_of(fmt::format("{:2}", iota(shape{3, 3}))) == "[[0, 1, ...],\n [3, 4, ...],\n ...]");
+    CHECK(values_of(fmt::format("{:2}", iota(shape{3, 3}))) ==
+          "[[0, 1, ...],\n [3, 4, ...],\n ...]");
     CHECK(values_of(fmt::format("{:1}", iota(shape{2, 2, 2}))) == "[[[0, ...],\n  ...],\n\n ...]");
     // A big tensor prints only what is shown.
     const std::string big = fmt::format("{}", tensor(shape{1000, 1000}, dtype::f32));
@@ -82,14 +89,16 @@ TEST_CASE("format: every dtype prints its real values") {
     tensor bf(shape{1}, dtype::bf16);
     bf.set({0}, -2.0);
     CHECK(values_of(fmt::format("{}", bf)) == "[-2]");
-    const tensor q(tensor_desc(shape{2}, dtype::i8, layout::row_major(), quantization{0.1f, 10, 0}));
+    const tensor q(
+        tensor_desc(shape{2}, dtype::i8, layout::row_major(), quantization{0.1f, 10, 0}));
     q.set({0}, 0.3);
     q.set({1}, -1.0);
     CHECK(values_of(fmt::format("{}", q)) == "[0.3,  -1]");
     tensor raw8(shape{2}, dtype::u8);
     raw8.set({0}, 255);
     CHECK(values_of(fmt::format("{}", raw8)) == "[255,   0]");
-    const tensor fixed(tensor_desc(shape{2}, dtype::i16, layout::row_major(), quantization{1.0f, 0, 8}));
+    const tensor fixed(
+        tensor_desc(shape{2}, dtype::i16, layout::row_major(), quantization{1.0f, 0, 8}));
     fixed.set({0}, 1.5);
     fixed.set({1}, -0.00390625);
     CHECK(values_of(fmt::format("{}", fixed)) == "[        1.5, -0.00390625]");
@@ -100,8 +109,10 @@ TEST_CASE("format: every dtype prints its real values") {
 
 TEST_CASE("format: views, other layouts, scalars and empties") {
     const tensor t = iota(shape{3, 4});
-    CHECK(fmt::format("{}", t.view({1, 1}, {2, 2})) == "f32 2x2 strides [4,1] offset 5\n[[ 5,  6],\n [ 9, 10]]");
-    CHECK(values_of(fmt::format("{}", t.clone(layout::permuted({1, 0})))) == values_of(fmt::format("{}", t)));
+    CHECK(fmt::format("{}", t.view({1, 1}, {2, 2})) ==
+          "f32 2x2 strides [4,1] offset 5\n[[ 5,  6],\n [ 9, 10]]");
+    CHECK(values_of(fmt::format("{}", t.clone(layout::permuted({1, 0})))) ==
+          values_of(fmt::format("{}", t)));
     tensor s(shape{}, dtype::f32);
     s.set({}, 2.5);
     CHECK(fmt::format("{}", s) == "f32 scalar strides []\n2.5");

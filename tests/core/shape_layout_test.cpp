@@ -69,9 +69,12 @@ TEST_CASE("layout: NCHW, NHWC and 5-D channels last") {
     CHECK(strides(layout::nchw(), s) == std::vector<std::int64_t>{60, 20, 5, 1});
     CHECK(strides(layout::row_major(), s) == std::vector<std::int64_t>{60, 20, 5, 1});
     CHECK(strides(layout::nhwc(), s) == std::vector<std::int64_t>{60, 1, 15, 3});
-    CHECK(strides(layout::nhwc(), shape::ncdhw(2, 3, 4, 5, 6)) == std::vector<std::int64_t>{360, 1, 90, 18, 3});
-    CHECK(strides(layout::nhwc(), shape{2, 3, 4}) == std::vector<std::int64_t>{12, 1, 3});  // N, W, C
-    CHECK(strides(layout::nhwc(), shape{2, 3}) == std::vector<std::int64_t>{3, 1});  // no channels to move
+    CHECK(strides(layout::nhwc(), shape::ncdhw(2, 3, 4, 5, 6)) ==
+          std::vector<std::int64_t>{360, 1, 90, 18, 3});
+    CHECK(strides(layout::nhwc(), shape{2, 3, 4}) ==
+          std::vector<std::int64_t>{12, 1, 3});  // N, W, C
+    CHECK(strides(layout::nhwc(), shape{2, 3}) ==
+          std::vector<std::int64_t>{3, 1});  // no channels to move
     // Zero extents still give usable strides.
     CHECK(strides(layout::row_major(), shape{2, 0, 3}) == std::vector<std::int64_t>{3, 3, 1});
 }
@@ -80,13 +83,16 @@ TEST_CASE("layout: permutations are memory order from outermost to innermost") {
     const shape s = shape::nchw(2, 3, 4, 5);
     CHECK(strides(layout::permuted({0, 2, 3, 1}), s) == strides(layout::nhwc(), s));
     CHECK(strides(layout::permuted({0, 1, 2, 3}), s) == strides(layout::nchw(), s));
-    CHECK(strides(layout::permuted({1, 0}), shape{3, 4}) == std::vector<std::int64_t>{1, 3});  // column major
+    CHECK(strides(layout::permuted({1, 0}), shape{3, 4}) ==
+          std::vector<std::int64_t>{1, 3});  // column major
     CHECK(strides(layout::permuted({3, 2, 1, 0}), s) == std::vector<std::int64_t>{1, 2, 6, 24});
 }
 
 TEST_CASE("layout: explicit strides are used as given") {
-    CHECK(strides(layout::strided({100, 10, 1}), shape{2, 3, 4}) == std::vector<std::int64_t>{100, 10, 1});
-    CHECK(strides(layout::strided({0, 1}), shape{5, 3}) == std::vector<std::int64_t>{0, 1});  // broadcast
+    CHECK(strides(layout::strided({100, 10, 1}), shape{2, 3, 4}) ==
+          std::vector<std::int64_t>{100, 10, 1});
+    CHECK(strides(layout::strided({0, 1}), shape{5, 3}) ==
+          std::vector<std::int64_t>{0, 1});  // broadcast
 }
 
 TEST_CASE("layout: bad permutations and stride counts throw invalid_argument") {
@@ -94,12 +100,20 @@ TEST_CASE("layout: bad permutations and stride counts throw invalid_argument") {
     CHECK(code_of([&] { layout::permuted({0, 1}).strides_for(s); }) == status::invalid_argument);
     CHECK(code_of([&] { layout::permuted({0, 1, 1}).strides_for(s); }) == status::invalid_argument);
     CHECK(code_of([&] { layout::permuted({0, 1, 3}).strides_for(s); }) == status::invalid_argument);
-    CHECK(code_of([&] { layout::permuted({0, -1, 2}).strides_for(s); }) == status::invalid_argument);
-    CHECK(code_of([&] { layout::permuted({0, 1, 2, 3}).strides_for(s); }) == status::invalid_argument);
+    CHECK(code_of([&] {
+              layout::permuted({0, -1, 2}).strides_for(s);
+          }) == status::invalid_argument);
+    CHECK(code_of([&] {
+              layout::permuted({0, 1, 2, 3}).strides_for(s);
+          }) == status::invalid_argument);
     CHECK(code_of([&] { layout::strided({1, 1}).strides_for(s); }) == status::invalid_argument);
     // More entries than any tensor can have must be refused, not written past the array.
-    CHECK(code_of([] { layout::permuted({0, 1, 2, 3, 4, 5, 6, 7, 8}); }) == status::invalid_argument);
-    CHECK(code_of([] { layout::strided({1, 1, 1, 1, 1, 1, 1, 1, 1}); }) == status::invalid_argument);
+    CHECK(code_of([] {
+              layout::permuted({0, 1, 2, 3, 4, 5, 6, 7, 8});
+          }) == status::invalid_argument);
+    CHECK(code_of([] {
+              layout::strided({1, 1, 1, 1, 1, 1, 1, 1, 1});
+          }) == status::invalid_argument);
     try {
         layout::permuted({0, 0, 1}).strides_for(s);
         FAIL("expected an error");

@@ -72,18 +72,22 @@ TEST_CASE("tensor_desc: padded, offset, overlapping and empty descriptors") {
 
 TEST_CASE("tensor_desc: equality compares strides, not layout tags") {
     const shape s = shape::nchw(2, 3, 4, 5);
-    CHECK(tensor_desc(s, dtype::f32, layout::nhwc()) == tensor_desc(s, dtype::f32, layout::permuted({0, 2, 3, 1})));
-    CHECK(tensor_desc(s, dtype::f32, layout::nhwc()) == tensor_desc(s, dtype::f32, layout::strided({60, 1, 15, 3})));
+    CHECK(tensor_desc(s, dtype::f32, layout::nhwc()) ==
+          tensor_desc(s, dtype::f32, layout::permuted({0, 2, 3, 1})));
+    CHECK(tensor_desc(s, dtype::f32, layout::nhwc()) ==
+          tensor_desc(s, dtype::f32, layout::strided({60, 1, 15, 3})));
     CHECK(tensor_desc(s, dtype::f32) != tensor_desc(s, dtype::f32, layout::nhwc()));
     CHECK(tensor_desc(s, dtype::f32) != tensor_desc(s, dtype::f16));
     CHECK(tensor_desc(s, dtype::f32) != tensor_desc(shape{2, 3, 4, 6}, dtype::f32));
     CHECK(tensor_desc(s, dtype::f32) != tensor_desc(s, dtype::f32).with_offset(1));
     // With C = 1, NCHW and NHWC are the same memory.
     const shape one_channel = shape::nchw(2, 1, 4, 5);
-    CHECK(tensor_desc(one_channel, dtype::f32) == tensor_desc(one_channel, dtype::f32, layout::nhwc()));
+    CHECK(tensor_desc(one_channel, dtype::f32) ==
+          tensor_desc(one_channel, dtype::f32, layout::nhwc()));
     // With H = W = 1 as well.
     const shape vector_like = shape::nchw(2, 8, 1, 1);
-    CHECK(tensor_desc(vector_like, dtype::f32) == tensor_desc(vector_like, dtype::f32, layout::nhwc()));
+    CHECK(tensor_desc(vector_like, dtype::f32) ==
+          tensor_desc(vector_like, dtype::f32, layout::nhwc()));
     // Labels are not part of equality.
     CHECK(tensor_desc(s, dtype::f32) == tensor_desc(shape{2, 3, 4, 5}, dtype::f32));
     // Quantisation is.

@@ -59,10 +59,11 @@ TEST_CASE("tensor: any becomes row-major, opaque is refused, empties are empty")
     CHECK(tensor().data() == nullptr);
     CHECK(tensor(shape{3, 0}, dtype::f32).empty());
     CHECK(tensor(shape{3, 0}, dtype::f32).reshape(shape{0}).num_elements() == 0);
-    CHECK(tensor(tensor_desc(shape{0}, dtype::f32).with_offset(3)).data() == nullptr);  // no null + offset
+    CHECK(tensor(tensor_desc(shape{0}, dtype::f32).with_offset(3)).data() ==
+          nullptr);  // no null + offset
     check_error([] { tensor(shape{2, -3}, dtype::f32); }, status::invalid_argument, "negative");
-    check_error([] { tensor(tensor_desc(shape{4}, dtype::f32, layout::strided({-1}))); }, status::invalid_argument,
-                "non-negative strides");
+    check_error([] { tensor(tensor_desc(shape{4}, dtype::f32, layout::strided({-1}))); },
+                status::invalid_argument, "non-negative strides");
     // Padded and broadcast strides allocate what they address.
     const tensor padded(tensor_desc(shape{2, 3}, dtype::f32, layout::strided({16, 1})));
     padded.at<float>({1, 2}) = 1.0f;
@@ -90,17 +91,20 @@ TEST_CASE("tensor: borrow wraps caller memory without copying or owning it") {
     CHECK(buffer[0] == 1.0f);
 
     alignas(4) unsigned char raw[64] = {};
-    check_error([&] { tensor::borrow(tensor_desc(shape{4}, dtype::f32), raw + 1); }, status::invalid_argument,
-                "aligned");
+    check_error([&] { tensor::borrow(tensor_desc(shape{4}, dtype::f32), raw + 1); },
+                status::invalid_argument, "aligned");
     CHECK(tensor::borrow(tensor_desc(shape{4}, dtype::i8), raw + 1).data() == raw + 1);
-    check_error([] { tensor::borrow(tensor_desc(shape{4}, dtype::f32), nullptr); }, status::invalid_argument, "null");
-    check_error([&] { tensor::borrow(tensor_desc(shape{-4}, dtype::f32), raw); }, status::invalid_argument, "negative");
+    check_error([] { tensor::borrow(tensor_desc(shape{4}, dtype::f32), nullptr); },
+                status::invalid_argument, "null");
+    check_error([&] { tensor::borrow(tensor_desc(shape{-4}, dtype::f32), raw); },
+                status::invalid_argument, "negative");
     check_error([&] { tensor::borrow(tensor_desc(shape{4}, dtype::f32, layout::any()), raw); },
                 status::invalid_argument, "strided");
     // A borrowed NHWC buffer reads through its strides.
     float nhwc[2 * 2 * 3] = {};
     for (int i = 0; i < 12; ++i) nhwc[i] = static_cast<float>(i);
-    const tensor img = tensor::borrow(tensor_desc(shape::nchw(1, 3, 2, 2), dtype::f32, layout::nhwc()), nhwc);
+    const tensor img =
+        tensor::borrow(tensor_desc(shape::nchw(1, 3, 2, 2), dtype::f32, layout::nhwc()), nhwc);
     CHECK(img.get({0, 1, 0, 0}) == 1.0);  // (h0, w0, c1)
     CHECK(img.get({0, 0, 1, 1}) == 9.0);  // (h1, w1, c0) = ((1*2)+1)*3
 }
@@ -123,10 +127,22 @@ TEST_CASE("tensor: views share memory; nested views; writes show in the parent")
     CHECK(t.get({1, 2, 3, 4}) == 42.0);
     CHECK(v.get({0, 1, 2, 2}) == 42.0);
 
-    check_error([&] { t.view({0, 0, 0, 0}, {1, 4, 1, 1}); }, status::invalid_argument, "outside dimension 1");
-    check_error([&] { t.view({0, 0, 0, 5}, {1, 1, 1, 1}); }, status::invalid_argument, "outside dimension 3");
+    check_error(
+        [&] {
+            t.view({0, 0, 0, 0}, {1, 4, 1, 1});
+        },
+        status::invalid_argument, "outside dimension 1");
+    check_error(
+        [&] {
+            t.view({0, 0, 0, 5}, {1, 1, 1, 1});
+        },
+        status::invalid_argument, "outside dimension 3");
     check_error([&] { t.view({0, 0, 0, -1}, {1, 1, 1, 1}); }, status::invalid_argument, "outside");
-    check_error([&] { v.view({0, 0, 0, 0}, {1, 2, 3, 4}); }, status::invalid_argument, "outside dimension 3");
+    check_error(
+        [&] {
+            v.view({0, 0, 0, 0}, {1, 2, 3, 4});
+        },
+        status::invalid_argument, "outside dimension 3");
     check_error([&] { t.view({0, 0}, {1, 1}); }, status::invalid_argument, "4 starts");
     check_error([&] { v.at<float>({0, 2, 0, 0}); }, status::invalid_argument, "out of range");
     // An empty view at the end is fine.
@@ -134,7 +150,8 @@ TEST_CASE("tensor: views share memory; nested views; writes show in the parent")
 }
 
 TEST_CASE("tensor: views keep quantisation") {
-    const tensor q(tensor_desc(shape{4, 4}, dtype::i8, layout::row_major(), quantization{0.5f, 2, 0}));
+    const tensor q(
+        tensor_desc(shape{4, 4}, dtype::i8, layout::row_major(), quantization{0.5f, 2, 0}));
     q.set({3, 3}, 1.5);  // 1.5 / 0.5 + 2 = 5
     CHECK(q.at<std::int8_t>({3, 3}) == 5);
     const tensor v = q.view({2, 2}, {2, 2});
@@ -156,8 +173,13 @@ TEST_CASE("tensor: reshape is a zero-copy view of row-major data") {
     CHECK(flat.data() == rows.data());
     CHECK(flat.get({0}) == 60.0);
     check_error([&] { t.reshape(shape{7, 20}); }, status::invalid_argument, "element count");
-    check_error([&] { t.view({0, 0, 0, 0}, {2, 3, 4, 2}).reshape(shape{48}); }, status::invalid_argument, "row-major");
-    check_error([&] { t.clone(layout::nhwc()).reshape(shape{120}); }, status::invalid_argument, "row-major");
+    check_error(
+        [&] {
+            t.view({0, 0, 0, 0}, {2, 3, 4, 2}).reshape(shape{48});
+        },
+        status::invalid_argument, "row-major");
+    check_error([&] { t.clone(layout::nhwc()).reshape(shape{120}); }, status::invalid_argument,
+                "row-major");
 }
 
 TEST_CASE("tensor: clone into NHWC and back is a deep copy with the values in place") {
@@ -188,7 +210,8 @@ TEST_CASE("tensor: clone into NHWC and back is a deep copy with the values in pl
 
 TEST_CASE("tensor: copy_elements converts dtypes and quantises") {
     const float values[] = {0.0f, 1.0f, -2.5f, 0.333333343f, 65504.0f, 1e-8f, -0.0f, 3.0f};
-    const tensor src = tensor::borrow(tensor_desc(shape{8}, dtype::f32), const_cast<float*>(values));
+    const tensor src =
+        tensor::borrow(tensor_desc(shape{8}, dtype::f32), const_cast<float*>(values));
 
     tensor half(shape{8}, dtype::f16);
     tensor::copy_elements(src, half);
@@ -210,7 +233,8 @@ TEST_CASE("tensor: copy_elements converts dtypes and quantises") {
     CHECK(brain.at<std::uint16_t>({3}) == 0x3EAB);
     CHECK(brain.get({4}) == 65536.0);  // 65504 rounds up in bf16's 8-bit significand
 
-    const tensor q(tensor_desc(shape{8}, dtype::i8, layout::row_major(), quantization{0.5f, -10, 0}));
+    const tensor q(
+        tensor_desc(shape{8}, dtype::i8, layout::row_major(), quantization{0.5f, -10, 0}));
     tensor::copy_elements(src, q);
     const std::int8_t expected_q[] = {-10, -8, -15, -9, 127, -10, -10, -4};  // 0.333/0.5-10 = -9.33
     for (int i = 0; i < 8; ++i) {
@@ -223,8 +247,11 @@ TEST_CASE("tensor: copy_elements converts dtypes and quantises") {
     CHECK(deq.get({2}) == -2.5);
     CHECK(deq.get({4}) == 0.5 * (127 + 10));
 
-    check_error([&] { tensor::copy_elements(src, tensor(shape{2, 4}, dtype::f32)); }, status::invalid_argument,
-                "copy from 8 to 2x4");
+    check_error(
+        [&] {
+            tensor::copy_elements(src, tensor(shape{2, 4}, dtype::f32));
+        },
+        status::invalid_argument, "copy from 8 to 2x4");
 }
 
 TEST_CASE("tensor: at<T> checks the element type, rank and bounds") {
@@ -233,8 +260,16 @@ TEST_CASE("tensor: at<T> checks the element type, rank and bounds") {
     check_error([&] { f.at<std::int32_t>({0, 0}); }, status::invalid_argument, "f32");
     check_error([&] { f.data_as<std::uint32_t>(); }, status::invalid_argument, "f32");
     check_error([&] { f.at<float>({0}); }, status::invalid_argument, "rank");
-    check_error([&] { f.at<float>({2, 0}); }, status::invalid_argument, "out of range in dimension 0");
-    check_error([&] { f.at<float>({0, -1}); }, status::invalid_argument, "out of range in dimension 1");
+    check_error(
+        [&] {
+            f.at<float>({2, 0});
+        },
+        status::invalid_argument, "out of range in dimension 0");
+    check_error(
+        [&] {
+            f.at<float>({0, -1});
+        },
+        status::invalid_argument, "out of range in dimension 1");
     const tensor h(shape{2}, dtype::f16);
     h.at<std::uint16_t>({1}) = 0x3C00;
     CHECK(h.get({1}) == 1.0);
@@ -250,7 +285,8 @@ TEST_CASE("tensor: at<T> checks the element type, rank and bounds") {
 }
 
 TEST_CASE("tensor: get/set dequantise every dtype") {
-    const tensor q78(tensor_desc(shape{3}, dtype::i16, layout::row_major(), quantization{1.0f, 0, 8}));
+    const tensor q78(
+        tensor_desc(shape{3}, dtype::i16, layout::row_major(), quantization{1.0f, 0, 8}));
     q78.set({0}, 1.5);
     q78.set({1}, -0.75);
     q78.set({2}, 1000.0);
@@ -259,7 +295,8 @@ TEST_CASE("tensor: get/set dequantise every dtype") {
     CHECK(q78.at<std::int16_t>({2}) == 32767);
     CHECK(q78.get({2}) == 32767.0 / 256);
 
-    const tensor u(tensor_desc(shape{2}, dtype::u8, layout::row_major(), quantization{0.1f, 128, 0}));
+    const tensor u(
+        tensor_desc(shape{2}, dtype::u8, layout::row_major(), quantization{0.1f, 128, 0}));
     u.set({0}, -12.8);
     CHECK(u.at<std::uint8_t>({0}) == 0);
     CHECK(u.get({0}) == doctest::Approx(-12.8));

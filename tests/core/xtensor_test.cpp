@@ -5,9 +5,9 @@
 #include <cstdint>
 
 #include <xtensor/xarray.hpp>
+#include <xtensor/xfixed.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xmath.hpp>
-#include <xtensor/xfixed.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
@@ -27,7 +27,8 @@ namespace {
 tensor iota(const shape& s, const layout& l = layout::row_major()) {
     tensor t(s, dtype::f32, l);
     float v = 0;
-    tessera::detail::for_each_index(s, [&](const tessera::detail::index_t& i) { *static_cast<float*>(t.address_of(i)) = v++; });
+    tessera::detail::for_each_index(
+        s, [&](const tessera::detail::index_t& i) { *static_cast<float*>(t.address_of(i)) = v++; });
     return t;
 }
 
@@ -83,7 +84,8 @@ TEST_CASE("xtensor: as_xtensor over contiguous slices; as_xtensor_strided over s
     CHECK(t.get({3, 0}) == 15.0);  // after the slice
 
     const tensor v = t.view({1, 2}, {2, 3});  // gaps between rows
-    check_error([&] { (void)tessera::as_xtensor<float>(v); }, status::invalid_argument, "as_xtensor_strided");
+    check_error([&] { (void)tessera::as_xtensor<float>(v); }, status::invalid_argument,
+                "as_xtensor_strided");
     auto x = tessera::as_xtensor_strided<float>(v);
     CHECK(&x(0, 0) == &t.at<float>({1, 2}));
     CHECK(&x(1, 2) == &t.at<float>({2, 4}));
@@ -96,20 +98,22 @@ TEST_CASE("xtensor: as_xtensor over contiguous slices; as_xtensor_strided over s
     x = x * 2.0f;
     CHECK(t.get({1, 2}) == 18.0);
     CHECK(t.get({2, 4}) == 32.0);
-    CHECK(t.get({1, 1}) == 7.0);   // left of the view
-    CHECK(t.get({2, 1}) == 12.0);  // in the gap between the view's rows
-    CHECK(t.get({3, 2}) == 17.0);  // below the view
+    CHECK(t.get({1, 1}) == 7.0);                            // left of the view
+    CHECK(t.get({2, 1}) == 12.0);                           // in the gap between the view's rows
+    CHECK(t.get({3, 2}) == 17.0);                           // below the view
     auto cx = tessera::as_xtensor_strided<const float>(v);  // read-only
     CHECK(cx(1, 0) == 202.0f);
     static_assert(std::is_const_v<std::remove_reference_t<decltype(cx(0, 0))>>);
     // Dense tensors work through the strided form as well.
-    CHECK(xt::sum(tessera::as_xtensor_strided<float>(t))() == xt::sum(tessera::as_xtensor<float>(t))());
+    CHECK(xt::sum(tessera::as_xtensor_strided<float>(t))() ==
+          xt::sum(tessera::as_xtensor<float>(t))());
 }
 
 TEST_CASE("xtensor: as_xtensor checks the storage type") {
     const tensor f(shape{2}, dtype::f32);
     check_error([&] { (void)tessera::as_xtensor<double>(f); }, status::invalid_argument, "f32");
-    check_error([&] { (void)tessera::as_xtensor<std::int32_t>(f); }, status::invalid_argument, "f32");
+    check_error([&] { (void)tessera::as_xtensor<std::int32_t>(f); }, status::invalid_argument,
+                "f32");
     const tensor h(shape{2}, dtype::f16);
     auto bits = tessera::as_xtensor<std::uint16_t>(h);
     bits(1) = 0x3C00;
@@ -142,7 +146,8 @@ TEST_CASE("xtensor: borrow shares an xarray's memory both ways") {
 }
 
 TEST_CASE("xtensor: borrow accepts column-major containers and contiguous views") {
-    xt::xtensor<float, 2, xt::layout_type::column_major> c = {{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
+    xt::xtensor<float, 2, xt::layout_type::column_major> c = {{1.0f, 2.0f, 3.0f},
+                                                              {4.0f, 5.0f, 6.0f}};
     const tensor t = tessera::borrow(c);
     CHECK(t.data() == c.data());
     CHECK(t.desc().stride(0) == 1);
