@@ -43,25 +43,23 @@ inline void run(const op::activation& op, const std::vector<tensor>& in, const s
     const tensor& src = in[0];
     const tensor& dst = out[0];
     const int rank = src.desc().rank();
-    const bool per_channel = op.has_slope() && rank >= 2 && in[1].desc().rank() == 1 && in[1].desc().dim(0) != 1;
+    // PReLU: a rank-1 slope of extent C reads slope[c] (c = dim 1); otherwise it broadcasts.
+    tensor slope_view;
+    if (op.has_slope()) {
+        slope_view = in[1];
+        const bool per_channel = rank >= 2 && in[1].desc().rank() == 1 && in[1].desc().dim(0) != 1;
+        if (per_channel) {
+            shape s;
+            for (int i = 0; i < rank; ++i) s.push_back(i == 1 ? in[1].desc().dim(0) : 1);
+            slope_view = in[1].reshape(s);
+        }
+    }
+    const detail::broadcast_reader x(src, rank);
+    const detail::broadcast_reader slope(op.has_slope() ? slope_view : src, rank);
     tessera::detail::for_each_index(src.dims(), [&](const detail::index_t& idx) {
-        const double x = detail::load(src, idx);
-        double slope = 0.0;
-        if (op.has_slope()) {
-            detail::index_t si{};
-            if (per_channel) {
-                si[0] = idx[1];
-            } else {
-                si = detail::broadcast_index(idx, rank, in[1]);
-            }
-            slope = detail::load(in[1], si);
-        }
-        double y;
-        if (std::isnan(x)) {
-            y = op.propagate_nan ? x : 0.0;
-        } else {
-            y = activate(op.act, x, slope);
-        }
+        const double v = x.load(idx);
+        const double y = std::isnan(v) ? (op.propagate_nan ? v : 0.0)
+                                       : activate(op.act, v, op.has_slope() ? slope.load(idx) : 0.0);
         detail::store(dst, idx, y);
     });
 }

@@ -15,14 +15,32 @@ namespace tessera::reference::detail {
 
 using tessera::detail::index_t;
 
-/// Index into `t` of the element that broadcasts (numpy rules) to `out_idx` of a rank-`out_rank`
-/// result: dims aligned from the right, extent-1 dims read index 0.
-inline index_t broadcast_index(const index_t& out_idx, int out_rank, const tensor& t) {
-    index_t idx{};
-    const int r = t.desc().rank();
-    for (int i = 0; i < r; ++i) idx[i] = t.desc().dim(i) == 1 ? 0 : out_idx[i + out_rank - r];
-    return idx;
-}
+/// Reads the element of `t` that broadcasts (numpy rules: dims aligned from the right, extent-1
+/// dims repeat) to a multi-index of a rank-`out_rank` result. Built once per kernel call.
+class broadcast_reader {
+public:
+    broadcast_reader(const tensor& t, int out_rank)
+        : base_(static_cast<const char*>(t.data())), type_(t.type()), quant_(t.desc().quant()),
+          size_(static_cast<std::int64_t>(size_of(t.type()))), rank_(out_rank) {
+        const shape dims = t.dims();
+        const int off = out_rank - dims.rank();
+        for (int i = 0; i < dims.rank(); ++i) strides_[i + off] = dims[i] == 1 ? 0 : t.desc().stride(i);
+    }
+    const void* address(const index_t& out_idx) const {
+        std::int64_t e = 0;
+        for (int i = 0; i < rank_; ++i) e += out_idx[i] * strides_[i];
+        return base_ + e * size_;
+    }
+    double load(const index_t& out_idx) const { return numeric::load_real(type_, quant_, address(out_idx)); }
+
+private:
+    const char* base_;
+    dtype type_;
+    quantization quant_;
+    std::int64_t size_;
+    int rank_;
+    index_t strides_{};  // element strides per output dim, 0 where broadcast
+};
 
 /// Whether two tensors store values identically (dtype and quantisation).
 inline bool same_storage(const tensor& a, const tensor& b) {

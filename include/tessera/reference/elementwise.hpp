@@ -32,14 +32,11 @@ inline void run(const op::binary& op, const std::vector<tensor>& in, const std::
     const bool with_c = op.uses_c() && in.size() > 2;
     const auto rounding = static_cast<rounding_policy>(op.rounding);
     const auto overflow = static_cast<overflow_policy>(op.overflow);
+    const detail::broadcast_reader a(in[0], rank), b(in[1], rank), c(with_c ? in[2] : in[0], rank);
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-        const long double a = detail::load(in[0], detail::broadcast_index(idx, rank, in[0]));
-        const long double b = detail::load(in[1], detail::broadcast_index(idx, rank, in[1]));
-        long double r = binary_apply(op.op, static_cast<long double>(op.alpha) * a,
-                                     static_cast<long double>(op.beta) * b, integer);
-        if (with_c) {
-            r += static_cast<long double>(op.gamma) * detail::load(in[2], detail::broadcast_index(idx, rank, in[2]));
-        }
+        long double r = binary_apply(op.op, static_cast<long double>(op.alpha) * a.load(idx),
+                                     static_cast<long double>(op.beta) * b.load(idx), integer);
+        if (with_c) r += static_cast<long double>(op.gamma) * c.load(idx);
         detail::store(dst, idx, r, rounding, overflow);
     });
 }
