@@ -187,6 +187,12 @@ TEST_CASE("xtensor: borrow deduces dtypes, or takes one for raw bit patterns") {
     const tensor tq = tessera::borrow(q, dtype::i8, tessera::quantization{0.5f, 2, 0});
     CHECK(tq.get({0}) == 1.0);
     CHECK(tq.get({1}) == -2.0);
+    xt::xarray<bool> flags = {true, false};
+    const tensor tb = tessera::borrow(flags);
+    CHECK(tb.type() == dtype::boolean);
+    CHECK(tb.get({0}) == 1.0);
+    tb.set({1}, 1.0);
+    CHECK(flags(1));
     xt::xarray<double> d = {1.0, 2.0};
     check_error([&] { tessera::borrow(d); }, status::invalid_argument, "dtype");
 }
