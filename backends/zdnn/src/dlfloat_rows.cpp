@@ -138,17 +138,18 @@ __attribute__((target("avx2"))) void sticks_to_rows_avx2(const uint16_t* src, fl
 }
 
 __attribute__((target("avx2"))) bool rows_to_sticks_streaming_avx2(const float* src, size_t src_stride,
-                                                                    uint16_t* dst, size_t sticks, uint32_t count,
+                                                                    uint16_t* dst, size_t sticks,
+                                                                    size_t padded_sticks, uint32_t count,
                                                                     bool saturate) {
   alignas(32) uint16_t stick[64];
   uint32_t overflow = 0;
-  for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64) {
-    std::memset(stick, 0, sizeof stick);
-    overflow |= to_dlf16<0>(src, stick, count, saturate);
+  std::memset(stick, 0, sizeof stick);
+  for (size_t s = 0; s < padded_sticks; ++s, src += src_stride, dst += 64) {
+    if (s < sticks) overflow |= to_dlf16<0>(src, stick, count, saturate);
+    else std::memset(stick, 0, sizeof stick);
     for (int i = 0; i < 64; i += 16)
       _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_load_si256(reinterpret_cast<const __m256i*>(stick + i)));
   }
-  _mm_sfence();
   return overflow != 0;
 }
 
@@ -167,13 +168,14 @@ bool fp32_rows_to_sticks(const float* src, size_t src_stride, uint16_t* dst, siz
 }
 
 bool fp32_rows_to_sticks_streaming(const float* src, size_t src_stride, uint16_t* dst, size_t sticks,
-                                   uint32_t count, bool saturate) {
+                                   size_t padded_sticks, uint32_t count, bool saturate) {
   static const bool avx2 = cpu_has_avx2();
-  if (avx2) return rows_to_sticks_streaming_avx2(src, src_stride, dst, sticks, count, saturate);
-  if (count < 64)
-    for (size_t s = 0; s < sticks; ++s) std::memset(dst + s * 64 + count, 0, (64 - count) * sizeof(uint16_t));
+  if (avx2) return rows_to_sticks_streaming_avx2(src, src_stride, dst, sticks, padded_sticks, count, saturate);
+  std::memset(dst, 0, padded_sticks * 64 * sizeof(uint16_t));
   return rows_to_sticks_portable(src, src_stride, dst, sticks, count, saturate);
 }
+
+void store_fence() { _mm_sfence(); }
 
 void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count) {
   static const bool avx2 = cpu_has_avx2();

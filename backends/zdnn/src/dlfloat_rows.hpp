@@ -16,10 +16,12 @@ void dlf16_row_to_fp32(const uint16_t* src, float* dst, size_t count);
 // `src_stride` floats apart; cells past `count` are left untouched. Returns true on any NINF.
 bool fp32_rows_to_sticks(const float* src, size_t src_stride, uint16_t* dst, size_t sticks, uint32_t count,
                          bool saturate);
-// Like fp32_rows_to_sticks but writes whole sticks (cells past `count` zeroed) with non-temporal
-// stores, for outputs much larger than the caches. Issues a store fence before returning.
+// Like fp32_rows_to_sticks but writes `padded_sticks` whole sticks (cells past `count` and sticks
+// past `sticks` zeroed) with non-temporal stores, for outputs much larger than the caches. Call
+// store_fence() after the last one.
 bool fp32_rows_to_sticks_streaming(const float* src, size_t src_stride, uint16_t* dst, size_t sticks,
-                                   uint32_t count, bool saturate);
+                                   size_t padded_sticks, uint32_t count, bool saturate);
+void store_fence();
 // The reverse: the first `count` cells of `sticks` consecutive sticks into rows `dst_stride` apart.
 void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count);
 

@@ -54,7 +54,8 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
         auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(r.n, r.h, r.w0, c0));
         const size_t used = r.w1 - r.w0;
         if (streaming) {
-          local |= fp32_rows_to_sticks_streaming(row + c0, g.c, stick, used, count, saturate);
+          local |= fp32_rows_to_sticks_streaming(row + c0, g.c, stick, used, kSticksPerPage, count, saturate);
+          continue;
         } else {
           if (count < 64) std::memset(stick, 0, used * kStickBytes);
           local |= fp32_rows_to_sticks(row + c0, g.c, stick, used, count, saturate);
@@ -62,6 +63,7 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
         if (used < kSticksPerPage) std::memset(stick + used * 64, 0, (kSticksPerPage - used) * kStickBytes);
       }
     }
+    if (streaming) store_fence();
     if (local) violation = true;
   });
   return violation;
