@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -27,10 +28,17 @@ inline void set_flops(benchmark::State& state, double flops_per_iteration) {
                                                   benchmark::Counter::kIsRate);
 }
 
+/// Scheduler of our contexts: TESSERA_BENCH_SCHEDULER=pool selects the spinning thread pool,
+/// anything else oneTBB.
+inline SchedulerKind bench_scheduler() {
+    const char* kind = std::getenv("TESSERA_BENCH_SCHEDULER");
+    return kind && std::string(kind) == "pool" ? SchedulerKind::thread_pool : SchedulerKind::tbb;
+}
+
 /// One Context per thread count, reused by every case.
 inline Context& context_for(int threads) {
-    static Context one(ContextOptions{1});
-    static Context two(ContextOptions{2});
+    static Context one(ContextOptions{1, Isa::automatic, bench_scheduler()});
+    static Context two(ContextOptions{2, Isa::automatic, bench_scheduler()});
     return threads == 1 ? one : two;
 }
 

@@ -2,6 +2,7 @@
 // alpha/beta, every instruction set, and 1 vs 2 threads bit-identical.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "tessera/cpu/blas.hpp"
@@ -68,13 +69,17 @@ TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
 
 TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
     for (Isa isa : available_isas()) {
-        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
+        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
+            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
         for (int64_t size : {67, 256, 301}) {
             const auto a = random_vector(static_cast<std::size_t>(size * size), 11);
             const auto b = random_vector(static_cast<std::size_t>(size * size), 12);
             std::vector<float> c1(static_cast<std::size_t>(size * size)), c2(c1.size());
             sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c1.data(), size, one);
             sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c2.data(), size, two);
+            CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
+            std::fill(c2.begin(), c2.end(), 0.0f);
+            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c2.data(), size, pool);
             CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
         }
     }

@@ -76,14 +76,24 @@ public:
 };
 }  // namespace
 
-TEST_CASE("scheduler: every step runs exactly once; min chunk limits the parts") {
-    auto sched = make_default_scheduler(2);
+TEST_CASE("schedulers: every step runs exactly once; min chunk limits the parts") {
+    auto tbb = make_default_scheduler(2);
+    auto pool = make_thread_pool_scheduler(2);
     for (int64_t steps : {1, 2, 3, 9}) {
         RecordingKernel k(steps, 1);
-        sched->schedule(k);
+        tbb->schedule(k);
         for (int h : k.hits) CHECK(h == 1);
-        CHECK(sched->parts_for(k) == (has_parallel_scheduler() ? std::min<int64_t>(2, steps) : 1));
+        CHECK(tbb->parts_for(k) == (has_parallel_scheduler() ? std::min<int64_t>(2, steps) : 1));
+        RecordingKernel p(steps, 1);
+        for (int repeat = 0; repeat < 50; ++repeat) pool->schedule(p);
+        for (int h : p.hits) CHECK(h == 50);
+        CHECK(pool->parts_for(p) == std::min<int64_t>(2, steps));
     }
     RecordingKernel big_chunk(3, 4);
-    CHECK(sched->parts_for(big_chunk) == 1);
+    CHECK(tbb->parts_for(big_chunk) == 1);
+    pool->set_num_threads(3);
+    RecordingKernel three(7, 1);
+    pool->schedule(three);
+    for (int h : three.hits) CHECK(h == 1);
+    CHECK(pool->parts_for(three) == 3);
 }

@@ -134,7 +134,7 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::
         const int64_t rows = std::min(mr, ow_total - ow);
         a.a = in + ow * a.a_ps;
         a.c = out + ow * d.stride_w();
-        t.micro[rows - 1][nv - 1](a);
+        t.micro_for(a.a_ps, rows, nv)(a);
     }
 }
 

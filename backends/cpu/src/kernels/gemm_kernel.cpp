@@ -46,7 +46,9 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     nc_ = std::min(t_->nc, round_up(std::max<int64_t>(p_.n, 1), nr_));
     const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
     ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
-    pack_a_ = !p_.trans_a && (p_.lda * 4) % 4096 == 0;
+    // Pack A when its rows are 4 KiB apart (L1 set conflicts) or when N is large enough to amortise
+    // the packing; otherwise read it in place.
+    pack_a_ = !p_.trans_a && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
     const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
     ws_a_ = pack_a_ ? static_cast<std::size_t>(round_up(mc * kc, 64)) : 0;
     a_offsets_.resize(static_cast<std::size_t>(kc));
@@ -130,7 +132,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         g.bias = last && p.bias ? p.bias + jc + jr : nullptr;
                         g.act = last ? act : FusedAct::none;
                         float* cptr = p.c + (ic + ir) * p.ldc + jc + jr;
-                        const MicroKernel kernel = t.micro[rows - 1][nv - 1];
+                        const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                         if (cols == nr) {
                             g.c = cptr;
                             g.c_ps = p.ldc;

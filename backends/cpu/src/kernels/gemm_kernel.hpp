@@ -2,7 +2,7 @@
 // dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-thread
 // workspace, or pre-packed by the weights manager). A is read in place by the indexed microkernel
 // through a table of k offsets, except when its row stride is a multiple of 4 KiB (rows would
-// collide in the same L1 sets): then it is packed into MR-row panels. K blocking is fixed, so
+// collide in the same L1 sets) or N is large: then it is packed into MR-row panels. K blocking is fixed, so
 // results do not depend on the split.
 #pragma once
 

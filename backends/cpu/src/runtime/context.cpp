@@ -32,8 +32,9 @@ const KernelTable* table_for(Isa isa) {
 }  // namespace
 
 Context::Context(const ContextOptions& options)
-    : scheduler_(options.sequential ? std::make_unique<SequentialScheduler>()
-                                    : make_default_scheduler(options.num_threads)),
+    : scheduler_(options.scheduler == SchedulerKind::sequential    ? std::make_unique<SequentialScheduler>()
+                 : options.scheduler == SchedulerKind::thread_pool ? make_thread_pool_scheduler(options.num_threads)
+                                                                   : make_default_scheduler(options.num_threads)),
       weights_(std::make_unique<WeightsManager>()),
       memory_(std::make_shared<MemoryManager>()),
       kernels_(table_for(options.isa)) {

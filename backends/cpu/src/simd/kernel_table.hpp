@@ -68,13 +68,25 @@ struct DepthwiseRowArgs {
     ActivationInfo act;
 };
 
+/// A row strides with dedicated microkernel instantiations (0: any stride, read at run time).
+constexpr int kMicroStrides = 4;
+constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
+
 struct KernelTable {
     const char* isa = "";
     int vec_width = 1;  ///< floats per vector
     int mr = 1;         ///< rows of the full register tile
     int nv = 1;         ///< vectors per row of the full register tile
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
-    MicroKernel micro[kMaxMR][kMaxNV] = {};  ///< [mr-1][nv-1]
+    MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< [stride slot][mr-1][nv-1]
+
+    /// The microkernel for A row stride `a_ps`, `mr` rows and `nv` vectors.
+    MicroKernel micro_for(int64_t a_ps, int64_t mr, int64_t nv) const {
+        int slot = 0;
+        for (int s = 1; s < kMicroStrides; ++s)
+            if (kMicroStrideValues[s] == a_ps) slot = s;
+        return micro[slot][mr - 1][nv - 1];
+    }
 
     void (*activation)(const float* src, float* dst, int64_t n, const ActivationInfo& act) = nullptr;
     /// d[i] = a[i*a_inc] op b[i*b_inc] (inc 0 broadcasts a scalar)

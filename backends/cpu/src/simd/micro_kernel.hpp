@@ -8,7 +8,9 @@
 
 namespace tessera::cpu::simd {
 
-template <class Arch, int MR, int NV>
+/// PS > 0: the A row stride is that compile-time constant (addresses become immediate offsets);
+/// PS == 0: it is read from g.a_ps.
+template <class Arch, int MR, int NV, int PS>
 void micro_kernel(const MicroArgs& g) {
     using V = xsimd::batch<float, Arch>;
     constexpr int W = static_cast<int>(V::size);
@@ -22,7 +24,7 @@ void micro_kernel(const MicroArgs& g) {
     const float* b = g.b;
     const int64_t kc = g.kc;
     const float* a = g.a;
-    const int64_t ps = g.a_ps;
+    const int64_t ps = PS > 0 ? PS : g.a_ps;
     const int64_t* koff = g.koff;
 #pragma GCC unroll 2
     for (int64_t k = 0; k < kc; ++k) {
@@ -71,7 +73,15 @@ template <class Arch, int MR, int NV>
 struct MicroTableFiller {
     template <int M, int N>
     static void fill_one(KernelTable& t) {
-        t.micro[M - 1][N - 1] = &micro_kernel<Arch, M, N>;
+        for (int s = 0; s < kMicroStrides; ++s) {
+            MicroKernel& slot = t.micro[s][M - 1][N - 1];
+            switch (kMicroStrideValues[s]) {
+                case 1: slot = &micro_kernel<Arch, M, N, 1>; break;
+                case 2: slot = &micro_kernel<Arch, M, N, 2>; break;
+                case 16: slot = &micro_kernel<Arch, M, N, 16>; break;
+                default: slot = &micro_kernel<Arch, M, N, 0>; break;
+            }
+        }
     }
     template <int M, int... Ns>
     static void fill_row(KernelTable& t, std::integer_sequence<int, Ns...>) {

@@ -16,10 +16,13 @@ struct KernelTable;
 /// Instruction sets a Context can select (auto = best available on this CPU).
 enum class Isa { automatic, avx512, avx2, sse2, neon };
 
+/// Which scheduler a Context owns.
+enum class SchedulerKind { tbb, thread_pool, sequential };
+
 struct ContextOptions {
     int num_threads = 0;  ///< 0: hardware concurrency
     Isa isa = Isa::automatic;
-    bool sequential = false;  ///< use the sequential scheduler
+    SchedulerKind scheduler = SchedulerKind::tbb;  ///< tbb falls back to sequential without oneTBB
 };
 
 class Context {
