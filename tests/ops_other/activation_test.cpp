@@ -12,8 +12,10 @@ using tessera::op::activation;
 
 namespace {
 
-std::vector<double> act_values(tsr_activation_kind kind, const std::vector<double>& x, float a = 0, float b = 0) {
-    return values(run1(activation(kind, a, b), {make(shape{static_cast<std::int64_t>(x.size())}, x)}));
+std::vector<double> act_values(tsr_activation_kind kind, const std::vector<double>& x, float a = 0,
+                               float b = 0) {
+    return values(
+        run1(activation(kind, a, b), {make(shape{static_cast<std::int64_t>(x.size())}, x)}));
 }
 
 }  // namespace
@@ -33,13 +35,16 @@ TEST_CASE("activation: piecewise-linear functions against hand values") {
 
 TEST_CASE("activation: transcendental functions against closed forms") {
     check_close(act_values(TSR_ACT_SQRT, {0, 1, 2.25, 16}), {0, 1, 1.5, 4});
-    check_close(act_values(TSR_ACT_ELU, {-1, 0, 2}, 0.5f), {0.5 * (std::exp(-1.0) - 1), 0, 2}, 1e-7);
-    check_close(act_values(TSR_ACT_TANH, {-1, 0, 0.5}, 2.0f, 3.0f), {2 * std::tanh(-3.0), 0, 2 * std::tanh(1.5)}, 1e-6);
+    check_close(act_values(TSR_ACT_ELU, {-1, 0, 2}, 0.5f), {0.5 * (std::exp(-1.0) - 1), 0, 2},
+                1e-7);
+    check_close(act_values(TSR_ACT_TANH, {-1, 0, 0.5}, 2.0f, 3.0f),
+                {2 * std::tanh(-3.0), 0, 2 * std::tanh(1.5)}, 1e-6);
     check_close(act_values(TSR_ACT_SIGMOID, {0, 1}), {0.5, 1 / (1 + std::exp(-1.0))}, 1e-7);
     // soft_relu stays finite and exact-ish far out: log(1+e^100) = 100, log(1+e^-100) ~ e^-100.
     check_close(act_values(TSR_ACT_SOFT_RELU, {100, 0, -100}), {100, std::log(2.0), 0}, 1e-6);
     // gelu(1) = 0.5*(1+erf(1/sqrt 2)) = Phi(1); the tanh form differs in the 4th decimal.
-    check_close(act_values(TSR_ACT_GELU, {1, -1, 0}), {0.8413447460685429, -0.15865525393145707, 0}, 1e-6);
+    check_close(act_values(TSR_ACT_GELU, {1, -1, 0}), {0.8413447460685429, -0.15865525393145707, 0},
+                1e-6);
     check_close(act_values(TSR_ACT_GELU, {1}, 1.0f), {0.8411919906082768}, 1e-6);
 }
 
@@ -76,15 +81,19 @@ TEST_CASE("activation: Q7.8 int16 computes on real values, rounds to nearest eve
     const quantization q78{1.0f, 0, 8};
     // raw -256 (-1.0), 0, 256 (1.0), 384 (1.5), 25600 (100.0)
     const auto src = make_raw(shape{5}, {-256, 0, 256, 384, 25600}, dtype::i16, q78);
-    CHECK(raw_values(run1(activation(TSR_ACT_RELU), {src})) == std::vector<double>{0, 0, 256, 384, 25600});
+    CHECK(raw_values(run1(activation(TSR_ACT_RELU), {src})) ==
+          std::vector<double>{0, 0, 256, 384, 25600});
     // sigmoid(0) = 0.5 -> 128; sigmoid(1) * 256 = 187.15 -> 187; sigmoid(100) -> 1.0 -> 256.
     const auto sig = raw_values(run1(activation(TSR_ACT_SIGMOID), {src}));
-    CHECK(sig == std::vector<double>{std::nearbyint(256 / (1 + std::exp(1.0))), 128, 187, 209, 256});
+    CHECK(sig ==
+          std::vector<double>{std::nearbyint(256 / (1 + std::exp(1.0))), 128, 187, 209, 256});
     // square: 100^2 saturates to 32767 raw; 1.5^2 = 2.25 -> 576.
-    CHECK(raw_values(run1(activation(TSR_ACT_SQUARE), {src})) == std::vector<double>{256, 0, 256, 576, 32767});
+    CHECK(raw_values(run1(activation(TSR_ACT_SQUARE), {src})) ==
+          std::vector<double>{256, 0, 256, 576, 32767});
     // linear 0.5x + 0.25 on raw 1 and 3: 64.5 -> 64 (even), 65.5 -> 66 (even).
     const auto small = make_raw(shape{2}, {1, 3}, dtype::i16, q78);
-    CHECK(raw_values(run1(activation(TSR_ACT_LINEAR, 0.5f, 0.25f), {small})) == std::vector<double>{64, 66});
+    CHECK(raw_values(run1(activation(TSR_ACT_LINEAR, 0.5f, 0.25f), {small})) ==
+          std::vector<double>{64, 66});
 }
 
 TEST_CASE("activation: NaN propagation") {
@@ -99,14 +108,22 @@ TEST_CASE("activation: validation names op, tensor and dimension") {
     activation bad;
     bad.act.kind = 99;
     check_error([&] { bad.infer({src}); }, {"activation", "unknown activation kind value 99"});
-    check_error([&] { activation(TSR_ACT_PRELU).infer({src}); }, {"activation", "expects 2 inputs, got 1"});
-    check_error([&] { activation(TSR_ACT_PRELU).infer({src, tensor_desc(shape{2}, dtype::f32)}); },
-                {"activation", "tensor 'slope'", "dim 0 (C) is 2, expected 3"});
-    check_error([&] { activation(TSR_ACT_PRELU).infer({src, tensor_desc(shape{3, 4, 5}, dtype::f32)}); },
-                {"tensor 'slope'", "dim 2 is 5, must be 1 or 4"});
+    check_error([&] { activation(TSR_ACT_PRELU).infer({src}); },
+                {"activation", "expects 2 inputs, got 1"});
+    check_error(
+        [&] {
+            activation(TSR_ACT_PRELU).infer({src, tensor_desc(shape{2}, dtype::f32)});
+        },
+        {"activation", "tensor 'slope'", "dim 0 (C) is 2, expected 3"});
+    check_error(
+        [&] {
+            activation(TSR_ACT_PRELU).infer({src, tensor_desc(shape{3, 4, 5}, dtype::f32)});
+        },
+        {"tensor 'slope'", "dim 2 is 5, must be 1 or 4"});
     check_error([&] { activation(TSR_ACT_RELU).infer({tensor_desc(shape{2}, dtype::boolean)}); },
                 {"tensor 'src'", "bool"});
-    check_error([&] { activation(TSR_ACT_BOUNDED_RELU, -1.0f).infer({src}); }, {"bounded_relu", "must be >= 0"});
+    check_error([&] { activation(TSR_ACT_BOUNDED_RELU, -1.0f).infer({src}); },
+                {"bounded_relu", "must be >= 0"});
     check_error([&] { activation(TSR_ACT_CLIP, 2.0f, 1.0f).infer({src}); }, {"clip lower bound"});
     check_error([&] { activation(TSR_ACT_RELU).infer({src, src}); }, {"expects 1 inputs, got 2"});
     const auto out = activation(TSR_ACT_TANH).infer({src.with_type(dtype::f16)});

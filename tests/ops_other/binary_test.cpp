@@ -25,7 +25,9 @@ TEST_CASE("binary: every op on floats") {
     const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
     const auto z = make(shape{2}, {0, 0});
     check_close(values(run1(binary(TSR_BINARY_DIV), {make(shape{2}, {1, -1}), z})), {inf, -inf});
-    check_close(values(run1(binary(TSR_BINARY_MAX), {make(shape{2}, {nan, 1}), make(shape{2}, {1, nan})})), {nan, nan});
+    check_close(
+        values(run1(binary(TSR_BINARY_MAX), {make(shape{2}, {nan, 1}), make(shape{2}, {1, nan})})),
+        {nan, nan});
 }
 
 TEST_CASE("binary: numpy broadcasting") {
@@ -36,30 +38,39 @@ TEST_CASE("binary: numpy broadcasting") {
         check_close(values(out), {11, 22, 33, 14, 25, 36});
     }
     SUBCASE("column vector") {
-        check_close(values(run1(binary(TSR_BINARY_SUB), {a, make(shape{2, 1}, {1, 2})})), {0, 1, 2, 2, 3, 4});
+        check_close(values(run1(binary(TSR_BINARY_SUB), {a, make(shape{2, 1}, {1, 2})})),
+                    {0, 1, 2, 2, 3, 4});
     }
     SUBCASE("both operands grow: 1x3 op 2x1") {
-        const auto out = run1(binary(TSR_BINARY_MUL), {make(shape{1, 3}, {1, 2, 3}), make(shape{2, 1}, {10, 100})});
+        const auto out = run1(binary(TSR_BINARY_MUL),
+                              {make(shape{1, 3}, {1, 2, 3}), make(shape{2, 1}, {10, 100})});
         CHECK(out.dims() == shape{2, 3});
         check_close(values(out), {10, 20, 30, 100, 200, 300});
     }
     SUBCASE("rank-0 scalar, both sides") {
-        check_close(values(run1(binary(TSR_BINARY_DIV), {a, make(shape{}, {2})})), {0.5, 1, 1.5, 2, 2.5, 3});
+        check_close(values(run1(binary(TSR_BINARY_DIV), {a, make(shape{}, {2})})),
+                    {0.5, 1, 1.5, 2, 2.5, 3});
         const auto out = run1(binary(TSR_BINARY_SUB), {make(shape{}, {10}), a});
         CHECK(out.dims() == shape{2, 3});
         check_close(values(out), {9, 8, 7, 6, 5, 4});
     }
     SUBCASE("lower rank operand is aligned from the right, not the left") {
-        // B of shape {2} cannot broadcast against A {2,3} (last dims 3 vs 2), even though dim 0 is 2.
-        check_error([&] { binary().infer({a.desc(), tensor_desc(shape{2}, dtype::f32)}); },
-                    {"binary", "tensor 'B'", "dim 0 is 2, not broadcastable against 3"});
+        // B of shape {2} cannot broadcast against A {2,3} (last dims 3 vs 2), even though dim 0
+        // is 2.
+        check_error(
+            [&] {
+                binary().infer({a.desc(), tensor_desc(shape{2}, dtype::f32)});
+            },
+            {"binary", "tensor 'B'", "dim 0 is 2, not broadcastable against 3"});
     }
     SUBCASE("zero-sized dims broadcast against 1") {
-        const auto out = binary().infer({tensor_desc(shape{0, 3}, dtype::f32), tensor_desc(shape{1, 3}, dtype::f32)});
+        const auto out = binary().infer(
+            {tensor_desc(shape{0, 3}, dtype::f32), tensor_desc(shape{1, 3}, dtype::f32)});
         CHECK(out[0].dims() == shape{0, 3});
     }
     SUBCASE("labels of the image operand survive") {
-        const auto out = binary().infer({tensor_desc(shape::nchw(1, 2, 3, 3), dtype::f32), tensor_desc(shape{2, 1, 1}, dtype::f32)});
+        const auto out = binary().infer({tensor_desc(shape::nchw(1, 2, 3, 3), dtype::f32),
+                                         tensor_desc(shape{2, 1, 1}, dtype::f32)});
         CHECK(out[0].dims().label(1) == dim_label::c);
     }
 }
@@ -74,8 +85,14 @@ TEST_CASE("binary: CLML form out = (alpha*A) op (beta*B) + gamma*C") {
     check_error([&] { op.infer({a.desc(), b.desc()}); }, {"binary", "expects 3 inputs, got 2"});
     check_close(values(run1(binary(TSR_BINARY_MAX).set_alpha(-1), {a, b, c})), {4, 3, 2, 1});
     // C broadcasts to the output shape.
-    check_close(values(run1(binary(TSR_BINARY_ADD).set_gamma(1), {a, b, make(shape{2, 1}, {100, 200})})), {105, 105, 205, 205});
-    check_error([&] { op.infer({a.desc(), b.desc(), tensor_desc(shape{3, 2}, dtype::f32)}); }, {"tensor 'C'", "dim 0 is 3"});
+    check_close(
+        values(run1(binary(TSR_BINARY_ADD).set_gamma(1), {a, b, make(shape{2, 1}, {100, 200})})),
+        {105, 105, 205, 205});
+    check_error(
+        [&] {
+            op.infer({a.desc(), b.desc(), tensor_desc(shape{3, 2}, dtype::f32)});
+        },
+        {"tensor 'C'", "dim 0 is 3"});
 }
 
 TEST_CASE("binary: integer add/sub saturate vs wrap at the edges (OpenVX policies)") {
@@ -118,8 +135,9 @@ TEST_CASE("binary: Q7.8 multiply rounds once, per the rounding policy, with Open
     // The product of two Q7.8 numbers agrees with numeric::fixed_multiply.
     for (int x : {-32768, -1000, -3, 0, 3, 77, 1000, 32767}) {
         for (int y : {-32768, -129, -1, 1, 129, 255, 32767}) {
-            const auto got = raw_values(run1(even, {make_raw(shape{1}, {double(x)}, dtype::i16, q78),
-                                                    make_raw(shape{1}, {double(y)}, dtype::i16, q78)}));
+            const auto got =
+                raw_values(run1(even, {make_raw(shape{1}, {double(x)}, dtype::i16, q78),
+                                       make_raw(shape{1}, {double(y)}, dtype::i16, q78)}));
             const auto want = numeric::fixed_multiply<std::int16_t>(
                 static_cast<std::int16_t>(x), static_cast<std::int16_t>(y), 8,
                 rounding_policy::to_nearest_even, overflow_policy::saturate);
@@ -128,12 +146,14 @@ TEST_CASE("binary: Q7.8 multiply rounds once, per the rounding policy, with Open
     }
     // scale 0.5: 1.0 * 1.0 * 0.5 = 0.5 -> raw 128; saturation vs wrap of 100 * 100.
     const auto one = make_raw(shape{1}, {256}, dtype::i16, q78);
-    CHECK(raw_values(run1(binary(TSR_BINARY_MUL).set_scale(0.5f), {one, one})) == std::vector<double>{128});
+    CHECK(raw_values(run1(binary(TSR_BINARY_MUL).set_scale(0.5f), {one, one})) ==
+          std::vector<double>{128});
     const auto hundred = make_raw(shape{1}, {25600}, dtype::i16, q78);
-    CHECK(raw_values(run1(binary(TSR_BINARY_MUL), {hundred, hundred})) == std::vector<double>{32767});
+    CHECK(raw_values(run1(binary(TSR_BINARY_MUL), {hundred, hundred})) ==
+          std::vector<double>{32767});
     // 10000.0 -> raw 2560000, wrapped to 16 bits: 2560000 mod 65536 = 4096.
-    CHECK(raw_values(run1(binary(TSR_BINARY_MUL).set_overflow(TSR_OVERFLOW_WRAP), {hundred, hundred})) ==
-          std::vector<double>{4096});
+    CHECK(raw_values(run1(binary(TSR_BINARY_MUL).set_overflow(TSR_OVERFLOW_WRAP),
+                          {hundred, hundred})) == std::vector<double>{4096});
 }
 
 TEST_CASE("binary: integer division rounds by policy; division by zero gives 0") {
@@ -156,10 +176,16 @@ TEST_CASE("binary: quantised u8 operands with different scales add on real value
 
 TEST_CASE("binary: validation names op, tensor and dimension") {
     const tensor_desc a(shape{2, 3}, dtype::f32);
-    check_error([&] { binary().infer({a, tensor_desc(shape{2, 3}, dtype::i8)}); },
-                {"binary", "tensor 'B'", "dtype is i8, expected f32"});
-    check_error([&] { binary().infer({a, tensor_desc(shape{4, 3}, dtype::f32)}); },
-                {"tensor 'B'", "dim 0 is 4, not broadcastable against 2"});
+    check_error(
+        [&] {
+            binary().infer({a, tensor_desc(shape{2, 3}, dtype::i8)});
+        },
+        {"binary", "tensor 'B'", "dtype is i8, expected f32"});
+    check_error(
+        [&] {
+            binary().infer({a, tensor_desc(shape{4, 3}, dtype::f32)});
+        },
+        {"tensor 'B'", "dim 0 is 4, not broadcastable against 2"});
     check_error([&] { binary().infer({a}); }, {"expects 2 to 3 inputs, got 1"});
     binary bad;
     bad.op = 17;
@@ -171,6 +197,10 @@ TEST_CASE("binary: validation names op, tensor and dimension") {
     bad.overflow = -1;
     check_error([&] { bad.infer({a, a}); }, {"unknown overflow value -1"});
     check_error([&] { binary().set_alpha(std::nanf("")).infer({a, a}); }, {"must be finite"});
-    check_error([&] { binary().infer({tensor_desc(shape{2}, dtype::boolean), tensor_desc(shape{2}, dtype::boolean)}); },
-                {"tensor 'A'", "bool"});
+    check_error(
+        [&] {
+            binary().infer(
+                {tensor_desc(shape{2}, dtype::boolean), tensor_desc(shape{2}, dtype::boolean)});
+        },
+        {"tensor 'A'", "bool"});
 }

@@ -39,11 +39,21 @@ TEST_CASE("concat: NCHW channel concat as CLML's test shapes, raw i8 moves") {
 TEST_CASE("concat: validation") {
     const tensor_desc a(shape{2, 3}, dtype::f32);
     check_error([&] { op::concat(1).infer({}); }, {"concat", "at least 1 input"});
-    check_error([&] { op::concat(1).infer({a, tensor_desc(shape{3, 3}, dtype::f32)}); },
-                {"concat", "tensor 'input 1'", "dim 0 is 3, expected 2"});
-    check_error([&] { op::concat(1).infer({a, tensor_desc(shape{2, 3, 1}, dtype::f32)}); },
-                {"tensor 'input 1'", "rank is 3, expected 2"});
-    check_error([&] { op::concat(1).infer({a, a.with_type(dtype::f16)}); }, {"tensor 'input 1'", "dtype is f16, expected f32"});
+    check_error(
+        [&] {
+            op::concat(1).infer({a, tensor_desc(shape{3, 3}, dtype::f32)});
+        },
+        {"concat", "tensor 'input 1'", "dim 0 is 3, expected 2"});
+    check_error(
+        [&] {
+            op::concat(1).infer({a, tensor_desc(shape{2, 3, 1}, dtype::f32)});
+        },
+        {"tensor 'input 1'", "rank is 3, expected 2"});
+    check_error(
+        [&] {
+            op::concat(1).infer({a, a.with_type(dtype::f16)});
+        },
+        {"tensor 'input 1'", "dtype is f16, expected f32"});
     check_error([&] { op::concat(2).infer({a, a}); }, {"axis 2 is out of range for rank 2"});
     check_error([&] { op::concat(-3).infer({a, a}); }, {"axis -3 is out of range"});
     const tensor_desc q1(shape{2}, dtype::u8, layout::row_major(), {0.5f, 1, 0});
@@ -57,7 +67,8 @@ TEST_CASE("permute: hand values and labels") {
     CHECK(t.dims() == shape{3, 2});
     check_close(values(t), {1, 4, 2, 5, 3, 6});
     // NCHW -> NHWC keeps the labels with their dims.
-    const auto d = op::permute{0, 2, 3, 1}.infer({tensor_desc(shape::nchw(1, 3, 4, 5), dtype::f32)});
+    const auto d =
+        op::permute{0, 2, 3, 1}.infer({tensor_desc(shape::nchw(1, 3, 4, 5), dtype::f32)});
     CHECK(d[0].dims() == shape{1, 4, 5, 3});
     CHECK(d[0].dims().label(3) == dim_label::c);
     CHECK(d[0].dims().label(1) == dim_label::h);
@@ -78,8 +89,16 @@ TEST_CASE("permute: then its inverse is the identity, for any dtype") {
 
 TEST_CASE("permute: validation") {
     const tensor_desc x(shape{2, 3, 4}, dtype::f32);
-    check_error([&] { op::permute{0, 1}.infer({x}); }, {"permute", "tensor 'src'", "rank is 3, but order has 2 entries"});
-    check_error([&] { op::permute{0, 1, 1}.infer({x}); }, {"permute", "order entry 2 is 1", "not a permutation"});
+    check_error(
+        [&] {
+            op::permute{0, 1}.infer({x});
+        },
+        {"permute", "tensor 'src'", "rank is 3, but order has 2 entries"});
+    check_error(
+        [&] {
+            op::permute{0, 1, 1}.infer({x});
+        },
+        {"permute", "order entry 2 is 1", "not a permutation"});
     check_error([&] { op::permute{0, 1, 3}.infer({x}); }, {"order entry 2 is 3"});
     op::permute too_long;
     too_long.rank = 9;
@@ -98,8 +117,10 @@ TEST_CASE("transpose: last two dims by default, any pair, twice is the identity"
     check_close(values(run1(op::transpose(2, 0), {outer})), values(x));
     // Same dim twice: identity.
     check_close(values(run1(op::transpose(1, 1), {x})), values(x));
-    check_error([&] { op::transpose().infer({tensor_desc(shape{4}, dtype::f32)}); }, {"transpose", "tensor 'src'", "rank is 1, expected >= 2"});
-    check_error([&] { op::transpose(0, 3).infer({x.desc()}); }, {"transpose", "dim_b 3 is out of range for rank 3"});
+    check_error([&] { op::transpose().infer({tensor_desc(shape{4}, dtype::f32)}); },
+                {"transpose", "tensor 'src'", "rank is 1, expected >= 2"});
+    check_error([&] { op::transpose(0, 3).infer({x.desc()}); },
+                {"transpose", "dim_b 3 is out of range for rank 3"});
 }
 
 TEST_CASE("reshape: preserves row-major order, infers -1, validates counts") {
@@ -108,8 +129,20 @@ TEST_CASE("reshape: preserves row-major order, infers -1, validates counts") {
     CHECK(y.dims() == shape{3, 4});
     CHECK(raw_values(y) == raw_values(x));
     CHECK(op::reshape{}.infer({tensor_desc(shape{1, 1}, dtype::f32)})[0].rank() == 0);
-    check_error([&] { op::reshape{5, 2}.infer({x.desc()}); }, {"reshape", "tensor 'src'", "has 12 elements", "has 10"});
-    check_error([&] { op::reshape{-1, 5}.infer({x.desc()}); }, {"cannot infer target dim 0", "not a multiple of 5"});
-    check_error([&] { op::reshape{-1, -1}.infer({x.desc()}); }, {"target dims 0 and 1 are both -1"});
+    check_error(
+        [&] {
+            op::reshape{5, 2}.infer({x.desc()});
+        },
+        {"reshape", "tensor 'src'", "has 12 elements", "has 10"});
+    check_error(
+        [&] {
+            op::reshape{-1, 5}.infer({x.desc()});
+        },
+        {"cannot infer target dim 0", "not a multiple of 5"});
+    check_error(
+        [&] {
+            op::reshape{-1, -1}.infer({x.desc()});
+        },
+        {"target dims 0 and 1 are both -1"});
     check_error([&] { op::reshape{-2, 6}.infer({x.desc()}); }, {"target dim 0 is -2"});
 }

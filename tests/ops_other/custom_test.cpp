@@ -63,7 +63,8 @@ TEST_CASE("custom: copies and moves own their strings and rebuild their view") {
     custom assigned;
     assigned = copy;
     CHECK(assigned == copy);
-    CHECK(static_cast<const tsr_custom_params*>(assigned.c_params())->type_name != copy.type_name().c_str());
+    CHECK(static_cast<const tsr_custom_params*>(assigned.c_params())->type_name !=
+          copy.type_name().c_str());
 }
 
 TEST_CASE("custom: from_c deep-copies, and a shorter writer struct keeps later defaults") {
@@ -117,12 +118,15 @@ TEST_CASE("custom: validation") {
     const tensor_desc in(shape{4}, dtype::f32);
     check_error([&] { custom().infer({in}); }, {"custom", "type name is empty"});
     check_error([&] { reorg().infer({in, in}); }, {"custom", "expects 1 inputs, got 2"});
-    check_error([&] { custom("X").set_output_like_input(2).infer({in}); }, {"output is like input 2 but there are 1 inputs"});
+    check_error([&] { custom("X").set_output_like_input(2).infer({in}); },
+                {"output is like input 2 but there are 1 inputs"});
     check_error([&] { custom("X").infer({}); }, {"output is like input 0 but there are 0 inputs"});
-    check_error([&] { custom("X").set_attribute("", "1").infer({in}); }, {"attribute 0 has an empty key"});
+    check_error([&] { custom("X").set_attribute("", "1").infer({in}); },
+                {"attribute 0 has an empty key"});
     check_error([&] { custom("X").add_source_file("").infer({in}); }, {"source 0 is empty"});
     check_error([&] { custom("X").set_num_inputs(-4).infer({in}); }, {"num_inputs is -4"});
-    check_error([&] { custom("X").set_output(tensor_desc(shape{2}, dtype::undef)).infer({in}); }, {"tensor 'output'", "not valid"});
+    check_error([&] { custom("X").set_output(tensor_desc(shape{2}, dtype::undef)).infer({in}); },
+                {"tensor 'output'", "not valid"});
     const custom x("X");  // p points into x's strings
     tsr_custom_params p = *static_cast<const tsr_custom_params*>(x.c_params());
     p.output_rule = 5;
@@ -136,6 +140,7 @@ TEST_CASE("custom: validation") {
 
 TEST_CASE("custom: the reference backend refuses it with status::unsupported") {
     const auto x = make(shape{4}, {1, 2, 3, 4});
-    check_error([&] { run_ref(custom("ReorgYolo"), {x}); }, {"reference", "custom", "ReorgYolo", "cannot run on the reference backend"},
+    check_error([&] { run_ref(custom("ReorgYolo"), {x}); },
+                {"reference", "custom", "ReorgYolo", "cannot run on the reference backend"},
                 status::unsupported);
 }

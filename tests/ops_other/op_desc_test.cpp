@@ -40,10 +40,15 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
     check_round_trip(op::transpose(0, 3), {img}, "transpose");
     check_round_trip(op::reshape{2, -1}, {img}, "reshape");
     check_round_trip(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {img}, "depth_to_space");
-    check_round_trip(op::resize_bilinear().set_scale(1.5f, 2).set_half_pixel_centers(true), {img}, "resize_bilinear");
+    check_round_trip(op::resize_bilinear().set_scale(1.5f, 2).set_half_pixel_centers(true), {img},
+                     "resize_bilinear");
     check_round_trip(op::pad({0, 1, 2, 3}, {1, 2, 1, 0}, TSR_PAD_SYMMETRIC), {img}, "pad");
-    check_round_trip(op::fill(tensor_desc(shape{2, 5}, dtype::i16, layout::row_major(), {1, 0, 8}), 0.5), {}, "fill");
-    check_round_trip(op::table_lookup(3), {tensor_desc(shape{4}, dtype::u8), tensor_desc(shape{16}, dtype::u8)}, "table_lookup");
+    check_round_trip(
+        op::fill(tensor_desc(shape{2, 5}, dtype::i16, layout::row_major(), {1, 0, 8}), 0.5), {},
+        "fill");
+    check_round_trip(op::table_lookup(3),
+                     {tensor_desc(shape{4}, dtype::u8), tensor_desc(shape{16}, dtype::u8)},
+                     "table_lookup");
     const std::vector<tensor_desc> lstm_in{
         tensor_desc(shape{3, 2, 5}, dtype::f32), tensor_desc(shape{2, 2, 4}, dtype::f32),
         tensor_desc(shape{2, 2, 4}, dtype::f32), tensor_desc(shape{2, 5, 16}, dtype::f32),
@@ -51,11 +56,12 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
         tensor_desc(shape{2, 16}, dtype::f32)};
     check_round_trip(op::lstm(TSR_RNN_BIDIRECTIONAL, false), lstm_in, "lstm");
     const std::vector<tensor_desc> gru_in{
-        tensor_desc(shape{3, 2, 5}, dtype::f32), tensor_desc(shape{1, 2, 4}, dtype::f32),
+        tensor_desc(shape{3, 2, 5}, dtype::f32),  tensor_desc(shape{1, 2, 4}, dtype::f32),
         tensor_desc(shape{1, 5, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32),
         tensor_desc(shape{1, 4, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32)};
     check_round_trip(op::gru(TSR_RNN_BACKWARD), gru_in, "gru");
-    const op::custom c = op::custom("GRN").set_attribute("bias", "1").add_source_file("grn.cl", "grn");
+    const op::custom c =
+        op::custom("GRN").set_attribute("bias", "1").add_source_file("grn.cl", "grn");
     check_round_trip(c, {img}, "custom");
     CHECK(*op_desc::from_c(TSR_OP_CUSTOM, op_desc(c).c_params()).get_if<op::custom>() == c);
 }
@@ -101,15 +107,18 @@ TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed
     const auto y = reference::execute(op::activation(TSR_ACT_RELU), {x});
     CHECK(y[0].type() == dtype::f16);
     check_close(values(y[0]), {0, 0.5, 2, 0});
-    const auto p = reference::execute(op::pad({1}, {1}, TSR_PAD_REFLECT), {make(shape{3}, {1, 2, 3}, dtype::bf16)});
+    const auto p = reference::execute(op::pad({1}, {1}, TSR_PAD_REFLECT),
+                                      {make(shape{3}, {1, 2, 3}, dtype::bf16)});
     CHECK(p[0].type() == dtype::bf16);
     check_close(values(p[0]), {2, 1, 2, 3, 2});
-    const auto s = reference::execute(op::binary(TSR_BINARY_MAX),
-                                      {make(shape{2}, {1, 5}, dtype::dlfloat16), make(shape{2}, {3, 4}, dtype::dlfloat16)});
+    const auto s = reference::execute(
+        op::binary(TSR_BINARY_MAX),
+        {make(shape{2}, {1, 5}, dtype::dlfloat16), make(shape{2}, {3, 4}, dtype::dlfloat16)});
     check_close(values(s[0]), {3, 5});
 }
 
 TEST_CASE("execute: the custom op is the documented unsupported case") {
     const auto x = make(shape{2}, {1, 2});
-    check_error([&] { reference::execute(op::custom("ReorgYolo"), {x}); }, {"ReorgYolo", "reference"}, status::unsupported);
+    check_error([&] { reference::execute(op::custom("ReorgYolo"), {x}); },
+                {"ReorgYolo", "reference"}, status::unsupported);
 }

@@ -13,16 +13,23 @@ namespace op = tessera::op;
 
 namespace {
 
-double sig(double x) { return 1 / (1 + std::exp(-x)); }
+double sig(double x) {
+    return 1 / (1 + std::exp(-x));
+}
 
 /// The tensors of one layer: x [T,B,F], h0/c0 [D,B,H], W [D,F,G*H], Wb [D,G*H], R [D,H,G*H], Rb.
 struct layer {
     std::int64_t T, B, F, H, D, G;
     tensor x, h0, c0, w, wb, r, rb;
 
-    layer(std::int64_t t, std::int64_t b, std::int64_t f, std::int64_t h, std::int64_t d, std::int64_t g,
-          std::uint32_t seed)
-        : T(t), B(b), F(f), H(h), D(d), G(g),
+    layer(std::int64_t t, std::int64_t b, std::int64_t f, std::int64_t h, std::int64_t d,
+          std::int64_t g, std::uint32_t seed)
+        : T(t),
+          B(b),
+          F(f),
+          H(h),
+          D(d),
+          G(g),
           x(make(shape{t, b, f}, pseudo_random(t * b * f, seed))),
           h0(make(shape{d, b, h}, pseudo_random(d * b * h, seed + 1))),
           c0(make(shape{d, b, h}, pseudo_random(d * b * h, seed + 2))),
@@ -69,7 +76,8 @@ tensor reverse_time(const tensor& x) {
 std::vector<double> reverse_steps(const std::vector<double>& v, std::int64_t steps) {
     const std::size_t per = v.size() / static_cast<std::size_t>(steps);
     std::vector<double> out;
-    for (std::int64_t t = steps - 1; t >= 0; --t) out.insert(out.end(), v.begin() + t * per, v.begin() + (t + 1) * per);
+    for (std::int64_t t = steps - 1; t >= 0; --t)
+        out.insert(out.end(), v.begin() + t * per, v.begin() + (t + 1) * per);
     return out;
 }
 
@@ -77,7 +85,9 @@ std::vector<double> reverse_steps(const std::vector<double>& v, std::int64_t ste
 
 TEST_CASE("lstm: zero weights and known biases follow the closed form") {
     const std::int64_t T = 4, B = 2, F = 3, H = 2;
-    const auto zeros = [](std::int64_t n) { return std::vector<double>(static_cast<std::size_t>(n), 0.0); };
+    const auto zeros = [](std::int64_t n) {
+        return std::vector<double>(static_cast<std::size_t>(n), 0.0);
+    };
     // Biases per gate (F, I, C, O) split between input and hidden biases.
     const double bf = 0.3, bi = -0.2, bc = 0.7, bo = 0.1;
     const auto wb = make(shape{1, 4 * H}, {0.1, 0.1, -0.1, -0.1, 0.3, 0.3, 0.0, 0.0});
@@ -106,7 +116,8 @@ TEST_CASE("lstm: zero weights and known biases follow the closed form") {
     check_close(values(out[1]), want_c, 1e-6);
 }
 
-TEST_CASE("gru: zero weights follow the closed form with the reset applied after the hidden matmul") {
+TEST_CASE(
+    "gru: zero weights follow the closed form with the reset applied after the hidden matmul") {
     const std::int64_t T = 3, B = 1, F = 2, H = 2;
     const std::vector<double> z8(8, 0.0);
     // Z: Wb 0.2 + Rb 0.3; R: Wb -1 + Rb 0.5; H: Wb 0.25, Rb 0.8 (multiplied by r).
@@ -131,27 +142,33 @@ TEST_CASE("gru: zero weights follow the closed form with the reset applied after
 TEST_CASE("lstm and gru: one step with weights, computed by hand") {
     // B = 1, F = 2, H = 1: each gate has two input weights and one hidden weight.
     const double x0 = 0.5, x1 = -1.0, hp = 0.25, cp = -0.4;
-    const double W[2][4] = {{0.1, -0.2, 0.3, 0.4}, {0.5, 0.6, -0.7, 0.8}};  // [feature][gate F,I,C,O]
-    const double R[4] = {0.9, -1.0, 1.1, -1.2}, Wb[4] = {0.01, 0.02, 0.03, 0.04}, Rb[4] = {-0.05, 0.06, -0.07, 0.08};
+    const double W[2][4] = {{0.1, -0.2, 0.3, 0.4},
+                            {0.5, 0.6, -0.7, 0.8}};  // [feature][gate F,I,C,O]
+    const double R[4] = {0.9, -1.0, 1.1, -1.2}, Wb[4] = {0.01, 0.02, 0.03, 0.04},
+                 Rb[4] = {-0.05, 0.06, -0.07, 0.08};
     const auto pre = [&](int g) { return x0 * W[0][g] + x1 * W[1][g] + hp * R[g] + Wb[g] + Rb[g]; };
     const double c = sig(pre(0)) * cp + sig(pre(1)) * std::tanh(pre(2));
     const double h = sig(pre(3)) * std::tanh(c);
-    const auto lstm_out = run_ref(op::lstm(), {make(shape{1, 1, 2}, {x0, x1}), make(shape{1, 1, 1}, {hp}),
-                                               make(shape{1, 1, 1}, {cp}),
-                                               make(shape{1, 2, 4}, {W[0][0], W[0][1], W[0][2], W[0][3], W[1][0], W[1][1], W[1][2], W[1][3]}),
-                                               make(shape{1, 4}, {Wb[0], Wb[1], Wb[2], Wb[3]}),
-                                               make(shape{1, 1, 4}, {R[0], R[1], R[2], R[3]}),
-                                               make(shape{1, 4}, {Rb[0], Rb[1], Rb[2], Rb[3]})});
+    const auto lstm_out = run_ref(
+        op::lstm(),
+        {make(shape{1, 1, 2}, {x0, x1}), make(shape{1, 1, 1}, {hp}), make(shape{1, 1, 1}, {cp}),
+         make(shape{1, 2, 4},
+              {W[0][0], W[0][1], W[0][2], W[0][3], W[1][0], W[1][1], W[1][2], W[1][3]}),
+         make(shape{1, 4}, {Wb[0], Wb[1], Wb[2], Wb[3]}),
+         make(shape{1, 1, 4}, {R[0], R[1], R[2], R[3]}),
+         make(shape{1, 4}, {Rb[0], Rb[1], Rb[2], Rb[3]})});
     check_close(values(lstm_out[0]), {h}, 1e-6);
     check_close(values(lstm_out[1]), {c}, 1e-6);
     // GRU with the first three gates' numbers as Z, R, H.
     const double zg = sig(pre(0)), rg = sig(pre(1));
     const double ng = std::tanh(x0 * W[0][2] + x1 * W[1][2] + Wb[2] + rg * (hp * R[2] + Rb[2]));
     const double hg = (1 - zg) * ng + zg * hp;
-    const auto gru_out = run1(op::gru(), {make(shape{1, 1, 2}, {x0, x1}), make(shape{1, 1, 1}, {hp}),
-                                          make(shape{1, 2, 3}, {W[0][0], W[0][1], W[0][2], W[1][0], W[1][1], W[1][2]}),
-                                          make(shape{1, 3}, {Wb[0], Wb[1], Wb[2]}), make(shape{1, 1, 3}, {R[0], R[1], R[2]}),
-                                          make(shape{1, 3}, {Rb[0], Rb[1], Rb[2]})});
+    const auto gru_out =
+        run1(op::gru(),
+             {make(shape{1, 1, 2}, {x0, x1}), make(shape{1, 1, 1}, {hp}),
+              make(shape{1, 2, 3}, {W[0][0], W[0][1], W[0][2], W[1][0], W[1][1], W[1][2]}),
+              make(shape{1, 3}, {Wb[0], Wb[1], Wb[2]}), make(shape{1, 1, 3}, {R[0], R[1], R[2]}),
+              make(shape{1, 3}, {Rb[0], Rb[1], Rb[2]})});
     check_close(values(gru_out), {hg}, 1e-6);
 }
 
@@ -168,8 +185,13 @@ TEST_CASE("lstm: bidirectional == forward + backward, backward == forward on rev
     }
     // Backward on x == forward on reversed x, with the outputs reversed back (zDNN: output order
     // follows the input order).
-    const std::vector<tensor> bwd_in{L.x, direction(L.h0, 1), direction(L.c0, 1), direction(L.w, 1),
-                                     direction(L.wb, 1), direction(L.r, 1), direction(L.rb, 1)};
+    const std::vector<tensor> bwd_in{L.x,
+                                     direction(L.h0, 1),
+                                     direction(L.c0, 1),
+                                     direction(L.w, 1),
+                                     direction(L.wb, 1),
+                                     direction(L.r, 1),
+                                     direction(L.rb, 1)};
     auto fwd_in = bwd_in;
     fwd_in[0] = reverse_time(L.x);
     const auto bwd = run_ref(op::lstm(TSR_RNN_BACKWARD), bwd_in);
@@ -183,8 +205,8 @@ TEST_CASE("gru: bidirectional == forward + backward") {
     const auto bi = run1(op::gru(TSR_RNN_BIDIRECTIONAL), L.gru_inputs());
     for (std::int64_t d = 0; d < 2; ++d) {
         const auto one = run1(op::gru(d == 0 ? TSR_RNN_FORWARD : TSR_RNN_BACKWARD),
-                              {L.x, direction(L.h0, d), direction(L.w, d), direction(L.wb, d), direction(L.r, d),
-                               direction(L.rb, d)});
+                              {L.x, direction(L.h0, d), direction(L.w, d), direction(L.wb, d),
+                               direction(L.r, d), direction(L.rb, d)});
         check_close(hn_direction(bi, d), values(one), 1e-6);
     }
 }
@@ -209,12 +231,14 @@ TEST_CASE("lstm and gru: last-step output is the last processed step per directi
 
 TEST_CASE("lstm: a previous bidirectional layer's hn_output is accepted directly as input") {
     const layer first(3, 2, 4, 3, 2, 4, 60);
-    const auto hn = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), first.lstm_inputs())[0];  // [3, 2, 2, 3]
+    const auto hn =
+        run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), first.lstm_inputs())[0];  // [3, 2, 2, 3]
     // The second layer sees F = 2*3 features: forward hidden then backward hidden per batch row.
     const layer second(3, 2, 6, 2, 2, 4, 61);
     auto stacked = second.lstm_inputs();
     stacked[0] = hn;
-    const auto flat_x = run1(tessera::op::reshape{3, 2, 6}, {run1(tessera::op::permute{0, 2, 1, 3}, {hn})});
+    const auto flat_x =
+        run1(tessera::op::reshape{3, 2, 6}, {run1(tessera::op::permute{0, 2, 1, 3}, {hn})});
     auto flat = second.lstm_inputs();
     flat[0] = flat_x;
     const auto a = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), stacked);
@@ -227,18 +251,22 @@ TEST_CASE("lstm and gru: validation names op, tensor and dimension") {
     auto d = descs(L.lstm_inputs());
     auto bad = d;
     bad[3] = tensor_desc(shape{1, 3, 12}, dtype::f32);
-    check_error([&] { op::lstm().infer(bad); }, {"lstm", "tensor 'weights'", "dim 2 (gates*hidden) is 12, expected 16"});
-    check_error([&] { op::lstm(TSR_RNN_BIDIRECTIONAL).infer(d); }, {"lstm", "tensor 'h0'", "dim 0 (directions) is 1, expected 2"});
+    check_error([&] { op::lstm().infer(bad); },
+                {"lstm", "tensor 'weights'", "dim 2 (gates*hidden) is 12, expected 16"});
+    check_error([&] { op::lstm(TSR_RNN_BIDIRECTIONAL).infer(d); },
+                {"lstm", "tensor 'h0'", "dim 0 (directions) is 1, expected 2"});
     bad = d;
     bad[2] = tensor_desc(shape{1, 2, 4}, dtype::f16);
     check_error([&] { op::lstm().infer(bad); }, {"tensor 'c0'", "dtype is f16, expected f32"});
     bad = d;
     bad[5] = tensor_desc(shape{1, 3, 16}, dtype::f32);
-    check_error([&] { op::lstm().infer(bad); }, {"tensor 'hidden_weights'", "dim 1 is 3, expected 4"});
+    check_error([&] { op::lstm().infer(bad); },
+                {"tensor 'hidden_weights'", "dim 1 is 3, expected 4"});
     bad = d;
     bad[1] = tensor_desc(shape{1, 5, 4}, dtype::f32);
     check_error([&] { op::lstm().infer(bad); }, {"tensor 'h0'", "dim 1 (batch) is 5, expected 2"});
-    check_error([&] { op::lstm().infer(descs(L.gru_inputs())); }, {"lstm", "expects 7 inputs, got 6"});
+    check_error([&] { op::lstm().infer(descs(L.gru_inputs())); },
+                {"lstm", "expects 7 inputs, got 6"});
     op::lstm unknown;
     unknown.direction = 3;
     check_error([&] { unknown.infer(d); }, {"unknown direction value 3"});
@@ -250,7 +278,8 @@ TEST_CASE("lstm and gru: validation names op, tensor and dimension") {
     check_error([&] { op::lstm().infer(bad); }, {"tensor 'input'", "dim 0 is 0, must be > 0"});
     auto g = descs(layer(2, 2, 3, 4, 1, 3, 71).gru_inputs());
     g[3] = tensor_desc(shape{1, 16}, dtype::f32);
-    check_error([&] { op::gru().infer(g); }, {"gru", "tensor 'biases'", "dim 1 (gates*hidden) is 16, expected 12"});
+    check_error([&] { op::gru().infer(g); },
+                {"gru", "tensor 'biases'", "dim 1 (gates*hidden) is 16, expected 12"});
     // f16 in, f16 out; shapes of both outputs.
     auto h = d;
     for (auto& t : h) t = t.with_type(dtype::f16);

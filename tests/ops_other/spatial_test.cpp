@@ -40,14 +40,21 @@ TEST_CASE("depth_to_space: CRD(x) == DCR(x with channel blocks regrouped)") {
 }
 
 TEST_CASE("depth_to_space: shapes and validation") {
-    CHECK(op::depth_to_space(4).infer({tensor_desc(shape::nchw(1, 64, 8, 8), dtype::f32)})[0].dims() ==
-          shape{1, 4, 32, 32});
-    CHECK(op::depth_to_space(8).infer({tensor_desc(shape::nchw(1, 512, 8, 8), dtype::f16)})[0].dims() ==
-          shape{1, 8, 64, 64});
+    CHECK(op::depth_to_space(4)
+              .infer({tensor_desc(shape::nchw(1, 64, 8, 8), dtype::f32)})[0]
+              .dims() == shape{1, 4, 32, 32});
+    CHECK(op::depth_to_space(8)
+              .infer({tensor_desc(shape::nchw(1, 512, 8, 8), dtype::f16)})[0]
+              .dims() == shape{1, 8, 64, 64});
     const tensor_desc x(shape::nchw(1, 10, 2, 2), dtype::f32);
-    check_error([&] { op::depth_to_space(2).infer({x}); }, {"depth_to_space", "tensor 'src'", "dim 1 (C) is 10", "block_size^2 = 4"});
+    check_error([&] { op::depth_to_space(2).infer({x}); },
+                {"depth_to_space", "tensor 'src'", "dim 1 (C) is 10", "block_size^2 = 4"});
     check_error([&] { op::depth_to_space(0).infer({x}); }, {"block_size is 0, must be > 0"});
-    check_error([&] { op::depth_to_space(1).infer({tensor_desc(shape{12, 2, 2}, dtype::f32)}); }, {"tensor 'src'", "rank is 3, expected 4"});
+    check_error(
+        [&] {
+            op::depth_to_space(1).infer({tensor_desc(shape{12, 2, 2}, dtype::f32)});
+        },
+        {"tensor 'src'", "rank is 3, expected 4"});
     op::depth_to_space bad(1);
     bad.mode = 2;
     check_error([&] { bad.infer({x}); }, {"unknown mode value 2"});
@@ -72,7 +79,8 @@ TEST_CASE("resize_bilinear: align_corners reproduces a linear ramp exactly") {
 TEST_CASE("resize_bilinear: half-pixel and legacy coordinates, size from scale") {
     const auto in = make(shape::nchw(1, 1, 1, 2), {0, 1});
     // half-pixel 2x: src = (d+0.5)/2 - 0.5 = -0.25, 0.25, 0.75, 1.25 -> clamped 0, .25, .75, 1.
-    check_close(values(run1(op::resize_bilinear(1, 4).set_half_pixel_centers(true), {in})), {0, 0.25, 0.75, 1});
+    check_close(values(run1(op::resize_bilinear(1, 4).set_half_pixel_centers(true), {in})),
+                {0, 0.25, 0.75, 1});
     // legacy: src = d/2 = 0, .5, 1, 1.5 -> clamped 1.
     check_close(values(run1(op::resize_bilinear(1, 4), {in})), {0, 0.5, 1, 1});
     // Downscale by 2 (legacy) picks every other sample.
@@ -85,29 +93,45 @@ TEST_CASE("resize_bilinear: half-pixel and legacy coordinates, size from scale")
     // A constant image stays constant under every coordinate rule.
     const auto flat = make(shape::nchw(1, 2, 3, 3), std::vector<double>(18, 2.5));
     for (int mode = 0; mode < 3; ++mode) {
-        auto r = op::resize_bilinear(5, 4).set_align_corners(mode == 1).set_half_pixel_centers(mode == 2);
+        auto r = op::resize_bilinear(5, 4).set_align_corners(mode == 1).set_half_pixel_centers(
+            mode == 2);
         check_close(values(run1(r, {flat})), std::vector<double>(40, 2.5));
     }
 }
 
 TEST_CASE("resize_bilinear: integers round to nearest even") {
     // u8 [0, 1] -> legacy 1x4: 0, 0.5, 1, 1 -> raw 0, 0 (0.5 to even), 1, 1; [1, 2]: 1, 1.5 -> 2.
-    CHECK(raw_values(run1(op::resize_bilinear(1, 4), {make_raw(shape::nchw(1, 1, 1, 2), {0, 1}, dtype::u8)})) ==
+    CHECK(raw_values(run1(op::resize_bilinear(1, 4),
+                          {make_raw(shape::nchw(1, 1, 1, 2), {0, 1}, dtype::u8)})) ==
           std::vector<double>{0, 0, 1, 1});
-    CHECK(raw_values(run1(op::resize_bilinear(1, 4), {make_raw(shape::nchw(1, 1, 1, 2), {1, 2}, dtype::u8)})) ==
+    CHECK(raw_values(run1(op::resize_bilinear(1, 4),
+                          {make_raw(shape::nchw(1, 1, 1, 2), {1, 2}, dtype::u8)})) ==
           std::vector<double>{1, 2, 2, 2});
 }
 
 TEST_CASE("resize_bilinear: validation") {
     const tensor_desc x(shape::nchw(1, 1, 4, 4), dtype::f32);
-    check_error([&] { op::resize_bilinear(2, 2).set_align_corners(true).set_half_pixel_centers(true).infer({x}); },
-                {"resize_bilinear", "cannot both be set"});
-    check_error([&] { op::resize_bilinear().infer({x}); }, {"neither out_h nor a positive scale_h"});
-    check_error([&] { op::resize_bilinear().set_scale(0.1f, 1).infer({x}); }, {"scale_h", "empty output"});
+    check_error(
+        [&] {
+            op::resize_bilinear(2, 2).set_align_corners(true).set_half_pixel_centers(true).infer(
+                {x});
+        },
+        {"resize_bilinear", "cannot both be set"});
+    check_error([&] { op::resize_bilinear().infer({x}); },
+                {"neither out_h nor a positive scale_h"});
+    check_error([&] { op::resize_bilinear().set_scale(0.1f, 1).infer({x}); },
+                {"scale_h", "empty output"});
     check_error([&] { op::resize_bilinear(-1, 2).infer({x}); }, {"out_h is -1"});
-    check_error([&] { op::resize_bilinear(2, 2).infer({tensor_desc(shape{4, 4}, dtype::f32)}); }, {"tensor 'src'", "rank is 2, expected 4"});
-    check_error([&] { op::resize_bilinear(2, 2).infer({tensor_desc(shape::nchw(1, 1, 0, 4), dtype::f32)}); },
-                {"tensor 'src'", "dim 2 is 0, must be > 0"});
+    check_error(
+        [&] {
+            op::resize_bilinear(2, 2).infer({tensor_desc(shape{4, 4}, dtype::f32)});
+        },
+        {"tensor 'src'", "rank is 2, expected 4"});
+    check_error(
+        [&] {
+            op::resize_bilinear(2, 2).infer({tensor_desc(shape::nchw(1, 1, 0, 4), dtype::f32)});
+        },
+        {"tensor 'src'", "dim 2 is 0, must be > 0"});
     op::resize_bilinear bad(2, 2);
     bad.align_corners = 7;
     check_error([&] { bad.infer({x}); }, {"align_corners is 7, must be 0 or 1"});
@@ -115,11 +139,15 @@ TEST_CASE("resize_bilinear: validation") {
 
 TEST_CASE("pad: every mode on abcd against hand cases") {
     const auto x = make(shape{4}, {1, 2, 3, 4});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_CONSTANT, 9), {x})), {9, 9, 9, 1, 2, 3, 4, 9, 9, 9});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_REFLECT), {x})), {4, 3, 2, 1, 2, 3, 4, 3, 2, 1});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_SYMMETRIC), {x})), {3, 2, 1, 1, 2, 3, 4, 4, 3, 2});
+    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_CONSTANT, 9), {x})),
+                {9, 9, 9, 1, 2, 3, 4, 9, 9, 9});
+    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_REFLECT), {x})),
+                {4, 3, 2, 1, 2, 3, 4, 3, 2, 1});
+    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_SYMMETRIC), {x})),
+                {3, 2, 1, 1, 2, 3, 4, 4, 3, 2});
     check_close(values(run1(op::pad({2}, {1}, TSR_PAD_EDGE), {x})), {1, 1, 1, 2, 3, 4, 4});
-    check_close(values(run1(op::pad({4}, {4}, TSR_PAD_SYMMETRIC), {x})), {4, 3, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1});
+    check_close(values(run1(op::pad({4}, {4}, TSR_PAD_SYMMETRIC), {x})),
+                {4, 3, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1});
 }
 
 TEST_CASE("pad: 2-D with different amounts per dim, corners, raw and quantised dtypes") {
@@ -131,9 +159,11 @@ TEST_CASE("pad: 2-D with different amounts per dim, corners, raw and quantised d
     check_close(values(e), {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
     // Q7.8: the constant is a real value, stored as raw 384.
     const auto q = make_raw(shape{2}, {256, -256}, dtype::i16, {1.0f, 0, 8});
-    CHECK(raw_values(run1(op::pad({1}, {0}, TSR_PAD_CONSTANT, 1.5), {q})) == std::vector<double>{384, 256, -256});
+    CHECK(raw_values(run1(op::pad({1}, {0}, TSR_PAD_CONSTANT, 1.5), {q})) ==
+          std::vector<double>{384, 256, -256});
     // NCHW image padded only in H and W (CLML's Left/Right/Top/Bottom).
-    const auto img = op::pad().set_dim(2, 1, 2).set_dim(3, 3, 0).infer({tensor_desc(shape::nchw(1, 3, 4, 4), dtype::f32)});
+    const auto img = op::pad().set_dim(2, 1, 2).set_dim(3, 3, 0).infer(
+        {tensor_desc(shape::nchw(1, 3, 4, 4), dtype::f32)});
     CHECK(img[0].dims() == shape{1, 3, 7, 7});
 }
 
@@ -141,10 +171,17 @@ TEST_CASE("pad: validation") {
     const tensor_desc x(shape{4}, dtype::f32);
     check_error([&] { op::pad({4}, {0}, TSR_PAD_REFLECT).infer({x}); },
                 {"pad", "tensor 'src'", "dim 0 is 4: reflect padding 4 must be <= 3"});
-    check_error([&] { op::pad({0}, {5}, TSR_PAD_SYMMETRIC).infer({x}); }, {"tensor 'src'", "dim 0 is 4: symmetric padding 5 must be <= 4"});
-    check_error([&] { op::pad({-1}, {0}).infer({x}); }, {"padding of dim 0 is (-1, 0), must be >= 0"});
-    check_error([&] { op::pad({0, 1}, {0, 0}).infer({x}); }, {"tensor 'src'", "rank is 1 but dim 1 is padded"});
-    check_error([&] { op::pad({1}, {1}, TSR_PAD_EDGE).infer({tensor_desc(shape{0}, dtype::f32)}); }, {"edge padding needs an element"});
+    check_error([&] { op::pad({0}, {5}, TSR_PAD_SYMMETRIC).infer({x}); },
+                {"tensor 'src'", "dim 0 is 4: symmetric padding 5 must be <= 4"});
+    check_error([&] { op::pad({-1}, {0}).infer({x}); },
+                {"padding of dim 0 is (-1, 0), must be >= 0"});
+    check_error(
+        [&] {
+            op::pad({0, 1}, {0, 0}).infer({x});
+        },
+        {"tensor 'src'", "rank is 1 but dim 1 is padded"});
+    check_error([&] { op::pad({1}, {1}, TSR_PAD_EDGE).infer({tensor_desc(shape{0}, dtype::f32)}); },
+                {"edge padding needs an element"});
     op::pad bad;
     bad.mode = 4;
     check_error([&] { bad.infer({x}); }, {"unknown pad mode value 4"});

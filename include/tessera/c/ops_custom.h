@@ -44,9 +44,9 @@ typedef struct tsr_custom_params {
     const tsr_custom_attribute* attributes;
     uint32_t num_sources;
     const tsr_custom_source* sources;
-    int32_t num_inputs;  /* expected input count; -1 (default) accepts any */
-    int32_t output_rule; /* tsr_custom_output_rule */
-    int32_t like_input;  /* TSR_CUSTOM_OUTPUT_LIKE_INPUT: input index */
+    int32_t num_inputs;     /* expected input count; -1 (default) accepts any */
+    int32_t output_rule;    /* tsr_custom_output_rule */
+    int32_t like_input;     /* TSR_CUSTOM_OUTPUT_LIKE_INPUT: input index */
     tsr_tensor_desc output; /* TSR_CUSTOM_OUTPUT_DECLARED */
 } tsr_custom_params;
 

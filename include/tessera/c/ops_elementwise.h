@@ -50,7 +50,7 @@ typedef struct tsr_binary_params {
 } tsr_binary_params;
 
 typedef enum tsr_unary_op {
-    TSR_UNARY_LOG = 0,   /* natural logarithm */
+    TSR_UNARY_LOG = 0, /* natural logarithm */
     TSR_UNARY_EXP = 1,
     TSR_UNARY_SQRT = 2,
     TSR_UNARY_RSQRT = 3, /* 1/sqrt(x + epsilon) (zDNN invsqrt) */

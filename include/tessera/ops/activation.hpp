@@ -16,23 +16,40 @@ namespace tessera::op {
 /// Name of an activation kind ("relu", ...), or "unknown".
 constexpr std::string_view activation_name(std::int32_t kind) {
     switch (kind) {
-        case TSR_ACT_NONE: return "none";
-        case TSR_ACT_RELU: return "relu";
-        case TSR_ACT_RELU6: return "relu6";
-        case TSR_ACT_BOUNDED_RELU: return "bounded_relu";
-        case TSR_ACT_LEAKY_RELU: return "leaky_relu";
-        case TSR_ACT_PRELU: return "prelu";
-        case TSR_ACT_ELU: return "elu";
-        case TSR_ACT_TANH: return "tanh";
-        case TSR_ACT_SIGMOID: return "sigmoid";
-        case TSR_ACT_SOFT_RELU: return "soft_relu";
-        case TSR_ACT_ABS: return "abs";
-        case TSR_ACT_SQUARE: return "square";
-        case TSR_ACT_SQRT: return "sqrt";
-        case TSR_ACT_LINEAR: return "linear";
-        case TSR_ACT_GELU: return "gelu";
-        case TSR_ACT_CLIP: return "clip";
-        default: return "unknown";
+        case TSR_ACT_NONE:
+            return "none";
+        case TSR_ACT_RELU:
+            return "relu";
+        case TSR_ACT_RELU6:
+            return "relu6";
+        case TSR_ACT_BOUNDED_RELU:
+            return "bounded_relu";
+        case TSR_ACT_LEAKY_RELU:
+            return "leaky_relu";
+        case TSR_ACT_PRELU:
+            return "prelu";
+        case TSR_ACT_ELU:
+            return "elu";
+        case TSR_ACT_TANH:
+            return "tanh";
+        case TSR_ACT_SIGMOID:
+            return "sigmoid";
+        case TSR_ACT_SOFT_RELU:
+            return "soft_relu";
+        case TSR_ACT_ABS:
+            return "abs";
+        case TSR_ACT_SQUARE:
+            return "square";
+        case TSR_ACT_SQRT:
+            return "sqrt";
+        case TSR_ACT_LINEAR:
+            return "linear";
+        case TSR_ACT_GELU:
+            return "gelu";
+        case TSR_ACT_CLIP:
+            return "clip";
+        default:
+            return "unknown";
     }
 }
 
@@ -67,11 +84,26 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         act = tsr_activation_spec{kind, a, b};
     }
 
-    activation& set_kind(tsr_activation_kind kind) { act.kind = kind; return *this; }
-    activation& set_a(float value) { act.a = value; return *this; }
-    activation& set_b(float value) { act.b = value; return *this; }
-    activation& set_spec(const tsr_activation_spec& spec) { act = spec; return *this; }
-    activation& set_propagate_nan(bool on) { propagate_nan = on ? 1 : 0; return *this; }
+    activation& set_kind(tsr_activation_kind kind) {
+        act.kind = kind;
+        return *this;
+    }
+    activation& set_a(float value) {
+        act.a = value;
+        return *this;
+    }
+    activation& set_b(float value) {
+        act.b = value;
+        return *this;
+    }
+    activation& set_spec(const tsr_activation_spec& spec) {
+        act = spec;
+        return *this;
+    }
+    activation& set_propagate_nan(bool on) {
+        propagate_nan = on ? 1 : 0;
+        return *this;
+    }
 
     bool has_slope() const { return act.kind == TSR_ACT_PRELU; }
 

@@ -21,7 +21,10 @@ struct concat : pod_op<concat, tsr_concat_params, TSR_OP_CONCAT> {
     concat() { axis = 1; }
     explicit concat(int ax) : concat() { axis = ax; }
 
-    concat& set_axis(int ax) { axis = ax; return *this; }
+    concat& set_axis(int ax) {
+        axis = ax;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

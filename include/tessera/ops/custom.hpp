@@ -22,7 +22,7 @@ namespace tessera::op {
 /// One output: the declared descriptor, or the dims/dtype/quantisation of input like_input.
 /// The reference backend cannot run it: only backends that compile the sources can.
 class custom {
-public:
+  public:
     static constexpr tsr_op_kind op_kind = TSR_OP_CUSTOM;
     static constexpr std::string_view name = "custom";
 
@@ -34,8 +34,8 @@ public:
     };
     struct source {
         std::int32_t kind = TSR_CUSTOM_SOURCE_TEXT;  ///< tsr_custom_source_kind
-        std::string content;  ///< source text or file name
-        std::string entry;    ///< kernel function name, may be empty
+        std::string content;                         ///< source text or file name
+        std::string entry;                           ///< kernel function name, may be empty
         friend bool operator==(const source& a, const source& b) {
             return a.kind == b.kind && a.content == b.content && a.entry == b.entry;
         }
@@ -56,7 +56,10 @@ public:
     }
     ~custom() = default;
 
-    custom& set_type(std::string type) { type_ = std::move(type); return refresh(); }
+    custom& set_type(std::string type) {
+        type_ = std::move(type);
+        return refresh();
+    }
     /// Adds or replaces attribute `key`.
     custom& set_attribute(std::string key, std::string value) {
         for (auto& a : attrs_) {
@@ -76,7 +79,10 @@ public:
         sources_.push_back({TSR_CUSTOM_SOURCE_FILE, std::move(path), std::move(entry)});
         return refresh();
     }
-    custom& set_num_inputs(int n) { num_inputs_ = n; return refresh(); }
+    custom& set_num_inputs(int n) {
+        num_inputs_ = n;
+        return refresh();
+    }
     custom& set_output(const tensor_desc& d) {
         rule_ = TSR_CUSTOM_OUTPUT_DECLARED;
         output_ = d;
@@ -120,8 +126,7 @@ public:
         }
         for (std::uint32_t i = 0; p.sources && i < p.num_sources; ++i) {
             const auto& s = p.sources[i];
-            c.sources_.push_back({s.kind, s.content ? s.content : "",
-                                  s.entry ? s.entry : ""});
+            c.sources_.push_back({s.kind, s.content ? s.content : "", s.entry ? s.entry : ""});
         }
         c.num_inputs_ = p.num_inputs;
         c.rule_ = p.output_rule;
@@ -135,20 +140,26 @@ public:
         const checker check{name};
         if (type_.empty()) check.fail("", "type name is empty");
         for (std::size_t i = 0; i < attrs_.size(); ++i) {
-            if (attrs_[i].key.empty()) check.fail("", "attribute " + std::to_string(i) + " has an empty key");
+            if (attrs_[i].key.empty())
+                check.fail("", "attribute " + std::to_string(i) + " has an empty key");
         }
         for (std::size_t i = 0; i < sources_.size(); ++i) {
-            check.enum_in_range("source kind", sources_[i].kind, TSR_CUSTOM_SOURCE_TEXT, TSR_CUSTOM_SOURCE_FILE);
-            if (sources_[i].content.empty()) check.fail("", "source " + std::to_string(i) + " is empty");
+            check.enum_in_range("source kind", sources_[i].kind, TSR_CUSTOM_SOURCE_TEXT,
+                                TSR_CUSTOM_SOURCE_FILE);
+            if (sources_[i].content.empty())
+                check.fail("", "source " + std::to_string(i) + " is empty");
         }
-        if (num_inputs_ < -1) check.fail("", "num_inputs is " + std::to_string(num_inputs_) + ", must be >= -1");
+        if (num_inputs_ < -1)
+            check.fail("", "num_inputs is " + std::to_string(num_inputs_) + ", must be >= -1");
         if (num_inputs_ >= 0) check.count(inputs, num_inputs_, num_inputs_);
-        for (std::size_t i = 0; i < inputs.size(); ++i) check_valid_type(check, "input " + std::to_string(i), inputs[i]);
-        check.enum_in_range("output rule", rule_, TSR_CUSTOM_OUTPUT_DECLARED, TSR_CUSTOM_OUTPUT_LIKE_INPUT);
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            check_valid_type(check, "input " + std::to_string(i), inputs[i]);
+        check.enum_in_range("output rule", rule_, TSR_CUSTOM_OUTPUT_DECLARED,
+                            TSR_CUSTOM_OUTPUT_LIKE_INPUT);
         if (rule_ == TSR_CUSTOM_OUTPUT_LIKE_INPUT) {
             if (like_input_ < 0 || static_cast<std::size_t>(like_input_) >= inputs.size()) {
-                check.fail("", "output is like input " + std::to_string(like_input_) + " but there are " +
-                                   std::to_string(inputs.size()) + " inputs");
+                check.fail("", "output is like input " + std::to_string(like_input_) +
+                                   " but there are " + std::to_string(inputs.size()) + " inputs");
             }
             const tensor_desc& like = inputs[like_input_];
             return {output_like(like.dims(), like)};
@@ -160,16 +171,17 @@ public:
 
     friend bool operator==(const custom& a, const custom& b) {
         return a.type_ == b.type_ && a.attrs_ == b.attrs_ && a.sources_ == b.sources_ &&
-               a.num_inputs_ == b.num_inputs_ && a.rule_ == b.rule_ && a.like_input_ == b.like_input_ &&
-               a.output_ == b.output_;
+               a.num_inputs_ == b.num_inputs_ && a.rule_ == b.rule_ &&
+               a.like_input_ == b.like_input_ && a.output_ == b.output_;
     }
 
-private:
+  private:
     custom& refresh() {
         attr_view_.clear();
         for (const auto& a : attrs_) attr_view_.push_back({a.key.c_str(), a.value.c_str()});
         source_view_.clear();
-        for (const auto& s : sources_) source_view_.push_back({s.kind, s.content.c_str(), s.entry.c_str()});
+        for (const auto& s : sources_)
+            source_view_.push_back({s.kind, s.content.c_str(), s.entry.c_str()});
         std::memset(&view_, 0, sizeof view_);
         view_.struct_size = sizeof view_;
         view_.type_name = type_.c_str();

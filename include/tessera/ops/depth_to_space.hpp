@@ -27,8 +27,14 @@ struct depth_to_space : pod_op<depth_to_space, tsr_depth_to_space_params, TSR_OP
         mode = m;
     }
 
-    depth_to_space& set_block_size(int b) { block_size = b; return *this; }
-    depth_to_space& set_mode(tsr_depth_to_space_mode m) { mode = m; return *this; }
+    depth_to_space& set_block_size(int b) {
+        block_size = b;
+        return *this;
+    }
+    depth_to_space& set_mode(tsr_depth_to_space_mode m) {
+        mode = m;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

@@ -16,13 +16,20 @@ namespace tessera::op {
 
 constexpr std::string_view binary_op_name(std::int32_t op) {
     switch (op) {
-        case TSR_BINARY_ADD: return "add";
-        case TSR_BINARY_SUB: return "sub";
-        case TSR_BINARY_MUL: return "mul";
-        case TSR_BINARY_MIN: return "min";
-        case TSR_BINARY_MAX: return "max";
-        case TSR_BINARY_DIV: return "div";
-        default: return "unknown";
+        case TSR_BINARY_ADD:
+            return "add";
+        case TSR_BINARY_SUB:
+            return "sub";
+        case TSR_BINARY_MUL:
+            return "mul";
+        case TSR_BINARY_MIN:
+            return "min";
+        case TSR_BINARY_MAX:
+            return "max";
+        case TSR_BINARY_DIV:
+            return "div";
+        default:
+            return "unknown";
     }
 }
 
@@ -45,14 +52,35 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
     }
     explicit binary(tsr_binary_op o) : binary() { op = o; }
 
-    binary& set_op(tsr_binary_op o) { op = o; return *this; }
-    binary& set_alpha(float v) { alpha = v; return *this; }
-    binary& set_beta(float v) { beta = v; return *this; }
-    binary& set_gamma(float v) { gamma = v; return *this; }
+    binary& set_op(tsr_binary_op o) {
+        op = o;
+        return *this;
+    }
+    binary& set_alpha(float v) {
+        alpha = v;
+        return *this;
+    }
+    binary& set_beta(float v) {
+        beta = v;
+        return *this;
+    }
+    binary& set_gamma(float v) {
+        gamma = v;
+        return *this;
+    }
     /// OpenVX multiply's scale factor (stored as alpha).
-    binary& set_scale(float v) { alpha = v; return *this; }
-    binary& set_rounding(tsr_rounding r) { rounding = r; return *this; }
-    binary& set_overflow(tsr_overflow o) { overflow = o; return *this; }
+    binary& set_scale(float v) {
+        alpha = v;
+        return *this;
+    }
+    binary& set_rounding(tsr_rounding r) {
+        rounding = r;
+        return *this;
+    }
+    binary& set_overflow(tsr_overflow o) {
+        overflow = o;
+        return *this;
+    }
 
     /// Whether C is read (gamma != 0).
     bool uses_c() const { return gamma != 0.0f; }
@@ -84,13 +112,20 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
 
 constexpr std::string_view unary_op_name(std::int32_t op) {
     switch (op) {
-        case TSR_UNARY_LOG: return "log";
-        case TSR_UNARY_EXP: return "exp";
-        case TSR_UNARY_SQRT: return "sqrt";
-        case TSR_UNARY_RSQRT: return "rsqrt";
-        case TSR_UNARY_NEG: return "neg";
-        case TSR_UNARY_ABS: return "abs";
-        default: return "unknown";
+        case TSR_UNARY_LOG:
+            return "log";
+        case TSR_UNARY_EXP:
+            return "exp";
+        case TSR_UNARY_SQRT:
+            return "sqrt";
+        case TSR_UNARY_RSQRT:
+            return "rsqrt";
+        case TSR_UNARY_NEG:
+            return "neg";
+        case TSR_UNARY_ABS:
+            return "abs";
+        default:
+            return "unknown";
     }
 }
 
@@ -108,8 +143,14 @@ struct unary : pod_op<unary, tsr_unary_params, TSR_OP_UNARY> {
         epsilon = eps;
     }
 
-    unary& set_op(tsr_unary_op o) { op = o; return *this; }
-    unary& set_epsilon(float e) { epsilon = e; return *this; }
+    unary& set_op(tsr_unary_op o) {
+        op = o;
+        return *this;
+    }
+    unary& set_epsilon(float e) {
+        epsilon = e;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

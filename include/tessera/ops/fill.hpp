@@ -27,8 +27,14 @@ struct fill : pod_op<fill, tsr_fill_params, TSR_OP_FILL> {
         value = v;
     }
 
-    fill& set_output(const tensor_desc& out) { output = out.c_desc(); return *this; }
-    fill& set_value(double v) { value = v; return *this; }
+    fill& set_output(const tensor_desc& out) {
+        output = out.c_desc();
+        return *this;
+    }
+    fill& set_value(double v) {
+        value = v;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

@@ -24,18 +24,26 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         mode = TSR_PAD_CONSTANT;
         value = 0.0;
     }
-    pad(std::initializer_list<std::int64_t> pads_before, std::initializer_list<std::int64_t> pads_after,
-        tsr_pad_mode m = TSR_PAD_CONSTANT, double constant = 0.0)
+    pad(std::initializer_list<std::int64_t> pads_before,
+        std::initializer_list<std::int64_t> pads_after, tsr_pad_mode m = TSR_PAD_CONSTANT,
+        double constant = 0.0)
         : pad() {
         set_pads(pads_before, pads_after);
         mode = m;
         value = constant;
     }
 
-    pad& set_mode(tsr_pad_mode m) { mode = m; return *this; }
-    pad& set_value(double v) { value = v; return *this; }
+    pad& set_mode(tsr_pad_mode m) {
+        mode = m;
+        return *this;
+    }
+    pad& set_value(double v) {
+        value = v;
+        return *this;
+    }
     /// Amounts per dim, from dim 0; dims not named get 0.
-    pad& set_pads(std::initializer_list<std::int64_t> pads_before, std::initializer_list<std::int64_t> pads_after) {
+    pad& set_pads(std::initializer_list<std::int64_t> pads_before,
+                  std::initializer_list<std::int64_t> pads_after) {
         fill_array(before, pads_before);
         fill_array(after, pads_after);
         return *this;
@@ -65,7 +73,8 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
             }
             if (i >= src.rank()) {
                 if (before[i] || after[i]) {
-                    check.fail("src", "rank is " + std::to_string(src.rank()) + " but " + which + " is padded");
+                    check.fail("src", "rank is " + std::to_string(src.rank()) + " but " + which +
+                                          " is padded");
                 }
                 continue;
             }
@@ -74,11 +83,13 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
             if (most > 0) {
                 if (mode == TSR_PAD_REFLECT && most > n - 1) {
                     check.fail("src", which + " is " + std::to_string(n) + ": reflect padding " +
-                                          std::to_string(most) + " must be <= " + std::to_string(n - 1));
+                                          std::to_string(most) +
+                                          " must be <= " + std::to_string(n - 1));
                 }
                 if (mode == TSR_PAD_SYMMETRIC && most > n) {
                     check.fail("src", which + " is " + std::to_string(n) + ": symmetric padding " +
-                                          std::to_string(most) + " must be <= " + std::to_string(n));
+                                          std::to_string(most) +
+                                          " must be <= " + std::to_string(n));
                 }
                 if (mode == TSR_PAD_EDGE && n == 0) {
                     check.fail("src", which + " is 0: edge padding needs an element to repeat");
@@ -89,8 +100,9 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         return {output_like(out, src)};
     }
 
-private:
-    static void fill_array(std::int64_t (&dst)[TSR_MAX_DIMS], std::initializer_list<std::int64_t> src) {
+  private:
+    static void fill_array(std::int64_t (&dst)[TSR_MAX_DIMS],
+                           std::initializer_list<std::int64_t> src) {
         int i = 0;
         for (auto v : src) {
             if (i < TSR_MAX_DIMS) dst[i] = v;

@@ -69,7 +69,8 @@ struct permute : pod_op<permute, tsr_permute_params, TSR_OP_PERMUTE> {
             const int d = order[i];
             if (d < 0 || d >= rank || seen[d]) {
                 check.fail("", "order entry " + std::to_string(i) + " is " + std::to_string(d) +
-                                   ": order is not a permutation of 0.." + std::to_string(rank - 1));
+                                   ": order is not a permutation of 0.." +
+                                   std::to_string(rank - 1));
             }
             seen[d] = true;
             out.push_back(in[d], in.label(d));
@@ -103,7 +104,8 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);
-        if (src.rank() < 2) check.fail("src", "rank is " + std::to_string(src.rank()) + ", expected >= 2");
+        if (src.rank() < 2)
+            check.fail("src", "rank is " + std::to_string(src.rank()) + ", expected >= 2");
         const int a = normalize_axis(check, "dim_a", dim_a, src.rank());
         const int b = normalize_axis(check, "dim_b", dim_b, src.rank());
         const shape in = src.dims();

@@ -49,10 +49,13 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
         std::int64_t known = 1;
         for (int i = 0; i < rank; ++i) {
             if (dims[i] == -1) {
-                if (inferred >= 0) check.fail("", "target dims " + std::to_string(inferred) + " and " + std::to_string(i) + " are both -1");
+                if (inferred >= 0)
+                    check.fail("", "target dims " + std::to_string(inferred) + " and " +
+                                       std::to_string(i) + " are both -1");
                 inferred = i;
             } else if (dims[i] < 0) {
-                check.fail("", "target dim " + std::to_string(i) + " is " + std::to_string(dims[i]) + ", must be >= 0 or -1");
+                check.fail("", "target dim " + std::to_string(i) + " is " +
+                                   std::to_string(dims[i]) + ", must be >= 0 or -1");
             } else {
                 known *= dims[i];
             }
@@ -68,8 +71,8 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
             }
             out[inferred] = count / known;
         } else if (known != count) {
-            check.fail("src", "has " + std::to_string(count) + " elements, target " + out.to_string() +
-                                  " has " + std::to_string(known));
+            check.fail("src", "has " + std::to_string(count) + " elements, target " +
+                                  out.to_string() + " has " + std::to_string(known));
         }
         return {output_like(out, src)};
     }

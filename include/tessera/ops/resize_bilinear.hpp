@@ -34,8 +34,14 @@ struct resize_bilinear
         scale_w = sw;
         return *this;
     }
-    resize_bilinear& set_align_corners(bool on) { align_corners = on ? 1 : 0; return *this; }
-    resize_bilinear& set_half_pixel_centers(bool on) { half_pixel_centers = on ? 1 : 0; return *this; }
+    resize_bilinear& set_align_corners(bool on) {
+        align_corners = on ? 1 : 0;
+        return *this;
+    }
+    resize_bilinear& set_half_pixel_centers(bool on) {
+        half_pixel_centers = on ? 1 : 0;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -56,11 +62,13 @@ struct resize_bilinear
         return {output_like(out, src)};
     }
 
-private:
+  private:
     static std::int64_t output_extent(const checker& check, const char* size_name,
                                       const char* scale_name, std::int64_t size, float scale,
                                       std::int64_t in) {
-        if (size < 0) check.fail("", std::string(size_name) + " is " + std::to_string(size) + ", must be >= 0");
+        if (size < 0)
+            check.fail("",
+                       std::string(size_name) + " is " + std::to_string(size) + ", must be >= 0");
         if (size > 0) return size;
         if (!std::isfinite(scale) || scale <= 0) {
             check.fail("", std::string("neither ") + size_name + " nor a positive " + scale_name +
@@ -68,8 +76,8 @@ private:
         }
         const auto r = static_cast<std::int64_t>(std::floor(static_cast<double>(in) * scale));
         if (r < 1) {
-            check.fail("", std::string(scale_name) + " " + std::to_string(scale) + " gives an empty output from " +
-                               std::to_string(in));
+            check.fail("", std::string(scale_name) + " " + std::to_string(scale) +
+                               " gives an empty output from " + std::to_string(in));
         }
         return r;
     }

@@ -78,7 +78,8 @@ inline rnn_sizes check_rnn(const checker& check, const std::vector<tensor_desc>&
     return s;
 }
 
-inline tensor_desc rnn_state_output(const rnn_sizes& s, std::int64_t steps, const tensor_desc& like) {
+inline tensor_desc rnn_state_output(const rnn_sizes& s, std::int64_t steps,
+                                    const tensor_desc& like) {
     return output_like(shape{steps, s.dirs, s.batch, s.hidden}, like);
 }
 
@@ -99,15 +100,22 @@ struct lstm : pod_op<lstm, tsr_lstm_params, TSR_OP_LSTM> {
         all_timesteps = all ? 1 : 0;
     }
 
-    lstm& set_direction(tsr_rnn_direction d) { direction = d; return *this; }
-    lstm& set_all_timesteps(bool all) { all_timesteps = all ? 1 : 0; return *this; }
+    lstm& set_direction(tsr_rnn_direction d) {
+        direction = d;
+        return *this;
+    }
+    lstm& set_all_timesteps(bool all) {
+        all_timesteps = all ? 1 : 0;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_flag(check, "all_timesteps", all_timesteps);
         const auto s = detail::check_rnn(
-            check, inputs, {"input", "h0", "c0", "weights", "biases", "hidden_weights", "hidden_biases"},
-            gates, direction);
+            check, inputs,
+            {"input", "h0", "c0", "weights", "biases", "hidden_weights", "hidden_biases"}, gates,
+            direction);
         return {detail::rnn_state_output(s, all_timesteps ? s.steps : 1, inputs[0]),
                 detail::rnn_state_output(s, 1, inputs[0])};
     }
@@ -128,8 +136,14 @@ struct gru : pod_op<gru, tsr_gru_params, TSR_OP_GRU> {
         all_timesteps = all ? 1 : 0;
     }
 
-    gru& set_direction(tsr_rnn_direction d) { direction = d; return *this; }
-    gru& set_all_timesteps(bool all) { all_timesteps = all ? 1 : 0; return *this; }
+    gru& set_direction(tsr_rnn_direction d) {
+        direction = d;
+        return *this;
+    }
+    gru& set_all_timesteps(bool all) {
+        all_timesteps = all ? 1 : 0;
+        return *this;
+    }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

@@ -37,9 +37,9 @@ inline shape broadcast_shapes(const checker& check, const shape& a, const shape&
 inline void check_broadcasts_to(const checker& check, std::string_view tensor, const shape& d,
                                 const shape& target) {
     if (d.rank() > target.rank()) {
-        check.fail(tensor, "rank is " + std::to_string(d.rank()) + ", must be <= " +
-                               std::to_string(target.rank()) + " to broadcast to " +
-                               target.to_string());
+        check.fail(tensor, "rank is " + std::to_string(d.rank()) +
+                               ", must be <= " + std::to_string(target.rank()) +
+                               " to broadcast to " + target.to_string());
     }
     const int off = target.rank() - d.rank();
     for (int i = 0; i < d.rank(); ++i) {
@@ -54,8 +54,8 @@ inline void check_broadcasts_to(const checker& check, std::string_view tensor, c
 /// Resolves a possibly negative axis against `rank`; fails when out of range.
 inline int normalize_axis(const checker& check, std::string_view what, int axis, int rank) {
     if (axis < -rank || axis >= rank) {
-        check.fail("", std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
-                           std::to_string(rank));
+        check.fail("", std::string(what) + " " + std::to_string(axis) +
+                           " is out of range for rank " + std::to_string(rank));
     }
     return axis < 0 ? axis + rank : axis;
 }
@@ -63,7 +63,8 @@ inline int normalize_axis(const checker& check, std::string_view what, int axis,
 /// Checks that `d` has a known dtype (rejects undef and out-of-range values).
 inline void check_valid_type(const checker& check, std::string_view tensor, const tensor_desc& d) {
     if (!is_valid(d.type())) {
-        check.fail(tensor, "dtype value " + std::to_string(static_cast<int>(d.type())) + " is not valid");
+        check.fail(tensor,
+                   "dtype value " + std::to_string(static_cast<int>(d.type())) + " is not valid");
     }
 }
 
@@ -80,10 +81,12 @@ inline void check_same_storage(const checker& check, std::string_view tensor, co
 }
 
 /// Checks that every dim of `d` is >= 0.
-inline void check_non_negative_dims(const checker& check, std::string_view tensor, const tensor_desc& d) {
+inline void check_non_negative_dims(const checker& check, std::string_view tensor,
+                                    const tensor_desc& d) {
     for (int i = 0; i < d.rank(); ++i) {
         if (d.dim(i) < 0) {
-            check.fail(tensor, "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) + ", must be >= 0");
+            check.fail(tensor, "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) +
+                                   ", must be >= 0");
         }
     }
 }

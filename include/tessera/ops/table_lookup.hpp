@@ -50,7 +50,8 @@ struct table_lookup : pod_op<table_lookup, tsr_table_lookup_params, TSR_OP_TABLE
         check.rank("lut", lut, 1);
         const std::int64_t limit = src.type() == dtype::u8 ? 256 : 65536;
         if (lut.dim(0) < 1 || lut.dim(0) > limit) {
-            check.fail("lut", "dim 0 is " + std::to_string(lut.dim(0)) + ", must be 1 to " + std::to_string(limit));
+            check.fail("lut", "dim 0 is " + std::to_string(lut.dim(0)) + ", must be 1 to " +
+                                  std::to_string(limit));
         }
         return {output_like(src.dims(), src)};
     }

@@ -11,12 +11,14 @@
 
 namespace tessera::reference {
 
-[[noreturn]] inline void run(const op::custom& op, const std::vector<tensor>&, const std::vector<tensor>&) {
-    throw error(status::unsupported,
-                "custom layer type '" + op.type_name() +
-                    "' cannot run on the reference backend: custom kernels run only on backends that "
-                    "compile their sources (e.g. OpenCL)",
-                {"reference", "custom", ""});
+[[noreturn]] inline void run(const op::custom& op, const std::vector<tensor>&,
+                             const std::vector<tensor>&) {
+    throw error(
+        status::unsupported,
+        "custom layer type '" + op.type_name() +
+            "' cannot run on the reference backend: custom kernels run only on backends that "
+            "compile their sources (e.g. OpenCL)",
+        {"reference", "custom", ""});
 }
 
 }  // namespace tessera::reference

@@ -12,7 +12,8 @@
 
 namespace tessera::reference {
 
-inline void run(const op::concat& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::concat& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     const int rank = out[0].desc().rank();
     const int axis = op.axis < 0 ? op.axis + rank : op.axis;
     std::int64_t start = 0;
@@ -26,7 +27,8 @@ inline void run(const op::concat& op, const std::vector<tensor>& in, const std::
     }
 }
 
-inline void run(const op::permute& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::permute& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         detail::index_t i{};
         for (int k = 0; k < op.rank; ++k) i[op.order[k]] = o[k];
@@ -34,25 +36,27 @@ inline void run(const op::permute& op, const std::vector<tensor>& in, const std:
     });
 }
 
-inline void run(const op::transpose& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::transpose& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     run(op.as_permute(in[0].desc().rank()), in, out);
 }
 
 inline void run(const op::reshape&, const std::vector<tensor>& in, const std::vector<tensor>& out) {
     // Both are row-major: the same elements in the same order.
     const tensor src = in[0].reshape(out[0].dims());
-    tessera::detail::for_each_index(src.dims(), [&](const detail::index_t& o) {
-        detail::copy_element(src, o, out[0], o);
-    });
+    tessera::detail::for_each_index(
+        src.dims(), [&](const detail::index_t& o) { detail::copy_element(src, o, out[0], o); });
 }
 
-inline void run(const op::depth_to_space& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::depth_to_space& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     const std::int64_t b = op.block_size;
     const std::int64_t channels_out = out[0].desc().dim(1);
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         const std::int64_t c = o[1], i = o[2] % b, j = o[3] % b;
         detail::index_t s = o;
-        s[1] = op.mode == TSR_DEPTH_TO_SPACE_DCR ? (i * b + j) * channels_out + c : c * b * b + i * b + j;
+        s[1] = op.mode == TSR_DEPTH_TO_SPACE_DCR ? (i * b + j) * channels_out + c
+                                                 : c * b * b + i * b + j;
         s[2] = o[2] / b;
         s[3] = o[3] / b;
         detail::copy_element(in[0], s, out[0], o);
@@ -62,12 +66,16 @@ inline void run(const op::depth_to_space& op, const std::vector<tensor>& in, con
 namespace detail {
 
 /// Source coordinate of output position `d` along one axis (clamped to [0, in-1]).
-inline double resize_source(const op::resize_bilinear& op, std::int64_t d, std::int64_t in, std::int64_t out) {
+inline double resize_source(const op::resize_bilinear& op, std::int64_t d, std::int64_t in,
+                            std::int64_t out) {
     double s;
     if (op.align_corners) {
-        s = out > 1 ? static_cast<double>(d) * static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+        s = out > 1 ? static_cast<double>(d) * static_cast<double>(in - 1) /
+                          static_cast<double>(out - 1)
+                    : 0.0;
     } else if (op.half_pixel_centers) {
-        s = (static_cast<double>(d) + 0.5) * static_cast<double>(in) / static_cast<double>(out) - 0.5;
+        s = (static_cast<double>(d) + 0.5) * static_cast<double>(in) / static_cast<double>(out) -
+            0.5;
     } else {
         s = static_cast<double>(d) * static_cast<double>(in) / static_cast<double>(out);
     }
@@ -77,7 +85,8 @@ inline double resize_source(const op::resize_bilinear& op, std::int64_t d, std::
 
 }  // namespace detail
 
-inline void run(const op::resize_bilinear& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::resize_bilinear& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     const tensor& src = in[0];
     const std::int64_t ih = src.desc().dim(2), iw = src.desc().dim(3);
     const std::int64_t oh = out[0].desc().dim(2), ow = out[0].desc().dim(3);
@@ -108,10 +117,14 @@ namespace detail {
 inline std::int64_t pad_source(std::int32_t mode, std::int64_t p, std::int64_t n) {
     if (p >= 0 && p < n) return p;
     switch (mode) {
-        case TSR_PAD_REFLECT: return p < 0 ? -p : 2 * (n - 1) - p;
-        case TSR_PAD_SYMMETRIC: return p < 0 ? -p - 1 : 2 * n - 1 - p;
-        case TSR_PAD_EDGE: return p < 0 ? 0 : n - 1;
-        default: return -1;
+        case TSR_PAD_REFLECT:
+            return p < 0 ? -p : 2 * (n - 1) - p;
+        case TSR_PAD_SYMMETRIC:
+            return p < 0 ? -p - 1 : 2 * n - 1 - p;
+        case TSR_PAD_EDGE:
+            return p < 0 ? 0 : n - 1;
+        default:
+            return -1;
     }
 }
 
@@ -148,7 +161,8 @@ inline void run(const op::fill& op, const std::vector<tensor>&, const std::vecto
     });
 }
 
-inline void run(const op::table_lookup& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::table_lookup& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     const tensor& src = in[0];
     const tensor& lut = in[1];
     const std::int64_t count = lut.desc().dim(0);

@@ -18,22 +18,28 @@ using tessera::detail::index_t;
 /// Reads the element of `t` that broadcasts (numpy rules: dims aligned from the right, extent-1
 /// dims repeat) to a multi-index of a rank-`out_rank` result. Built once per kernel call.
 class broadcast_reader {
-public:
+  public:
     broadcast_reader(const tensor& t, int out_rank)
-        : base_(static_cast<const char*>(t.data())), type_(t.type()), quant_(t.desc().quant()),
-          size_(static_cast<std::int64_t>(size_of(t.type()))), rank_(out_rank) {
+        : base_(static_cast<const char*>(t.data())),
+          type_(t.type()),
+          quant_(t.desc().quant()),
+          size_(static_cast<std::int64_t>(size_of(t.type()))),
+          rank_(out_rank) {
         const shape dims = t.dims();
         const int off = out_rank - dims.rank();
-        for (int i = 0; i < dims.rank(); ++i) strides_[i + off] = dims[i] == 1 ? 0 : t.desc().stride(i);
+        for (int i = 0; i < dims.rank(); ++i)
+            strides_[i + off] = dims[i] == 1 ? 0 : t.desc().stride(i);
     }
     const void* address(const index_t& out_idx) const {
         std::int64_t e = 0;
         for (int i = 0; i < rank_; ++i) e += out_idx[i] * strides_[i];
         return base_ + e * size_;
     }
-    double load(const index_t& out_idx) const { return numeric::load_real(type_, quant_, address(out_idx)); }
+    double load(const index_t& out_idx) const {
+        return numeric::load_real(type_, quant_, address(out_idx));
+    }
 
-private:
+  private:
     const char* base_;
     dtype type_;
     quantization quant_;
@@ -50,7 +56,8 @@ inline bool same_storage(const tensor& a, const tensor& b) {
 }
 
 /// Copies one element: raw bytes when both store values alike, else through its real value.
-inline void copy_element(const tensor& src, const index_t& si, const tensor& dst, const index_t& di) {
+inline void copy_element(const tensor& src, const index_t& si, const tensor& dst,
+                         const index_t& di) {
     if (same_storage(src, dst)) {
         std::memcpy(dst.address_of(di), src.address_of(si), size_of(src.type()));
     } else {
@@ -81,7 +88,8 @@ inline void store(const tensor& t, const index_t& idx, long double real,
     const dtype type = t.type();
     void* p = t.address_of(idx);
     if (!is_integer(type)) {
-        numeric::store_real(type, t.desc().quant(), p, static_cast<double>(real), rounding, overflow);
+        numeric::store_real(type, t.desc().quant(), p, static_cast<double>(real), rounding,
+                            overflow);
         return;
     }
     const quantization q = t.desc().quant();
@@ -91,11 +99,28 @@ inline void store(const tensor& t, const index_t& idx, long double real,
     if (std::isnan(raw)) raw = 0;
     raw = rounding == rounding_policy::to_zero ? std::trunc(raw) : std::nearbyint(raw);
     switch (type) {
-        case dtype::i8: { auto v = narrow<std::int8_t>(raw, overflow); std::memcpy(p, &v, 1); return; }
-        case dtype::u8: { auto v = narrow<std::uint8_t>(raw, overflow); std::memcpy(p, &v, 1); return; }
-        case dtype::i16: { auto v = narrow<std::int16_t>(raw, overflow); std::memcpy(p, &v, 2); return; }
-        case dtype::i32: { auto v = narrow<std::int32_t>(raw, overflow); std::memcpy(p, &v, 4); return; }
-        default: return;
+        case dtype::i8: {
+            auto v = narrow<std::int8_t>(raw, overflow);
+            std::memcpy(p, &v, 1);
+            return;
+        }
+        case dtype::u8: {
+            auto v = narrow<std::uint8_t>(raw, overflow);
+            std::memcpy(p, &v, 1);
+            return;
+        }
+        case dtype::i16: {
+            auto v = narrow<std::int16_t>(raw, overflow);
+            std::memcpy(p, &v, 2);
+            return;
+        }
+        case dtype::i32: {
+            auto v = narrow<std::int32_t>(raw, overflow);
+            std::memcpy(p, &v, 4);
+            return;
+        }
+        default:
+            return;
     }
 }
 

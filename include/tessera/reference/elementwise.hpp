@@ -15,17 +15,25 @@ namespace tessera::reference {
 inline long double binary_apply(std::int32_t op, long double a, long double b, bool integer) {
     const long double nan = std::numeric_limits<long double>::quiet_NaN();
     switch (op) {
-        case TSR_BINARY_ADD: return a + b;
-        case TSR_BINARY_SUB: return a - b;
-        case TSR_BINARY_MUL: return a * b;
-        case TSR_BINARY_MIN: return std::isnan(a) || std::isnan(b) ? nan : (b < a ? b : a);
-        case TSR_BINARY_MAX: return std::isnan(a) || std::isnan(b) ? nan : (b > a ? b : a);
-        case TSR_BINARY_DIV: return integer && b == 0 ? 0.0L : a / b;
-        default: return nan;
+        case TSR_BINARY_ADD:
+            return a + b;
+        case TSR_BINARY_SUB:
+            return a - b;
+        case TSR_BINARY_MUL:
+            return a * b;
+        case TSR_BINARY_MIN:
+            return std::isnan(a) || std::isnan(b) ? nan : (b < a ? b : a);
+        case TSR_BINARY_MAX:
+            return std::isnan(a) || std::isnan(b) ? nan : (b > a ? b : a);
+        case TSR_BINARY_DIV:
+            return integer && b == 0 ? 0.0L : a / b;
+        default:
+            return nan;
     }
 }
 
-inline void run(const op::binary& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::binary& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     const tensor& dst = out[0];
     const int rank = dst.desc().rank();
     const bool integer = is_integer(dst.type());
@@ -44,17 +52,25 @@ inline void run(const op::binary& op, const std::vector<tensor>& in, const std::
 /// op(x) of a unary op.
 inline double unary_apply(std::int32_t op, double x, double epsilon) {
     switch (op) {
-        case TSR_UNARY_LOG: return std::log(x);
-        case TSR_UNARY_EXP: return std::exp(x);
-        case TSR_UNARY_SQRT: return std::sqrt(x);
-        case TSR_UNARY_RSQRT: return 1.0 / std::sqrt(x + epsilon);
-        case TSR_UNARY_NEG: return -x;
-        case TSR_UNARY_ABS: return std::fabs(x);
-        default: return std::numeric_limits<double>::quiet_NaN();
+        case TSR_UNARY_LOG:
+            return std::log(x);
+        case TSR_UNARY_EXP:
+            return std::exp(x);
+        case TSR_UNARY_SQRT:
+            return std::sqrt(x);
+        case TSR_UNARY_RSQRT:
+            return 1.0 / std::sqrt(x + epsilon);
+        case TSR_UNARY_NEG:
+            return -x;
+        case TSR_UNARY_ABS:
+            return std::fabs(x);
+        default:
+            return std::numeric_limits<double>::quiet_NaN();
     }
 }
 
-inline void run(const op::unary& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
+inline void run(const op::unary& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
     tessera::detail::for_each_index(in[0].dims(), [&](const detail::index_t& idx) {
         detail::store(out[0], idx, unary_apply(op.op, detail::load(in[0], idx), op.epsilon));
     });

@@ -13,7 +13,9 @@ namespace tessera::reference {
 
 namespace detail {
 
-inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+inline float sigmoid(float x) {
+    return 1.0f / (1.0f + std::exp(-x));
+}
 
 /// Row-major f32 views of one recurrent layer's tensors.
 struct rnn_views {
