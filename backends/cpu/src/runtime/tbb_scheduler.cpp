@@ -1,12 +1,14 @@
-// oneTBB scheduler: a task arena with the Context's thread count runs the parts of a window.
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
+// oneTBB scheduler: the Context's thread count sizes a task arena. Parts go out through
+// PartDispatcher; helper tasks enqueued in the arena claim parts and stay for ~1 ms waiting for the
+// next job before returning, so back-to-back kernels find a worker already running.
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <atomic>
 #include <memory>
 #include <thread>
 
-#include "tessera/cpu/error.hpp"
+#include "runtime/part_dispatcher.hpp"
 #include "tessera/cpu/scheduler.hpp"
 
 namespace tessera::cpu {
@@ -15,13 +17,17 @@ namespace {
 class TbbScheduler final : public IScheduler {
 public:
     explicit TbbScheduler(int num_threads) { set_num_threads(num_threads); }
+    ~TbbScheduler() override { stop_helpers(); }
 
     int num_threads() const override { return num_threads_; }
 
     void set_num_threads(int num_threads) override {
         if (num_threads <= 0) num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        stop_helpers();
         num_threads_ = num_threads;
-        arena_ = std::make_unique<tbb::task_arena>(num_threads);
+        // One slot is reserved for the calling thread, which claims parts too.
+        arena_ = std::make_unique<tbb::task_arena>(num_threads, 1);
+        stop_ = false;
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
@@ -29,19 +35,33 @@ public:
             for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
             return;
         }
-        arena_->execute([&] {
-            tbb::parallel_for(
-                tbb::blocked_range<int>(0, count, 1),
-                [&](const tbb::blocked_range<int>& r) {
-                    for (int i = r.begin(); i != r.end(); ++i) work(ThreadInfo{i, count});
-                },
-                tbb::simple_partitioner());
-        });
+        dispatcher_.publish(work, count);
+        const int wanted = std::min(count, num_threads_) - 1;
+        for (int active = helpers_.load(); active < wanted; active = helpers_.load())
+            if (helpers_.compare_exchange_weak(active, active + 1)) arena_->enqueue([this] { helper(); });
+        dispatcher_.claim();
+        dispatcher_.wait_done();
     }
 
 private:
+    void helper() {
+        for (uint64_t seen = dispatcher_.generation();; seen = dispatcher_.generation()) {
+            dispatcher_.claim();
+            if (!dispatcher_.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) break;
+        }
+        helpers_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+
+    void stop_helpers() {
+        stop_ = true;
+        while (helpers_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+    }
+
     int num_threads_ = 1;
     std::unique_ptr<tbb::task_arena> arena_;
+    PartDispatcher dispatcher_;
+    std::atomic<int> helpers_{0};
+    std::atomic<bool> stop_{false};
 };
 
 }  // namespace
