@@ -1,0 +1,68 @@
+// test_declines.cpp: what qcom-ml declines, with the reason code the host branches on, and the
+// fallback along "qcom-ml|reference" that records it.
+#include "test_support.hpp"
+
+using namespace qcom_test;
+
+TEST_CASE("ops CLML lacks are declined as op kind") {
+    const auto s = query_op(op::unary(TSR_UNARY_EXP), {tensor_desc(shape{1, 4, 4, 4}, dtype::f32)});
+    CHECK_FALSE(s.supported());
+    CHECK(s.reason == TSR_REASON_OP_KIND);
+    CHECK(s.text.find("unary") != std::string::npos);
+}
+
+TEST_CASE("attributes without an exact CLML form are declined as attribute") {
+    const tensor_desc x(shape{1, 4, 6, 6}, dtype::f32);
+    struct attribute_case {
+        op_desc op;
+        std::vector<tensor_desc> inputs;
+    };
+    const std::vector<attribute_case> cases = {
+        {op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {x}},
+        {op::activation(TSR_ACT_GELU), {x}},
+        {op::activation(TSR_ACT_TANH, 2.0f, 1.0f), {x}},
+        {op::softmax().along(1).logarithmic(), {x}},
+        {op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {x}},
+        {op::binary(TSR_BINARY_ADD).set_gamma(1.0f), {x, x, x}},
+        {op::pad().set_pads({0, 1, 0, 0}, {0, 0, 0, 0}), {x}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.op.name());
+        const auto s = query_op(c.op, c.inputs);
+        CHECK_FALSE(s.supported());
+        CHECK(s.reason == TSR_REASON_ATTRIBUTE);
+        CHECK_FALSE(s.text.empty());
+    }
+}
+
+TEST_CASE("unsupported dtypes and shapes") {
+    const auto s = query_op(op::activation(TSR_ACT_RELU), {tensor_desc(shape{1, 4, 4, 4}, dtype::i8, layout::row_major(), {0.1f, 0, 0})});
+    CHECK(s.reason == TSR_REASON_DTYPE);
+    const auto r = query_op(op::binary(TSR_BINARY_ADD), {tensor_desc(shape{2, 3, 4}, dtype::f32), tensor_desc(shape{4}, dtype::f32)});
+    CHECK(r.reason == TSR_REASON_SHAPE);
+}
+
+TEST_CASE("declined ops fall back to the reference with the reason recorded") {
+    load_plugin();
+    graph g;
+    const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
+    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({4, 4, 3, 3}, 1))});
+    t = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});
+    t = g.apply("clip", op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {t});
+    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
+    g.output(t);
+    compiled_graph cg = g.compile("qcom-ml|reference");
+    const auto& p = cg.placements();
+    REQUIRE(p.size() == 4);
+    CHECK(p[0].backend == "qcom-ml");
+    CHECK(p[1].backend == "reference");
+    REQUIRE(p[1].declined.size() == 1);
+    CHECK(p[1].declined[0].find("qcom-ml: ") == 0);
+    CHECK(p[1].declined[0].find("(op kind)") != std::string::npos);
+    CHECK(p[2].backend == "reference");
+    CHECK(p[2].declined[0].find("(attribute)") != std::string::npos);
+    CHECK(p[3].backend == "qcom-ml");
+    const tensor in = values({1, 4, 8, 8}, 2);
+    compiled_graph ref = g.compile("reference");
+    CHECK(max_rel_diff(cg.run({{"x", in}}).at("pool"), ref.run({{"x", in}}).at("pool")) <= 1e-5);
+}
