@@ -58,22 +58,29 @@ void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std:
         staging = tensor(dst_desc.dims(), t);
         tensor::copy_elements(src, staging);
     }
-    check(zdnn_transform_ztensor_with_saturation(view.bind(sticks, false), staging.data()), "zdnn_transform_ztensor");
+    // Saturation (finite values clamp to the DLFLOAT16 range) exists for 4DFEATURE only.
+    zdnn_ztensor* z = view.bind(sticks, false);
+    if (f.kind == stick_kind::kernel_hwck) {
+        check(zdnn_transform_ztensor(z, staging.data()), "zdnn_transform_ztensor");
+    } else {
+        check(zdnn_transform_ztensor_with_saturation(z, staging.data()), "zdnn_transform_ztensor_with_saturation");
+    }
 }
 
 void unstickify(const void* sticks, std::int64_t capacity, const tensor_desc& src_desc, const tensor& dst) {
     const stick_format f = format_or_throw(src_desc);
+    if (f.kind == stick_kind::kernel_hwck) {
+        throw tessera::error(tessera::status::unsupported, "zDNN cannot transform 4DKERNEL sticks back (zdnn_transform_origtensor)",
+                             {backend_name, "", ""});
+    }
     const dtype t = staging_type(src_desc);
     const pre_shape p = f.pre(src_desc.dims());
     zview view(p, *zdnn_type_of(t));
     check_capacity(capacity, view.size(), src_desc);
-    const bool direct = f.kind != stick_kind::kernel_hwck && dst.type() == t && dst.desc().is_row_major();
-    tensor staging = direct ? dst
-                            : (f.kind == stick_kind::kernel_hwck ? tensor(shape{p.dims[0], p.dims[1], p.dims[2], p.dims[3]}, t)
-                                                                 : tensor(src_desc.dims(), t));
+    const bool direct = dst.type() == t && dst.desc().is_row_major();
+    tensor staging = direct ? dst : tensor(src_desc.dims(), t);
     check(zdnn_transform_origtensor(view.bind(const_cast<void*>(sticks), true), staging.data()), "zdnn_transform_origtensor");
-    if (direct) return;
-    tensor::copy_elements(f.kind == stick_kind::kernel_hwck ? hwck_as_oihw(staging) : staging, dst);
+    if (!direct) tensor::copy_elements(staging, dst);
 }
 
 void restick(const void* src, std::int64_t src_capacity, const tensor_desc& src_desc, void* dst, std::int64_t dst_capacity,
