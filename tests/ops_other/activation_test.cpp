@@ -96,6 +96,18 @@ TEST_CASE("activation: Q7.8 int16 computes on real values, rounds to nearest eve
           std::vector<double>{64, 66});
 }
 
+TEST_CASE("activation: zDNN clipping_value caps relu and leaky_relu") {
+    const auto x = make(shape{4}, {-2, 1, 3, 9});
+    check_close(values(run1(activation(TSR_ACT_RELU).set_clipping_value(2.5f), {x})),
+                {0, 1, 2.5, 2.5});
+    check_close(values(run1(activation(TSR_ACT_LEAKY_RELU, 0.5f).set_clipping_value(4), {x})),
+                {-1, 1, 3, 4});
+    // 0 means no clipping.
+    check_close(values(run1(activation(TSR_ACT_RELU).set_clipping_value(0), {x})), {0, 1, 3, 9});
+    check_error([&] { activation().set_clipping_value(-1).infer({x.desc()}); },
+                {"activation", "clipping_value is -1", "must be finite and >= 0"});
+}
+
 TEST_CASE("activation: NaN propagation") {
     const double nan = std::nan("");
     const auto src = make(shape{3}, {nan, -1, 2});

@@ -21,6 +21,7 @@ typedef struct tsr_activation_params {
     uint32_t struct_size;
     tsr_activation_spec act;
     int32_t propagate_nan; /* 1 (default): NaN in, NaN out; 0: a NaN input gives 0 (CLML) */
+    float clipping_value;  /* > 0: y = min(f(x), clipping_value) (zDNN relu/leaky_relu); 0: none */
 } tsr_activation_params;
 
 /* Binary operation, numbered as CLML numbers its binary ops. */
@@ -36,7 +37,8 @@ typedef enum tsr_binary_op {
 /* Binary: out = (alpha*A) op (beta*B) + gamma*C, numpy broadcasting of A and B (CLML form).
  * Inputs: A, B and optionally C (the output's previous content; required when gamma != 0,
  * ignored when gamma == 0; must be broadcastable to the output shape). OpenVX multiply's scale
- * is alpha. Integer tensors are computed exactly on their real values (dequantised), then
+ * is alpha. CLML's form with B unused, C = (gamma*C) op (alpha*A), is A' = C, B' = A,
+ * alpha' = gamma, beta' = alpha, gamma' = 0. Integer tensors are computed exactly on their real values (dequantised), then
  * rounded with `rounding` and narrowed with `overflow` to the output's dtype; an integer
  * division by zero gives 0. */
 typedef struct tsr_binary_params {

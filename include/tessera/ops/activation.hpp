@@ -100,6 +100,11 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         act = spec;
         return *this;
     }
+    /// zDNN's clipping_value: y = min(f(x), value) when value > 0; 0 disables it.
+    activation& set_clipping_value(float value) {
+        clipping_value = value;
+        return *this;
+    }
     activation& set_propagate_nan(bool on) {
         propagate_nan = on ? 1 : 0;
         return *this;
@@ -111,6 +116,10 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         const checker check{name};
         check_activation_spec(check, act);
         check_flag(check, "propagate_nan", propagate_nan);
+        if (!std::isfinite(clipping_value) || clipping_value < 0) {
+            check.fail("", "clipping_value is " + std::to_string(clipping_value) +
+                               ", must be finite and >= 0");
+        }
         const std::size_t n = has_slope() ? 2 : 1;
         check.count(inputs, n, n);
         const tensor_desc& src = inputs[0];
