@@ -94,6 +94,19 @@ TEST_CASE("softmax: numerically stable for large inputs") {
                 {-std::log1p(e), 1 - std::log1p(e), -std::log(2.0), -std::log(2.0)}, 1e-6);
 }
 
+TEST_CASE("softmax: ACL beta scales the input") {
+    const tensor x = random_tensor(shape{3, 5}, 21, -2, 2);
+    values_t doubled = values(x);
+    for (auto& v : doubled) v *= 2;
+    check_close(values(run1(op::softmax().scaled_by(2.0f), {x})),
+                values(run1(op::softmax(), {make(shape{3, 5}, doubled)})), 1e-6);
+    // beta 1 (the default) changes nothing; ln-based hand value with beta 0.5: [0, 2 ln 3] -> [1/4,
+    // 3/4].
+    check_close(
+        values(run1(op::softmax().scaled_by(0.5f), {make(shape{1, 2}, {0, 2 * std::log(3.0)})})),
+        {0.25, 0.75}, 1e-6);
+}
+
 TEST_CASE("softmax: zDNN mask uses the first elements only") {
     const tensor x = make(shape{2, 4}, {0, std::log(3.0), 100, 7, 1, 1, 1, 1});
     const values_t s = values(run1(op::softmax().masked(2), {x}));

@@ -75,6 +75,8 @@ TEST_CASE("conv2d validation") {
     rejects(op::conv2d().transposed().stride(2, 2).output_padding(2, 0), {x, w},
             {"output_padding must be smaller"});
     rejects(op::conv2d().output_padding(1, 0), {x, w}, {"output_padding applies to transposed"});
+    rejects(op::conv2d().transposed().stride(2, 2).padding(TSR_PADDING_SAME).output_padding(1, 0),
+            {x, f32(shape{4, 2, 3, 3})}, {"output_padding needs explicit padding"});
     rejects(op::conv2d().transposed().padding(4, 4, 0, 0),
             {img(1, 4, 1, 8), f32(shape{4, 2, 3, 3})},
             {"tensor 'src'", "dim 2 (H): transposed output extent"});
@@ -251,6 +253,8 @@ TEST_CASE("reduction and softmax validation") {
     rejects(op::softmax(), {tensor_desc(shape{2, 3}, dtype::i8)},
             {"tensor 'src'", "dtype i8 not allowed"});
     rejects(op::softmax(), {}, {"expects 1 inputs, got 0"});
+    rejects(op::softmax().scaled_by(0.0f), {f32(shape{2, 3})},
+            {"softmax: ", "beta must be finite and > 0"});
 }
 
 TEST_CASE("parameter structs round-trip through the C ABI") {
@@ -282,6 +286,7 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
     CHECK(s.axis == 1);
     CHECK(s.axis_count == 2);
     CHECK(s.log == 0);
+    CHECK(s.beta == 1.0f);  // past the old writer's struct_size: the default
     CHECK(s.struct_size == sizeof(tsr_softmax_params));
     const op::quantized_matmul q = op::quantized_matmul::from_c(
         op::quantized_matmul().clip(-5, 9).output_quantization(0.5f, 3).c_params());

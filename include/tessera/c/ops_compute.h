@@ -296,7 +296,8 @@ typedef struct tsr_reduce_params {
 
 /* Softmax over the flattened dims [axis, axis + axis_count) (CLML CHANNEL: axis 1, count 1;
  * INSTANCE: axis 1, count rank-1; SPATIAL: axis 2, count 2; zDNN: axis -1, count 1), computed as
- * exp(x - max) / sum; log: x - max - log(sum). mask (zDNN softmax_mask): only the first `mask`
+ * exp(x - max) / sum; log: x - max - log(sum), with x scaled by beta first (ACL; 1 by default).
+ * mask (zDNN softmax_mask): only the first `mask`
  * elements of each vector take part, the rest output 0 (log: -infinity); 0 = all. */
 typedef struct tsr_softmax_params {
     uint32_t struct_size;
@@ -304,6 +305,7 @@ typedef struct tsr_softmax_params {
     int32_t axis_count; /* >= 1 */
     int32_t log;        /* bool: log-softmax (zDNN SOFTMAX_ACT_LOG) */
     uint32_t mask;      /* 0 = no mask */
+    float beta;         /* input scale (ACL softmax beta): softmax(beta * x); 1 by default */
 } tsr_softmax_params;
 
 #ifdef __cplusplus

@@ -24,6 +24,10 @@ namespace tessera::op {
 /// Dtypes: floating src with floating weights/bias/bn; i16 fixed point (weights i16, bias i16 or
 /// i32 raw at the output's fixed_point_pos); i8/u8 quantised (weights i8/u8, bias i32 raw in units
 /// of src.scale * weights.scale, or floating). See tsr_conv2d_params for the integer arithmetic.
+/// Spec mapping: zDNN conv2d with strides 0 (kernel == input, VALID) is stride 1 VALID here; its
+/// RELU with a clipping value is TSR_ACT_BOUNDED_RELU with a = the clipping value; OpenVX derives
+/// the stride from the output size (the caller computes it); floating weights, bias and batchnorm
+/// inputs may be any floating type (the reference widens everything to f32).
 struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
     static constexpr std::string_view name = "conv2d";
 
@@ -268,6 +272,11 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
         if (!transposed_mode && (output_padding_h || output_padding_w)) {
             check.fail("", "output_padding applies to transposed convolution only");
+        }
+        if (transposed_mode && padding_mode != TSR_PADDING_EXPLICIT &&
+            (output_padding_h || output_padding_w)) {
+            check.fail(
+                "", "output_padding needs explicit padding (SAME and VALID fix the output extent)");
         }
         if (transposed_mode && output_rounding == TSR_OUTPUT_CEIL) {
             check.fail("", "output_rounding ceil is not defined for transposed convolution");

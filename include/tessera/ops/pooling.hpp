@@ -17,7 +17,9 @@ namespace tessera::op {
 /// must be smaller than the kernel. Max pooling ignores padding; AVERAGE_INCLUDE_PADDING divides by
 /// the window positions inside the padded input (the ceil overhang does not count),
 /// AVERAGE_EXCLUDE_PADDING by the positions inside the input. Integer types: i8/u8 pool the
-/// quantised values (same scale), averages rounded with `rounding`; i16 likewise.
+/// quantised values (same scale, assumed positive), averages rounded with `rounding`; i16 likewise.
+/// Spec mapping: zDNN avgpool2d/maxpool2d with strides 0 (the kernel covers the whole input) are
+/// GLOBAL_AVERAGE/GLOBAL_MAX; TensorFlow-style SAME average pooling is AVERAGE_EXCLUDE_PADDING.
 struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
     static constexpr std::string_view name = "pooling";
 

@@ -2,6 +2,7 @@
 // zDNN's softmax_mask (only the first `mask` elements of each vector take part).
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +17,23 @@ namespace tessera::op {
 /// CHANNEL: axis 1; INSTANCE: axis 1, count rank-1; SPATIAL: axis 2, count 2; zDNN: axis -1).
 /// y = exp(x - max) / sum(exp(x - max)); log: y = x - max - log(sum). With mask > 0 only the first
 /// `mask` elements of each vector take part; the others output 0 (log: -infinity). Output like
-/// src. Floating only.
+/// src. beta (ACL) scales the input first: softmax(beta * x). Floating only.
 struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
     static constexpr std::string_view name = "softmax";
 
     softmax() {
         axis = -1;
         axis_count = 1;
+        beta = 1.0f;
     }
 
     softmax& along(int a, int count = 1) {
         axis = a;
         axis_count = count;
+        return *this;
+    }
+    softmax& scaled_by(float b) {
+        beta = b;
         return *this;
     }
     softmax& logarithmic(bool l = true) {
@@ -46,6 +52,7 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
     geometry_t geometry(const tensor_desc& src) const {
         const checker check{name};
         check_bool(check, "log", log);
+        if (!std::isfinite(beta) || !(beta > 0.0f)) check.fail("", "beta must be finite and > 0");
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         const int a = normalize_axis(check, "src", "axis", axis, src.rank());

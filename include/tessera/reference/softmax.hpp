@@ -16,7 +16,8 @@ inline void run(const op::softmax& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const auto g = op.geometry(in[0].desc());
-    const std::vector<double> x = cd::real_values(in[0]);
+    std::vector<double> x = cd::real_values(in[0]);
+    for (double& v : x) v *= static_cast<double>(op.beta);
     const std::int64_t used = op.mask ? static_cast<std::int64_t>(op.mask) : g.length;
     for (std::int64_t o = 0; o < g.outer; ++o)
         for (std::int64_t i = 0; i < g.inner; ++i) {
