@@ -50,13 +50,4 @@ inline bool is_transformed_layout(zdnn_data_layouts l) {
 inline bool is_pre_transformed_layout(zdnn_data_layouts l) {
   return is_known_layout(l) && !is_concatenated_layout(l);
 }
-inline uint32_t element_size_of(zdnn_data_types t) {
-  switch (t) {
-  case FP32: case INT32: case ZDNN_BINARY_FP32: case ZDNN_BINARY_INT32: return 4;
-  case FP16: case BFLOAT: case ZDNN_DLFLOAT16: return 2;
-  case INT8: case ZDNN_BINARY_INT8: return 1;
-  }
-  return 0;
-}
-
 }  // namespace tessera::zdnn

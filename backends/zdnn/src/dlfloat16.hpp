@@ -11,7 +11,6 @@ namespace tessera::zdnn {
 
 inline constexpr uint16_t kDlfNinf = 0x7FFF;
 inline constexpr float kDlfMax = 8573157376.0f;     // 0x7FFE
-inline constexpr float kDlfMinNormal = 4.6566129e-10f;  // 0x0000 would be 2^-31; smallest is 0x0001
 
 inline uint32_t float_bits(float f) {
   uint32_t u;
@@ -39,8 +38,6 @@ inline uint16_t fp32_to_dlf16(float f) {
   out = rounded >= kDlfOverflowMagnitude ? (sign | 0x7FFFu) : out;
   return static_cast<uint16_t>(out);
 }
-
-inline bool dlf16_is_ninf(uint16_t v) { return (v & 0x7FFFu) == 0x7FFFu; }
 
 inline float dlf16_to_fp32(uint16_t v) {
   const uint32_t sign = static_cast<uint32_t>(v & 0x8000u) << 16;

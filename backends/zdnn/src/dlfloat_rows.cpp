@@ -56,11 +56,6 @@ __attribute__((target_clones("avx2", "default"))) bool fp32_row_to_dlf16(const f
   return to_dlf16<0>(src, dst, count, saturate) != 0;
 }
 
-__attribute__((target_clones("avx2", "default"))) void dlf16_row_to_fp32(const uint16_t* src, float* dst,
-                                                                          size_t count) {
-  from_dlf16<0>(src, dst, count);
-}
-
 __attribute__((target_clones("avx2", "default"))) static bool rows_to_sticks_portable(const float* src, size_t src_stride,
                                                                             uint16_t* dst, size_t sticks,
                                                                             uint32_t count, bool saturate) {

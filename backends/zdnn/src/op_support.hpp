@@ -18,8 +18,6 @@ zdnn_status check_same_shape(std::initializer_list<const zdnn_ztensor*> operands
 // Stores the result and reports ZDNN_ELEMENT_RANGE_VIOLATION / ZDNN_OK for `where`.
 zdnn_status finish(zdnn_ztensor* output, const DenseTensor& result, const char* where);
 
-inline bool is_finite(float v) { return std::isfinite(v); }
-
 // out = f(in) element-wise.
 template <class F>
 zdnn_status unary_map(const char* where, const zdnn_ztensor* input, zdnn_ztensor* output, F f) {

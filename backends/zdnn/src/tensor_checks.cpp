@@ -17,13 +17,6 @@ zdnn_status check_transformed_desc(const zdnn_tensor_desc* d) {
   return ZDNN_OK;
 }
 
-zdnn_status check_pre_transformed_desc(const zdnn_tensor_desc* d) {
-  if (!d) return ZDNN_INVALID_BUFFER;
-  if (!is_pre_transformed_layout(d->layout)) return ZDNN_INVALID_LAYOUT;
-  if (!is_pre_transformed_type(d->type)) return ZDNN_INVALID_TYPE;
-  return ZDNN_OK;
-}
-
 zdnn_status check_buffer(const zdnn_ztensor* t) {
   if (!t->buffer || (reinterpret_cast<uintptr_t>(t->buffer) % kPageBytes) != 0) return ZDNN_INVALID_BUFFER;
   if (t->buffer_size < transformed_size_bytes(*t->transformed_desc)) return ZDNN_INVALID_BUFFER;

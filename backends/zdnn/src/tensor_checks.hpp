@@ -11,8 +11,6 @@ inline constexpr uint64_t kMaxTensorBytes = 4ull << 30;
 
 // Format, type, layout, dims (non-zero, <= MDIS) and total size (<= MTS) of a transformed desc.
 zdnn_status check_transformed_desc(const zdnn_tensor_desc* tfrmd);
-// Layout and type of a pre-transformed desc.
-zdnn_status check_pre_transformed_desc(const zdnn_tensor_desc* pre);
 // Buffer is non-NULL, 4K aligned and large enough for the transformed desc.
 zdnn_status check_buffer(const zdnn_ztensor* t);
 // Non-NULL ztensor with descriptors.

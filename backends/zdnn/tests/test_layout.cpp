@@ -180,10 +180,9 @@ TEST_CASE("int8 4DWEIGHTS interleaves row pairs") {
   for (size_t i = 0; i < w.size(); ++i) w[i] = int8_t(i % 100);
   REQUIRE(zdnn_transform_quantized_ztensor(&z, false, INT8_MIN, INT8_MAX, w.data()) == ZDNN_OK);
   const auto* b = static_cast<const int8_t*>(z.buffer);
-  auto off = [](uint32_t e2, uint32_t e1) {
-    const uint64_t E2l = 64, E1l = 128, E3 = 1;
+  auto off = [](uint32_t e2, uint32_t e1) {  // notes' formula with e4 = e3 = 0, E3 = 1, E2l = 64
+    const uint64_t E2l = 64, E3 = 1;
     return (e2 / 2) * 128 + (e1 / 64) * E2l * E3 * 64 + (e1 * 2) % 128 + e2 % 2;
-    (void)E1l;
   };
   for (uint32_t e2 = 0; e2 < 3; ++e2)
     for (uint32_t e1 = 0; e1 < 65; ++e1) REQUIRE(b[off(e2, e1)] == w[e2 * 65 + e1]);

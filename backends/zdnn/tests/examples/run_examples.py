@@ -100,7 +100,6 @@ def split(values, *shape):
     """Row-major list -> nested lists of `shape`."""
     if len(shape) == 1:
         return list(values[: shape[0]])
-    step = len(values) // shape[0] if len(values) % shape[0] == 0 else math.prod(shape[1:])
     step = math.prod(shape[1:])
     return [split(values[i * step:(i + 1) * step], *shape[1:]) for i in range(shape[0])]
 
