@@ -9,7 +9,6 @@
 
 namespace tessera::zdnn {
 
-inline constexpr uint16_t kDlfNinf = 0x7FFF;
 inline constexpr float kDlfMax = 8573157376.0f;     // 0x7FFE
 
 inline uint32_t float_bits(float f) {
