@@ -69,27 +69,65 @@ TEST_CASE("getrange") {
   REQUIRE(t.load(v) == ZDNN_INVALID_STATE);
 }
 
-TEST_CASE("ZDNN_STATUS_DIAG prints a diagnostic for the chosen status") {
-  setenv("ZDNN_STATUS_DIAG", "0x00040001", 1);
-  zdnn_init();
+namespace {
+
+// Runs `body` with stderr redirected to a temporary file and returns what was written.
+template <class Body>
+std::string capture_stderr(Body body) {
   std::fflush(stderr);
-  char path[] = "/tmp/zdnn_diag_XXXXXX";
+  char path[] = "/tmp/zdnn_stderr_XXXXXX";
   const int fd = mkstemp(path);
   REQUIRE(fd >= 0);
   const int saved = dup(2);
   dup2(fd, 2);
-  ztest::Tensor a(ZDNN_1D, FP32, {2}), b(ZDNN_1D, FP32, {3});
-  CHECK(zdnn_add(&a.z, &b.z, &a.z) == ZDNN_INVALID_SHAPE);
+  body();
   std::fflush(stderr);
   dup2(saved, 2);
   close(saved);
-  FILE* f = std::fopen(path, "r");
-  char text[512] = {};
-  std::fread(text, 1, sizeof text - 1, f);
-  std::fclose(f);
+  std::string text;
+  if (FILE* f = std::fopen(path, "r")) {
+    char buffer[1024];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+    std::fclose(f);
+  }
   close(fd);
   std::remove(path);
-  CHECK(std::string(text).find("0x00040001") != std::string::npos);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("ZDNN_LOGLEVEL and ZDNN_LOGMODULE control logging of failing calls") {
+  ztest::Tensor a(ZDNN_1D, FP32, {2}), b(ZDNN_1D, FP32, {3});
+  const auto failing_add = [&] { CHECK(zdnn_add(&a.z, &b.z, &a.z) == ZDNN_INVALID_SHAPE); };
+  CHECK(capture_stderr(failing_add).empty());  // default: off
+  setenv("ZDNN_LOGLEVEL", "error", 1);
+  zdnn_init();
+  const std::string logged = capture_stderr(failing_add);
+  CHECK(logged.find("zdnn_add") != std::string::npos);
+  CHECK(logged.find("0x00040001") != std::string::npos);
+  setenv("ZDNN_LOGMODULE", "transform, other", 1);
+  zdnn_init();
+  CHECK(capture_stderr(failing_add).empty());  // module "status" not selected
+  setenv("ZDNN_LOGMODULE", "status", 1);
+  setenv("ZDNN_LOGLEVEL", "fatal", 1);
+  zdnn_init();
+  CHECK(capture_stderr(failing_add).empty());  // errors are below "fatal"
+  unsetenv("ZDNN_LOGMODULE");
+  unsetenv("ZDNN_LOGLEVEL");
+  zdnn_init();
+}
+
+TEST_CASE("ZDNN_STATUS_DIAG prints a diagnostic for the chosen status") {
+  ztest::Tensor a(ZDNN_1D, FP32, {2}), b(ZDNN_1D, FP32, {3});
+  const auto failing_add = [&] { CHECK(zdnn_add(&a.z, &b.z, &a.z) == ZDNN_INVALID_SHAPE); };
+  setenv("ZDNN_STATUS_DIAG", "0x00040001", 1);
+  zdnn_init();
+  CHECK(capture_stderr(failing_add).find("0x00040001") != std::string::npos);
+  setenv("ZDNN_STATUS_DIAG", "262147", 1);  // decimal 0x00040003: another status, no diagnostic
+  zdnn_init();
+  CHECK(capture_stderr(failing_add).empty());
   unsetenv("ZDNN_STATUS_DIAG");
   zdnn_init();
 }
