@@ -104,7 +104,7 @@ TEST_CASE("sgemm: bad arguments throw InvalidArgument naming the function") {
 TEST_CASE("sgemm: A rows 4 KiB apart take the packed-A path and still match the reference") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
-        const int64_t m = 29, n = 45, k = 1024, lda = 1024;
+        const int64_t m = 301, n = 45, k = 1024, lda = 1024;  // several MC blocks and K blocks
         const auto a = random_vector(static_cast<std::size_t>(m * lda), 21);
         const auto b = random_vector(static_cast<std::size_t>(k * n), 22);
         std::vector<float> c(static_cast<std::size_t>(m * n)), want(c.size());

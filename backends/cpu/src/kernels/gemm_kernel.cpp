@@ -49,8 +49,8 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     // Pack A when its rows are 4 KiB apart (L1 set conflicts) or when N is large enough to amortise
     // the packing; otherwise read it in place.
     pack_a_ = !p_.trans_a && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
-    const int64_t mc = std::min(t_->mc, round_up(std::max<int64_t>(p_.m, 1), mr));
-    ws_a_ = pack_a_ ? static_cast<std::size_t>(round_up(mc * kc, 64)) : 0;
+    // A packed A holds every row a part may get, for one K block, so it is packed once per K block.
+    ws_a_ = pack_a_ ? static_cast<std::size_t>(round_up(round_up(std::max<int64_t>(p_.m, 1), mr) * kc, 64)) : 0;
     a_offsets_.resize(static_cast<std::size_t>(kc));
     for (int64_t k = 0; k < kc; ++k)
         a_offsets_[static_cast<std::size_t>(k)] = pack_a_ ? k * mr : p_.trans_a ? k * p_.lda : k;
@@ -95,11 +95,12 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     const FusedAct act = g.act;
     alignas(64) float tile[kMaxMR * kMaxNV * 16];
 
-    for (int64_t jc = n0; jc < n1; jc += nc_) {
-        const int64_t ncb = std::min(nc_, n1 - jc);
-        for (int64_t pc = 0; pc < p.k; pc += t.kc) {
-            const int64_t kcb = std::min(t.kc, p.k - pc);
-            const bool first = pc == 0, last = pc + kcb == p.k;
+    for (int64_t pc = 0; pc < p.k; pc += t.kc) {
+        const int64_t kcb = std::min(t.kc, p.k - pc);
+        const bool first = pc == 0, last = pc + kcb == p.k;
+        if (pack_a_) pack_a_panels(p.a, p.lda, false, m0, m1 - m0, pc, kcb, mr, wa);
+        for (int64_t jc = n0; jc < n1; jc += nc_) {
+            const int64_t ncb = std::min(nc_, n1 - jc);
             const float* bblock;
             int64_t panel_stride;
             if (p.b_prepacked) {
@@ -112,7 +113,6 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             }
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
-                if (pack_a_) pack_a_panels(p.a, p.lda, false, ic, mcb, pc, kcb, mr, wa);
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
                 for (int64_t ir = 0; ir < mcb; ir += mr) {
                     const int64_t rows = std::min(mr, mcb - ir);
@@ -120,7 +120,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         const int64_t cols = std::min(nr, ncb - jr);
                         const float* bp = bblock + (jr / nr) * panel_stride;
                         g.kc = kcb;
-                        g.a = pack_a_    ? wa + (ir / mr) * kcb * mr
+                        g.a = pack_a_    ? wa + ((ic - m0 + ir) / mr) * kcb * mr
                               : p.trans_a ? p.a + pc * p.lda + ic + ir
                                           : p.a + (ic + ir) * p.lda + pc;
                         g.a_ps = a_row_stride_;
