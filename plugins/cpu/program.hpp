@@ -1,0 +1,23 @@
+// program.hpp: a compiled partition of the cpu backend: one step per node, sharing one memory
+// manager so the runtime's temporaries are recycled across the partition's functions.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "native_step.hpp"
+
+namespace tessera::cpu_plugin {
+
+class program final : public sdk::executable {
+public:
+    program(const sdk::partition& p, const cpu::Context& ctx);
+    void execute(const std::vector<sdk::buffer*>& buffers) override;
+
+private:
+    std::size_t tensor_count_;
+    std::shared_ptr<cpu::MemoryManager> memory_;
+    std::vector<std::unique_ptr<step>> steps_;
+};
+
+}  // namespace tessera::cpu_plugin
