@@ -256,6 +256,9 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
     return CL_INVALID_VALUE;
   }
 
+  // The direct kernel keeps (7 * stride + (KW - 1) * dilation + 1) input values per row in
+  // registers; absurdly wide rows are valid but not accelerated.
+  if (!transpose && 7 * stride[2] + (wi0.shape[kW] - 1) * dil[2] + 1 > 512) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   const int si = b.add(ti), sw = b.add(tw), so = b.add(to), sb = b.add(tb);
   const int sm = b.add(tm), sv = b.add(tv), ss = b.add(ts), sbb = b.add(tbb), sp = b.add(tp);
   TensorInfo wi = b.info(sw);

@@ -77,7 +77,23 @@ int main(int argc, char** argv) {
   clGetDeviceInfo(deviceId, CL_DEVICE_EXTENSIONS, ext_size, extensions.data(), nullptr);
   const bool advertised = extensions.find("cl_qcom_ml_ops") != std::string::npos;
   std::printf("cl_qcom_ml_ops advertised: %s\n", advertised ? "yes" : "no");
-  if (require_extension) CHECK_TRUE(advertised);
+  if (require_extension) {
+    CHECK_TRUE(advertised);
+    // Clients that see cl_qcom_recordable_queues create recordable queues; the layer accepts them.
+    cl_int qerr = CL_SUCCESS;
+    cl_context qctx = clCreateContext(NULL, 1, &deviceId, NULL, NULL, &qerr);
+    CHECK_TRUE(qerr == CL_SUCCESS);
+    cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_RECORDABLE_QCOM, 0};
+    cl_command_queue rq = clCreateCommandQueueWithProperties(qctx, deviceId, qprops, &qerr);
+    CHECK_TRUE(qerr == CL_SUCCESS);
+    cl_recording_qcom rec = clNewRecordingQCOM(rq, &qerr);
+    CHECK_TRUE(qerr == CL_SUCCESS);
+    CHECK_TRUE(clEndRecordingQCOM(rec) == CL_SUCCESS);
+    CHECK_TRUE(clReleaseRecordingQCOM(rec) == CL_SUCCESS);
+    clReleaseCommandQueue(rq);
+    clReleaseContext(qctx);
+    std::printf("recordable queue accepted through the layer\n");
+  }
 
   // ---- the spec's sample, corrected ----
   CLMLInterfaceV1QCOM* extensionIntf = NULL;

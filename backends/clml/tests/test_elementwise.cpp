@@ -3,6 +3,8 @@
 #include "clml_test_support.h"
 #include "reference_ops.h"
 
+#include <limits>
+
 using namespace clml_test;
 
 namespace {
@@ -158,5 +160,52 @@ TEST_CASE("batchnorm with epsilon property") {
       want[i] = (x[i] - m[c]) / std::sqrt(v[c] + eps) * g[c] + b[c];
     }
     check_close(out.read(), want, tolerance(type, 1e-5f, 1e-3f));
+  }
+}
+
+TEST_CASE("int8 storage: relu and saturating binary add") {
+  DeviceTensor a, b, c;
+  for (DeviceTensor* t : {&a, &b, &c}) create(*t, make_desc(CL_SIGNED_INT8, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 2, 3, 4));
+  std::vector<float> va(24), vb(24);
+  for (int i = 0; i < 24; ++i) {
+    va[i] = static_cast<float>(i * 11 - 128);
+    vb[i] = static_cast<float>(100 - i * 3);
+  }
+  a.write(va);
+  b.write(vb);
+  cl_ml_op_binary_desc_qcom desc{CL_TENSOR_OP_ADD_QCOM, fp32_value(1), fp32_value(1), fp32_value(0),
+                                 CL_ARITHMETIC_MODE_INT32_QCOM};
+  cl_ml_op_qcom op = nullptr;
+  REQUIRE(api().clCreateMLOpBinaryQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, nullptr) ==
+          CL_SUCCESS);
+  run_op(op, {&a, &b, &c});
+  std::vector<float> want(24);
+  for (int i = 0; i < 24; ++i) want[i] = std::min(127.0f, std::max(-128.0f, va[i] + vb[i]));
+  check_close(c.read(), want, 0);
+  cl_ml_op_activation_desc_qcom act{CL_ACTIVATION_RELU, CL_DO_NOT_PROPAGATE_NAN_QCOM, CL_ARITHMETIC_MODE_INT32_QCOM};
+  REQUIRE(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &act, a.tensor, nullptr, b.tensor, &op,
+                                                  nullptr) == CL_SUCCESS);
+  run_op(op, {&a, &b});
+  for (int i = 0; i < 24; ++i) want[i] = std::max(0.0f, va[i]);
+  check_close(b.read(), want, 0);
+}
+
+TEST_CASE("activation: NaN propagation modes") {
+  DeviceTensor in, out;
+  create(in, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, 1, 4));
+  create(out, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, 1, 4));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  in.write({nan, -1.0f, 2.0f, nan});
+  for (int mode : {CL_DO_NOT_PROPAGATE_NAN_QCOM, CL_PROPAGATE_NAN_QCOM}) {
+    cl_ml_op_activation_desc_qcom act{CL_ACTIVATION_RELU, static_cast<cl_nan_mode_qcom>(mode),
+                                      CL_ARITHMETIC_MODE_FP32_QCOM};
+    cl_ml_op_qcom op = nullptr;
+    REQUIRE(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &act, in.tensor, nullptr, out.tensor, &op,
+                                                    nullptr) == CL_SUCCESS);
+    run_op(op, {&in, &out});
+    std::vector<float> got = out.read();
+    CHECK(std::isnan(got[0]) == (mode == CL_PROPAGATE_NAN_QCOM));
+    CHECK(got[1] == 0.0f);
+    CHECK(got[2] == 2.0f);
   }
 }
