@@ -36,6 +36,19 @@ TEST_CASE("concat: NCHW channel concat as CLML's test shapes, raw i8 moves") {
     CHECK(big[0].dims() == shape{1, 1920, 32, 32});
 }
 
+TEST_CASE("concat: empty pieces and bool tensors") {
+    const auto a = make(shape{2, 0}, {});
+    const auto b = make(shape{2, 2}, {1, 2, 3, 4});
+    const auto out = run1(op::concat(1), {a, b, a});
+    CHECK(out.dims() == shape{2, 2});
+    check_close(values(out), {1, 2, 3, 4});
+    const auto t = make_raw(shape{1, 2}, {1, 0}, dtype::boolean);
+    const auto f = make_raw(shape{1, 2}, {0, 1}, dtype::boolean);
+    const auto joined = run1(op::concat(0), {t, f});
+    CHECK(joined.type() == dtype::boolean);
+    CHECK(raw_values(run1(op::transpose(), {joined})) == std::vector<double>{1, 0, 0, 1});
+}
+
 TEST_CASE("concat: validation") {
     const tensor_desc a(shape{2, 3}, dtype::f32);
     check_error([&] { op::concat(1).infer({}); }, {"concat", "at least 1 input"});

@@ -117,6 +117,23 @@ TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed
     check_close(values(s[0]), {3, 5});
 }
 
+TEST_CASE("execute: an f16 LSTM runs in f32 and agrees with the f32 run to f16 precision") {
+    const std::int64_t T = 3, B = 2, F = 3, H = 2;
+    const std::vector<shape> shapes{{T, B, F},  {1, B, H},     {1, B, H}, {1, F, 4 * H},
+                                    {1, 4 * H}, {1, H, 4 * H}, {1, 4 * H}};
+    std::vector<tensor> f32, f16;
+    std::uint32_t seed = 90;
+    for (const shape& s : shapes) {
+        f16.push_back(make(s, pseudo_random(s.num_elements(), seed++), dtype::f16));
+        f32.push_back(make(s, values(f16.back())));  // the same, f16-representable values
+    }
+    const auto a = reference::execute(op::lstm(), f32);
+    const auto b = reference::execute(op::lstm(), f16);
+    CHECK(b[0].type() == dtype::f16);
+    check_close(values(b[0]), values(a[0]), 1e-3);
+    check_close(values(b[1]), values(a[1]), 2e-3);
+}
+
 TEST_CASE("execute: the custom op is the documented unsupported case") {
     const auto x = make(shape{2}, {1, 2});
     check_error([&] { reference::execute(op::custom("ReorgYolo"), {x}); },
