@@ -151,7 +151,8 @@ TEST_CASE("i16 fully_connected: the same per-product arithmetic") {
         {257, -512});
 }
 
-TEST_CASE("i8 conv2d equals the requantised float convolution of dequantised values") {
+TEST_CASE(
+    "i8 conv2d with i32 bias equals the requantised float convolution of dequantised values") {
     const quantization qx{0.05f, -3, 0}, qw{0.02f, 1, 0}, qy{0.1f, 2, 0};
     values_t xr = random_values(2 * 3 * 5 * 5, 61, -100, 100),
              wr = random_values(4 * 3 * 9, 62, -100, 100);
@@ -159,11 +160,14 @@ TEST_CASE("i8 conv2d equals the requantised float convolution of dequantised val
     for (auto& v : wr) v = std::floor(v);
     const tensor x = make_raw(shape::nchw(2, 3, 5, 5), xr, dtype::i8, qx);
     const tensor w = make_raw(shape{4, 3, 3, 3}, wr, dtype::i8, qw);
-    const op::conv2d cv = op::conv2d().padding(1, 1, 1, 1);
-    const values_t ref = values(run1(cv, {make(x.dims(), values(x)), make(w.dims(), values(w))}));
+    // i32 bias in accumulator units (0.05 * 0.02 = 0.001): {1.0, -0.5, 0, 2.5}.
+    const tensor b = make_raw(shape{4}, {1000, -500, 0, 2500}, dtype::i32);
+    const op::conv2d cv = op::conv2d().padding(1, 1, 1, 1).bias();
+    const values_t ref = values(run1(cv, {make(x.dims(), values(x)), make(w.dims(), values(w)),
+                                          make(shape{4}, {1.0, -0.5, 0, 2.5})}));
     std::vector<tensor> out{
         tensor(tensor_desc(shape::nchw(2, 4, 5, 5), dtype::i8, layout::row_major(), qy))};
-    reference::run(cv, {x, w}, out);
+    reference::run(cv, {x, w, b}, out);
     const values_t got = raw(out[0]);
     for (std::size_t i = 0; i < got.size(); ++i) {
         const double want = std::clamp(std::nearbyint(ref[i] / 0.1 + 2), -128.0, 127.0);
