@@ -76,6 +76,10 @@ int main(int argc, char** argv) {
   std::string extensions(ext_size, '\0');
   clGetDeviceInfo(deviceId, CL_DEVICE_EXTENSIONS, ext_size, extensions.data(), nullptr);
   const bool advertised = extensions.find("cl_qcom_ml_ops") != std::string::npos;
+  char name[256] = {0};
+  clGetDeviceInfo(deviceId, CL_DEVICE_NAME, sizeof(name) - 1, name, nullptr);
+  std::printf("device: %s; cl_khr_fp16: %s\n", name,
+              extensions.find("cl_khr_fp16") != std::string::npos ? "yes" : "no");
   std::printf("cl_qcom_ml_ops advertised: %s\n", advertised ? "yes" : "no");
   if (require_extension) {
     CHECK_TRUE(advertised);

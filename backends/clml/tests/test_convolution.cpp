@@ -15,6 +15,7 @@ struct ConvCase {
   int mode = CL_CONVOLUTION_MODE_CONVOLUTION_QCOM;
   int groups = 1;
   int dil = 1;
+  int batch = 1;
 };
 
 void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM) {
@@ -27,16 +28,16 @@ void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_
   CAPTURE(type);
   const bool depthwise = k.mode == CL_CONVOLUTION_MODE_DEPTHWISE_QCOM;
   ref::ConvParams p;
-  p.n = 1, p.c = k.c, p.h = k.h, p.w = k.w, p.o = depthwise ? k.c : k.o, p.kh = k.kh, p.kw = k.kw;
+  p.n = k.batch, p.c = k.c, p.h = k.h, p.w = k.w, p.o = depthwise ? k.c : k.o, p.kh = k.kh, p.kw = k.kw;
   p.sh = p.sw = k.stride;
   p.pt = p.pl = p.pb = p.pr = k.pad;
   p.dh = p.dw = k.dil;
   p.groups = depthwise ? k.c : k.groups;
   DeviceTensor in, wt, bias, out;
-  create(in, make_desc(type, io_layout, 1, p.c, p.h, p.w));
+  create(in, make_desc(type, io_layout, p.n, p.c, p.h, p.w));
   create(wt, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, p.o, p.c / p.groups, p.kh, p.kw));
   if (k.bias) create(bias, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, p.o, 1, 1));
-  create(out, make_desc(type, io_layout, 1, p.o, p.oh(), p.ow()));
+  create(out, make_desc(type, io_layout, p.n, p.o, p.oh(), p.ow()));
   cl_ml_op_convolution_desc_qcom desc{};
   desc.mode = static_cast<cl_convolution_mode_qcom>(k.mode);
   desc.group_count = static_cast<cl_uint>(depthwise ? 1 : k.groups);
@@ -94,6 +95,8 @@ TEST_CASE("convolution: NHWC tensors, grouped, dilated, batch > 1 layouts") {
   run_conv({8, 9, 11, 6, 3, 3, 1, 1, true, -1}, CL_FLOAT, CL_TENSOR_LAYOUT_NHWC_QCOM);
   run_conv({8, 9, 11, 6, 3, 3, 1, 1, true, -1, CL_CONVOLUTION_MODE_CONVOLUTION_QCOM, 2}, CL_FLOAT);
   run_conv({4, 12, 12, 8, 3, 3, 2, 1, false, CL_ACTIVATION_TANH, CL_CONVOLUTION_MODE_CONVOLUTION_QCOM, 1, 2}, CL_FLOAT);
+  run_conv({6, 10, 13, 8, 3, 3, 1, 2, true, CL_ACTIVATION_RELU6, CL_CONVOLUTION_MODE_CONVOLUTION_QCOM, 1, 1, 3},
+           CL_FLOAT, CL_TENSOR_LAYOUT_NHWC_QCOM);
 }
 
 TEST_CASE("depthwise convolution: client shapes") {
