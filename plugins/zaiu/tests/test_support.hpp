@@ -35,7 +35,13 @@ inline tensor random_tensor(const shape& dims, float lo, float hi, std::uint32_t
 /// The documented tolerance (README): |zaiu - ref| <= ops * (2^-8 |ref| + 2^-9 max|ref|).
 inline void check_close(const tensor& actual, const tensor& expected, int ops = 1, const std::string& what = "") {
     REQUIRE(actual.dims() == expected.dims());
-    const tensor a = actual.clone(), e = expected.clone();
+    auto as_f32 = [](const tensor& t) {
+        if (t.type() == dtype::i32) return t.clone();
+        tensor f(tensor_desc(t.dims(), dtype::f32));
+        tensor::copy_elements(t, f);
+        return f;
+    };
+    const tensor a = as_f32(actual), e = as_f32(expected);
     const std::int64_t n = e.num_elements();
     auto value = [](const tensor& t, std::int64_t i) {
         return t.type() == dtype::i32 ? static_cast<double>(t.data_as<std::int32_t>()[i]) : static_cast<double>(t.data_as<float>()[i]);
