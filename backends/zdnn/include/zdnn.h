@@ -22,7 +22,7 @@ extern "C" {
 
 /* In C++ the enums get a fixed underlying type (int, as in C) so that any value a caller passes
  * is representable and can be validated. */
-#if defined(__cplusplus)
+#if defined(__cplusplus) && __cplusplus >= 201103L
 #define ZDNN_ENUM_BASE_ : int
 #else
 #define ZDNN_ENUM_BASE_
