@@ -6,12 +6,11 @@
 #include "dlfloat16.hpp"
 #include "op_support.hpp"
 #include "stick_layout.hpp"
+#include "window_geometry.hpp"
 
 using namespace tessera::zdnn;
 
 namespace {
-
-uint32_t ceil_u(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
 
 zdnn_status check_kernel(const zdnn_ztensor* k) {
   if (!has_descriptors(k)) return ZDNN_INVALID_BUFFER;
@@ -39,31 +38,19 @@ static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztenso
   const zdnn_tensor_desc& kd = *kernel->transformed_desc;
   const uint32_t kh = kd.dim4, kw = kd.dim3, cin = kd.dim2, cout = kd.dim1;
   if ((sh == 0) != (sw == 0)) return report(ZDNN_INVALID_STRIDES, where);
-  uint32_t oh, ow;
   if (sh == 0) {
     if (padding != VALID_PADDING) return report(ZDNN_INVALID_STRIDE_PADDING, where);
     if (kh > 448 || kw > 448) return report(ZDNN_FUNC_RC_F002, where);
     if (in.dim3 != kh || in.dim2 != kw) return report(ZDNN_INVALID_SHAPE, where);
-    oh = ow = 1;
   } else {
     if (sh > 13 || sw > 13) return report(ZDNN_FUNC_RC_F004, where);
     if (kh > 64 || kw > 64) return report(ZDNN_FUNC_RC_F003, where);
-    if (padding == SAME_PADDING) {
-      oh = ceil_u(in.dim3, sh);
-      ow = ceil_u(in.dim2, sw);
-    } else {
-      if (in.dim3 < kh || in.dim2 < kw) return report(ZDNN_INVALID_SHAPE, where);
-      oh = ceil_u(in.dim3 - kh + 1, sh);
-      ow = ceil_u(in.dim2 - kw + 1, sw);
-    }
+    if (padding == VALID_PADDING && (in.dim3 < kh || in.dim2 < kw)) return report(ZDNN_INVALID_SHAPE, where);
   }
+  const WindowAxis rows = window_axis(in.dim3, kh, sh, padding), cols = window_axis(in.dim2, kw, sw, padding);
+  const uint32_t oh = rows.out, ow = cols.out;
   if (in.dim1 != cin || !has_dims(bias, 1, 1, 1, cout) || !has_dims(output, in.dim4, oh, ow, cout))
     return report(ZDNN_INVALID_SHAPE, where);
-  const uint32_t step_h = sh == 0 ? 1 : sh, step_w = sw == 0 ? 1 : sw;
-  const int64_t pad_top = padding == SAME_PADDING
-                              ? std::max<int64_t>(0, (static_cast<int64_t>(oh) - 1) * step_h + kh - in.dim3) / 2 : 0;
-  const int64_t pad_left = padding == SAME_PADDING
-                               ? std::max<int64_t>(0, (static_cast<int64_t>(ow) - 1) * step_w + kw - in.dim2) / 2 : 0;
   // Kernel into dense [kh][kw][cin][cout].
   std::vector<float> weights(static_cast<size_t>(kh) * kw * cin * cout);
   const auto* kbase = static_cast<const unsigned char*>(kernel->buffer);
@@ -84,10 +71,10 @@ static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztenso
         float* acc = &y.at(n, r, q, 0);
         std::copy(b.data.begin(), b.data.end(), acc);
         for (uint32_t i = 0; i < kh; ++i) {
-          const int64_t h = static_cast<int64_t>(r) * step_h - pad_top + i;
+          const int64_t h = rows.input_index(r, i);
           if (h < 0 || h >= in.dim3) continue;
           for (uint32_t j = 0; j < kw; ++j) {
-            const int64_t w = static_cast<int64_t>(q) * step_w - pad_left + j;
+            const int64_t w = cols.input_index(q, j);
             if (w < 0 || w >= in.dim2) continue;
             const float* xin = x.data.data() + x.index(n, static_cast<uint32_t>(h), static_cast<uint32_t>(w), 0);
             const float* wk = &weights[(static_cast<size_t>(i) * kw + j) * cin * cout];

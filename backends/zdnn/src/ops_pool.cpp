@@ -3,12 +3,11 @@
 #include <cmath>
 
 #include "op_support.hpp"
+#include "window_geometry.hpp"
 
 using namespace tessera::zdnn;
 
 namespace {
-
-uint32_t ceil_u(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
 
 zdnn_status pool(const char* where, bool average, const zdnn_ztensor* input, zdnn_pool_padding padding,
                  uint32_t kh, uint32_t kw, uint32_t sh, uint32_t sw, zdnn_ztensor* output) {
@@ -21,37 +20,25 @@ zdnn_status pool(const char* where, bool average, const zdnn_ztensor* input, zdn
       sw > kMaxDimIndexSize)
     return report(ZDNN_EXCEEDS_MDIS, where);
   if (in.dim4 != out.dim4 || in.dim1 != out.dim1) return report(ZDNN_INVALID_SHAPE, where);
-  uint32_t oh, ow;
   if (sh == 0) {
     if (padding != VALID_PADDING) return report(ZDNN_INVALID_STRIDE_PADDING, where);
     if (kh > 1024 || kw > 1024) return report(ZDNN_FUNC_RC_F001, where);
     if (in.dim3 != kh || in.dim2 != kw) return report(ZDNN_INVALID_SHAPE, where);
-    oh = ow = 1;
   } else {
     if (kh > 64 || kw > 64) return report(ZDNN_FUNC_RC_F002, where);
     if (sh > 30 || sw > 30) return report(ZDNN_FUNC_RC_F003, where);
     if (in.dim3 > 1024 || in.dim2 > 1024) return report(ZDNN_FUNC_RC_F004, where);
-    if (padding == SAME_PADDING) {
-      oh = ceil_u(in.dim3, sh);
-      ow = ceil_u(in.dim2, sw);
-    } else {
-      if (in.dim3 < kh || in.dim2 < kw) return report(ZDNN_INVALID_SHAPE, where);
-      oh = ceil_u(in.dim3 - kh + 1, sh);
-      ow = ceil_u(in.dim2 - kw + 1, sw);
-    }
+    if (padding == VALID_PADDING && (in.dim3 < kh || in.dim2 < kw)) return report(ZDNN_INVALID_SHAPE, where);
   }
+  const WindowAxis rows = window_axis(in.dim3, kh, sh, padding), cols = window_axis(in.dim2, kw, sw, padding);
+  const uint32_t oh = rows.out, ow = cols.out;
   if (out.dim3 != oh || out.dim2 != ow) return report(ZDNN_INVALID_SHAPE, where);
-  const uint32_t step_h = sh == 0 ? 1 : sh, step_w = sw == 0 ? 1 : sw;
-  const int64_t pad_top = padding == SAME_PADDING
-                              ? std::max<int64_t>(0, (static_cast<int64_t>(oh) - 1) * step_h + kh - in.dim3) / 2 : 0;
-  const int64_t pad_left = padding == SAME_PADDING
-                               ? std::max<int64_t>(0, (static_cast<int64_t>(ow) - 1) * step_w + kw - in.dim2) / 2 : 0;
   const DenseTensor x = load_dense(*input);
   DenseTensor y(out.dim4, oh, ow, out.dim1);
   for (uint32_t n = 0; n < in.dim4; ++n)
     for (uint32_t i = 0; i < oh; ++i)
       for (uint32_t j = 0; j < ow; ++j) {
-        const int64_t h0 = static_cast<int64_t>(i) * step_h - pad_top, w0 = static_cast<int64_t>(j) * step_w - pad_left;
+        const int64_t h0 = rows.input_index(i, 0), w0 = cols.input_index(j, 0);
         const int64_t h1 = std::min<int64_t>(h0 + kh, in.dim3), w1 = std::min<int64_t>(w0 + kw, in.dim2);
         const int64_t hs = std::max<int64_t>(h0, 0), ws = std::max<int64_t>(w0, 0);
         const float count = static_cast<float>((h1 - hs) * (w1 - ws));
