@@ -230,3 +230,51 @@ TEST_CASE("pooling, meanreduce and conv2d function-specific response codes") {
   Tensor in2(ZDNN_NHWC, FP32, {1, 449, 1, 1}), k2(ZDNN_HWCK, FP32, {449, 1, 1, 1}), o2(ZDNN_NHWC, FP32, {1, 1, 1, 1});
   CHECK(zdnn_conv2d(&in2.z, &k2.z, &b.z, VALID_PADDING, 0, 0, CONV2D_ACT_NONE, nullptr, &o2.z) == ZDNN_FUNC_RC_F002);
 }
+
+TEST_CASE("NULL tensors, descriptors or buffers in any position give a status, never a crash") {
+  Tensor a(ZDNN_NHWC, FP32, {1, 2, 2, 2});
+  REQUIRE(a.load(std::vector<float>(8, 1.0f)) == ZDNN_OK);
+  zdnn_ztensor* t = &a.z;
+  zdnn_ztensor no_buffer = a.z;
+  no_buffer.buffer = nullptr;
+  zdnn_ztensor no_desc = a.z;
+  no_desc.transformed_desc = nullptr;
+  for (zdnn_ztensor* bad : {static_cast<zdnn_ztensor*>(nullptr), &no_buffer, &no_desc}) {
+    CHECK(zdnn_add(bad, t, t) != ZDNN_OK);
+    CHECK(zdnn_add(t, bad, t) != ZDNN_OK);
+    CHECK(zdnn_add(t, t, bad) != ZDNN_OK);
+    CHECK(zdnn_exp(bad, t) != ZDNN_OK);
+    CHECK(zdnn_relu(t, nullptr, bad) != ZDNN_OK);
+    CHECK(zdnn_softmax(bad, nullptr, SOFTMAX_ACT_NONE, t) != ZDNN_OK);
+    CHECK(zdnn_meanreduce2d(bad, t) != ZDNN_OK);
+    CHECK(zdnn_batchnorm(t, bad, t, t) != ZDNN_OK);
+    CHECK(zdnn_norm(t, bad, t) != ZDNN_OK);
+    CHECK(zdnn_moments(t, MOMENTS_BESSEL_POPULATION, bad, t) != ZDNN_OK);
+    CHECK(zdnn_layernorm(t, t, bad, 0, 1, 0, t) != ZDNN_OK);
+    CHECK(zdnn_reduce(t, nullptr, REDUCE_OP_MAXIMUM, bad) != ZDNN_OK);
+    CHECK(zdnn_matmul_op(t, t, bad, MATMUL_OP_ADDITION, t) != ZDNN_OK);
+    CHECK(zdnn_matmul_bcast_op(bad, t, t, MATMUL_BCAST_OP_ADDITION, t) != ZDNN_OK);
+    CHECK(zdnn_matmul_transpose_op(t, bad, t, false, false, MATMUL_OP_ADDITION, t) != ZDNN_OK);
+    CHECK(zdnn_quantized_matmul_op(t, t, t, MATMUL_OP_ADDITION, -1, 1, false, false, false, nullptr, bad) != ZDNN_OK);
+    CHECK(zdnn_lstm(t, t, bad, t, t, t, t, FWD, nullptr, t, t) != ZDNN_OK);
+    CHECK(zdnn_lstm(t, t, t, t, t, t, t, FWD, nullptr, t, bad) != ZDNN_OK);
+    CHECK(zdnn_gru(t, t, t, t, t, bad, FWD, nullptr, t) != ZDNN_OK);
+    CHECK(zdnn_avgpool2d(bad, VALID_PADDING, 1, 1, 1, 1, t) != ZDNN_OK);
+    CHECK(zdnn_conv2d(t, bad, t, VALID_PADDING, 1, 1, CONV2D_ACT_NONE, nullptr, t) != ZDNN_OK);
+    CHECK(zdnn_transform_ztensor(bad, nullptr) != ZDNN_OK);
+    CHECK(zdnn_transform_origtensor(bad, nullptr) != ZDNN_OK);
+    CHECK(zdnn_transform_quantized_ztensor(bad, false, -1, 1, nullptr) != ZDNN_OK);
+    CHECK(zdnn_reshape_ztensor(bad, t) != ZDNN_OK);
+    CHECK(zdnn_allochelper_ztensor(bad == &no_buffer ? nullptr : bad) != ZDNN_OK);
+  }
+  CHECK(zdnn_transform_ztensor(&a.z, nullptr) == ZDNN_INVALID_STATE);  // still transformed
+  float lo = 1, hi = 1;
+  zdnn_getrange_ztensor(nullptr, &lo, &hi);
+  CHECK(lo == 1);
+  CHECK(zdnn_getsize_ztensor(nullptr) == 0);
+  CHECK_FALSE(zdnn_is_quantized_ztensor(nullptr));
+  zdnn_reset_ztensor(nullptr);
+  zdnn_init_pre_transformed_desc(ZDNN_NHWC, FP32, nullptr, 1, 1, 1, 1);
+  CHECK(zdnn_generate_transformed_desc(nullptr, nullptr) == ZDNN_INVALID_BUFFER);
+  CHECK(zdnn_get_max_limit(ZDNN_DLFLOAT16, FP32, nullptr) == ZDNN_INVALID_BUFFER);
+}
