@@ -142,3 +142,18 @@ TEST_CASE("values rounding to 2^-31 encode as 0x0000, i.e. zero; the next one up
   CHECK(convert(std::ldexp(1.0f + 1.0f / 1024, -31)).second == 0x0001);  // tie rounds up
   CHECK(convert(-std::ldexp(1.0f, -31)).second == 0x8000);
 }
+
+TEST_CASE("untransform to FP16 fails for values beyond binary16, BFLOAT keeps them") {
+  Tensor t(ZDNN_1D, FP16, {2});
+  const uint16_t half[2] = {0x7BFF /*65504*/, 0x3C00};
+  REQUIRE(zdnn_transform_ztensor(&t.z, half) == ZDNN_OK);  // 65504 rounds up to 65536 in DLFLOAT16
+  uint16_t back[2];
+  CHECK(zdnn_transform_origtensor(&t.z, back) == ZDNN_CONVERT_FAILURE);
+  CHECK(back[0] == 0x7C00);  // +inf
+  zdnn_tensor_desc bf_pre = t.pre;
+  bf_pre.type = BFLOAT;
+  zdnn_ztensor as_bf = t.z;
+  as_bf.pre_transformed_desc = &bf_pre;
+  REQUIRE(zdnn_transform_origtensor(&as_bf, back) == ZDNN_OK);
+  CHECK(back[0] == 0x4780);  // 65536 in bfloat16
+}
