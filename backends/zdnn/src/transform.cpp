@@ -19,10 +19,6 @@
 namespace tessera::zdnn {
 namespace {
 
-struct TransformResult {
-  bool range_violation = false;
-};
-
 // Fast paths for FP32 data whose transformed rows are contiguous in the caller's buffer. Work is
 // split by pages of 32 W positions; each W position's source row (all C values) is read once,
 // sequentially, and spread over its C-block sticks. Large tensors run in parallel (oneTBB).
