@@ -43,6 +43,20 @@ zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out)
   return ZDNN_OK;
 }
 
+bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tf) {
+  zdnn_tensor_desc expected{};
+  if (is_concatenated_layout(tf.layout)) {
+    const uint32_t width = gates_of_layout(tf.layout) * padded64(pre.dim1);
+    const bool bidir = tf.layout == ZDNN_BIDIR_FICO || tf.layout == ZDNN_BIDIR_ZRH;
+    if (pre.layout == ZDNN_2DS && !bidir) return tf.dim4 == pre.dim2 && tf.dim3 == 1 && tf.dim2 == 1 && tf.dim1 == width;
+    if (pre.layout != ZDNN_3DS) return false;
+    const uint32_t rows = bidir ? 2 * padded64(pre.dim2 / 2) : pre.dim2;
+    return tf.dim4 == pre.dim3 && tf.dim3 == 1 && tf.dim2 == rows && tf.dim1 == width;
+  }
+  if (transformed_dims(pre, expected) != ZDNN_OK) return false;
+  return expected.dim4 == tf.dim4 && expected.dim3 == tf.dim3 && expected.dim2 == tf.dim2 && expected.dim1 == tf.dim1;
+}
+
 }  // namespace tessera::zdnn
 
 using namespace tessera::zdnn;

@@ -11,4 +11,8 @@ int dims_of_layout(zdnn_data_layouts layout);
 // Fills dims, layout and format of `out` (not the type) from a pre-transformed descriptor.
 zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out);
 
+// True when the transformed dims are the ones the pre-transformed descriptor implies (including
+// the gate concatenations); guards transforms against reading past the caller's data.
+bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tfrmd);
+
 }  // namespace tessera::zdnn

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "descriptors.hpp"
 #include "dlfloat_rows.hpp"
 #include "element_io.hpp"
 #include "layout_mapping.hpp"
@@ -133,6 +134,7 @@ zdnn_status transform(zdnn_ztensor* t, va_list args, bool saturate, const char* 
   if (tf.format == ZDNN_FORMAT_4DWEIGHTS) return report(ZDNN_INVALID_FORMAT, where);
   if ((tf.format == ZDNN_FORMAT_4DKERNEL) != (pre.layout == ZDNN_HWCK)) return report(ZDNN_INVALID_LAYOUT, where);
   if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
+  if (!dims_consistent(pre, tf)) return report(ZDNN_INVALID_SHAPE, where, "descriptors disagree");
   if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
   const LayoutMapping map(pre, tf);
   if (!map.ok()) return report(ZDNN_INVALID_LAYOUT, where);
@@ -168,6 +170,7 @@ zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
                        (tf.type == ZDNN_BINARY_INT8 && (pre.type == INT8 || is_pre_transformed_float_type(pre.type)));
   if (!ok_type) return report(ZDNN_INVALID_TYPE, where);
   if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
+  if (!dims_consistent(pre, tf)) return report(ZDNN_INVALID_SHAPE, where, "descriptors disagree");
   if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
   if (!t->is_transformed) return report(ZDNN_INVALID_STATE, where, "not transformed");
   if (!out) return report(ZDNN_INVALID_BUFFER, where, "NULL output buffer");

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "descriptors.hpp"
 #include "element_io.hpp"
 #include "status.hpp"
 #include "stick_layout.hpp"
@@ -36,6 +37,7 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
     return report(ZDNN_INVALID_TYPE, where);
   }
   if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
+  if (!dims_consistent(pre, tf)) return report(ZDNN_INVALID_SHAPE, where, "descriptors disagree");
   if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
   if (tf.type == ZDNN_BINARY_INT8 && !weights && clip_min >= clip_max) return report(ZDNN_INVALID_CLIPPING_VALUE, where);
   if (!std::isfinite(t->rec_scale) || t->rec_scale == 0.0f || !std::isfinite(t->offset))

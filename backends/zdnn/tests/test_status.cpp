@@ -278,3 +278,14 @@ TEST_CASE("NULL tensors, descriptors or buffers in any position give a status, n
   CHECK(zdnn_generate_transformed_desc(nullptr, nullptr) == ZDNN_INVALID_BUFFER);
   CHECK(zdnn_get_max_limit(ZDNN_DLFLOAT16, FP32, nullptr) == ZDNN_INVALID_BUFFER);
 }
+
+TEST_CASE("transforms reject transformed dims that disagree with the pre-transformed ones") {
+  Tensor t(ZDNN_2D, FP32, {2, 3});
+  std::vector<float> data(6, 1.0f);
+  t.tf.dim2 = 3;  // would read 9 values from a 6-value buffer
+  CHECK(zdnn_transform_ztensor(&t.z, data.data()) == ZDNN_INVALID_SHAPE);
+  t.tf.dim2 = 2;
+  REQUIRE(zdnn_transform_ztensor(&t.z, data.data()) == ZDNN_OK);
+  t.pre.dim1 = 5;
+  CHECK(zdnn_transform_origtensor(&t.z, data.data()) == ZDNN_INVALID_SHAPE);
+}
