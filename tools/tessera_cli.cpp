@@ -50,7 +50,7 @@ std::string label(const probe& p) {
     std::string s(p.op.name());
     if (const auto* a = p.op.get_if<op::activation>()) s += "(" + std::to_string(a->act.kind) + ")";
     if (const auto* b = p.op.get_if<op::binary>()) s += "(" + std::to_string(b->op) + ")";
-    if (const auto* c = p.op.get_if<op::conv2d>()) s += c->groups > 1 ? "(depthwise)" : "(dense)";
+    if (const auto* c = p.op.get_if<op::conv2d>()) s += c->tsr_conv2d_params::groups > 1 ? "(depthwise)" : "(dense)";
     if (const auto* q = p.op.get_if<op::pooling>()) s += "(" + std::to_string(q->mode) + ")";
     return s;
 }
