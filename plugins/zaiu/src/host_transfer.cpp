@@ -2,6 +2,8 @@
 // pre-transformed order (row-major logical order, except HWCK kernels which are permuted here).
 #include "host_transfer.hpp"
 
+#include <vector>
+
 #include "stick_format.hpp"
 #include "zdnn_call.hpp"
 
@@ -40,6 +42,24 @@ void check_capacity(std::int64_t capacity, std::uint64_t needed, const tensor_de
     }
 }
 
+/// RNN gate tensors: the gates' column blocks become G dense tensors, concatenated by zDNN.
+void stickify_gates(const tensor& src, const tensor_desc& dst_desc, const stick_format& f, zdnn_ztensor* z, dtype t) {
+    const shape dims = dst_desc.dims();
+    const int last = dims.rank() - 1;
+    const std::int64_t hidden = dims[last] / f.gates;
+    std::vector<tensor> gates;
+    for (int g = 0; g < f.gates; ++g) {
+        shape gate_dims = dims;
+        gate_dims[last] = hidden;
+        gates.emplace_back(gate_dims, t);
+        const tensor block = last == 2 ? src.view({0, 0, g * hidden}, {dims[0], dims[1], hidden}) : src.view({0, g * hidden}, {dims[0], hidden});
+        tensor::copy_elements(block, gates.back());
+    }
+    const zdnn_status s = f.gates == 4 ? zdnn_transform_ztensor(z, gates[0].data(), gates[1].data(), gates[2].data(), gates[3].data())
+                                       : zdnn_transform_ztensor(z, gates[0].data(), gates[1].data(), gates[2].data());
+    check(s, "zdnn_transform_ztensor (" + f.name() + ")");
+}
+
 }  // namespace
 
 void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std::int64_t capacity) {
@@ -49,6 +69,10 @@ void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std:
     zview view(p, *zdnn_type_of(t));
     check_capacity(capacity, view.size(), dst_desc);
     tensor staging;
+    if (f.kind == stick_kind::rnn_gates) {
+        stickify_gates(src, dst_desc, f, view.bind(sticks, false), t);
+        return;
+    }
     if (f.kind == stick_kind::kernel_hwck) {
         staging = tensor(shape{p.dims[0], p.dims[1], p.dims[2], p.dims[3]}, t);
         tensor::copy_elements(src, hwck_as_oihw(staging));
@@ -69,8 +93,8 @@ void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std:
 
 void unstickify(const void* sticks, std::int64_t capacity, const tensor_desc& src_desc, const tensor& dst) {
     const stick_format f = format_or_throw(src_desc);
-    if (f.kind == stick_kind::kernel_hwck) {
-        throw tessera::error(tessera::status::unsupported, "zDNN cannot transform 4DKERNEL sticks back (zdnn_transform_origtensor)",
+    if (!f.readable()) {
+        throw tessera::error(tessera::status::unsupported, "zDNN cannot transform " + f.name() + " sticks back (zdnn_transform_origtensor)",
                              {backend_name, "", ""});
     }
     const dtype t = staging_type(src_desc);

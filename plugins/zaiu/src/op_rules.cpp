@@ -119,7 +119,8 @@ tfrmd_test vectors_of(std::int64_t cols) {
 
 bool row_major_format(const tensor_desc& d) {
     const auto f = format_of(d);
-    return f && f->kind != stick_kind::feature_nhwc && f->kind != stick_kind::kernel_hwck;
+    return f && (f->kind == stick_kind::feature_1d || f->kind == stick_kind::feature_2d || f->kind == stick_kind::feature_2ds ||
+                 f->kind == stick_kind::feature_3ds);
 }
 
 support decide_softmax(const op::softmax& s, const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
@@ -287,6 +288,26 @@ support decide_reduce(const op::reduce& r, const std::vector<tensor_desc>& in, c
     return with_layouts({choose(in[0], f)}, {in_format(out[0], f)});
 }
 
+/// LSTM (gates 4) and GRU (gates 3): zdnn_lstm / zdnn_gru with FICO / ZRH gate tensors.
+support decide_rnn(int gates, const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
+    const tensor_desc& x = in[0];
+    const std::int64_t hidden = in[1].dim(2);
+    const std::int64_t limit = gates == 4 ? 8192 : 10880;
+    if (hidden > limit) return decline(TSR_REASON_SHAPE, "hidden size " + std::to_string(hidden) + " exceeds zDNN's " + std::to_string(limit));
+    const bool prev_bidir = x.rank() == 4 && x.dim(1) == 2;
+    std::vector<tensor_desc> ins{x.rank() == 3 ? choose(x, stick_format::d3s()) : choose(x, stick_format::d4s())};
+    ins.push_back(choose(in[1], stick_format::d3s()));  // h0
+    std::size_t k = 2;
+    if (gates == 4) ins.push_back(choose(in[k++], stick_format::d3s()));  // c0
+    ins.push_back(choose(in[k++], stick_format::rnn(gates, rnn_usage::weights, prev_bidir)));
+    ins.push_back(choose(in[k++], stick_format::rnn(gates, rnn_usage::biases)));
+    ins.push_back(choose(in[k++], stick_format::rnn(gates, rnn_usage::hidden_weights)));
+    ins.push_back(choose(in[k++], stick_format::rnn(gates, rnn_usage::hidden_biases)));
+    std::vector<tensor_desc> outs;
+    for (const auto& d : out) outs.push_back(in_format(d, stick_format::d4s()));
+    return with_layouts(ins, outs);
+}
+
 support decide_reorder(const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
     if (!format_of(in[0]) || !format_of(out[0])) return decline(TSR_REASON_LAYOUT, "zaiu reorders convert between its own stick layouts only");
     if (!stickable(out[0].type())) return decline(TSR_REASON_DTYPE, "reorder output dtype is not stickable");
@@ -312,7 +333,8 @@ support decide_known(const tessera::sdk::op_query& q, const std::vector<tensor_d
     if (const auto* p = o.get_if<op::reduce>()) return decide_reduce(*p, in, out);
     if (o.get_if<op::reorder>()) return decide_reorder(in, out);
     if (o.get_if<op::quantized_matmul>()) return decline(TSR_REASON_OP_KIND, "quantized_matmul is not mapped by the zaiu plugin yet");
-    if (o.get_if<op::lstm>() || o.get_if<op::gru>()) return decline(TSR_REASON_OP_KIND, std::string(o.name()) + " is not mapped by the zaiu plugin yet");
+    if (o.get_if<op::lstm>()) return decide_rnn(4, in, out);
+    if (o.get_if<op::gru>()) return decide_rnn(3, in, out);
     return decline(TSR_REASON_OP_KIND, std::string(o.name()) + " has no zDNN counterpart");
 }
 

@@ -64,5 +64,6 @@ std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n, const s
 std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 
 }  // namespace zaiu

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "zdnn_call.hpp"
 
@@ -38,6 +39,11 @@ std::string stick_format::name() const {
         case stick_kind::feature_3ds: return std::string(feature_prefix) + "3DS";
         case stick_kind::feature_nhwc: return std::string(feature_prefix) + "NHWC";
         case stick_kind::kernel_hwck: return "4DKERNEL-HWCK";
+        case stick_kind::feature_4ds: return std::string(feature_prefix) + "4DS";
+        case stick_kind::rnn_gates: {
+            static const char* usages[] = {"WEIGHTS", "HIDDEN_WEIGHTS", "BIASES", "HIDDEN_BIASES"};
+            return std::string(prev_bidir ? "BIDIR_" : "") + (gates == 4 ? "FICO-" : "ZRH-") + usages[static_cast<int>(usage)];
+        }
     }
     return "?";
 }
@@ -49,7 +55,13 @@ bool stick_format::fits(const shape& dims) const {
         case stick_kind::feature_2ds: return split >= 0 && split <= dims.rank();
         case stick_kind::feature_3ds: return dims.rank() == 3;
         case stick_kind::feature_nhwc:
-        case stick_kind::kernel_hwck: return dims.rank() == 4;
+        case stick_kind::kernel_hwck:
+        case stick_kind::feature_4ds: return dims.rank() == 4;
+        case stick_kind::rnn_gates: {
+            const bool vector = usage == rnn_usage::biases || usage == rnn_usage::hidden_biases;
+            if (dims.rank() != (vector ? 2 : 3) || dims[dims.rank() - 1] % gates != 0) return false;
+            return !prev_bidir || dims[1] % 2 == 0;
+        }
     }
     return false;
 }
@@ -84,6 +96,24 @@ pre_shape stick_format::pre(const shape& dims) const {
             p.rank = 4;
             p.dims = {narrow(dims[2]), narrow(dims[3]), narrow(dims[1]), narrow(dims[0])};
             break;
+        case stick_kind::feature_4ds:
+            p.layout = ZDNN_4DS;
+            p.rank = 4;
+            p.dims = {narrow(dims[0]), narrow(dims[1]), narrow(dims[2]), narrow(dims[3])};
+            break;
+        case stick_kind::rnn_gates: {
+            const std::int64_t hidden = dims[dims.rank() - 1] / gates;
+            const bool vector = usage == rnn_usage::biases || usage == rnn_usage::hidden_biases;
+            p.layout = vector ? ZDNN_2DS : ZDNN_3DS;
+            p.rank = vector ? 2 : 3;
+            p.dims = vector ? std::array<std::uint32_t, 4>{narrow(dims[0]), narrow(hidden), 0, 0}
+                            : std::array<std::uint32_t, 4>{narrow(dims[0]), narrow(dims[1]), narrow(hidden), 0};
+            static const zdnn_concat_info usage_bits[] = {USAGE_WEIGHTS, USAGE_HIDDEN_WEIGHTS, USAGE_BIASES, USAGE_HIDDEN_BIASES};
+            p.concatenated = true;
+            p.concat = (gates == 4 ? RNN_TYPE_LSTM : RNN_TYPE_GRU) | (prev_bidir ? PREV_LAYER_BIDIR : PREV_LAYER_UNI) |
+                       usage_bits[static_cast<int>(usage)];
+            break;
+        }
     }
     return p;
 }
@@ -120,7 +150,11 @@ void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_
         case 3: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2]); break;
         default: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2], d[3]); break;
     }
-    check(zdnn_generate_transformed_desc(&pre_desc, &tfrmd_desc), "zdnn_generate_transformed_desc");
+    if (p.concatenated) {
+        check(zdnn_generate_transformed_desc_concatenated(&pre_desc, p.concat, &tfrmd_desc), "zdnn_generate_transformed_desc_concatenated");
+    } else {
+        check(zdnn_generate_transformed_desc(&pre_desc, &tfrmd_desc), "zdnn_generate_transformed_desc");
+    }
 }
 
 tessera::tensor_desc in_format(const tessera::tensor_desc& logical, const stick_format& f) {
@@ -134,7 +168,12 @@ tessera::tensor_desc in_format(const tessera::tensor_desc& logical, const stick_
 std::optional<stick_format> format_of(const tessera::tensor_desc& d) {
     if (!d.is_opaque() || d.opaque_backend() != backend_name) return std::nullopt;
     const std::string name = d.opaque_format();
-    const stick_format fixed[] = {stick_format::d1(), stick_format::d3s(), stick_format::nhwc(), stick_format::hwck()};
+    std::vector<stick_format> fixed = {stick_format::d1(), stick_format::d3s(), stick_format::nhwc(), stick_format::hwck(),
+                                       stick_format::d4s()};
+    for (int gates : {3, 4})
+        for (auto usage : {rnn_usage::weights, rnn_usage::hidden_weights, rnn_usage::biases, rnn_usage::hidden_biases})
+            for (bool bidir : {false, true})
+                if (!bidir || usage == rnn_usage::weights) fixed.push_back(stick_format::rnn(gates, usage, bidir));
     for (const auto& f : fixed)
         if (f.name() == name) return f;
     for (stick_kind k : {stick_kind::feature_2d, stick_kind::feature_2ds}) {

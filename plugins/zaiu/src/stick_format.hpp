@@ -7,6 +7,10 @@
 //   4DFEATURE-3DS       rank 3 [a,b,c]                    -> ZDNN_3DS (a, b, c)
 //   4DFEATURE-NHWC      rank 4 logical [N,C,H,W]          -> ZDNN_NCHW, stored as NHWC sticks
 //   4DKERNEL-HWCK       rank 4 conv weights [O,C,KH,KW]   -> ZDNN_HWCK (KH, KW, C, O)
+//   4DFEATURE-4DS       rank 4 RNN output [T,D,B,H]        -> ZDNN_4DS (T, D, B, H)
+//   FICO-<USAGE>, ZRH-<USAGE>, BIDIR_FICO-WEIGHTS, BIDIR_ZRH-WEIGHTS
+//                       RNN gate tensors [D, rows, G*H] (weights) or [D, G*H] (biases), one
+//                       gate per pre-transformed tensor, concatenated by zDNN (G = 4 LSTM, 3 GRU)
 // The opaque size is the transformed buffer size (zdnn_getsize_ztensor).
 #pragma once
 
@@ -23,18 +27,26 @@ namespace zaiu {
 
 inline constexpr const char* backend_name = "zaiu";
 
-enum class stick_kind { feature_1d, feature_2d, feature_2ds, feature_3ds, feature_nhwc, kernel_hwck };
+enum class stick_kind { feature_1d, feature_2d, feature_2ds, feature_3ds, feature_nhwc, kernel_hwck, feature_4ds, rnn_gates };
+
+/// What an RNN gate tensor is (zdnn_concat_info usage).
+enum class rnn_usage { weights, hidden_weights, biases, hidden_biases };
 
 /// A zDNN pre-transformed shape: layout, type and dims outermost first.
 struct pre_shape {
     zdnn_data_layouts layout = ZDNN_1D;
     int rank = 1;
     std::array<std::uint32_t, 4> dims{};  ///< outermost first, `rank` used
+    bool concatenated = false;             ///< RNN gates: one gate's shape, concatenated by zDNN
+    zdnn_concat_info concat = 0;
 };
 
 struct stick_format {
     stick_kind kind = stick_kind::feature_2d;
     int split = 1;  ///< rows/cols split for the 2D and 2DS kinds
+    int gates = 4;  ///< RNN gate tensors: 4 (LSTM, FICO) or 3 (GRU, ZRH)
+    rnn_usage usage = rnn_usage::weights;
+    bool prev_bidir = false;  ///< weights read a bidirectional previous layer's output
 
     std::string name() const;
     /// Whether this format can hold a tensor with these logical dims.
@@ -43,7 +55,9 @@ struct stick_format {
     pre_shape pre(const tessera::shape& dims) const;
 
     friend bool operator==(const stick_format& a, const stick_format& b) {
-        return a.kind == b.kind && (a.split == b.split || (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds));
+        if (a.kind != b.kind) return false;
+        if (a.kind == stick_kind::rnn_gates) return a.gates == b.gates && a.usage == b.usage && a.prev_bidir == b.prev_bidir;
+        return a.split == b.split || (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds);
     }
     friend bool operator!=(const stick_format& a, const stick_format& b) { return !(a == b); }
 
@@ -53,6 +67,12 @@ struct stick_format {
     static stick_format d3s() { return {stick_kind::feature_3ds, 0}; }
     static stick_format nhwc() { return {stick_kind::feature_nhwc, 0}; }
     static stick_format hwck() { return {stick_kind::kernel_hwck, 0}; }
+    static stick_format d4s() { return {stick_kind::feature_4ds, 0}; }
+    static stick_format rnn(int gates, rnn_usage usage, bool prev_bidir = false) {
+        return {stick_kind::rnn_gates, 0, gates, usage, prev_bidir};
+    }
+    /// Whether zDNN can transform these sticks back to a plain tensor.
+    bool readable() const { return kind != stick_kind::kernel_hwck && kind != stick_kind::rnn_gates; }
 };
 
 /// The format a plain tensor of these dims gets by default: 1D, 2D, 3DS or NHWC by rank;

@@ -142,3 +142,27 @@ TEST_CASE("f16 and bf16 tensors are transformed from their own types") {
     check_op(op::activation(TSR_ACT_SIGMOID), {a16}, {}, 2);  // both sides also round to the 16-bit output type
     check_op(op::binary(TSR_BINARY_ADD), {b16, b16}, {}, 2);
 }
+
+TEST_CASE("lstm and gru: directions, last step only, bidirectional previous layer") {
+    const std::int64_t T = 3, B = 2, F = 5, H = 7;
+    auto rnn_inputs = [&](int gates, int dirs, const shape& x, std::uint32_t seed, bool with_c0) {
+        const std::int64_t features = x.rank() == 3 ? x[2] : x[1] * x[3];
+        std::vector<tensor> in{random_tensor(x, -1, 1, seed), random_tensor(shape{dirs, B, H}, -0.5f, 0.5f, seed + 1)};
+        if (with_c0) in.push_back(random_tensor(shape{dirs, B, H}, -0.5f, 0.5f, seed + 2));
+        in.push_back(random_tensor(shape{dirs, features, gates * H}, -0.4f, 0.4f, seed + 3));
+        in.push_back(random_tensor(shape{dirs, gates * H}, -0.2f, 0.2f, seed + 4));
+        in.push_back(random_tensor(shape{dirs, H, gates * H}, -0.4f, 0.4f, seed + 5));
+        in.push_back(random_tensor(shape{dirs, gates * H}, -0.2f, 0.2f, seed + 6));
+        return in;
+    };
+    const std::vector<bool> lstm_consts{false, false, false, true, true, true, true};
+    const std::vector<bool> gru_consts{false, false, true, true, true, true};
+    const int k = static_cast<int>(3 * T);  // roundings per step: input and hidden matmuls, states
+    check_op(op::lstm(TSR_RNN_FORWARD), rnn_inputs(4, 1, shape{T, B, F}, 100, true), lstm_consts, k);
+    check_op(op::lstm(TSR_RNN_BACKWARD, false), rnn_inputs(4, 1, shape{T, B, F}, 110, true), lstm_consts, k);
+    check_op(op::lstm(TSR_RNN_BIDIRECTIONAL), rnn_inputs(4, 2, shape{T, B, F}, 120, true), lstm_consts, k);
+    check_op(op::gru(TSR_RNN_FORWARD), rnn_inputs(3, 1, shape{T, B, F}, 130, false), gru_consts, k);
+    check_op(op::gru(TSR_RNN_BIDIRECTIONAL, false), rnn_inputs(3, 2, shape{T, B, F}, 140, false), gru_consts, k);
+    // input from a bidirectional layer: [T, 2, B, H'] read through BIDIR_FICO weights
+    check_op(op::lstm(TSR_RNN_FORWARD), rnn_inputs(4, 1, shape{T, 2, B, 6}, 150, true), lstm_consts, k);
+}
