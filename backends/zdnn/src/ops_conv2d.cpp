@@ -1,9 +1,11 @@
-// zdnn_conv2d: NHWC input, HWCK (4DKERNEL) kernel, 1D bias, optional ReLU with clipping.
+// zdnn_conv2d: NHWC input, HWCK (4DKERNEL) kernel, 1D bias, optional ReLU with clipping;
+// computed as im2col + the packed GEMM.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "dlfloat16.hpp"
+#include "gemm_kernel.hpp"
 #include "op_support.hpp"
 #include "stick_layout.hpp"
 #include "window_geometry.hpp"
@@ -65,32 +67,45 @@ static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztenso
   const DenseTensor x = load_dense(*input);
   const DenseTensor b = load_dense(*bias);
   DenseTensor y(in.dim4, oh, ow, cout);
+  // im2col + GEMM: each output position's receptive field (kh*kw*cin, zero where it falls into the
+  // padding) is one row multiplied by the dense [kh*kw*cin x cout] kernel. Output rows are done in
+  // chunks so the patch matrix stays around 16 MiB.
+  const size_t patch = size_t(kh) * kw * cin;
+  const size_t chunk_rows = std::max<size_t>(1, (size_t{4} << 20) / std::max<size_t>(1, patch * ow));
+  std::vector<float> patches(std::min<size_t>(chunk_rows, oh) * ow * patch);
   for (uint32_t n = 0; n < in.dim4; ++n)
-    for (uint32_t r = 0; r < oh; ++r)
-      for (uint32_t q = 0; q < ow; ++q) {
-        float* acc = &y.at(n, r, q, 0);
-        std::copy(b.data.begin(), b.data.end(), acc);
-        for (uint32_t i = 0; i < kh; ++i) {
-          const int64_t h = rows.input_index(r, i);
-          if (h < 0 || h >= in.dim3) continue;
-          for (uint32_t j = 0; j < kw; ++j) {
-            const int64_t w = cols.input_index(q, j);
-            if (w < 0 || w >= in.dim2) continue;
-            const float* xin = x.data.data() + x.index(n, static_cast<uint32_t>(h), static_cast<uint32_t>(w), 0);
-            const float* wk = &weights[(static_cast<size_t>(i) * kw + j) * cin * cout];
-            for (uint32_t ci = 0; ci < cin; ++ci) {
-              const float v = xin[ci];
-              const float* wrow = wk + static_cast<size_t>(ci) * cout;
-              for (uint32_t co = 0; co < cout; ++co) acc[co] += v * wrow[co];
+    for (uint32_t r0 = 0; r0 < oh; r0 += static_cast<uint32_t>(chunk_rows)) {
+      const uint32_t r1 = static_cast<uint32_t>(std::min<size_t>(oh, r0 + chunk_rows));
+      std::fill(patches.begin(), patches.end(), 0.0f);
+      for (uint32_t r = r0; r < r1; ++r)
+        for (uint32_t q = 0; q < ow; ++q) {
+          float* row = patches.data() + ((size_t(r - r0) * ow) + q) * patch;
+          for (uint32_t i = 0; i < kh; ++i) {
+            const int64_t h = rows.input_index(r, i);
+            if (h < 0 || h >= in.dim3) continue;
+            for (uint32_t j = 0; j < kw; ++j) {
+              const int64_t w = cols.input_index(q, j);
+              if (w < 0 || w >= in.dim2) continue;
+              std::copy_n(x.data.data() + x.index(n, static_cast<uint32_t>(h), static_cast<uint32_t>(w), 0), cin,
+                          row + (size_t(i) * kw + j) * cin);
             }
           }
         }
-        if (act_func == CONV2D_ACT_RELU)
-          for (uint32_t co = 0; co < cout; ++co) {
-            float v = acc[co] > 0.0f ? acc[co] : 0.0f;
-            acc[co] = (clip > 0.0f && v > clip) ? clip : v;
+      float* out = &y.at(n, r0, 0, 0);
+      const size_t positions = size_t(r1 - r0) * ow;
+      sgemm(positions, cout, patch, patches.data(), patch, weights.data(), cout, out, cout);
+      for (size_t pos = 0; pos < positions; ++pos) {
+        float* acc = out + pos * cout;
+        for (uint32_t co = 0; co < cout; ++co) {
+          float v = acc[co] + b.data[co];
+          if (act_func == CONV2D_ACT_RELU) {
+            v = v > 0.0f ? v : 0.0f;
+            v = (clip > 0.0f && v > clip) ? clip : v;
           }
+          acc[co] = v;
+        }
       }
+    }
   return finish(output, y, where);
 }
 

@@ -388,3 +388,29 @@ TEST_CASE("conv2d VALID/SAME with bias, relu and clipping") {
       ztest::check_close(out.read(), want, 4, 2e-3f);
     }
 }
+
+TEST_CASE("conv2d large enough to be computed in several im2col chunks") {
+  const uint32_t H = 64, W = 128, Ci = 64, Co = 8, K = 3;
+  Tensor in(ZDNN_NHWC, FP32, {1, H, W, Ci}), k(ZDNN_HWCK, FP32, {K, K, Ci, Co}), b(ZDNN_1D, FP32, {Co});
+  Tensor out(ZDNN_NHWC, FP32, {1, H, W, Co});
+  const auto x = ztest::cleansed(ztest::random_values(in.elements(), -1, 1, 61));
+  const auto kv = ztest::cleansed(ztest::random_values(k.elements(), -0.2f, 0.2f, 62));
+  REQUIRE(in.load(x) == ZDNN_OK);
+  REQUIRE(k.load(kv) == ZDNN_OK);
+  REQUIRE(b.load(std::vector<float>(Co, 0.5f)) == ZDNN_OK);
+  REQUIRE(zdnn_conv2d(&in.z, &k.z, &b.z, SAME_PADDING, 1, 1, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_OK);
+  std::vector<float> want;
+  for (uint32_t i = 0; i < H; ++i)
+    for (uint32_t j = 0; j < W; ++j)
+      for (uint32_t co = 0; co < Co; ++co) {
+        double s = 0.5;
+        for (uint32_t a = 0; a < K; ++a)
+          for (uint32_t c = 0; c < K; ++c) {
+            const int64_t h = int64_t(i) + a - 1, w = int64_t(j) + c - 1;
+            if (h < 0 || w < 0 || h >= H || w >= W) continue;
+            for (uint32_t ci = 0; ci < Ci; ++ci) s += double(x[(h * W + w) * Ci + ci]) * kv[((a * K + c) * Ci + ci) * Co + co];
+          }
+        want.push_back(float(s));
+      }
+  ztest::check_close(out.read(), want, 4, 2e-3f);
+}
