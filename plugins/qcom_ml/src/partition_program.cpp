@@ -3,6 +3,7 @@
 
 #include "tensor_mapping.hpp"
 #include "tessera/error.hpp"
+#include "tessera/sdk/plugin_api.hpp"
 
 namespace tessera::qcom_ml {
 
@@ -88,6 +89,7 @@ void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
     cl_recording_qcom rec = clNewRecordingQCOM(dev_->record_queue(), &err);
     if (err != CL_SUCCESS || !rec) {
         recording_supported_ = false;  // run op by op from now on
+        sdk::log(TSR_LOG_WARN, backend_name, "clNewRecordingQCOM failed (" + cl_error_name(err) + "); enqueuing ops directly");
         return;
     }
     seg.recording = recording_handle(rec);
@@ -96,6 +98,7 @@ void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
         seg.recorded_memory.push_back(memory_of(s, mems));
     }
     check_cl(clEndRecordingQCOM(rec), "clEndRecordingQCOM");
+    sdk::log(TSR_LOG_DEBUG, backend_name, "recorded " + std::to_string(seg.ops.size()) + " CLML ops");
 }
 
 void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
@@ -106,6 +109,7 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
         const auto now = memory_of(seg.ops[i], mems);
         if (now == seg.recorded_memory[i]) continue;
         auto& u = updates.emplace_back();
+        u.reserve(now.size());
         for (std::size_t k = 0; k < now.size(); ++k) u.push_back({seg.ops[i].op.node_bindings[k].first, now[k]});
     }
     std::size_t next = 0;
@@ -118,6 +122,8 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
                                                    args.empty() ? nullptr : args.data(), 0, nullptr, 0, nullptr, 0, nullptr, 0,
                                                    nullptr, 0, nullptr, 0, nullptr, nullptr),
              "clEnqueueRecordingMLOpQCOM");
+    sdk::log(TSR_LOG_TRACE, backend_name,
+             "replayed a recording of " + std::to_string(seg.ops.size()) + " ops, " + std::to_string(args.size()) + " with new memory");
 }
 
 void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
