@@ -6,11 +6,12 @@
 namespace tessera::cpu {
 
 struct Activation::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     ActivationKernel kernel;
 };
 
-Activation::Activation(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+Activation::Activation(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Activation::~Activation() = default;
 
 void Activation::configure(const ITensor& src, ITensor& dst, const ActivationInfo& act) {

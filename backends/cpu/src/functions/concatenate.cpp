@@ -7,12 +7,13 @@
 namespace tessera::cpu {
 
 struct Concatenate::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     std::vector<std::unique_ptr<SubTensor>> slices;
     std::vector<std::unique_ptr<ReorderKernel>> copies;
 };
 
-Concatenate::Concatenate(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}, {}})) {}
+Concatenate::Concatenate(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Concatenate::~Concatenate() = default;
 
 std::vector<std::unique_ptr<SubTensor>> Concatenate::views(ITensor& dst, const std::vector<int64_t>& sizes) {

@@ -12,11 +12,12 @@
 namespace tessera::cpu {
 
 struct ElementwiseBinary::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     BinaryKernel kernel;
 };
 
-ElementwiseBinary::ElementwiseBinary(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+ElementwiseBinary::ElementwiseBinary(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 ElementwiseBinary::~ElementwiseBinary() = default;
 
 std::vector<int64_t> ElementwiseBinary::output_shape(const TensorInfo& a, const TensorInfo& b) {
@@ -30,11 +31,12 @@ void ElementwiseBinary::configure(const ITensor& a, const ITensor& b, ITensor& d
 void ElementwiseBinary::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
 
 struct Softmax::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     SoftmaxKernel kernel;
 };
 
-Softmax::Softmax(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+Softmax::Softmax(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Softmax::~Softmax() = default;
 
 void Softmax::configure(const ITensor& src, ITensor& dst, float beta, bool log) {
@@ -44,6 +46,7 @@ void Softmax::configure(const ITensor& src, ITensor& dst, float beta, bool log) 
 void Softmax::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
 
 struct BatchNormalization::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     BatchNormKernel kernel;
     const ITensor *mean = nullptr, *var = nullptr, *gamma = nullptr, *beta = nullptr;
@@ -53,7 +56,7 @@ struct BatchNormalization::Impl {
     bool prepared = false;
 };
 
-BatchNormalization::BatchNormalization(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+BatchNormalization::BatchNormalization(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 BatchNormalization::~BatchNormalization() = default;
 
 void BatchNormalization::configure(const ITensor& src, ITensor& dst, const ITensor& mean, const ITensor& var,
@@ -100,11 +103,12 @@ void BatchNormalization::run() {
 }
 
 struct Permute::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     PermuteKernel kernel;
 };
 
-Permute::Permute(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+Permute::Permute(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Permute::~Permute() = default;
 
 std::vector<int64_t> Permute::output_shape(const TensorInfo& src, const std::vector<int>& perm) {

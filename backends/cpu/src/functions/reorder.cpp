@@ -6,11 +6,12 @@
 namespace tessera::cpu {
 
 struct Reorder::Impl {
+    explicit Impl(const Context& c) : ctx(c) {}
     const Context& ctx;
     ReorderKernel kernel;
 };
 
-Reorder::Reorder(const Context& ctx) : impl_(std::make_unique<Impl>(Impl{ctx, {}})) {}
+Reorder::Reorder(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Reorder::~Reorder() = default;
 
 void Reorder::configure(const ITensor& src, ITensor& dst) { impl_->kernel.configure(src, dst); }
