@@ -289,3 +289,30 @@ TEST_CASE("transforms reject transformed dims that disagree with the pre-transfo
   t.pre.dim1 = 5;
   CHECK(zdnn_transform_origtensor(&t.z, data.data()) == ZDNN_INVALID_SHAPE);
 }
+
+#if !defined(__SANITIZE_ADDRESS__)
+#include <sys/resource.h>
+
+TEST_CASE("allocation failure is reported as ZDNN_ALLOCATION_FAILURE") {
+  // Cap the address space a little above what the process uses, then ask for a 2 GiB ztensor.
+  rlimit saved{};
+  REQUIRE(getrlimit(RLIMIT_AS, &saved) == 0);
+  long pages = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  REQUIRE(pages > 0);
+  rlimit capped = saved;
+  capped.rlim_cur = static_cast<rlim_t>(pages) * 4096 + (rlim_t{256} << 20);
+  REQUIRE(setrlimit(RLIMIT_AS, &capped) == 0);
+  zdnn_tensor_desc pre, tf;
+  zdnn_init_pre_transformed_desc(ZDNN_NHWC, FP32, &pre, 1, 1024, 32, 32768);
+  REQUIRE(zdnn_generate_transformed_desc(&pre, &tf) == ZDNN_OK);
+  zdnn_ztensor z;
+  const zdnn_status status = zdnn_init_ztensor_with_malloc(&pre, &tf, &z);
+  setrlimit(RLIMIT_AS, &saved);
+  CHECK(status == ZDNN_ALLOCATION_FAILURE);
+  if (status == ZDNN_OK) zdnn_free_ztensor_buffer(&z);
+}
+#endif
