@@ -9,11 +9,12 @@ if(TESSERA_SANITIZE)
   add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
 
-# tessera_add_doctest(<name> SOURCES ... LIBS ...): a doctest executable registered with CTest,
-# one CTest entry per test case.
+# tessera_add_doctest(<name> SOURCES ... LIBS ... [PROPERTIES ...]): a doctest executable
+# registered with CTest, one entry per test case, named "<name>: <test case>" so that cases of
+# different executables never collide.
 function(tessera_add_doctest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;PROPERTIES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE doctest::doctest tessera_warnings ${ARG_LIBS})
-  doctest_discover_tests(${name} ADD_LABELS 0 PROPERTIES ${ARG_PROPERTIES})
+  doctest_discover_tests(${name} TEST_PREFIX "${name}: " ADD_LABELS 0 PROPERTIES ${ARG_PROPERTIES})
 endfunction()
