@@ -148,9 +148,25 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
                 for (int64_t b = w[0].start(); b < w[0].end(); ++b)
                     for (std::size_t c = 0; c < chunks_of(b); ++c) run_row(n, oh, b, c);
         } else {
-            for (int64_t b = w[0].start(); b < w[0].end(); ++b)
-                for (std::size_t c = 0; c < chunks_of(b); ++c)
-                    for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) run_row(n, oh, b, c);
+            // Weights do not fit in L2 here: while the rows of one chunk run, prefetch the next
+            // chunk's weights (a share per row) so they arrive from L3 ahead of use.
+            const int64_t rows = w[1].end() - w[1].start();
+            for (int64_t b = w[0].start(); b < w[0].end(); ++b) {
+                const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(b)];
+                const std::vector<int64_t>& bounds = chunks_[block.table];
+                for (std::size_t c = 0; c < chunks_of(b); ++c) {
+                    const float* next = weights_ + block.weights_offset + bounds[c + 1] * block.width;
+                    const int64_t next_floats =
+                        c + 2 < bounds.size() ? (bounds[c + 2] - bounds[c + 1]) * block.width : 0;
+                    const int64_t per_row = (next_floats + rows - 1) / std::max<int64_t>(rows, 1);
+                    for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
+                        const int64_t from = (oh - w[1].start()) * per_row;
+                        const int64_t to = std::min(next_floats, from + per_row);
+                        for (int64_t f = from; f < to; f += 16) __builtin_prefetch(next + f, 0, 2);
+                        run_row(n, oh, b, c);
+                    }
+                }
+            }
         }
     }
 }
