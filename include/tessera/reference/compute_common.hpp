@@ -2,6 +2,8 @@
 // loads into doubles, policy-aware stores, fused activations and OpenVX fixed-point products.
 #pragma once
 
+#include "tessera/reference/activation_function.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -83,50 +85,8 @@ inline void store_raw_statistic(const tensor_desc& src, const tensor& out, std::
     }
 }
 
-/// A fused activation on a real value; `slope` is the PReLU slope of this element's channel.
-inline double activate(const tsr_activation_spec& act, double x, double slope = 0.0) {
-    const double a = act.a, b = act.b;
-    switch (act.kind) {
-        case TSR_ACT_NONE:
-            return x;
-        case TSR_ACT_RELU:
-            return x > 0 ? x : 0.0;
-        case TSR_ACT_RELU6:
-            return std::min(std::max(x, 0.0), 6.0);
-        case TSR_ACT_BOUNDED_RELU:
-            return std::min(std::max(x, 0.0), a);
-        case TSR_ACT_LEAKY_RELU:
-            return x > 0 ? x : a * x;
-        case TSR_ACT_PRELU:
-            return x > 0 ? x : slope * x;
-        case TSR_ACT_ELU:
-            return x > 0 ? x : a * (std::exp(x) - 1.0);
-        case TSR_ACT_TANH:
-            return a * std::tanh(b * x);
-        case TSR_ACT_SIGMOID:
-            return 1.0 / (1.0 + std::exp(-x));
-        case TSR_ACT_SOFT_RELU:
-            return x > 30.0 ? x : std::log1p(std::exp(x));
-        case TSR_ACT_ABS:
-            return std::fabs(x);
-        case TSR_ACT_SQUARE:
-            return x * x;
-        case TSR_ACT_SQRT:
-            return std::sqrt(x);
-        case TSR_ACT_LINEAR:
-            return a * x + b;
-        case TSR_ACT_GELU:
-            if (a != 0.0) {
-                const double k = std::sqrt(2.0 / 3.14159265358979323846);
-                return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
-            }
-            return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-        case TSR_ACT_CLIP:
-            return std::min(std::max(x, a), b);
-        default:
-            return x;
-    }
-}
+/// Fused activations use the activation op's own definition.
+using tessera::reference::activate;
 
 /// PReLU slope values ([C] or [1]) as a per-channel accessor.
 struct slope_table {
