@@ -69,10 +69,12 @@ zdnn_data_layouts matrix_layout(const tensor_desc& d) { return d.rank() == 3 ? Z
 }  // namespace
 
 std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
+    const bool family = n.op.get_if<op::matmul>() || n.op.get_if<op::gemm>() || n.op.get_if<op::fully_connected>();
+    if (!family) return nullptr;
     matmul_setup s;
-    s.a = n.inputs[0];
-    s.b = n.inputs[1];
-    s.y = n.outputs[0];
+    s.a = n.inputs.at(0);
+    s.b = n.inputs.at(1);
+    s.y = n.outputs.at(0);
     if (const auto* m = n.op.get_if<op::matmul>()) {
         s.a_layout = matrix_layout(t[s.a]);
         s.b_layout = matrix_layout(t[s.b]);
