@@ -73,6 +73,7 @@ result run_config(graph& g, const std::string& config, const tensor& image) {
     r.ms_per_run = times[times.size() / 2];
     std::vector<std::pair<std::string, int>> counts;
     for (const auto& p : cg.placements()) {
+        if (p.inserted) continue;  // count the network's ops, not the conversions the compiler added
         auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == p.backend; });
         if (it == counts.end()) counts.emplace_back(p.backend, 1);
         else ++it->second;

@@ -251,7 +251,7 @@ private:
             return finish(load_result::init_failed, "table too short (" + std::to_string(api->struct_size) + " bytes)");
         }
         r.backend = api->name ? api->name : "";
-        if (api->abi_major != TSR_ABI_MAJOR || api->abi_minor < TSR_ABI_MIN_PLUGIN_MINOR) {
+        if (api->abi_major != TSR_ABI_MAJOR || static_cast<int>(api->abi_minor) < TSR_ABI_MIN_PLUGIN_MINOR) {
             return finish(load_result::abi_mismatch,
                           "plugin ABI " + std::to_string(api->abi_major) + "." + std::to_string(api->abi_minor) +
                               ", host ABI " + std::to_string(TSR_ABI_MAJOR) + "." + std::to_string(TSR_ABI_MINOR) +
