@@ -94,6 +94,9 @@ inline std::vector<std::string> split_list(const char* text) {
     return out;
 }
 
+/// Same major version, and a plugin minor version this host still accepts.
+inline bool abi_compatible(int major, int minor) { return major == TSR_ABI_MAJOR && minor >= TSR_ABI_MIN_PLUGIN_MINOR; }
+
 /// The first required table slot that is missing, or nullptr.
 inline const char* missing_required_slot(const tsr_plugin_api* t) {
     if (!t->name || !*t->name) return "name";
@@ -251,7 +254,7 @@ private:
             return finish(load_result::init_failed, "table too short (" + std::to_string(api->struct_size) + " bytes)");
         }
         r.backend = api->name ? api->name : "";
-        if (api->abi_major != TSR_ABI_MAJOR || static_cast<int>(api->abi_minor) < TSR_ABI_MIN_PLUGIN_MINOR) {
+        if (!detail::abi_compatible(api->abi_major, api->abi_minor)) {
             return finish(load_result::abi_mismatch,
                           "plugin ABI " + std::to_string(api->abi_major) + "." + std::to_string(api->abi_minor) +
                               ", host ABI " + std::to_string(TSR_ABI_MAJOR) + "." + std::to_string(TSR_ABI_MINOR) +
