@@ -38,13 +38,13 @@ struct node_tensors {
 
 /// A created CLML op and what it binds at enqueue time.
 struct built_op {
-    ml_op_handle op;
+    std::vector<ml_tensor_handle> owned_tensors;  ///< unused/parameter tensors of this op
+    std::vector<mem_handle> owned_memory;         ///< memory of the parameter tensors
     /// (tensor, node position): position < inputs is an input, else output (position - inputs).
     std::vector<std::pair<cl_ml_tensor_qcom, int>> node_bindings;
     /// Tensors with memory of their own (activation parameters the op descriptor carries).
     std::vector<std::pair<cl_ml_tensor_qcom, cl_mem>> internal_bindings;
-    std::vector<ml_tensor_handle> owned_tensors;
-    std::vector<mem_handle> owned_memory;
+    ml_op_handle op;  ///< declared last: released before the tensors it uses
 };
 
 /// Checks what CLML cannot express without creating anything (op kind, dtype, attributes);
