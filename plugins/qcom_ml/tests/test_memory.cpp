@@ -20,7 +20,7 @@ TEST_CASE("row-major buffers round-trip, converting layout and dtype on the way"
     CHECK(max_rel_diff(half, src) <= 1e-3);
 }
 
-TEST_CASE("import copies; zero-copy import and mapping are refused") {
+TEST_CASE("import copies, while zero-copy import and mapping are refused") {
     load_plugin();
     backend b = backend::create("qcom-ml");
     tensor src = values({4, 8}, 2);
