@@ -49,7 +49,7 @@ TEST_CASE("bf16: NaN stays NaN, including payloads only in the dropped bits") {
     }
 }
 
-TEST_CASE("bf16: decode appends 16 zero bits; round trip of all 65536 patterns") {
+TEST_CASE("bf16: decode appends 16 zero bits, round trip of all 65536 patterns") {
     mismatch_log log;
     for (std::uint32_t b = 0; b <= 0xFFFF; ++b) {
         const float f = bf16_to_f32(static_cast<std::uint16_t>(b));

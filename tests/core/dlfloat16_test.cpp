@@ -136,7 +136,7 @@ TEST_CASE("dlfloat16: overflow, infinities and NaN become NINF with their flags"
     CHECK(std::isnan(dlfloat16_to_f32(0xFFFF)));
 }
 
-TEST_CASE("dlfloat16: decode of all 65536 patterns matches the formula; finite ones round-trip") {
+TEST_CASE("dlfloat16: decode of all 65536 patterns matches the formula, finite ones round-trip") {
     mismatch_log log;
     for (std::uint32_t d = 0; d <= 0xFFFF; ++d) {
         const auto bits = static_cast<std::uint16_t>(d);

@@ -109,7 +109,7 @@ TEST_CASE("tensor: borrow wraps caller memory without copying or owning it") {
     CHECK(img.get({0, 0, 1, 1}) == 9.0);  // (h1, w1, c0) = ((1*2)+1)*3
 }
 
-TEST_CASE("tensor: views share memory; nested views; writes show in the parent") {
+TEST_CASE("tensor: views share memory, nested views, writes show in the parent") {
     const tensor t = iota_nchw();
     const tensor v = t.view({1, 1, 1, 2}, {1, 2, 3, 3});
     CHECK(v.dims() == shape{1, 2, 3, 3});

@@ -72,7 +72,7 @@ TEST_CASE("xtensor: as_xtensor keeps NHWC strides (logical NCHW indexing)") {
     CHECK(xt::sum(x)() == doctest::Approx(119.0 * 120 / 2 - 20 + 7.5));
 }
 
-TEST_CASE("xtensor: as_xtensor over contiguous slices; as_xtensor_strided over slices with gaps") {
+TEST_CASE("xtensor: as_xtensor over contiguous slices, as_xtensor_strided over slices with gaps") {
     const tensor t = iota(shape{4, 5});
     const tensor rows = t.view({1, 0}, {2, 5});  // dense, with an offset
     auto xr = tessera::as_xtensor<float>(rows);

@@ -156,7 +156,7 @@ TEST_CASE("binary: Q7.8 multiply rounds once, per the rounding policy, with Open
                           {hundred, hundred})) == std::vector<double>{4096});
 }
 
-TEST_CASE("binary: integer division rounds by policy; division by zero gives 0") {
+TEST_CASE("binary: integer division rounds by policy, division by zero gives 0") {
     const auto a = make_raw(shape{4}, {7, -7, 5, 9}, dtype::i32);
     const auto b = make_raw(shape{4}, {2, 2, 2, 0}, dtype::i32);
     CHECK(raw_values(run1(binary(TSR_BINARY_DIV), {a, b})) == std::vector<double>{4, -4, 2, 0});

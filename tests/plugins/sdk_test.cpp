@@ -60,7 +60,7 @@ TEST_CASE("buffers: allocate, map, and copies that convert layouts") {
     CHECK(half.get({0, 2, 1, 1}) == 11.0);
 }
 
-TEST_CASE("zero-copy import shares memory; misaligned memory is refused") {
+TEST_CASE("zero-copy import shares memory, misaligned memory is refused") {
     backend b(reference::plugin_table());
     void* raw = std::aligned_alloc(64, 256);
     std::memset(raw, 0, 256);

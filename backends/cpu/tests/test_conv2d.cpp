@@ -164,7 +164,7 @@ TEST_CASE("conv2d: unpadded allocated input, f16 input, batch-norm fold and acti
     }
 }
 
-TEST_CASE("conv2d: 1 and 2 threads bit-identical; packed weights shared through the weights manager") {
+TEST_CASE("conv2d: 1 and 2 threads bit-identical, packed weights shared through the weights manager") {
     for (Isa isa : available_isas()) {
         Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
         for (const ConvCase& c : {ConvCase{2, 16, 14, 13, 32, 3, 3, geom(1, 1)}, ConvCase{1, 64, 5, 5, 96, 3, 3, geom(1, 1)}}) {

@@ -273,7 +273,7 @@ TEST_CASE("permute matches index arithmetic") {
     CHECK_THROWS_AS(p.configure(*src, *dst, {0, 0, 1, 2}), InvalidArgument);
 }
 
-TEST_CASE("concatenation: convolutions write straight into sub-tensors; copies into slices") {
+TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies into slices") {
     Context ctx(ContextOptions{2});
     auto src = make_tensor({2, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
     write_nchw(*src, random_vector(2 * 16 * 36, 60));

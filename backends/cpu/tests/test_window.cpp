@@ -76,7 +76,7 @@ public:
 };
 }  // namespace
 
-TEST_CASE("schedulers: every step runs exactly once; min chunk limits the parts") {
+TEST_CASE("schedulers: every step runs exactly once, min chunk limits the parts") {
     auto tbb = make_default_scheduler(2);
     auto pool = make_thread_pool_scheduler(2);
     for (int64_t steps : {1, 2, 3, 9}) {

@@ -137,7 +137,7 @@ TEST_CASE("full-stick (vectorised) conversion path agrees on edge values") {
   }
 }
 
-TEST_CASE("values rounding to 2^-31 encode as 0x0000, i.e. zero; the next one up is 0x0001") {
+TEST_CASE("values rounding to 2^-31 encode as 0x0000, i.e. zero, the next one up is 0x0001") {
   CHECK(convert(std::ldexp(1.0f, -31)).second == 0x0000);
   CHECK(convert(std::ldexp(1.0f + 1.0f / 1024, -31)).second == 0x0001);  // tie rounds up
   CHECK(convert(-std::ldexp(1.0f, -31)).second == 0x8000);

@@ -22,7 +22,7 @@ graph small_cnn() {
 
 }  // namespace
 
-TEST_CASE("consecutive cpu ops keep the blocked layout; conversions only at the edges") {
+TEST_CASE("consecutive cpu ops keep the blocked layout, conversions only at the edges") {
     load_cpu_plugin();
     graph g = small_cnn();
     auto cg = g.compile("cpu");

@@ -72,7 +72,7 @@ TEST_CASE("declines carry reason codes") {
     CHECK(s.text.find("broadcast") != std::string::npos);
 }
 
-TEST_CASE("consecutive zaiu ops keep the sticks; results match the reference") {
+TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
     graph g;
     const tensor image = random_tensor(shape::nchw(1, 3, 13, 17), -1, 1, 70);
     const auto x = g.input("x", image.desc());
