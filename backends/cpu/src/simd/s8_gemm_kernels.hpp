@@ -6,7 +6,10 @@
 
 namespace tessera::cpu::simd {
 
-inline void s8_gemm_generic(const uint8_t* a, int64_t lda, const int8_t* bp, int32_t* c,
+// static: every per-ISA translation unit includes this and takes its address; with external
+// linkage the linker would keep one copy, possibly the one compiled with -mavx512*, and run it
+// on CPUs without AVX-512 (SIGILL).
+static inline void s8_gemm_generic(const uint8_t* a, int64_t lda, const int8_t* bp, int32_t* c,
                             int64_t ldc, int64_t m, int64_t n, int64_t k_padded) {
     const int64_t panels = (n + 15) / 16;
     for (int64_t i = 0; i < m; ++i) {
