@@ -48,8 +48,9 @@ extern "C" {
 zdnn_status zdnn_relu(const zdnn_ztensor* input, const void* clipping_value, zdnn_ztensor* output) {
   float clip;
   if (!read_clip(clipping_value, clip)) return report(ZDNN_INVALID_CLIPPING_VALUE, "zdnn_relu");
+  // NINF (NaN or infinity) in gives NINF out, as for every other activation: max(0, NaN) is NaN.
   return unary_map("zdnn_relu", input, output, [clip](float x) {
-    const float y = x > 0.0f ? x : 0.0f;
+    const float y = (x > 0.0f || std::isnan(x)) ? x : 0.0f;
     return (clip > 0.0f && y > clip) ? clip : y;
   });
 }

@@ -71,6 +71,29 @@ TEST_CASE("exp overflow reports a range violation") {
   CHECK(out.z.is_transformed);
 }
 
+TEST_CASE("activations pass NINF on: NaN in, NaN out with a range violation") {
+  using Activation = std::function<zdnn_status(const zdnn_ztensor*, zdnn_ztensor*)>;
+  const float clip = 2;
+  const std::vector<Activation> ops = {
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_relu(i, nullptr, o); },
+      [&](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_relu(i, &clip, o); },
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_leaky_relu(i, nullptr, 0.1f, o); },
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_tanh(i, o); },
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_sigmoid(i, o); },
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_gelu(i, o); }};
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    CAPTURE(k);
+    Tensor in(ZDNN_1D, FP32, {3}), out(ZDNN_1D, FP32, {3});
+    REQUIRE(zdnn_transform_ztensor_with_saturation(&in.z, std::vector<float>{-1.0f, NAN, 3.0f}.data()) ==
+            ZDNN_ELEMENT_RANGE_VIOLATION);
+    CHECK(ops[k](&in.z, &out.z) == ZDNN_ELEMENT_RANGE_VIOLATION);
+    const auto y = out.read_allowing_ninf();
+    CHECK(std::isnan(y[1]));
+    CHECK_FALSE(std::isnan(y[0]));
+    CHECK_FALSE(std::isnan(y[2]));
+  }
+}
+
 TEST_CASE("softmax, log-softmax and softmax_mask") {
   const uint32_t s = 3, r = 4, n = 70;
   Tensor in(ZDNN_3DS, FP32, {s, r, n}), out(ZDNN_3DS, FP32, {s, r, n});
