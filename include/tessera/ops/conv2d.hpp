@@ -9,6 +9,7 @@
 
 #include "tessera/ops/compute_common.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -28,7 +29,9 @@ namespace tessera::op {
 /// RELU with a clipping value is TSR_ACT_BOUNDED_RELU with a = the clipping value; OpenVX derives
 /// the stride from the output size (the caller computes it); floating weights, bias and batchnorm
 /// inputs may be any floating type (the reference widens everything to f32).
-struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
+struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
+                window_setters<conv2d>,
+                epilogue_setters<conv2d> {
     static constexpr std::string_view name = "conv2d";
 
     conv2d() {
@@ -44,27 +47,9 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         overflow = TSR_OVERFLOW_SATURATE;
     }
 
-    conv2d& stride(int h, int w) {
-        stride_h = h;
-        stride_w = w;
-        return *this;
-    }
     conv2d& dilation(int h, int w) {
         dilation_h = h;
         dilation_w = w;
-        return *this;
-    }
-    /// Explicit padding: top, bottom, left, right.
-    conv2d& padding(int top, int bottom, int left, int right) {
-        padding_mode = TSR_PADDING_EXPLICIT;
-        pad_top = top;
-        pad_bottom = bottom;
-        pad_left = left;
-        pad_right = right;
-        return *this;
-    }
-    conv2d& padding(tsr_padding_mode m) {
-        padding_mode = m;
         return *this;
     }
     conv2d& groups(int g) {
@@ -87,26 +72,9 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D> {
         output_padding_w = w;
         return *this;
     }
-    conv2d& rounding_mode(tsr_output_rounding r) {
-        output_rounding = r;
-        return *this;
-    }
-    conv2d& bias(bool b = true) {
-        has_bias = b ? 1 : 0;
-        return *this;
-    }
     conv2d& batchnorm(bool b = true, float epsilon = 1e-5f) {
         fuse_batchnorm = b ? 1 : 0;
         bn_epsilon = epsilon;
-        return *this;
-    }
-    conv2d& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
-        activation = {k, a, b};
-        return *this;
-    }
-    conv2d& policies(tsr_rounding r, tsr_overflow o) {
-        rounding = r;
-        overflow = o;
         return *this;
     }
 

@@ -8,6 +8,7 @@
 
 #include "tessera/ops/compute_common.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -23,7 +24,8 @@ namespace tessera::op {
 /// Dtypes and integer arithmetic as conv2d (OpenVX's accumulator_bits is not modelled: products
 /// accumulate in 64 bits).
 struct fully_connected
-    : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED> {
+    : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED>,
+      epilogue_setters<fully_connected> {
     static constexpr std::string_view name = "fully_connected";
 
     fully_connected() {
@@ -39,19 +41,6 @@ struct fully_connected
     }
     fully_connected& transposed_weights(bool t = true) {
         weights_transposed = t ? 1 : 0;
-        return *this;
-    }
-    fully_connected& bias(bool b = true) {
-        has_bias = b ? 1 : 0;
-        return *this;
-    }
-    fully_connected& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
-        activation = {k, a, b};
-        return *this;
-    }
-    fully_connected& policies(tsr_rounding r, tsr_overflow o) {
-        rounding = r;
-        overflow = o;
         return *this;
     }
 

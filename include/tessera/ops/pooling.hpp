@@ -8,6 +8,7 @@
 
 #include "tessera/ops/compute_common.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -20,7 +21,7 @@ namespace tessera::op {
 /// quantised values (same scale, assumed positive), averages rounded with `rounding`; i16 likewise.
 /// Spec mapping: zDNN avgpool2d/maxpool2d with strides 0 (the kernel covers the whole input) are
 /// GLOBAL_AVERAGE/GLOBAL_MAX; TensorFlow-style SAME average pooling is AVERAGE_EXCLUDE_PADDING.
-struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
+struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_setters<pooling> {
     static constexpr std::string_view name = "pooling";
 
     pooling() {
@@ -40,27 +41,6 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING> {
     pooling& kernel(int h, int w) {
         kernel_h = h;
         kernel_w = w;
-        return *this;
-    }
-    pooling& stride(int h, int w) {
-        stride_h = h;
-        stride_w = w;
-        return *this;
-    }
-    pooling& padding(int top, int bottom, int left, int right) {
-        padding_mode = TSR_PADDING_EXPLICIT;
-        pad_top = top;
-        pad_bottom = bottom;
-        pad_left = left;
-        pad_right = right;
-        return *this;
-    }
-    pooling& padding(tsr_padding_mode m) {
-        padding_mode = m;
-        return *this;
-    }
-    pooling& rounding_mode(tsr_output_rounding r) {
-        output_rounding = r;
         return *this;
     }
 
