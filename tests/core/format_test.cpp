@@ -17,7 +17,7 @@ using tessera::tensor_desc;
 namespace {
 
 /// A row-major f32 tensor of the given shape holding 0, 1, 2, ...
-tensor iota(const shape& s) {
+tensor counting_tensor(const shape& s) {
     tensor t(s, dtype::f32);
     float* p = t.data_as<float>();
     for (std::int64_t i = 0; i < t.num_elements(); ++i) p[i] = static_cast<float>(i);
@@ -46,25 +46,25 @@ TEST_CASE("format: dtype, status, shape and tensor_desc") {
 }
 
 TEST_CASE("format: tensors nest like numpy") {
-    CHECK(fmt::format("{}", iota(shape{2, 3})) ==
+    CHECK(fmt::format("{}", counting_tensor(shape{2, 3})) ==
           "f32 2x3 strides [3,1]\n[[0, 1, 2],\n [3, 4, 5]]");
-    CHECK(values_of(fmt::format("{}", iota(shape{2, 2, 2}))) ==
+    CHECK(values_of(fmt::format("{}", counting_tensor(shape{2, 2, 2}))) ==
           "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]");
-    CHECK(values_of(fmt::format("{}", iota(shape{4}))) == "[0, 1, 2, 3]");
-    CHECK(values_of(fmt::format("{}", iota(shape{1, 1, 1, 1}))) == "[[[[0]]]]");
+    CHECK(values_of(fmt::format("{}", counting_tensor(shape{4}))) == "[0, 1, 2, 3]");
+    CHECK(values_of(fmt::format("{}", counting_tensor(shape{1, 1, 1, 1}))) == "[[[[0]]]]");
 }
 
 TEST_CASE("format: long dimensions are cut with ...") {
-    CHECK(values_of(fmt::format("{}", iota(shape{10}))) == "[0, 1, 2, 3, 4, 5, ...]");
-    CHECK(values_of(fmt::format("{:3}", iota(shape{10}))) == "[0, 1, 2, ...]");
-    CHECK(values_of(fmt::format("{:10}", iota(shape{10}))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
-    CHECK(values_of(fmt::format("{:2}", iota(shape{3, 3}))) ==
+    CHECK(values_of(fmt::format("{}", counting_tensor(shape{10}))) == "[0, 1, 2, 3, 4, 5, ...]");
+    CHECK(values_of(fmt::format("{:3}", counting_tensor(shape{10}))) == "[0, 1, 2, ...]");
+    CHECK(values_of(fmt::format("{:10}", counting_tensor(shape{10}))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
+    CHECK(values_of(fmt::format("{:2}", counting_tensor(shape{3, 3}))) ==
           "[[0, 1, ...],\n [3, 4, ...],\n ...]");
-    CHECK(values_of(fmt::format("{:1}", iota(shape{2, 2, 2}))) == "[[[0, ...],\n  ...],\n\n ...]");
+    CHECK(values_of(fmt::format("{:1}", counting_tensor(shape{2, 2, 2}))) == "[[[0, ...],\n  ...],\n\n ...]");
     // A big tensor prints only what is shown.
     const std::string big = fmt::format("{}", tensor(shape{1000, 1000}, dtype::f32));
     CHECK(big.size() < 200);
-    CHECK(tessera::to_string(iota(shape{10}), 2) == "f32 10 strides [1]\n[0, 1, ...]");
+    CHECK(tessera::to_string(counting_tensor(shape{10}), 2) == "f32 10 strides [1]\n[0, 1, ...]");
 }
 
 TEST_CASE("format: values are right-aligned to a common width") {
@@ -108,7 +108,7 @@ TEST_CASE("format: every dtype prints its real values") {
 }
 
 TEST_CASE("format: views, other layouts, scalars and empties") {
-    const tensor t = iota(shape{3, 4});
+    const tensor t = counting_tensor(shape{3, 4});
     CHECK(fmt::format("{}", t.view({1, 1}, {2, 2})) ==
           "f32 2x2 strides [4,1] offset 5\n[[ 5,  6],\n [ 9, 10]]");
     CHECK(values_of(fmt::format("{}", t.clone(layout::permuted({1, 0})))) ==
@@ -121,6 +121,6 @@ TEST_CASE("format: views, other layouts, scalars and empties") {
 }
 
 TEST_CASE("format: a bad tensor spec is a format error") {
-    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:x}"), iota(shape{2})), fmt::format_error);
-    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:0}"), iota(shape{2})), fmt::format_error);
+    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:x}"), counting_tensor(shape{2})), fmt::format_error);
+    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:0}"), counting_tensor(shape{2})), fmt::format_error);
 }

@@ -11,7 +11,7 @@ using namespace tessera;
 
 namespace {
 
-const tensor_desc image = tensor_desc(shape::nchw(1, 6, 3, 5), dtype::f32);  // C=6: a partial block
+const tensor_desc placement_image = tensor_desc(shape::nchw(1, 6, 3, 5), dtype::f32);  // C=6: a partial block
 
 void load_blocked() {
     const auto r = plugin_registry::instance().load(BLOCKED_PLUGIN);
@@ -21,8 +21,8 @@ void load_blocked() {
 struct chain_net {
     graph g;
     chain_net() {
-        const auto x = g.input("x", image);
-        const auto y = g.input("y", image);
+        const auto x = g.input("x", placement_image);
+        const auto y = g.input("y", placement_image);
         auto t = g.apply("relu1", op::activation(TSR_ACT_RELU), {x});
         t = g.apply("add", op::binary(TSR_BINARY_ADD), {t, y});
         t = g.apply("relu2", op::activation(TSR_ACT_RELU), {t});
@@ -32,7 +32,7 @@ struct chain_net {
 };
 
 tensor values(float scale, float shift) {
-    tensor t(image);
+    tensor t(placement_image);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data_as<float>()[i] = std::cos(static_cast<float>(i) * scale) + shift;
     return t;
 }
@@ -97,7 +97,7 @@ TEST_CASE("the order of the chain decides") {
 TEST_CASE("an op nobody supports lists every reason") {
     load_blocked();
     graph g;
-    const auto x = g.input("x", image);
+    const auto x = g.input("x", placement_image);
     const auto t = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {x});
     g.output(t);
     try {
