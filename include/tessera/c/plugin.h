@@ -139,12 +139,24 @@ typedef struct tsr_node {
     const int32_t* output_ids;
 } tsr_node;
 
+/* Per-tensor facts the host knows about a partition (bits of tsr_partition::tensor_flags). */
+typedef enum tsr_tensor_flag {
+    /* The tensor's contents are read after the partition has run: by a later partition, a
+     * transfer between backends, or the caller (a graph output). A tensor produced and consumed
+     * inside the partition without this flag may be elided (e.g. by fusing its producer and its
+     * consumer). */
+    TSR_TENSOR_READ_LATER = 1
+} tsr_tensor_flag;
+
 typedef struct tsr_partition {
     uint32_t struct_size;
     int32_t num_tensors;
     const tsr_tensor_desc* tensors;
     int32_t num_nodes;
     const tsr_node* nodes;
+    /* One tsr_tensor_flag mask per tensor (ABI 1.0 addition, may be NULL or past struct_size:
+     * then nothing is known and every tensor must be treated as TSR_TENSOR_READ_LATER). */
+    const uint8_t* tensor_flags;
 } tsr_partition;
 
 typedef enum tsr_import_mode {

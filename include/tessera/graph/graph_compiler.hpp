@@ -254,7 +254,15 @@ private:
     }
 
     void compile_partitions() {
-        for (auto& [b, nodes] : open_partitions_) {
+        // Who reads each slot: the partitions whose nodes read it (-1: a transfer or the caller).
+        std::map<int, std::vector<int>> readers;
+        for (std::size_t k = 0; k < open_partitions_.size(); ++k)
+            for (const auto& n : open_partitions_[k].second)
+                for (int s : n.inputs) readers[s].push_back(static_cast<int>(k));
+        for (const auto& t : out_.transfers_) readers[t.from].push_back(-1);
+        for (const auto& f : out_.fetches_) readers[f.slot].push_back(-1);
+        for (std::size_t k = 0; k < open_partitions_.size(); ++k) {
+            auto& [b, nodes] = open_partitions_[k];
             std::map<int, int> local;  // slot -> partition tensor id
             std::vector<int> slots;
             auto id_of = [&](int slot) {
@@ -295,13 +303,20 @@ private:
                 c_nodes.push_back(c);
             }
             std::vector<tsr_tensor_desc> tensors;
-            for (int s : slots) tensors.push_back(out_.slots_[s].desc.c_desc());
+            std::vector<std::uint8_t> flags;
+            for (int s : slots) {
+                tensors.push_back(out_.slots_[s].desc.c_desc());
+                const auto& r = readers[s];
+                const bool later = std::any_of(r.begin(), r.end(), [&](int reader) { return reader != static_cast<int>(k); });
+                flags.push_back(later ? TSR_TENSOR_READ_LATER : 0);
+            }
             tsr_partition p{};
             p.struct_size = sizeof p;
             p.num_tensors = static_cast<std::int32_t>(tensors.size());
             p.tensors = tensors.data();
             p.num_nodes = static_cast<std::int32_t>(c_nodes.size());
             p.nodes = c_nodes.data();
+            p.tensor_flags = flags.data();
             out_.partitions_.push_back({b, slots, out_.backends_[b].compile(p)});
         }
     }

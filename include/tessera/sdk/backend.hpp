@@ -95,9 +95,17 @@ struct node {
 };
 
 /// Ops placed on this backend, in execution order, with concrete tensor descriptors.
+/// `read_later[id]`: the tensor is read after the partition ran (a later partition, a transfer,
+/// a graph output); true for every tensor when the host did not say (see tsr_tensor_flag).
 struct partition {
     std::vector<tensor_desc> tensors;
     std::vector<node> nodes;
+    std::vector<bool> read_later;
+
+    /// Whether the partition's result in tensor `id` is needed after it has run.
+    bool is_read_later(int id) const {
+        return static_cast<std::size_t>(id) >= read_later.size() || read_later[static_cast<std::size_t>(id)];
+    }
 };
 
 /// A compiled partition: execute() gets one buffer per partition tensor, in id order.

@@ -10,6 +10,7 @@
 // my_backend needs a constructor taking (const tessera::sdk::options&).
 #pragma once
 
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -153,6 +154,9 @@ struct table_functions {
         return guarded(err, [&] {
             partition part;
             part.tensors = descs(p->tensors, p->num_tensors);
+            const bool has_flags = p->struct_size >= offsetof(tsr_partition, tensor_flags) + sizeof p->tensor_flags && p->tensor_flags;
+            for (std::int32_t i = 0; i < p->num_tensors; ++i)
+                part.read_later.push_back(!has_flags || (p->tensor_flags[i] & TSR_TENSOR_READ_LATER) != 0);
             for (std::int32_t i = 0; i < p->num_nodes; ++i) {
                 const tsr_node& n = p->nodes[i];
                 node nd{op_desc::from_c(n.op.kind, n.op.params), n.op.name ? n.op.name : "", {}, {}};
