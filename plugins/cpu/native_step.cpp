@@ -83,16 +83,7 @@ private:
         if (const auto* c = op.get_if<op::conv2d>()) {
             to_runtime(c->activation, act);
             const auto g = c->geometry(p.tensors[node_.inputs[0]], p.tensors[node_.inputs[1]]);
-            cpu::Conv2dGeometry geo;
-            geo.stride_h = c->stride_h;
-            geo.stride_w = c->stride_w;
-            geo.pad_top = g.y.pad_before;
-            geo.pad_bottom = g.y.pad_after;
-            geo.pad_left = g.x.pad_before;
-            geo.pad_right = g.x.pad_after;
-            geo.dilation_h = c->dilation_h;
-            geo.dilation_w = c->dilation_w;
-            geo.groups = g.c / g.group_in;
+            const cpu::Conv2dGeometry geo = runtime_geometry(*c, p.tensors[node_.inputs[0]], p.tensors[node_.inputs[1]]);
             const auto s = c->slots();
             const bool depthwise = geo.groups == g.c && g.o == g.c && !c->fuse_batchnorm;
             if (depthwise) {

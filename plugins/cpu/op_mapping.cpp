@@ -29,17 +29,7 @@ route_choice conv_route(const op::conv2d& c, const std::vector<tensor_desc>& in,
     if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
     cpu::ActivationInfo act;
     if (!to_runtime(c.activation, act)) return reference_because("fused activation");
-    const auto g = c.geometry(in[0], in[1]);
-    cpu::Conv2dGeometry geo;
-    geo.stride_h = c.stride_h;
-    geo.stride_w = c.stride_w;
-    geo.pad_top = g.y.pad_before;
-    geo.pad_bottom = g.y.pad_after;
-    geo.pad_left = g.x.pad_before;
-    geo.pad_right = g.x.pad_after;
-    geo.dilation_h = c.dilation_h;
-    geo.dilation_w = c.dilation_w;
-    geo.groups = g.c / g.group_in;
+    const cpu::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);
     const auto shape = cpu::Conv2d::output_shape(runtime_info(blocked(in[0])), runtime_info(in[1].with_layout(layout::row_major())), geo);
     if (shape != dims_of(out)) return reference_because("output rounding");
     return {route::native_blocked, TSR_REASON_NONE, {}};
@@ -63,6 +53,21 @@ route_choice pooling_route(const op::pooling& p, const std::vector<tensor_desc>&
 }
 
 }  // namespace
+
+cpu::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src, const tensor_desc& weights) {
+    const auto g = c.geometry(src, weights);
+    cpu::Conv2dGeometry geo;
+    geo.stride_h = c.stride_h;
+    geo.stride_w = c.stride_w;
+    geo.pad_top = g.y.pad_before;
+    geo.pad_bottom = g.y.pad_after;
+    geo.pad_left = g.x.pad_before;
+    geo.pad_right = g.x.pad_after;
+    geo.dilation_h = c.dilation_h;
+    geo.dilation_w = c.dilation_w;
+    geo.groups = g.c / g.group_in;
+    return geo;
+}
 
 bool to_runtime(const tsr_activation_spec& s, cpu::ActivationInfo& out) {
     using K = cpu::ActivationKind;

@@ -4,18 +4,32 @@
 #include <tessera/cpu/error.hpp>
 
 #include "blocked_layout.hpp"
+#include "compile_report.hpp"
+#include "fused_step.hpp"
+#include "fusion.hpp"
 
 namespace tessera::cpu_plugin {
 
 program::program(const sdk::partition& p, const cpu::Context& ctx)
     : tensor_count_(p.tensors.size()), memory_(ctx.memory_manager()) {
-    for (const auto& n : p.nodes) {
+    const std::vector<conv_chain> chains = plan_fusion(p);
+    int fused = 0;
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        const sdk::node& n = p.nodes[i];
+        const conv_chain& chain = chains[i];
         try {
-            steps_.push_back(make_step(p, n, ctx, memory_));
+            if (chain.conv < 0) {
+                steps_.push_back(make_step(p, n, ctx, memory_));
+            } else if (chain.conv == static_cast<int>(i)) {
+                steps_.push_back(make_fused_step(p, chain, ctx, memory_));
+            } else {
+                ++fused;  // runs inside its chain's step
+            }
         } catch (const cpu::Error& e) {
             throw error(status::backend_failure, e.what(), {backend_name, n.name, ""});
         }
     }
+    record_compile(static_cast<int>(p.nodes.size()), static_cast<int>(steps_.size()), fused);
 }
 
 void program::execute(const std::vector<sdk::buffer*>& buffers) {

@@ -1,5 +1,6 @@
-// program.hpp: a compiled partition of the cpu backend: one step per node, sharing one memory
-// manager so the runtime's temporaries are recycled across the partition's functions.
+// program.hpp: a compiled partition of the cpu backend: one step per node or fused chain
+// (fusion.hpp), sharing one memory manager so the runtime's temporaries are recycled across the
+// partition's functions.
 #pragma once
 
 #include <memory>

@@ -1,0 +1,272 @@
+// fusion_test.cpp: conv -> batchnorm -> activation graphs on the cpu backend run as one fused
+// step (counted by the plugin's compile report) and match the reference; chains whose
+// intermediate tensors are read elsewhere are not fused and still match.
+#include <dlfcn.h>
+
+#include "../compile_report.hpp"
+#include "test_support.hpp"
+
+using namespace cpu_test;
+
+namespace {
+
+/// The plugin's compile counters since the previous call.
+tsr_cpu_compile_report take_report() {
+    void* handle = dlopen(CPU_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
+    REQUIRE(handle != nullptr);
+    auto* get = reinterpret_cast<decltype(&tsr_cpu_compile_report_get)>(
+        dlsym(handle, "tsr_cpu_compile_report_get"));
+    const bool exported = get != nullptr;
+    REQUIRE(exported);
+    tsr_cpu_compile_report r{};
+    r.struct_size = sizeof r;
+    get(&r, 1);
+    dlclose(handle);
+    return r;
+}
+
+struct block_options {
+    int channels_in = 5, channels_out = 24, groups = 1, kernel = 3;  // padded to keep H and W
+    bool bias = true, affine = true;
+    tsr_activation_kind bn_act = TSR_ACT_NONE;
+    tsr_activation_kind act = TSR_ACT_RELU;
+};
+
+/// conv -> batchnorm -> activation on `t`; the batchnorm output is returned in `bn_out`.
+graph::tensor_id conv_bn_act(graph& g, graph::tensor_id t, const std::string& name,
+                             const block_options& o, int seed, graph::tensor_id* bn_out = nullptr) {
+    const int c = o.channels_out;
+    const int k = o.kernel, pad = o.kernel / 2;
+    std::vector<graph::tensor_id> in{
+        t, g.constant(name + ".w", data(shape{c, o.channels_in / o.groups, k, k}, seed, 0.3f))};
+    auto conv = op::conv2d().padding(pad, pad, pad, pad).groups(o.groups);
+    if (o.bias) {
+        conv.bias();
+        in.push_back(g.constant(name + ".b", data(shape{c}, seed + 1, 0.1f)));
+    }
+    t = g.apply(name + ".conv", conv, in);
+    std::vector<graph::tensor_id> bn_in{
+        t, g.constant(name + ".mean", data(shape{c}, seed + 2, 0.2f)),
+        g.constant(name + ".var", data(shape{c}, seed + 3, 0.4f, 1.0f))};
+    if (o.affine) {
+        bn_in.push_back(g.constant(name + ".scale", data(shape{c}, seed + 4, 0.5f, 1.0f)));
+        bn_in.push_back(g.constant(name + ".shift", data(shape{c}, seed + 5, 0.1f)));
+    }
+    t = g.apply(name + ".bn", op::batchnorm().fuse(o.bn_act), bn_in);
+    if (bn_out) *bn_out = t;
+    if (o.act != TSR_ACT_NONE) t = g.apply(name + ".act", op::activation(o.act), {t});
+    return t;
+}
+
+const shape input_shape = shape::nchw(2, 5, 12, 10);
+
+/// Runs `build` on cpu and on the reference backend, compares every output, returns the report.
+template <typename Build>
+tsr_cpu_compile_report check_against_reference(Build build, const std::string& config = "cpu") {
+    load_cpu_plugin();
+    graph g, r;
+    build(g);
+    build(r);
+    take_report();
+    auto cg = g.compile(config);
+    const tsr_cpu_compile_report report = take_report();
+    auto ref = r.compile("reference");
+    for (int run = 0; run < 2; ++run) {  // a second run with new data reuses the compiled steps
+        const tensor x = data(input_shape, 40 + run);
+        const auto got = cg.run({{"x", x}});
+        const auto want = ref.run({{"x", x}});
+        REQUIRE(got.size() == want.size());
+        for (const auto& [name, value] : want) {
+            CAPTURE(name);
+            check_close(got.at(name), value, 1e-4f, 1e-5f);
+        }
+    }
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("conv batchnorm relu nodes run as one fused step and match the reference") {
+    const auto report = check_against_reference([](graph& g) {
+        g.output(conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b1",
+                             block_options{}, 50));
+    });
+    CHECK(report.partitions == 1);
+    CHECK(report.nodes == 3);
+    CHECK(report.steps == 1);
+    CHECK(report.fused_nodes == 2);
+}
+
+TEST_CASE(
+    "fusion covers batchnorm without scale and shift, its own activation, no bias and depthwise "
+    "convs") {
+    SUBCASE("batchnorm without scale and shift, conv without bias, relu6") {
+        block_options o;
+        o.bias = false;
+        o.affine = false;
+        o.act = TSR_ACT_RELU6;
+        const auto report = check_against_reference([&](graph& g) {
+            g.output(
+                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b", o, 60));
+        });
+        CHECK(report.steps == 1);
+        CHECK(report.fused_nodes == 2);
+    }
+    SUBCASE("batchnorm with a fused activation, nothing after it") {
+        block_options o;
+        o.bn_act = TSR_ACT_TANH;
+        o.act = TSR_ACT_NONE;
+        const auto report = check_against_reference([&](graph& g) {
+            g.output(
+                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b", o, 70));
+        });
+        CHECK(report.steps == 1);
+        CHECK(report.fused_nodes == 1);
+    }
+    SUBCASE("depthwise conv batchnorm sigmoid") {
+        block_options o;
+        o.channels_out = 5;
+        o.groups = 5;
+        o.act = TSR_ACT_SIGMOID;
+        const auto report = check_against_reference([&](graph& g) {
+            g.output(
+                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "dw", o, 80));
+        });
+        CHECK(report.steps == 1);
+        CHECK(report.fused_nodes == 2);
+    }
+}
+
+TEST_CASE(
+    "consecutive fused blocks reuse buffers safely and stay bit-identical across thread counts") {
+    // Blocks 2 and 3 are two-node chains (batchnorm with its own relu): the memory plan gives
+    // such a chain's output the buffer of the chain's input, dead once the conv has read it.
+    // Their 1x1 convs read that input in place (no padded copy), over two channel blocks.
+    auto build = [](graph& g) {
+        block_options a, b;
+        a.channels_out = 32;
+        b.channels_in = 32;
+        b.channels_out = 32;
+        b.kernel = 1;
+        b.bn_act = TSR_ACT_RELU;
+        b.act = TSR_ACT_NONE;
+        graph::tensor_id t = g.input("x", tensor_desc(input_shape, dtype::f32));
+        t = conv_bn_act(g, t, "b1", a, 90);
+        t = conv_bn_act(g, t, "b2", b, 100);
+        t = conv_bn_act(g, t, "b3", b, 110);
+        g.output(t);
+    };
+    const auto report = check_against_reference(build);
+    CHECK(report.nodes == 7);
+    CHECK(report.steps == 3);
+    CHECK(report.fused_nodes == 4);
+
+    graph g1, g2;
+    build(g1);
+    build(g2);
+    auto one = g1.compile("cpu:threads=1");
+    auto two = g2.compile("cpu:threads=2");
+    const tensor x = data(input_shape, 120);
+    const tensor a = one.run({{"x", x}}).begin()->second, c = two.run({{"x", x}}).begin()->second;
+    int differing = 0;
+    for (std::int64_t i = 0; i < a.num_elements(); ++i)
+        differing += a.data_as<float>()[i] != c.data_as<float>()[i];
+    CHECK(differing == 0);
+}
+
+TEST_CASE("a batchnorm output that is also a graph output is not fused away") {
+    const auto report = check_against_reference([](graph& g) {
+        graph::tensor_id bn = -1;
+        g.output(conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b",
+                             block_options{}, 130, &bn));
+        g.output(bn);
+    });
+    // conv + batchnorm fuse (the conv output has one reader); the activation must read the
+    // batchnorm output, so it stays a step of its own.
+    CHECK(report.nodes == 3);
+    CHECK(report.steps == 2);
+    CHECK(report.fused_nodes == 1);
+}
+
+TEST_CASE("an intermediate read by two nodes or by another backend is not fused away") {
+    SUBCASE("conv output read by the batchnorm and a second activation") {
+        const auto report = check_against_reference([](graph& g) {
+            const auto x = g.input("x", tensor_desc(input_shape, dtype::f32));
+            auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                             {x, g.constant("w", data(shape{8, 5, 3, 3}, 140, 0.3f))});
+            auto side = g.apply("side", op::activation(TSR_ACT_TANH), {t});
+            t = g.apply("bn", op::batchnorm(),
+                        {t, g.constant("mean", data(shape{8}, 141, 0.2f)),
+                         g.constant("var", data(shape{8}, 142, 0.4f, 1.0f))});
+            t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
+            g.output(t);
+            g.output(side);
+        });
+        CHECK(report.nodes == 4);
+        CHECK(report.fused_nodes == 0);
+        CHECK(report.steps == 4);
+    }
+}
+
+namespace {
+
+/// conv -> batchnorm as a hand-built partition (tensors: 0 x, 1 w, 2 conv out, 3 mean, 4 var,
+/// 5 bn out) compiled through the C ABI with the given tensor flags (null: none given).
+tsr_cpu_compile_report compile_by_hand(const std::uint8_t* flags) {
+    load_cpu_plugin();
+    backend b(plugin_registry::instance().find("cpu"));
+    const tensor_desc x(shape::nchw(1, 5, 6, 6), dtype::f32), w(shape{8, 5, 3, 3}, dtype::f32),
+        c(shape{8}, dtype::f32);
+    const op_desc conv = op::conv2d().padding(1, 1, 1, 1), bn = op::batchnorm();
+    const op_support cs =
+        b.query(conv, {x, w},
+                {tensor_desc(shape::nchw(1, 8, 6, 6), dtype::f32).with_layout(layout::any())});
+    REQUIRE(cs.supported());
+    const op_support bs =
+        b.query(bn, {cs.outputs[0], c, c}, {cs.outputs[0].with_layout(layout::any())});
+    REQUIRE(bs.supported());
+    const tsr_tensor_desc t[6] = {
+        cs.inputs[0].c_desc(), w.c_desc(), cs.outputs[0].c_desc(), c.c_desc(), c.c_desc(),
+        bs.outputs[0].c_desc()};
+    const std::int32_t conv_in[2] = {0, 1}, conv_out[1] = {2}, bn_in[3] = {2, 3, 4},
+                       bn_out[1] = {5};
+    tsr_node nodes[2]{};
+    const op_desc* ops[2] = {&conv, &bn};
+    const std::int32_t* ins[2] = {conv_in, bn_in};
+    const std::int32_t* outs[2] = {conv_out, bn_out};
+    const tsr_tensor_desc in_descs[2][3] = {{t[0], t[1], t[1]}, {t[2], t[3], t[4]}};
+    const tsr_tensor_desc out_descs[2] = {t[2], t[5]};
+    for (int k = 0; k < 2; ++k) {
+        nodes[k].struct_size = sizeof nodes[k];
+        nodes[k].op.struct_size = sizeof nodes[k].op;
+        nodes[k].op.kind = ops[k]->kind();
+        nodes[k].op.params = ops[k]->c_params();
+        nodes[k].op.name = k == 0 ? "conv" : "bn";
+        nodes[k].op.num_inputs = k == 0 ? 2 : 3;
+        nodes[k].op.inputs = in_descs[k];
+        nodes[k].op.num_outputs = 1;
+        nodes[k].op.outputs = &out_descs[k];
+        nodes[k].input_ids = ins[k];
+        nodes[k].output_ids = outs[k];
+    }
+    tsr_partition p{};
+    p.struct_size = sizeof p;
+    p.num_tensors = 6;
+    p.tensors = t;
+    p.num_nodes = 2;
+    p.nodes = nodes;
+    p.tensor_flags = flags;
+    take_report();
+    const compiled_partition compiled = b.compile(p);
+    return take_report();
+}
+
+}  // namespace
+
+TEST_CASE("the plugin fuses only across tensors the host says are not read later") {
+    const std::uint8_t only_result[6] = {0, 0, 0, 0, 0, TSR_TENSOR_READ_LATER};
+    const std::uint8_t conv_out_too[6] = {0, 0, TSR_TENSOR_READ_LATER, 0, 0, TSR_TENSOR_READ_LATER};
+    CHECK(compile_by_hand(only_result).steps == 1);
+    CHECK(compile_by_hand(conv_out_too).steps == 2);
+    CHECK(compile_by_hand(nullptr).steps == 2);  // an older host says nothing: no fusion
+}
