@@ -1,6 +1,8 @@
 // activation_map.cpp: Tessera activation specs onto zdnn_relu / leaky_relu / tanh / sigmoid / gelu.
 #include "activation_map.hpp"
 
+#include <algorithm>
+
 namespace zaiu {
 
 std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std::string& why) {
@@ -35,6 +37,22 @@ std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std:
             why = std::string("activation kind ") + std::to_string(s.kind) + " has no zDNN counterpart";
             return std::nullopt;
     }
+}
+
+std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a, std::string& why) {
+    auto z = map_activation(a.act, why);
+    if (!z) {
+        if (why.empty()) why = "activation none is not a zDNN op";
+        return std::nullopt;
+    }
+    if (a.clipping_value > 0.0f) {
+        if (z->kind != zdnn_activation::fn::relu && z->kind != zdnn_activation::fn::leaky_relu) {
+            why = "clipping_value: zDNN clips only relu and leaky_relu results";
+            return std::nullopt;
+        }
+        z->clip = z->clip > 0.0f ? std::min(z->clip, a.clipping_value) : a.clipping_value;
+    }
+    return z;
 }
 
 zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out) {

@@ -8,6 +8,7 @@
 #include <zdnn.h>
 
 #include "tessera/c/ops.h"
+#include "tessera/ops/activation.hpp"
 
 namespace zaiu {
 
@@ -20,6 +21,11 @@ struct zdnn_activation {
 /// The zDNN form of `spec`, or nothing with the reason in `why`. TSR_ACT_NONE maps to nothing
 /// with an empty reason.
 std::optional<zdnn_activation> map_activation(const tsr_activation_spec& spec, std::string& why);
+
+/// The zDNN form of an activation op: its spec with the op's clipping_value folded into the
+/// relu / leaky relu clipping (other kinds with a clipping value: nothing, reason in `why`).
+/// propagate_nan is handled by the step (activation_step in steps_elementwise.cpp).
+std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a, std::string& why);
 
 /// Runs the activation from `in` to `out` (same transformed shape).
 zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out);

@@ -2,6 +2,8 @@
 // pre-transformed order (row-major logical order, except HWCK kernels which are permuted here).
 #include "host_transfer.hpp"
 
+#include <climits>
+#include <utility>
 #include <vector>
 
 #include "stick_format.hpp"
@@ -60,6 +62,34 @@ void stickify_gates(const tensor& src, const tensor_desc& dst_desc, const stick_
     check(s, "zdnn_transform_ztensor (" + f.name() + ")");
 }
 
+/// A logical-order view of a dense staging tensor whose last two dims are swapped.
+tensor swapped_view(const tensor& staging) {
+    const shape h = staging.dims();  // (.., r, q), row-major
+    const int rank = h.rank();
+    const tensor_desc d(rank == 2 ? shape{h[1], h[0]} : shape{h[0], h[2], h[1]}, staging.type(),
+                        rank == 2 ? tessera::layout::strided({1, h[1]}) : tessera::layout::strided({h[1] * h[2], 1, h[2]}),
+                        staging.desc().quant());
+    return tensor::borrow(d, staging.data());
+}
+
+/// int8 operands of quantized_matmul: the stored i8 values go unchanged into QUANTIZED_INT8 or
+/// QUANTIZED_WEIGHTS_INT8 sticks (clip range [-128, 127]); scale and zero point live in the
+/// ztensors the steps build, not in the sticks.
+void stickify_quantized(const tensor& src, const tensor_desc& dst_desc, const stick_format& f, zview& view, void* sticks) {
+    if (src.type() != dtype::i8) {
+        throw tessera::error(tessera::status::invalid_argument, "int8 sticks need an i8 source, got " + src.desc().to_string(),
+                             {backend_name, "", ""});
+    }
+    const tessera::quantization q = src.desc().quant();
+    shape held = dst_desc.dims();
+    if (f.transposed) std::swap(held[held.rank() - 2], held[held.rank() - 1]);
+    const tensor staging(tensor_desc(held, dtype::i8, tessera::layout::row_major(), q));
+    tensor::copy_elements(src, f.transposed ? swapped_view(staging) : staging);
+    view.quantize(q.scale, static_cast<float>(q.zero_point));
+    check(zdnn_transform_quantized_ztensor(view.bind(sticks, false), false, INT8_MIN, INT8_MAX, staging.data()),
+          "zdnn_transform_quantized_ztensor (" + f.name() + ")");
+}
+
 }  // namespace
 
 void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std::int64_t capacity) {
@@ -69,6 +99,10 @@ void stickify(const tensor& src, const tensor_desc& dst_desc, void* sticks, std:
     zview view(p, *zdnn_type_of(t));
     check_capacity(capacity, view.size(), dst_desc);
     tensor staging;
+    if (f.quant != stick_quant::none) {
+        stickify_quantized(src, dst_desc, f, view, sticks);
+        return;
+    }
     if (f.kind == stick_kind::rnn_gates) {
         stickify_gates(src, dst_desc, f, view.bind(sticks, false), t);
         return;

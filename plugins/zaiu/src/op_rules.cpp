@@ -2,6 +2,7 @@
 // builders (steps_*.cpp) read the layouts chosen here from the partition's descriptors.
 #include "op_rules.hpp"
 
+#include <cmath>
 #include <functional>
 
 #include "activation_map.hpp"
@@ -37,10 +38,12 @@ tensor_desc choose(const tensor_desc& offered, const stick_format& fallback, con
 }
 
 /// Declines what no zaiu layout holds: dtypes zDNN does not transform, empty or huge dims.
-std::optional<support> check_tensors(const std::vector<tensor_desc>& ts, const char* role, bool int32_ok = false) {
+/// i32 only where `int32_ok` (reduce indices), i8 only where `int8_ok` (quantized_matmul).
+std::optional<support> check_tensors(const std::vector<tensor_desc>& ts, const char* role, bool int32_ok = false,
+                                     bool int8_ok = false) {
     for (std::size_t i = 0; i < ts.size(); ++i) {
         const tensor_desc& d = ts[i];
-        if (!stickable(d.type()) && !(int32_ok && d.type() == dtype::i32)) {
+        if (!stickable(d.type()) && !(int32_ok && d.type() == dtype::i32) && !(int8_ok && d.type() == dtype::i8)) {
             return decline(TSR_REASON_DTYPE, std::string(role) + " " + std::to_string(i) + " is " + std::string(tessera::to_string(d.type())) +
                                                  "; the zAIU takes f32, f16 and bf16 (held as DLFLOAT16)");
         }
@@ -105,9 +108,7 @@ support decide_unary(const op::unary& u, const std::vector<tensor_desc>& in, con
 
 support decide_activation(const op::activation& a, const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
     std::string why;
-    if (!map_activation(a.act, why)) {
-        return decline(TSR_REASON_ATTRIBUTE, why.empty() ? std::string("activation none is not a zDNN op") : why);
-    }
+    if (!map_activation_op(a, why)) return decline(TSR_REASON_ATTRIBUTE, why);
     return same_layout_everywhere(in, out);
 }
 
@@ -154,6 +155,45 @@ support decide_matmul(const op::matmul& m, const std::vector<tensor_desc>& in, c
         ins.push_back(g.c_stacked ? choose(in[2], stick_format::d2s(1)) : choose(in[2], stick_format::d1()));
     }
     return with_layouts(ins, {out[0].rank() == 2 ? in_format(out[0], stick_format::d2(1)) : in_format(out[0], stick_format::d3s())});
+}
+
+/// A quantisation scale zDNN accepts: |scale| and |1 / scale| finite, non-zero and within the
+/// DLFLOAT16 range (zdnn_init_quantized_ztensor stores 1 / scale).
+bool zdnn_scale_ok(float scale) {
+    const float dlfloat_max = 8573157376.0f;
+    const float rec = 1.0f / scale;
+    return scale != 0.0f && std::fabs(scale) <= dlfloat_max && std::isfinite(rec) && rec != 0.0f;
+}
+
+support decide_quantized_matmul(const op::quantized_matmul& q, const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
+    const auto g = q.geometry(in);
+    const bool float_a = in[0].type() != dtype::i8;
+    if (float_a && q.transpose_a) {
+        return decline(TSR_REASON_ATTRIBUTE, "zdnn_quantized_matmul_op has no transpose; a floating (on-the-fly) A cannot be transposed while stickified");
+    }
+    if (g.b_stacked != g.c_stacked) {
+        return decline(TSR_REASON_SHAPE, g.b_stacked ? "zDNN needs a stacked C [s, p] when B is stacked" : "zDNN needs C [p] when B is not stacked");
+    }
+    const float za = float_a ? static_cast<float>(q.a_zero_point) : static_cast<float>(in[0].quant().zero_point);
+    const float zb = static_cast<float>(in[1].quant().zero_point);
+    if (q.pre_computed && (zb != 0.0f || (q.op == TSR_MATMUL_ADDITION && za != 0.0f))) {
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "pre-computed bias with non-zero zero points: zDNN folds Za and Zb into the bias differently from Tessera's definition "
+                       "(mapped only for Zb = 0, and Za = 0 for addition)");
+    }
+    std::vector<float> scales{float_a ? q.a_scale : in[0].quant().scale, in[1].quant().scale, q.out_scale};
+    if (!q.pre_computed) scales.push_back(in[2].quant().scale);
+    for (float s : scales)
+        if (!zdnn_scale_ok(s)) return decline(TSR_REASON_ATTRIBUTE, "quantisation scale " + std::to_string(s) + " outside zDNN's range");
+    const stick_format a_plain = g.a_stacked ? stick_format::d3s() : stick_format::d2(1);
+    const stick_format b_plain = g.b_stacked ? stick_format::d3s() : stick_format::d2(1);
+    const stick_format c_plain = g.c_stacked ? stick_format::d2s(1) : stick_format::d1();
+    const tensor_desc a_logical = in[0].with_layout(tessera::layout::row_major());
+    std::vector<tensor_desc> ins{float_a ? matrix_operand(in[0]) : in_format(a_logical, a_plain.quantized(stick_quant::int8, q.transpose_a != 0)),
+                                 in_format(in[1].with_layout(tessera::layout::row_major()), b_plain.quantized(stick_quant::weights, q.transpose_b != 0)),
+                                 q.pre_computed ? choose(in[2], c_plain)
+                                                : in_format(in[2].with_layout(tessera::layout::row_major()), c_plain.quantized(stick_quant::int8))};
+    return with_layouts(ins, {in_format(out[0], g.stacks ? stick_format::d3s() : stick_format::d2(1))});
 }
 
 support decide_gemm(const op::gemm& m, const std::vector<tensor_desc>& in, const std::vector<tensor_desc>& out) {
@@ -332,7 +372,7 @@ support decide_known(const tessera::sdk::op_query& q, const std::vector<tensor_d
     if (const auto* p = o.get_if<op::norm>()) return decide_norm(*p, in, out);
     if (const auto* p = o.get_if<op::reduce>()) return decide_reduce(*p, in, out);
     if (o.get_if<op::reorder>()) return decide_reorder(in, out);
-    if (o.get_if<op::quantized_matmul>()) return decline(TSR_REASON_OP_KIND, "quantized_matmul is not mapped by the zaiu plugin yet");
+    if (const auto* p = o.get_if<op::quantized_matmul>()) return decide_quantized_matmul(*p, in, out);
     if (o.get_if<op::lstm>()) return decide_rnn(4, in, out);
     if (o.get_if<op::gru>()) return decide_rnn(3, in, out);
     return decline(TSR_REASON_OP_KIND, std::string(o.name()) + " has no zDNN counterpart");
@@ -347,7 +387,7 @@ support decide(const tessera::sdk::op_query& q) {
     if (!is_reorder) {
         // Outputs are ours whatever layout was asked; validation and shapes come from inference.
         const auto inferred = q.op.infer(logical);
-        if (auto s = check_tensors(q.inputs, "input")) return *s;
+        if (auto s = check_tensors(q.inputs, "input", false, q.op.get_if<op::quantized_matmul>() != nullptr)) return *s;
         const auto* r = q.op.get_if<op::reduce>();
         if (auto s = check_tensors(inferred, "output", r && r->is_index())) return *s;
         support s = decide_known(q, q.inputs, inferred);

@@ -50,8 +50,10 @@ pre_shape view_shape(const zdnn_tensor_desc& t, zdnn_data_layouts layout) {
 operand::operand(int id, const tensor_desc& stored, zdnn_data_layouts layout) : id_(id) {
     const zdnn_tensor_desc t = transformed_of(stored);
     const stick_kind kind = format_of(stored)->kind;
-    if (kind == stick_kind::kernel_hwck || kind == stick_kind::rnn_gates || kind == stick_kind::feature_4ds) {
-        // kernels, RNN gates and RNN outputs are seen through the shape they were transformed with
+    if (kind == stick_kind::kernel_hwck || kind == stick_kind::rnn_gates || kind == stick_kind::feature_4ds ||
+        format_of(stored)->quant != stick_quant::none) {
+        // kernels, RNN gates, RNN outputs and int8 sticks are seen through the shape they were
+        // transformed with
         view_ = std::make_unique<zview>(format_of(stored)->pre(stored.dims()), *zdnn_type_of(stored.type()));
         return;
     }
@@ -87,7 +89,8 @@ scratch scratch::zeros(const pre_shape& shape) {
 }
 
 std::unique_ptr<step> make_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
-    for (auto builder : {&make_elementwise_step, &make_matmul_step, &make_spatial_step, &make_statistics_step, &make_rnn_step}) {
+    for (auto builder : {&make_elementwise_step, &make_matmul_step, &make_spatial_step, &make_statistics_step, &make_rnn_step,
+                         &make_quantized_step}) {
         if (auto s = builder(n, t)) return s;
     }
     throw tessera::error(tessera::status::unsupported, "the zaiu plugin cannot compile " + std::string(n.op.name()),

@@ -33,6 +33,8 @@ public:
     zdnn_ztensor* out(const buffers& b) const { return bind(b, false); }
     const zdnn_tensor_desc& transformed() const { return view_->transformed(); }
     explicit operator bool() const { return view_ != nullptr; }
+    /// Makes the view a quantised ztensor with this scale and offset (zero point).
+    void quantize(float scale, float offset) { view_->quantize(scale, offset); }
 
 private:
     zdnn_ztensor* bind(const buffers& b, bool transformed) const;
@@ -65,5 +67,6 @@ std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n, const std::v
 std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_quantized_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
 
 }  // namespace zaiu

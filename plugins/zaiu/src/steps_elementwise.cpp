@@ -1,6 +1,9 @@
 // steps_elementwise.cpp: binary (add, sub, mul, div, min, max), unary (log, exp, sqrt,
 // invsqrt), activations, softmax and the zaiu-to-zaiu reorder.
+#include <cmath>
+
 #include "activation_map.hpp"
+#include "host_fixup.hpp"
 #include "host_transfer.hpp"
 #include "steps.hpp"
 
@@ -55,14 +58,27 @@ private:
     operand x_, y_;
 };
 
+/// An activation; with propagate_nan = 0 every output whose input is NaN becomes 0 afterwards
+/// (the zAIU holds NaN and infinities as one NINF value and its activations pass it on).
 class activation_step final : public step {
 public:
-    activation_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const zdnn_activation& a)
-        : act_(a), x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
-    void run(const buffers& b) override { check(apply_activation(act_, x_.in(b), y_.out(b)), "zdnn activation"); }
+    activation_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const zdnn_activation& a, bool propagate_nan)
+        : act_(a), propagate_nan_(propagate_nan), x_id_(n.inputs[0]), y_id_(n.outputs[0]), x_desc_(t[x_id_]), y_desc_(t[y_id_]),
+          x_(x_id_, x_desc_, ZDNN_NHWC), y_(y_id_, y_desc_, ZDNN_NHWC) {}
+    void run(const buffers& b) override {
+        tessera::tensor x;
+        if (!propagate_nan_) x = read_sticks(*b.at(static_cast<std::size_t>(x_id_)), x_desc_);
+        check(apply_activation(act_, x_.in(b), y_.out(b)), "zdnn activation");
+        if (propagate_nan_) return;
+        const float* xv = x.data_as<float>();
+        edit_sticks(*b.at(static_cast<std::size_t>(y_id_)), y_desc_, [xv](float v, std::int64_t i) { return std::isnan(xv[i]) ? 0.0f : v; });
+    }
 
 private:
     zdnn_activation act_;
+    bool propagate_nan_;
+    int x_id_, y_id_;
+    tensor_desc x_desc_, y_desc_;
     operand x_, y_;
 };
 
@@ -105,9 +121,9 @@ std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n, const s
     if (const auto* p = n.op.get_if<op::unary>()) return std::make_unique<unary_step>(n, t, *p);
     if (const auto* p = n.op.get_if<op::activation>()) {
         std::string why;
-        const auto a = map_activation(p->act, why);
+        const auto a = map_activation_op(*p, why);
         if (!a) throw tessera::error(tessera::status::unsupported, why, {backend_name, n.name, ""});
-        return std::make_unique<activation_step>(n, t, *a);
+        return std::make_unique<activation_step>(n, t, *a, p->propagate_nan != 0);
     }
     if (const auto* p = n.op.get_if<op::softmax>()) return std::make_unique<softmax_step>(n, t, *p);
     if (n.op.get_if<op::reorder>()) return std::make_unique<reorder_step>(n, t);

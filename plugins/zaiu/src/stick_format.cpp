@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "zdnn_call.hpp"
@@ -32,6 +33,12 @@ constexpr const char* feature_prefix = "4DFEATURE-";
 }  // namespace
 
 std::string stick_format::name() const {
+    if (quant != stick_quant::none) {
+        const std::string plain = stick_format{kind, split}.name();  // "4DFEATURE-<shape>"
+        const std::string shape_part = plain.substr(std::string(feature_prefix).size());
+        return std::string(quant == stick_quant::weights ? "4DWEIGHTS-" : "4DFEATURE-INT8-") +
+               shape_part + (transposed ? "-T" : "");
+    }
     switch (kind) {
         case stick_kind::feature_1d: return std::string(feature_prefix) + "1D";
         case stick_kind::feature_2d: return std::string(feature_prefix) + "2D@" + std::to_string(split);
@@ -49,6 +56,7 @@ std::string stick_format::name() const {
 }
 
 bool stick_format::fits(const shape& dims) const {
+    if (transposed && dims.rank() < 2) return false;
     switch (kind) {
         case stick_kind::feature_1d: return dims.rank() == 1;
         case stick_kind::feature_2d:
@@ -66,9 +74,12 @@ bool stick_format::fits(const shape& dims) const {
     return false;
 }
 
-pre_shape stick_format::pre(const shape& dims) const {
-    if (!fits(dims)) throw tessera::error(tessera::status::invalid_argument, "format " + name() + " cannot hold dims " + dims.to_string());
+pre_shape stick_format::pre(const shape& logical) const {
+    if (!fits(logical)) throw tessera::error(tessera::status::invalid_argument, "format " + name() + " cannot hold dims " + logical.to_string());
+    shape dims = logical;
+    if (transposed) std::swap(dims[dims.rank() - 2], dims[dims.rank() - 1]);
     pre_shape p;
+    if (quant != stick_quant::none) p.quantized = quant == stick_quant::weights ? QUANTIZED_WEIGHTS_INT8 : QUANTIZED_INT8;
     switch (kind) {
         case stick_kind::feature_1d:
             p.layout = ZDNN_1D;
@@ -133,6 +144,7 @@ std::optional<zdnn_data_types> zdnn_type_of(dtype t) {
         case dtype::f32: return FP32;
         case dtype::f16: return FP16;
         case dtype::bf16: return BFLOAT;
+        case dtype::i8: return INT8;
         case dtype::i32: return INT32;
         default: return std::nullopt;
     }
@@ -150,7 +162,9 @@ void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_
         case 3: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2]); break;
         default: zdnn_init_pre_transformed_desc(p.layout, type, &pre_desc, d[0], d[1], d[2], d[3]); break;
     }
-    if (p.concatenated) {
+    if (p.quantized) {
+        check(zdnn_generate_quantized_transformed_desc(&pre_desc, *p.quantized, &tfrmd_desc), "zdnn_generate_quantized_transformed_desc");
+    } else if (p.concatenated) {
         check(zdnn_generate_transformed_desc_concatenated(&pre_desc, p.concat, &tfrmd_desc), "zdnn_generate_transformed_desc_concatenated");
     } else {
         check(zdnn_generate_transformed_desc(&pre_desc, &tfrmd_desc), "zdnn_generate_transformed_desc");
@@ -174,6 +188,11 @@ std::optional<stick_format> format_of(const tessera::tensor_desc& d) {
         for (auto usage : {rnn_usage::weights, rnn_usage::hidden_weights, rnn_usage::biases, rnn_usage::hidden_biases})
             for (bool bidir : {false, true})
                 if (!bidir || usage == rnn_usage::weights) fixed.push_back(stick_format::rnn(gates, usage, bidir));
+    for (bool t : {false, true}) {
+        for (const auto& f : {stick_format::d1(), stick_format::d2(1), stick_format::d2s(1), stick_format::d3s()})
+            if (!t || f.kind != stick_kind::feature_1d) fixed.push_back(f.quantized(stick_quant::int8, t));
+        for (const auto& f : {stick_format::d2(1), stick_format::d3s()}) fixed.push_back(f.quantized(stick_quant::weights, t));
+    }
     for (const auto& f : fixed)
         if (f.name() == name) return f;
     for (stick_kind k : {stick_kind::feature_2d, stick_kind::feature_2ds}) {

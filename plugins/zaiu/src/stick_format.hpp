@@ -11,6 +11,9 @@
 //   FICO-<USAGE>, ZRH-<USAGE>, BIDIR_FICO-WEIGHTS, BIDIR_ZRH-WEIGHTS
 //                       RNN gate tensors [D, rows, G*H] (weights) or [D, G*H] (biases), one
 //                       gate per pre-transformed tensor, concatenated by zDNN (G = 4 LSTM, 3 GRU)
+//   4DFEATURE-INT8-<1D|2D@1|2DS@1|3DS>[-T], 4DWEIGHTS-<2D@1|3DS>[-T]
+//                       quantised i8 operands of quantized_matmul (QUANTIZED_INT8 and
+//                       QUANTIZED_WEIGHTS_INT8); "-T": logical [.., q, r] held as (.., r, q)
 // The opaque size is the transformed buffer size (zdnn_getsize_ztensor).
 #pragma once
 
@@ -32,6 +35,9 @@ enum class stick_kind { feature_1d, feature_2d, feature_2ds, feature_3ds, featur
 /// What an RNN gate tensor is (zdnn_concat_info usage).
 enum class rnn_usage { weights, hidden_weights, biases, hidden_biases };
 
+/// Quantised int8 sticks: none (DLFLOAT16 or INT32), QUANTIZED_INT8, QUANTIZED_WEIGHTS_INT8.
+enum class stick_quant { none, int8, weights };
+
 /// A zDNN pre-transformed shape: layout, type and dims outermost first.
 struct pre_shape {
     zdnn_data_layouts layout = ZDNN_1D;
@@ -39,6 +45,7 @@ struct pre_shape {
     std::array<std::uint32_t, 4> dims{};  ///< outermost first, `rank` used
     bool concatenated = false;             ///< RNN gates: one gate's shape, concatenated by zDNN
     zdnn_concat_info concat = 0;
+    std::optional<zdnn_quantized_transform_types> quantized;  ///< int8 sticks
 };
 
 struct stick_format {
@@ -47,6 +54,8 @@ struct stick_format {
     int gates = 4;  ///< RNN gate tensors: 4 (LSTM, FICO) or 3 (GRU, ZRH)
     rnn_usage usage = rnn_usage::weights;
     bool prev_bidir = false;  ///< weights read a bidirectional previous layer's output
+    stick_quant quant = stick_quant::none;  ///< int8 kinds (1D, 2D@1, 2DS@1, 3DS) only
+    bool transposed = false;                ///< int8 only: last two logical dims swapped
 
     std::string name() const;
     /// Whether this format can hold a tensor with these logical dims.
@@ -55,7 +64,7 @@ struct stick_format {
     pre_shape pre(const tessera::shape& dims) const;
 
     friend bool operator==(const stick_format& a, const stick_format& b) {
-        if (a.kind != b.kind) return false;
+        if (a.kind != b.kind || a.quant != b.quant || a.transposed != b.transposed) return false;
         if (a.kind == stick_kind::rnn_gates) return a.gates == b.gates && a.usage == b.usage && a.prev_bidir == b.prev_bidir;
         return a.split == b.split || (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds);
     }
@@ -71,15 +80,25 @@ struct stick_format {
     static stick_format rnn(int gates, rnn_usage usage, bool prev_bidir = false) {
         return {stick_kind::rnn_gates, 0, gates, usage, prev_bidir};
     }
+    /// This format's int8 form (QUANTIZED_INT8 or QUANTIZED_WEIGHTS_INT8), optionally transposed.
+    stick_format quantized(stick_quant q, bool transpose = false) const {
+        stick_format f = *this;
+        f.quant = q;
+        f.transposed = transpose;
+        return f;
+    }
     /// Whether zDNN can transform these sticks back to a plain tensor.
-    bool readable() const { return kind != stick_kind::kernel_hwck && kind != stick_kind::rnn_gates; }
+    bool readable() const {
+        return kind != stick_kind::kernel_hwck && kind != stick_kind::rnn_gates &&
+               quant == stick_quant::none;
+    }
 };
 
 /// The format a plain tensor of these dims gets by default: 1D, 2D, 3DS or NHWC by rank;
 /// ranks 0 and above 4 flatten to 2D@rank-1.
 stick_format natural_format(const tessera::shape& dims);
 
-/// zDNN pre-transformed data type for a Tessera dtype (FP32, FP16, BFLOAT, INT32), if any.
+/// zDNN pre-transformed data type for a Tessera dtype (FP32, FP16, BFLOAT, INT8, INT32), if any.
 std::optional<zdnn_data_types> zdnn_type_of(tessera::dtype t);
 
 /// Whether the plugin can hold tensors of this dtype in sticks.

@@ -27,6 +27,8 @@ zview::zview(const pre_shape& shape, zdnn_data_types type) {
     zdnn_init_ztensor(&pre_, &tfrmd_, &z_);
 }
 
+void zview::quantize(float scale, float offset) { zdnn_init_quantized_ztensor(&pre_, &tfrmd_, scale, offset, &z_); }
+
 zdnn_ztensor* zview::bind(void* buffer, bool transformed) {
     if (!buffer || reinterpret_cast<std::uintptr_t>(buffer) % stick_alignment != 0) {
         throw tessera::error(tessera::status::invalid_argument, "stick buffer is not 4 KiB aligned", {backend_name, "", ""});

@@ -46,6 +46,8 @@ public:
 
     /// The ztensor over `buffer` (at least size() bytes, 4 KiB aligned), marked transformed or not.
     zdnn_ztensor* bind(void* buffer, bool transformed);
+    /// Makes this a quantised ztensor (zdnn_init_quantized_ztensor: rec_scale = 1 / scale).
+    void quantize(float scale, float offset);
     /// Binds owned memory, allocating it on first use.
     zdnn_ztensor* bind_scratch(bool transformed);
 
