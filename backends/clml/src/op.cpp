@@ -1,9 +1,11 @@
 // op.cpp -- Op execution, OpBuilder (shared creation logic), property parsing, op release.
 #include "op.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "api_guard.h"
+#include "copy_kernels.h"
 #include "handle_registry.h"
 #include "tuning_cache.h"
 
@@ -124,6 +126,14 @@ cl_int8 strides_arg(const TensorInfo& info) {
   return v;
 }
 
+bool optimal_forced_nchw() {
+  static const bool forced = [] {
+    const char* value = std::getenv("CLML_OPTIMAL_NCHW");
+    return value != nullptr && value[0] == '1';
+  }();
+  return forced;
+}
+
 size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 std::vector<cl::NDRange> local_candidates_1d(size_t global) {
@@ -184,6 +194,17 @@ int OpBuilder::add(const TensorPtr& tensor, cl_tensor_layout_qcom preferred) {
   return static_cast<int>(op_->tensors.size()) - 1;
 }
 
+int OpBuilder::add_strided(const TensorPtr& tensor, const Shape5& strides, cl_tensor_layout_qcom tag) {
+  if (!tensor) return -1;
+  op_->tensors.push_back(tensor);
+  op_->infos.push_back(tensor->finalize_strided(strides, tag));
+  return static_cast<int>(op_->tensors.size()) - 1;
+}
+
+cl_tensor_layout_qcom OpBuilder::follow_layout(const TensorInfo& input) {
+  return input.layout == CL_TENSOR_LAYOUT_NHWC_QCOM ? CL_TENSOR_LAYOUT_NHWC_QCOM : CL_TENSOR_LAYOUT_NCHW_QCOM;
+}
+
 cl::Kernel OpBuilder::kernel(const char* program_name, const char* source, const char* kernel_name,
                              const KernelConfig& config) {
   cl::Program program =
@@ -199,6 +220,26 @@ void OpBuilder::bind(KernelDispatch& dispatch, cl_uint index, int slot) {
   if (op_->owned_buffers.empty())
     op_->owned_buffers.emplace_back(op_->context, CL_MEM_READ_WRITE, 64);
   dispatch.kernel.setArg(index, op_->owned_buffers.front());
+}
+
+cl::Buffer OpBuilder::add_repack(int slot, const Shape5& strides) {
+  const TensorInfo& src = info(slot);
+  TensorInfo dst = src;
+  dst.strides = strides;
+  cl::Buffer scratch(op_->context, CL_MEM_READ_WRITE, dst.bytes());
+  op_->owned_buffers.push_back(scratch);
+  KernelDispatch d;
+  d.kernel = kernel("copy", kCopyKernelSource, "copy_strided", copy_config(src.dtype, src.dtype));
+  bind(d, 0, slot);
+  d.kernel.setArg(1, 0);
+  d.kernel.setArg(2, strides_arg(src));
+  d.kernel.setArg(3, scratch);
+  d.kernel.setArg(4, 0);
+  d.kernel.setArg(5, strides_arg(dst));
+  d.kernel.setArg(6, shape_arg(src));
+  d.global = cl::NDRange(static_cast<size_t>(src.elements()));
+  add_dispatch(std::move(d));
+  return scratch;
 }
 
 cl_int OpBuilder::finish(const std::string& signature) {

@@ -79,6 +79,11 @@ class OpBuilder {
 
   // Finalises a tensor and records it as a slot; returns the slot (-1 for an empty pointer).
   int add(const TensorPtr& tensor, cl_tensor_layout_qcom preferred = CL_TENSOR_LAYOUT_NCHW_QCOM);
+  // As add(), finalising an OPTIMAL tensor to explicit strides.
+  int add_strided(const TensorPtr& tensor, const Shape5& strides, cl_tensor_layout_qcom tag);
+  // The layout an element-wise op gives its OPTIMAL outputs: that of its (finalised) input, so
+  // the layout a convolution chose carries through the ops that follow it.
+  static cl_tensor_layout_qcom follow_layout(const TensorInfo& input);
   const TensorInfo& info(int slot) const { return op_->infos.at(slot); }
 
   cl::Kernel kernel(const char* program_name, const char* source, const char* kernel_name,
@@ -86,6 +91,11 @@ class OpBuilder {
   // Binds a slot's buffer to kernel argument `index` (a placeholder buffer when slot < 0).
   void bind(KernelDispatch& dispatch, cl_uint index, int slot);
   void add_dispatch(KernelDispatch dispatch) { op_->dispatches.push_back(std::move(dispatch)); }
+  // Adds a dispatch copying a slot's tensor into an op-owned scratch buffer laid out with
+  // `strides` (same shape and storage type) and returns that buffer: how an op whose kernel wants
+  // another layout than a tensor already has (a linear client tensor, or an OPTIMAL one another
+  // op finalised) reads it. Runs before the dispatches added after it.
+  cl::Buffer add_repack(int slot, const Shape5& strides);
 
   Op& op() { return *op_; }
   const OpProperties& properties() const { return properties_; }
@@ -100,6 +110,10 @@ class OpBuilder {
   OpProperties properties_;
   std::shared_ptr<Op> op_;
 };
+
+// CLML_OPTIMAL_NCHW=1 in the environment: every op finalises OPTIMAL tensors as packed NCHW and
+// uses its NCHW kernels (the layout before per-op choices; for comparisons and debugging).
+bool optimal_forced_nchw();
 
 // Default local sizes tried by tuning for a 1D/2D/3D range.
 std::vector<cl::NDRange> local_candidates_1d(size_t global);

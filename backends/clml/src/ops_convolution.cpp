@@ -2,7 +2,11 @@
 // its fusions with batchnorm and/or an activation: creators and kernels.
 //
 // The direct kernel gives each work-item OCB output channels x OWB output columns so that every
-// loaded input value and weight is reused from registers.
+// loaded input value and weight is reused from registers. Where it applies (one group, input
+// channels % 4, output channels % 8) the op prefers channels-last: OPTIMAL activations are
+// finalised NHWC and OPTIMAL weights with output channels innermost, and conv_nhwc vectorises
+// over 8 output channels with float4 input loads.
+#include <optional>
 #include <sstream>
 
 #include "api_guard.h"
@@ -113,6 +117,91 @@ kernel void conv_direct(const global T* in, int8 ist, int8 ishape, const global 
   }
 }
 
+// Channels-last kernel: input channels contiguous (ist.s1 == 1, I % 4 == 0), weights with
+// output channels contiguous (wst.s0 == 1), one group, O % 8 == 0. Range:
+// (ceil(OW / PB), OH, N * OD * (O / 8)). Each work-item accumulates 8 output channels (one
+// float8) for PB output columns: per filter tap and 4 input channels it loads 4 weight vectors
+// and PB input vectors and issues 4 * PB vector multiply-adds.
+#define PB 8
+inline float4 ld4(const global T* p, int i) {
+#if DT == 0
+  return vload4(0, p + i);
+#elif DT == 1
+  return vload_half4(0, p + i);
+#else
+  return convert_float4(vload4(0, p + i));
+#endif
+}
+inline float8 ld8(const global T* p, int i) {
+#if DT == 0
+  return vload8(0, p + i);
+#elif DT == 1
+  return vload_half8(0, p + i);
+#else
+  return convert_float8(vload8(0, p + i));
+#endif
+}
+
+kernel void conv_nhwc(const global T* in, int8 ist, int8 ishape, const global T* wt, int8 wst,
+                      int8 wshape, global T* out, int8 ost, int8 oshape, int4 stride, int4 dil,
+                      int4 pad, int groups, EPILOGUE_ARGS) {
+  const int ow0 = get_global_id(0) * PB;
+  const int oh = get_global_id(1);
+  int z = get_global_id(2);
+  const int ocblocks = oshape.s1 / 8;
+  const int od = z % oshape.s2; z /= oshape.s2;
+  const int oc0 = (z % ocblocks) * 8;
+  const int n = z / ocblocks;
+  const int channels = ishape.s1;
+  const int wic = wst.s1;
+  float8 acc[PB];
+#pragma unroll
+  for (int p = 0; p < PB; ++p) acc[p] = (float8)(0.0f);
+  for (int kd = 0; kd < wshape.s2; ++kd) {
+    const int id = od * stride.s0 - pad.s0 + kd * dil.s0;
+    if (id < 0 || id >= ishape.s2) continue;
+    for (int kh = 0; kh < wshape.s3; ++kh) {
+      const int ih = oh * stride.s1 - pad.s1 + kh * dil.s1;
+      if (ih < 0 || ih >= ishape.s3) continue;
+      const int rowbase = off5(ist, n, 0, id, ih, 0);
+#pragma unroll
+      for (int kw = 0; kw < KW; ++kw) {
+        // Columns outside the input read a clamped (valid) address and are zeroed.
+        int ibase[PB];
+        int inside[PB];
+#pragma unroll
+        for (int p = 0; p < PB; ++p) {
+          const int iw = (ow0 + p) * SW - pad.s2 + kw * DW;
+          inside[p] = iw >= 0 && iw < ishape.s4;
+          ibase[p] = rowbase + clamp(iw, 0, ishape.s4 - 1) * ist.s4;
+        }
+        const int wbase = off5(wst, oc0, 0, kd, kh, kw);
+        for (int ic = 0; ic < channels; ic += 4) {
+          const int wi = wbase + ic * wic;
+          const float8 w0 = ld8(wt, wi), w1 = ld8(wt, wi + wic);
+          const float8 w2 = ld8(wt, wi + 2 * wic), w3 = ld8(wt, wi + 3 * wic);
+#pragma unroll
+          for (int p = 0; p < PB; ++p) {
+            const float4 x = inside[p] ? ld4(in, ibase[p] + ic) : (float4)(0.0f);
+            acc[p] = mad((float8)(x.s0), w0, acc[p]);
+            acc[p] = mad((float8)(x.s1), w1, acc[p]);
+            acc[p] = mad((float8)(x.s2), w2, acc[p]);
+            acc[p] = mad((float8)(x.s3), w3, acc[p]);
+          }
+        }
+      }
+    }
+  }
+  for (int p = 0; p < PB; ++p) {
+    const int ow = ow0 + p;
+    if (ow >= oshape.s4) break;
+    float r[8];
+    vstore8(acc[p], 0, r);
+    for (int a = 0; a < 8; ++a)
+      ST(out, off5(ost, n, oc0 + a, od, oh, ow), epilogue(r[a], oc0 + a, EPILOGUE_PASS));
+  }
+}
+
 // Transposed convolution by gathering. Weights: logical [I, O/groups, KD, KH, KW].
 // Range: (OW, OH, N * OD * O).
 kernel void conv_transpose(const global T* in, int8 ist, int8 ishape, const global T* wt, int8 wst,
@@ -161,6 +250,20 @@ std::string shape_text(const TensorInfo& info) {
     << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
   return s.str();
 }
+
+// Weight strides with output channels innermost: [KD][KH][KW][I][O] in memory.
+Shape5 output_channels_last(const Shape5& shape) {
+  Shape5 st{};
+  st[kN] = 1;
+  st[kC] = shape[kN];
+  st[kW] = st[kC] * shape[kC];
+  st[kH] = st[kW] * shape[kW];
+  st[kD] = st[kH] * shape[kH];
+  return st;
+}
+
+// Signature tag of weights finalised by output_channels_last (not a client-visible layout).
+constexpr auto kWeightLayoutTag = static_cast<cl_tensor_layout_qcom>(16);
 
 cl_int8 to_arg(const Shape5& v) {
   cl_int8 out{};
@@ -259,13 +362,31 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
   // The direct kernel keeps (7 * stride + (KW - 1) * dilation + 1) input values per row in
   // registers; absurdly wide rows are valid but not accelerated.
   if (!transpose && 7 * stride[2] + (wi0.shape[kW] - 1) * dil[2] + 1 > 512) return CL_ML_OP_NOT_ACCELERATED_QCOM;
-  const int si = b.add(ti), sw = b.add(tw), so = b.add(to), sb = b.add(tb);
+  // OPTIMAL layout choice: channels-last activations (and weights with output channels innermost)
+  // for the vectorised kernel where it applies, else NCHW for the direct/transposed kernels.
+  const bool channels_last = !optimal_forced_nchw() && !transpose && !depthwise && groups == 1 && in_c % 4 == 0 && out_c % 8 == 0;
+  const cl_tensor_layout_qcom act_layout = channels_last ? CL_TENSOR_LAYOUT_NHWC_QCOM : CL_TENSOR_LAYOUT_NCHW_QCOM;
+  const int si = b.add(ti, act_layout), so = b.add(to, act_layout);
+  const int sw = channels_last ? b.add_strided(tw, output_channels_last(wi0.shape), kWeightLayoutTag) : b.add(tw);
+  const int sb = b.add(tb);
   const int sm = b.add(tm), sv = b.add(tv), ss = b.add(ts), sbb = b.add(tbb), sp = b.add(tp);
   TensorInfo wi = b.info(sw);
   Shape5 wshape = wi.shape, wstrides = wi.strides;
   if (swap_weight_nc) {
     std::swap(wshape[kN], wshape[kC]);
     std::swap(wstrides[kN], wstrides[kC]);
+  }
+  // Tensors already laid out otherwise (linear client tensors, OPTIMAL ones other ops finalised)
+  // are repacked for the channels-last kernel by a copy dispatch before it.
+  TensorInfo in_view = b.info(si);
+  std::optional<cl::Buffer> in_repacked, wt_repacked;
+  if (channels_last && in_view.strides[kC] != 1) {
+    in_view.strides = packed_strides(in_view.shape, CL_TENSOR_LAYOUT_NHWC_QCOM);
+    in_repacked = b.add_repack(si, in_view.strides);
+  }
+  if (channels_last && wstrides[kN] != 1) {
+    wstrides = output_channels_last(wshape);
+    wt_repacked = b.add_repack(sw, wstrides);
   }
   const int64_t ocg = out_c / groups;
   const int ocb = transpose ? 1 : (ocg % 8 == 0 ? 8 : ocg % 4 == 0 ? 4 : ocg % 2 == 0 ? 2 : 1);
@@ -275,7 +396,8 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
                       "-DOCB=" + std::to_string(ocb) + " -DKW=" + std::to_string(wshape[kW]) +
                           " -DSW=" + std::to_string(stride[2]) + " -DDW=" + std::to_string(dil[2])};
   KernelDispatch d;
-  d.kernel = b.kernel(kProgram, kConvSource, transpose ? "conv_transpose" : "conv_direct", config);
+  d.kernel = b.kernel(kProgram, kConvSource,
+                      transpose ? "conv_transpose" : channels_last ? "conv_nhwc" : "conv_direct", config);
   const TensorInfo& oinfo = b.info(so);
   const size_t gx = static_cast<size_t>((oinfo.shape[kW] + owb - 1) / owb);
   const size_t gy = static_cast<size_t>(oinfo.shape[kH]);
@@ -286,10 +408,12 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
     for (size_t ly : {1, 2, 4, 8})
       if (gx % lx == 0 && gy % ly == 0 && lx * ly >= 4) d.local_candidates.emplace_back(lx, ly, 1);
   int arg = 0;
-  b.bind(d, arg++, si);
-  d.kernel.setArg(arg++, strides_arg(b.info(si)));
-  d.kernel.setArg(arg++, shape_arg(b.info(si)));
-  b.bind(d, arg++, sw);
+  if (in_repacked) d.kernel.setArg(arg++, *in_repacked);
+  else b.bind(d, arg++, si);
+  d.kernel.setArg(arg++, strides_arg(in_view));
+  d.kernel.setArg(arg++, shape_arg(in_view));
+  if (wt_repacked) d.kernel.setArg(arg++, *wt_repacked);
+  else b.bind(d, arg++, sw);
   d.kernel.setArg(arg++, to_arg(wstrides));
   d.kernel.setArg(arg++, to_arg(wshape));
   b.bind(d, arg++, so);

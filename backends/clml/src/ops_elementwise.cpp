@@ -127,7 +127,8 @@ cl_int create_activation(cl_context context, const cl_ml_op_properties_qcom* pro
   } else if (desc->function == CL_ACTIVATION_PRELU) {
     return CL_INVALID_VALUE;  // PReLU needs its slopes
   }
-  const int si = b.add(in), sp = b.add(prm), so = b.add(outp);
+  const int si = b.add(in), sp = b.add(prm);
+  const int so = b.add(outp, OpBuilder::follow_layout(b.info(si)));
   if (prm) vector_layout(b.info(sp), count, stride);
   const float default_param = desc->function == CL_ACTIVATION_LEAKY_RELU ? 0.01f : 1.0f;
   KernelConfig config{dtype, desc->arithmetic_mode, ""};
@@ -165,7 +166,8 @@ cl_int create_binary(cl_context context, const cl_ml_op_properties_qcom* propert
   if (cl_int err = b.same_dtype({&ta, &tb, &tc}, dtype); err != CL_SUCCESS) return err;
   if (!broadcastable(ta->logical(), tc->logical()) || (tb && !broadcastable(tb->logical(), tc->logical())))
     return CL_INVALID_VALUE;
-  const int sa = b.add(ta), sb = b.add(tb), sc = b.add(tc);
+  const int sa = b.add(ta), sb = b.add(tb);
+  const int sc = b.add(tc, OpBuilder::follow_layout(b.info(sa)));
   KernelConfig config{dtype, desc->arithmetic_mode, ""};
   const TensorInfo& ci = b.info(sc);
   KernelDispatch d = elementwise_dispatch(b.kernel(kProgram, kElementwiseSource, "binary_fwd", config), ci);
@@ -231,7 +233,8 @@ cl_int create_batchnorm(cl_context context, const cl_ml_op_properties_qcom* prop
     int stride;
     if (!vector_layout((*v)->logical(), count, stride) || count != channels) return CL_INVALID_VALUE;
   }
-  const int si = b.add(in), so = b.add(to), sm = b.add(tm), sv = b.add(tv), ss = b.add(ts), sb = b.add(tb);
+  const int si = b.add(in), so = b.add(to, OpBuilder::follow_layout(b.info(si)));
+  const int sm = b.add(tm), sv = b.add(tv), ss = b.add(ts), sb = b.add(tb);
   cl_int4 vst{};
   const int slots[4] = {sm, sv, ss, sb};
   for (int i = 0; i < 4; ++i) {

@@ -3,6 +3,7 @@
 // The fast kernel gives every work-item a TM x 8 block of C and walks K four at a time with
 // vector loads (float8 rows of B, float4 runs of A), which PoCL turns into AVX code and GPUs run
 // from registers. Shapes that do not tile fall back to a simple kernel.
+#include <optional>
 #include <sstream>
 
 #include "api_guard.h"
@@ -103,7 +104,8 @@ constexpr const char* kProgram = "gemm";
 // Adds the dispatch computing C = alpha*op(A)*op(B) + beta*C (+ bias) over packed matrices.
 void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t m, int64_t n, int64_t k,
                        bool trans_a, bool trans_b, float alpha, float beta, cl_channel_type dtype,
-                       cl_arithmetic_mode_qcom mode) {
+                       cl_arithmetic_mode_qcom mode, const cl::Buffer* a_repacked = nullptr,
+                       const cl::Buffer* b_repacked = nullptr) {
   // 8 x 8 blocks (64 accumulators) where the rows divide, else 4 x 8.
   const int kTileRows = m % 8 == 0 ? 8 : 4;
   const bool tiled = m % kTileRows == 0 && n % 8 == 0 && k % 4 == 0;
@@ -133,8 +135,10 @@ void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t 
     d.local = cl::NDRange(8, 8);
     d.local_candidates = {cl::NDRange(8, 8), cl::NDRange(16, 8), cl::NDRange(8, 16), cl::NDRange(16, 16)};
   }
-  b.bind(d, 0, sa);
-  b.bind(d, 1, sb);
+  if (a_repacked) d.kernel.setArg(0, *a_repacked);
+  else b.bind(d, 0, sa);
+  if (b_repacked) d.kernel.setArg(1, *b_repacked);
+  else b.bind(d, 1, sb);
   b.bind(d, 2, sc);
   b.bind(d, 3, sbias);
   d.kernel.setArg(4, static_cast<cl_int>(m));
@@ -223,13 +227,20 @@ cl_int create_fully_connected(cl_context context, const cl_ml_op_properties_qcom
     if (!vector_layout(tb->logical(), count, stride) || count != n) return CL_INVALID_VALUE;
   }
   // The kernel reads raw memory in logical order: linear NHWC or strided tensors are not handled
-  // (OPTIMAL ones are finalised as packed NCHW below).
+  // (unfinalised OPTIMAL ones are finalised as packed NCHW below).
   for (const TensorPtr* t : {&ti, &tw, &tb, &to})
     if (*t && !(*t)->is_optimal() && !(*t)->info().is_packed_nchw()) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   const int si = b.add(ti), sw = b.add(tw), sb = b.add(tb), so = b.add(to);
+  if (!b.info(so).is_packed_nchw()) return CL_ML_OP_NOT_ACCELERATED_QCOM;
+  // An OPTIMAL input or weight another op already laid out channels-last is first copied to NCHW.
+  std::optional<cl::Buffer> in_nchw, wt_nchw;
+  if (!b.info(si).is_packed_nchw())
+    in_nchw = b.add_repack(si, packed_strides(b.info(si).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
+  if (!b.info(sw).is_packed_nchw())
+    wt_nchw = b.add_repack(sw, packed_strides(b.info(sw).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
   add_gemm_dispatch(b, si, sw, so, sb, m, n, k, false,
                     desc->weight_transform == CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM, 1.0f, 0.0f, dtype,
-                    desc->arithmetic_mode);
+                    desc->arithmetic_mode, in_nchw ? &*in_nchw : nullptr, wt_nchw ? &*wt_nchw : nullptr);
   std::ostringstream sig;
   sig << "fc" << dtype << ":" << m << "x" << n << "x" << k << "t" << desc->weight_transform << (sb >= 0);
   return b.finish(sig.str());

@@ -125,7 +125,7 @@ cl_int create_pooling(cl_context context, const cl_ml_op_properties_qcom* proper
     if (out_extent != floor_out && out_extent != ceil_out) return CL_INVALID_VALUE;
   }
   if (!ii.five_d && oi.shape[kD] != 1) return CL_INVALID_VALUE;
-  const int si = b.add(ti), so = b.add(to);
+  const int si = b.add(ti), so = b.add(to, OpBuilder::follow_layout(b.info(si)));
   int mode = 0;
   if (desc->mode == CL_POOLING_MODE_AVERAGE_INCLUDE_PADDING_QCOM) mode = 1;
   if (desc->mode == CL_POOLING_MODE_AVERAGE_EXCLUDE_PADDING_QCOM || desc->mode == CL_POOLING_MODE_GLOBAL_AVERAGE_QCOM)

@@ -28,8 +28,14 @@ size_t TensorInfo::bytes() const {
   return static_cast<size_t>(last + 1) * element_size();
 }
 
-bool TensorInfo::is_packed_nchw() const {
-  return strides == packed_strides(shape, CL_TENSOR_LAYOUT_NCHW_QCOM);
+bool TensorInfo::is_packed(cl_tensor_layout_qcom layout) const {
+  return same_memory_order(shape, strides, packed_strides(shape, layout));
+}
+
+bool same_memory_order(const Shape5& shape, const Shape5& a, const Shape5& b) {
+  for (int axis = 0; axis < 5; ++axis)
+    if (shape[axis] > 1 && a[axis] != b[axis]) return false;
+  return true;
 }
 
 Shape5 packed_strides(const Shape5& s, cl_tensor_layout_qcom layout) {
@@ -127,6 +133,16 @@ TensorInfo Tensor::finalize(cl_tensor_layout_qcom preferred) {
   if (!finalized_) {
     info_.layout = preferred;
     info_.strides = packed_strides(info_.shape, preferred);
+    finalized_ = true;
+  }
+  return info_;
+}
+
+TensorInfo Tensor::finalize_strided(const Shape5& strides, cl_tensor_layout_qcom tag) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!finalized_) {
+    info_.layout = tag;
+    info_.strides = strides;
     finalized_ = true;
   }
   return info_;

@@ -30,7 +30,9 @@ struct TensorInfo {
   // Bytes needed to back the tensor (highest addressed element + 1).
   size_t bytes() const;
   // True when memory order equals the logical n,c,d,h,w row-major order with no gaps.
-  bool is_packed_nchw() const;
+  bool is_packed_nchw() const { return is_packed(CL_TENSOR_LAYOUT_NCHW_QCOM); }
+  // True when memory order equals packed `layout` order (strides of extent-1 axes ignored).
+  bool is_packed(cl_tensor_layout_qcom layout) const;
   bool same_shape(const TensorInfo& other) const { return shape == other.shape; }
 };
 
@@ -38,6 +40,8 @@ size_t element_size_of(cl_channel_type dtype);
 bool is_supported_dtype(cl_channel_type dtype);
 // Packed strides of a shape in NCHW (NCDHW) or NHWC (NDHWC) order.
 Shape5 packed_strides(const Shape5& shape, cl_tensor_layout_qcom layout);
+// True when two stride sets address the elements of `shape` identically.
+bool same_memory_order(const Shape5& shape, const Shape5& a, const Shape5& b);
 
 class Tensor {
  public:
@@ -51,6 +55,9 @@ class Tensor {
   bool finalized() const;
   // Fixes the physical layout of an OPTIMAL tensor (no-op for linear ones) and returns the info.
   TensorInfo finalize(cl_tensor_layout_qcom preferred = CL_TENSOR_LAYOUT_NCHW_QCOM);
+  // Fixes an OPTIMAL tensor to explicit element strides (a permutation of packed axes, e.g.
+  // convolution weights with output channels innermost); `tag` names it in op signatures.
+  TensorInfo finalize_strided(const Shape5& strides, cl_tensor_layout_qcom tag);
   // The resolved info; only meaningful once finalized().
   TensorInfo info() const;
   // Shape and dtype, available before finalisation.

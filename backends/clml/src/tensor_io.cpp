@@ -39,7 +39,7 @@ cl_int read_tensor(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem memo
   const size_t bytes = static_cast<size_t>(info.elements()) * info.element_size();
   cl::Event done;
   cl::Event* done_ptr = event ? &done : nullptr;
-  if (host_strides == info.strides) {
+  if (same_memory_order(info.shape, host_strides, info.strides)) {
     cl::Buffer buffer(memory, true);
     q.enqueueReadBuffer(buffer, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, done_ptr);
   } else {
@@ -65,7 +65,7 @@ cl_int write_tensor(cl_command_queue queue, void* host, cl_tensor_layout_qcom la
   const size_t bytes = static_cast<size_t>(info.elements()) * info.element_size();
   cl::Event done;
   cl::Event* done_ptr = event ? &done : nullptr;
-  if (host_strides == info.strides) {
+  if (same_memory_order(info.shape, host_strides, info.strides)) {
     cl::Buffer buffer(memory, true);
     q.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, done_ptr);
   } else {
@@ -100,7 +100,7 @@ cl_int copy_tensor(cl_command_queue queue, cl_ml_tensor_qcom src_handle, cl_mem 
   std::vector<cl::Event> wait = to_events(num_events, events);
   cl::Event done;
   cl::Event* done_ptr = event ? &done : nullptr;
-  if (si.dtype == di.dtype && si.strides == di.strides && si.bytes() == di.bytes()) {
+  if (si.dtype == di.dtype && same_memory_order(si.shape, si.strides, di.strides) && si.bytes() == di.bytes()) {
     cl::Buffer s(src_memory, true), d(dst_memory, true);
     q.enqueueCopyBuffer(s, d, 0, 0, si.bytes(), wait.empty() ? nullptr : &wait, done_ptr);
   } else {
