@@ -109,7 +109,7 @@ TEST_CASE("fully_connected: u8 quantised with i32 bias equals requantised float 
     // Real x = {0, 1, 5; -5, 10, 0.5}, w = {1, -2, 0.25; 0, 0.5, -0.5}, b = {1, -2}.
     // y = {0 - 2 + 1.25 + 1, 0.5 - 2.5 - 2; -5 - 20 + 0.125 + 1, 5 - 0.25 - 2} = {0.25, -4;
     // -23.875, 2.75} q = round(y) + 5, saturated to [0, 255]: {5, 1, 0, 8}.
-    check_close(raw(out[0]), {5, 1, 0, 8});
+    check_close(raw_values(out[0]), {5, 1, 0, 8});
 }
 
 TEST_CASE("matmul: unstacked, stacked and broadcast forms against per-stack products") {
@@ -258,7 +258,7 @@ TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form, on-the
     // Comparison with a pre-computed threshold: sum qa*qb OP Sc/(Sa*Sb)*(qc - Zc) + Za*sum_k qb.
     const tensor gt_plain = run1(op::quantized_matmul().operation(TSR_MATMUL_GREATER), {a, b, c});
     values_t thr;
-    const values_t rb = raw(b);
+    const values_t rb = raw_values(b);
     for (std::int64_t j = 0; j < p; ++j) {
         double colsum = 0;
         for (std::int64_t k = 0; k < n; ++k) colsum += rb[static_cast<std::size_t>(k * p + j)];
@@ -276,7 +276,7 @@ TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form, on-the
     // Clip range of the on-the-fly quantisation: [-1, 1] after the zero point.
     fly.clip(-1, 1);
     const values_t clipped = values(run1(fly.dequantized(true), {af, b, c}));
-    values_t qa_clip = raw(a);
+    values_t qa_clip = raw_values(a);
     for (auto& v : qa_clip) v = 0.5 * (std::min(1.0, std::max(-1.0, v)) - 2);
     values_t e2;
     for (std::int64_t i = 0; i < s; ++i) {

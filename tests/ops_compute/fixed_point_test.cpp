@@ -51,14 +51,14 @@ TEST_CASE("i16 conv2d: each product is rounded with the policy") {
     // x = {1.5, -1.5, 2.5, 0.5}, w = 1/256: the products are exactly those reals in raw units.
     const tensor x = i16(shape::nchw(1, 1, 1, 4), {384, -384, 640, 128});
     const tensor w = i16(shape{1, 1, 1, 1}, {1});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
                 {1, -1, 2, 0});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x, w})),
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x, w})),
                 {2, -2, 2, 0});
     // Two products of 0.5 raw units each round to 0 one by one (a single final rounding gives 1).
     const tensor x2 = i16(shape::nchw(1, 2, 1, 1), {128, 128});
     const tensor w2 = i16(shape{1, 2, 1, 1}, {1, 1});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x2, w2})),
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x2, w2})),
                 {0});
 }
 
@@ -66,17 +66,17 @@ TEST_CASE("i16 conv2d: saturation and wrap of products and of the sum") {
     // 127.0 * 2.0 = 254 -> raw 65024: saturates to 32767 or wraps to -512.
     const tensor x = i16(shape::nchw(1, 2, 1, 1), {32512, 32512});
     const tensor w = i16(shape{1, 2, 1, 1}, {512, 512});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})), {32767});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x, w})), {-1024});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})), {32767});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x, w})), {-1024});
     // One channel: the single product wraps to -512.
     const tensor x1 = i16(shape::nchw(1, 1, 1, 1), {32512});
     const tensor w1 = i16(shape{1, 1, 1, 1}, {512});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x1, w1})), {-512});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x1, w1})), {-512});
     // Sum overflow: 3 * 100.0 = 300 saturates at the end (each product fits).
     const tensor x3 = i16(shape::nchw(1, 3, 1, 1), {25600, 25600, 25600});
     const tensor w3 = i16(shape{1, 3, 1, 1}, {256, 256, 256});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x3, w3})), {32767});
-    check_close(raw(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x3, w3})),
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x3, w3})), {32767});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x3, w3})),
                 {static_cast<double>(narrow(76800, false))});
 }
 
@@ -91,7 +91,7 @@ TEST_CASE("i16 conv2d: bias at another fixed-point position, i32 bias, other out
     std::vector<tensor> out{tensor(
         tensor_desc(shape::nchw(1, 1, 1, 2), dtype::i16, layout::row_major(), {1.0f, 0, 4}))};
     reference::run(op::conv2d(), {x, w}, out);
-    check_close(raw(out[0]), {24, -16});
+    check_close(raw_values(out[0]), {24, -16});
     // Fused ReLU on the fixed-point result.
     check_close(values(run1(op::conv2d().fuse(TSR_ACT_RELU), {x, w})), {1.5, 0});
 }
@@ -116,7 +116,7 @@ TEST_CASE("i16 conv2d: padded strided 3x3 against the provisional formula") {
                               saturate ? TSR_OVERFLOW_SATURATE : TSR_OVERFLOW_WRAP);
             const tensor y = run1(cv, {x, w});
             REQUIRE(y.dims() == shape{1, o, 3, 3});
-            const values_t got = raw(y);
+            const values_t got = raw_values(y);
             for (std::int64_t k = 0; k < o; ++k)
                 for (std::int64_t oy = 0; oy < 3; ++oy)
                     for (std::int64_t ox = 0; ox < 3; ++ox) {
@@ -144,9 +144,9 @@ TEST_CASE("i16 fully_connected: the same per-product arithmetic") {
     const tensor b = i16(shape{2}, {256, 0});
     // Row 0: round(1.5) + round(0.5) + 0 = 2 + 0 (nearest even) + bias 256 = 258.
     // Row 1: 127 * 2 = 254 -> saturated 32767.
-    check_close(raw(run1(op::fully_connected().bias(), {x, w, b})), {258, 32767});
+    check_close(raw_values(run1(op::fully_connected().bias(), {x, w, b})), {258, 32767});
     check_close(
-        raw(run1(op::fully_connected().bias().policies(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP),
+        raw_values(run1(op::fully_connected().bias().policies(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP),
                  {x, w, b})),
         {257, -512});
 }
@@ -168,7 +168,7 @@ TEST_CASE(
     std::vector<tensor> out{
         tensor(tensor_desc(shape::nchw(2, 4, 5, 5), dtype::i8, layout::row_major(), qy))};
     reference::run(cv, {x, w, b}, out);
-    const values_t got = raw(out[0]);
+    const values_t got = raw_values(out[0]);
     for (std::size_t i = 0; i < got.size(); ++i) {
         const double want = std::clamp(std::nearbyint(ref[i] / 0.1 + 2), -128.0, 127.0);
         if (std::fabs(got[i] - want) > 1) FAIL("element " << i << ": " << got[i] << " vs " << want);

@@ -122,14 +122,14 @@ TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     const tensor x = make_raw(shape::nchw(1, 1, 2, 2), {1, 2, 4, 4}, dtype::u8, q);
     const tensor avg = run1(op::pooling(TSR_POOL_GLOBAL_AVERAGE), {x});
     CHECK(avg.type() == dtype::u8);
-    CHECK(raw(avg)[0] == 3);  // 11 / 4 = 2.75 -> 3
+    CHECK(raw_values(avg)[0] == 3);  // 11 / 4 = 2.75 -> 3
     op::pooling to_zero(TSR_POOL_GLOBAL_AVERAGE);
     to_zero.rounding = TSR_ROUND_TO_ZERO;
-    CHECK(raw(run1(to_zero, {x}))[0] == 2);
-    CHECK(raw(run1(op::pooling(TSR_POOL_GLOBAL_MAX), {x}))[0] == 4);
+    CHECK(raw_values(run1(to_zero, {x}))[0] == 2);
+    CHECK(raw_values(run1(op::pooling(TSR_POOL_GLOBAL_MAX), {x}))[0] == 4);
     // Ties round to even: (1 + 2 + 2 + 4) / 4 = 2.25 -> 2; (1+2)/2 = 1.5 -> 2; (3+2)/2 = 2.5 -> 2.
     const tensor y = make_raw(shape::nchw(1, 1, 1, 4), {1, 2, 3, 2}, dtype::i16, {1.0f, 0, 8});
     check_close(
-        raw(run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(1, 2).stride(1, 2), {y})),
+        raw_values(run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(1, 2).stride(1, 2), {y})),
         {2, 2});
 }

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/activation.hpp"
 
 using namespace ops_test;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/elementwise.hpp"
 
 using namespace ops_test;

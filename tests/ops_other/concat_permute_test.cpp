@@ -2,7 +2,7 @@
 // (permute then inverse, transpose twice), raw moves of non-float dtypes, validation.
 #include <doctest/doctest.h>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/data_movement.hpp"
 
 using namespace ops_test;

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/custom.hpp"
 
 using namespace ops_test;

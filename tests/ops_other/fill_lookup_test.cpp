@@ -2,7 +2,7 @@
 // lookup (u8 and i16 tables, default and explicit offsets, out-of-range pass-through).
 #include <doctest/doctest.h>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/data_movement.hpp"
 
 using namespace ops_test;

@@ -1,5 +1,5 @@
-// helpers.hpp: shared helpers of the element-wise, data-movement, recurrent and custom op tests:
-// tensors from value lists, values back out, running a reference kernel, checking errors.
+// helpers.hpp: helpers of the element-wise, data-movement, recurrent and custom op tests on top
+// of common/op_test_values.hpp: value sequences, closeness (absolute, NaN-aware) and error checks.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -9,55 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "tessera/detail/index.hpp"
+#include "common/op_test_values.hpp"
 #include "tessera/error.hpp"
-#include "tessera/tensor.hpp"
 
 namespace ops_test {
 
-using namespace tessera;
-
-/// A row-major tensor holding `values` (real values, stored in `type` with `q`).
-inline tensor make(const shape& dims, const std::vector<double>& values, dtype type = dtype::f32,
-                   const quantization& q = {}) {
-    tensor t(tensor_desc(dims, type, layout::row_major(), q));
-    REQUIRE(static_cast<std::int64_t>(values.size()) == t.num_elements());
-    std::size_t i = 0;
-    tessera::detail::for_each_index(dims, [&](const tessera::detail::index_t& idx) {
-        numeric::store_real(type, q, t.address_of(idx), values[i++]);
-    });
-    return t;
-}
-
-/// A row-major tensor whose raw stored values are `raw` (integers as they are).
-inline tensor make_raw(const shape& dims, const std::vector<double>& raw, dtype type,
-                       const quantization& q = {}) {
-    tensor t(tensor_desc(dims, type, layout::row_major(), q));
-    REQUIRE(static_cast<std::int64_t>(raw.size()) == t.num_elements());
-    std::size_t i = 0;
-    tessera::detail::for_each_index(dims, [&](const tessera::detail::index_t& idx) {
-        numeric::store_raw(type, t.address_of(idx), raw[i++]);
-    });
-    return t;
-}
-
-/// Real values in row-major order.
-inline std::vector<double> values(const tensor& t) {
-    std::vector<double> v;
-    tessera::detail::for_each_index(t.dims(), [&](const tessera::detail::index_t& idx) {
-        v.push_back(numeric::load_real(t.type(), t.desc().quant(), t.address_of(idx)));
-    });
-    return v;
-}
-
-/// Raw stored values in row-major order.
-inline std::vector<double> raw_values(const tensor& t) {
-    std::vector<double> v;
-    tessera::detail::for_each_index(t.dims(), [&](const tessera::detail::index_t& idx) {
-        v.push_back(numeric::load_raw(t.type(), t.address_of(idx)));
-    });
-    return v;
-}
+using namespace op_test;
 
 /// 0, 1, 2, ... n-1 (plus `start`).
 inline std::vector<double> iota(std::int64_t n, double start = 0) {
@@ -76,13 +33,6 @@ inline std::vector<double> pseudo_random(std::int64_t n, std::uint32_t seed, dou
         v.push_back(lo + (hi - lo) * static_cast<double>(s >> 8) / 16777216.0);
     }
     return v;
-}
-
-/// Descriptors of tensors.
-inline std::vector<tensor_desc> descs(const std::vector<tensor>& ts) {
-    std::vector<tensor_desc> d;
-    for (const auto& t : ts) d.push_back(t.desc());
-    return d;
 }
 
 /// Checks two value lists agree within an absolute tolerance (NaN matches NaN).

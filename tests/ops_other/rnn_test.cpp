@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/rnn.hpp"
 
 using namespace ops_test;

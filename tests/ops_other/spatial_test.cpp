@@ -3,7 +3,7 @@
 // hand cases), with validation.
 #include <doctest/doctest.h>
 
-#include "run_ref.hpp"
+#include "helpers.hpp"
 #include "tessera/ops/data_movement.hpp"
 
 using namespace ops_test;

@@ -83,75 +83,72 @@ inline tensor_desc rnn_state_output(const rnn_sizes& s, std::int64_t steps,
     return output_like(shape{steps, s.dirs, s.batch, s.hidden}, like);
 }
 
+/// What lstm and gru share: direction and all-timesteps fields with their setters, and the
+/// validation of the inputs named by Derived::input_names (Derived::gates gates each).
+template <typename Derived, typename CParams, tsr_op_kind Kind>
+struct rnn_op : pod_op<Derived, CParams, Kind> {
+    rnn_op() {
+        this->direction = TSR_RNN_FORWARD;
+        this->all_timesteps = 1;
+    }
+    explicit rnn_op(tsr_rnn_direction d, bool all = true) : rnn_op() {
+        this->direction = d;
+        this->all_timesteps = all ? 1 : 0;
+    }
+
+    Derived& set_direction(tsr_rnn_direction d) {
+        this->direction = d;
+        return static_cast<Derived&>(*this);
+    }
+    Derived& set_all_timesteps(bool all) {
+        this->all_timesteps = all ? 1 : 0;
+        return static_cast<Derived&>(*this);
+    }
+
+  protected:
+    /// Validates the fields and inputs; returns the layer's sizes.
+    rnn_sizes checked_sizes(const checker& check, const std::vector<tensor_desc>& inputs) const {
+        check_flag(check, "all_timesteps", this->all_timesteps);
+        return check_rnn(check, inputs, Derived::input_names(), Derived::gates, this->direction);
+    }
+    /// hn_output: every timestep or only the last one.
+    tensor_desc hn_output(const rnn_sizes& s, const tensor_desc& like) const {
+        return rnn_state_output(s, this->all_timesteps ? s.steps : 1, like);
+    }
+};
+
 }  // namespace detail
 
 /// LSTM. Input order: input, h0, c0, weights, biases, hidden_weights, hidden_biases.
 /// Outputs: hn_output [T or 1, D, B, H], cf_output [1, D, B, H]. Floating dtypes only.
-struct lstm : pod_op<lstm, tsr_lstm_params, TSR_OP_LSTM> {
+struct lstm : detail::rnn_op<lstm, tsr_lstm_params, TSR_OP_LSTM> {
     static constexpr std::string_view name = "lstm";
     static constexpr int gates = 4;
+    using rnn_op::rnn_op;
 
-    lstm() {
-        direction = TSR_RNN_FORWARD;
-        all_timesteps = 1;
-    }
-    explicit lstm(tsr_rnn_direction d, bool all = true) : lstm() {
-        direction = d;
-        all_timesteps = all ? 1 : 0;
-    }
-
-    lstm& set_direction(tsr_rnn_direction d) {
-        direction = d;
-        return *this;
-    }
-    lstm& set_all_timesteps(bool all) {
-        all_timesteps = all ? 1 : 0;
-        return *this;
+    static std::vector<std::string_view> input_names() {
+        return {"input", "h0", "c0", "weights", "biases", "hidden_weights", "hidden_biases"};
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
-        const checker check{name};
-        check_flag(check, "all_timesteps", all_timesteps);
-        const auto s = detail::check_rnn(
-            check, inputs,
-            {"input", "h0", "c0", "weights", "biases", "hidden_weights", "hidden_biases"}, gates,
-            direction);
-        return {detail::rnn_state_output(s, all_timesteps ? s.steps : 1, inputs[0]),
-                detail::rnn_state_output(s, 1, inputs[0])};
+        const auto s = checked_sizes(checker{name}, inputs);
+        return {hn_output(s, inputs[0]), detail::rnn_state_output(s, 1, inputs[0])};
     }
 };
 
 /// GRU (reset after the hidden matmul). Input order: input, h0, weights, biases,
 /// hidden_weights, hidden_biases. Output: hn_output [T or 1, D, B, H]. Floating dtypes only.
-struct gru : pod_op<gru, tsr_gru_params, TSR_OP_GRU> {
+struct gru : detail::rnn_op<gru, tsr_gru_params, TSR_OP_GRU> {
     static constexpr std::string_view name = "gru";
     static constexpr int gates = 3;
+    using rnn_op::rnn_op;
 
-    gru() {
-        direction = TSR_RNN_FORWARD;
-        all_timesteps = 1;
-    }
-    explicit gru(tsr_rnn_direction d, bool all = true) : gru() {
-        direction = d;
-        all_timesteps = all ? 1 : 0;
-    }
-
-    gru& set_direction(tsr_rnn_direction d) {
-        direction = d;
-        return *this;
-    }
-    gru& set_all_timesteps(bool all) {
-        all_timesteps = all ? 1 : 0;
-        return *this;
+    static std::vector<std::string_view> input_names() {
+        return {"input", "h0", "weights", "biases", "hidden_weights", "hidden_biases"};
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
-        const checker check{name};
-        check_flag(check, "all_timesteps", all_timesteps);
-        const auto s = detail::check_rnn(
-            check, inputs, {"input", "h0", "weights", "biases", "hidden_weights", "hidden_biases"},
-            gates, direction);
-        return {detail::rnn_state_output(s, all_timesteps ? s.steps : 1, inputs[0])};
+        return {hn_output(checked_sizes(checker{name}, inputs), inputs[0])};
     }
 };
 
