@@ -11,7 +11,9 @@ namespace {
 
 cl_buffer& as_cl_buffer(sdk::buffer* b, std::size_t id) {
     auto* cb = dynamic_cast<cl_buffer*>(b);
-    if (!cb) throw error(status::invalid_argument, "partition tensor " + std::to_string(id) + " has no qcom-ml buffer");
+    if (!cb)
+        throw error(status::invalid_argument,
+                    "partition tensor " + std::to_string(id) + " has no qcom-ml buffer");
     return *cb;
 }
 
@@ -20,7 +22,9 @@ cl_buffer& as_cl_buffer(sdk::buffer* b, std::size_t id) {
 partition_program::partition_program(std::shared_ptr<device_context> dev, const sdk::partition& p)
     : dev_(std::move(dev)), descs_(p.tensors) {
     const auto* api = clml_v1();
-    for (const auto& d : descs_) tensors_.push_back(std::make_shared<const ml_tensor_handle>(create_tensor(dev_->context(), d)));
+    for (const auto& d : descs_)
+        tensors_.push_back(
+            std::make_shared<const ml_tensor_handle>(create_tensor(dev_->context(), d)));
     const build_context ctx{dev_->context(), dev_->queue()};
     for (const auto& n : p.nodes) {
         if (n.op.get_if<op::reorder>()) {
@@ -49,39 +53,60 @@ partition_program::partition_program(std::shared_ptr<device_context> dev, const 
         s.outputs = n.outputs;
         segments_.back().ops.push_back(std::move(s));
     }
+    std::vector<bool> produced(descs_.size(), false);
+    for (const auto& n : p.nodes)
+        for (int id : n.outputs) produced.at(static_cast<std::size_t>(id)) = true;
     // OPTIMAL sizes are known now; the host sized its buffers from query()'s answers.
     for (std::size_t i = 0; i < descs_.size(); ++i) {
         if (!is_optimal(descs_[i])) continue;
         cl_uint bytes = 0;
-        const cl_int err = api->clGetMLTensorMemorySizeQCOM(dev_->context(), tensors_[i]->get(), &bytes);
-        if (err != CL_SUCCESS) continue;  // not finalised by this partition (only copied): sized by its producer
+        const cl_int err =
+            api->clGetMLTensorMemorySizeQCOM(dev_->context(), tensors_[i]->get(), &bytes);
+        if (err != CL_SUCCESS)
+            continue;  // not finalised by this partition (only copied): sized by its producer
         if (static_cast<std::int64_t>(bytes) > descs_[i].size_bytes()) {
-            throw error(status::backend_failure, "OPTIMAL tensor " + std::to_string(i) + " needs " + std::to_string(bytes) +
-                                                     " bytes, the layout reported " + std::to_string(descs_[i].size_bytes()));
+            throw error(status::backend_failure, "OPTIMAL tensor " + std::to_string(i) + " needs " +
+                                                     std::to_string(bytes) +
+                                                     " bytes, the layout reported " +
+                                                     std::to_string(descs_[i].size_bytes()));
+        }
+        if (!produced[i]) {
+            cl_int mem_err = CL_SUCCESS;
+            cl_mem staging =
+                clCreateBuffer(dev_->context(), CL_MEM_READ_WRITE, bytes, nullptr, &mem_err);
+            check_cl(mem_err, "clCreateBuffer (staging of a foreign OPTIMAL input)");
+            foreign_inputs_.push_back({static_cast<int>(i), mem_handle(staging)});
         }
     }
     cl_ml_tensor_mem_desc_set_qcom set = nullptr;
-    check_cl(api->clCreateMLTensorMemoryDescriptorSetQCOM(&set), "clCreateMLTensorMemoryDescriptorSetQCOM");
+    check_cl(api->clCreateMLTensorMemoryDescriptorSetQCOM(&set),
+             "clCreateMLTensorMemoryDescriptorSetQCOM");
     set_ = desc_set_handle(set);
 }
 
 partition_program::~partition_program() = default;
 
-std::vector<cl_mem> partition_program::memory_of(const op_step& s, const std::vector<cl_mem>& mems) const {
+std::vector<cl_mem> partition_program::memory_of(const op_step& s,
+                                                 const std::vector<cl_mem>& mems) const {
     std::vector<cl_mem> out;
-    for (const auto& [tensor, pos] : s.op.node_bindings) out.push_back(mems[static_cast<std::size_t>(s.tensor_ids[static_cast<std::size_t>(pos)])]);
+    for (const auto& [tensor, pos] : s.op.node_bindings)
+        out.push_back(mems[static_cast<std::size_t>(s.tensor_ids[static_cast<std::size_t>(pos)])]);
     return out;
 }
 
-void partition_program::enqueue_direct(cl_command_queue q, const op_step& s, const std::vector<cl_mem>& mems) {
+void partition_program::enqueue_direct(cl_command_queue q, const op_step& s,
+                                       const std::vector<cl_mem>& mems) {
     std::vector<cl_ml_tensor_memory_desc_qcom> descs;
     const auto node_mems = memory_of(s, mems);
-    for (std::size_t i = 0; i < node_mems.size(); ++i) descs.push_back({s.op.node_bindings[i].first, node_mems[i]});
+    for (std::size_t i = 0; i < node_mems.size(); ++i)
+        descs.push_back({s.op.node_bindings[i].first, node_mems[i]});
     for (const auto& [tensor, mem] : s.op.internal_bindings) descs.push_back({tensor, mem});
     const auto* api = clml_v1();
-    check_cl(api->clUpdateMLTensorMemoryDescriptorSetQCOM(set_.get(), static_cast<uint32_t>(descs.size()), descs.data()),
+    check_cl(api->clUpdateMLTensorMemoryDescriptorSetQCOM(
+                 set_.get(), static_cast<uint32_t>(descs.size()), descs.data()),
              "clUpdateMLTensorMemoryDescriptorSetQCOM");
-    check_cl(api->clEnqueueMLOpQCOM(q, s.op.op.get(), set_.get(), 0, nullptr, nullptr), "clEnqueueMLOpQCOM");
+    check_cl(api->clEnqueueMLOpQCOM(q, s.op.op.get(), set_.get(), 0, nullptr, nullptr),
+             "clEnqueueMLOpQCOM");
 }
 
 void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
@@ -89,7 +114,8 @@ void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
     cl_recording_qcom rec = clNewRecordingQCOM(dev_->record_queue(), &err);
     if (err != CL_SUCCESS || !rec) {
         recording_supported_ = false;  // run op by op from now on
-        sdk::log(TSR_LOG_WARN, backend_name, "clNewRecordingQCOM failed (" + cl_error_name(err) + "); enqueuing ops directly");
+        sdk::log(TSR_LOG_WARN, backend_name,
+                 "clNewRecordingQCOM failed (" + cl_error_name(err) + "); enqueuing ops directly");
         return;
     }
     seg.recording = recording_handle(rec);
@@ -98,7 +124,8 @@ void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
         seg.recorded_memory.push_back(memory_of(s, mems));
     }
     check_cl(clEndRecordingQCOM(rec), "clEndRecordingQCOM");
-    sdk::log(TSR_LOG_DEBUG, backend_name, "recorded " + std::to_string(seg.ops.size()) + " CLML ops");
+    sdk::log(TSR_LOG_DEBUG, backend_name,
+             "recorded " + std::to_string(seg.ops.size()) + " CLML ops");
 }
 
 void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
@@ -110,7 +137,8 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
         if (now == seg.recorded_memory[i]) continue;
         auto& u = updates.emplace_back();
         u.reserve(now.size());
-        for (std::size_t k = 0; k < now.size(); ++k) u.push_back({seg.ops[i].op.node_bindings[k].first, now[k]});
+        for (std::size_t k = 0; k < now.size(); ++k)
+            u.push_back({seg.ops[i].op.node_bindings[k].first, now[k]});
     }
     std::size_t next = 0;
     for (std::size_t i = 0; i < seg.ops.size(); ++i) {
@@ -118,29 +146,43 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
         auto& u = updates[next++];
         args.push_back({static_cast<cl_uint>(i), u.data(), static_cast<cl_uint>(u.size())});
     }
-    check_cl(clml_v1()->clEnqueueRecordingMLOpQCOM(dev_->queue(), seg.recording.get(), 0, nullptr, args.size(),
-                                                   args.empty() ? nullptr : args.data(), 0, nullptr, 0, nullptr, 0, nullptr, 0,
-                                                   nullptr, 0, nullptr, 0, nullptr, nullptr),
+    check_cl(clml_v1()->clEnqueueRecordingMLOpQCOM(
+                 dev_->queue(), seg.recording.get(), 0, nullptr, args.size(),
+                 args.empty() ? nullptr : args.data(), 0, nullptr, 0, nullptr, 0, nullptr, 0,
+                 nullptr, 0, nullptr, 0, nullptr, nullptr),
              "clEnqueueRecordingMLOpQCOM");
     sdk::log(TSR_LOG_TRACE, backend_name,
-             "replayed a recording of " + std::to_string(seg.ops.size()) + " ops, " + std::to_string(args.size()) + " with new memory");
+             "replayed a recording of " + std::to_string(seg.ops.size()) + " ops, " +
+                 std::to_string(args.size()) + " with new memory");
 }
 
 void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
     if (buffers.size() < descs_.size())
-        throw error(status::invalid_argument, "execute got " + std::to_string(buffers.size()) + " buffers for " +
-                                                  std::to_string(descs_.size()) + " partition tensors");
+        throw error(status::invalid_argument, "execute got " + std::to_string(buffers.size()) +
+                                                  " buffers for " + std::to_string(descs_.size()) +
+                                                  " partition tensors");
     std::vector<cl_mem> mems;
     std::vector<cl_buffer*> bufs;
     for (std::size_t i = 0; i < descs_.size(); ++i) {
         cl_buffer& b = as_cl_buffer(buffers[i], i);
         if (b.size() < descs_[i].size_bytes())
-            throw error(status::invalid_argument, "buffer of partition tensor " + std::to_string(i) + " is too small");
+            throw error(status::invalid_argument,
+                        "buffer of partition tensor " + std::to_string(i) + " is too small");
         bufs.push_back(&b);
         mems.push_back(b.mem());
     }
     std::lock_guard<std::mutex> lock(dev_->queue_mutex());
     const auto* api = clml_v1();
+    for (const auto& f : foreign_inputs_) {
+        const auto id = static_cast<std::size_t>(f.id);
+        const shared_tensor& src = bufs[id]->written_by();
+        if (!src || src == tensors_[id]) continue;  // host-written, or laid out by this partition
+        check_cl(api->clEnqueueCopyMLTensorDataQCOM(dev_->queue(), src->get(), mems[id],
+                                                    tensors_[id]->get(), f.staging.get(), 0,
+                                                    nullptr, nullptr),
+                 "clEnqueueCopyMLTensorDataQCOM (foreign OPTIMAL input)");
+        mems[id] = f.staging.get();
+    }
     if (!recorded_) {
         for (auto& seg : segments_)
             if (!seg.ops.empty() && recording_supported_) record(seg, mems);
@@ -153,11 +195,13 @@ void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
             const shared_tensor& src = bufs[static_cast<std::size_t>(c.src)]->written_by()
                                            ? bufs[static_cast<std::size_t>(c.src)]->written_by()
                                            : tensors_[static_cast<std::size_t>(c.src)];
-            check_cl(api->clEnqueueCopyMLTensorDataQCOM(dev_->queue(), src->get(), mems[static_cast<std::size_t>(c.src)],
-                                                       tensors_[static_cast<std::size_t>(c.dst)]->get(),
-                                                       mems[static_cast<std::size_t>(c.dst)], 0, nullptr, nullptr),
+            check_cl(api->clEnqueueCopyMLTensorDataQCOM(
+                         dev_->queue(), src->get(), mems[static_cast<std::size_t>(c.src)],
+                         tensors_[static_cast<std::size_t>(c.dst)]->get(),
+                         mems[static_cast<std::size_t>(c.dst)], 0, nullptr, nullptr),
                      "clEnqueueCopyMLTensorDataQCOM");
-            bufs[static_cast<std::size_t>(c.dst)]->set_written_by(tensors_[static_cast<std::size_t>(c.dst)]);
+            bufs[static_cast<std::size_t>(c.dst)]->set_written_by(
+                tensors_[static_cast<std::size_t>(c.dst)]);
         }
         if (seg.ops.empty()) continue;
         if (recorded_) {
@@ -166,7 +210,9 @@ void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
             for (const auto& s : seg.ops) enqueue_direct(dev_->queue(), s, mems);
         }
         for (const auto& s : seg.ops)
-            for (int id : s.outputs) bufs[static_cast<std::size_t>(id)]->set_written_by(tensors_[static_cast<std::size_t>(id)]);
+            for (int id : s.outputs)
+                bufs[static_cast<std::size_t>(id)]->set_written_by(
+                    tensors_[static_cast<std::size_t>(id)]);
     }
     check_cl(clFinish(dev_->queue()), "clFinish");
 }

@@ -5,7 +5,8 @@
 // every execute() then replays the recordings with clEnqueueRecordingMLOpQCOM, passing the
 // buffers as per-dispatch tensor-memory updates when they differ from the recorded ones, and
 // waits once (clFinish) at the end. Reorders (OPTIMAL -> NCHW) are CLML tensor copies between
-// recordings.
+// recordings. OPTIMAL inputs another partition produced are converted into this partition's
+// layout first (the CLML library may lay two OPTIMAL tensors of one shape out differently).
 #pragma once
 
 #include <memory>
@@ -19,7 +20,7 @@
 namespace tessera::qcom_ml {
 
 class partition_program final : public sdk::executable {
-public:
+  public:
     partition_program(std::shared_ptr<device_context> dev, const sdk::partition& p);
     ~partition_program() override;
 
@@ -29,11 +30,12 @@ public:
     int recording_count() const { return static_cast<int>(segments_.size()); }
     bool recorded() const { return recorded_; }
 
-private:
+  private:
     struct op_step {
         built_op op;
-        std::vector<int> tensor_ids;  ///< partition tensor id of each node position (inputs, outputs)
-        std::vector<int> outputs;     ///< partition ids the op writes
+        std::vector<int>
+            tensor_ids;            ///< partition tensor id of each node position (inputs, outputs)
+        std::vector<int> outputs;  ///< partition ids the op writes
     };
     struct copy_step {
         int src = 0, dst = 0;
@@ -55,6 +57,14 @@ private:
     std::vector<tensor_desc> descs_;
     std::vector<shared_tensor> tensors_;
     std::vector<segment> segments_;
+    /// OPTIMAL inputs produced by another partition: this partition's ops laid out their own
+    /// CLML tensor for them, which need not agree with the producer's layout, so each run copies
+    /// (clEnqueueCopyMLTensorDataQCOM converts) into a staging buffer in this partition's layout.
+    struct foreign_input {
+        int id = 0;
+        mem_handle staging;
+    };
+    std::vector<foreign_input> foreign_inputs_;
     desc_set_handle set_;
     bool recorded_ = false;
     bool recording_supported_ = true;

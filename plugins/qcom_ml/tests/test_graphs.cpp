@@ -106,3 +106,25 @@ TEST_CASE("devices lists every OpenCL device with its kind and details") {
     }
     CHECK_THROWS(backend::create(backend_request{"qcom-ml", {{"device", "999"}}}));
 }
+
+TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition arrives in the layout its producer chose") {
+    // conv (channels-last OPTIMAL output) -> abs (declined: runs on the reference) and -> relu in
+    // a later qcom-ml partition, which lays out its own OPTIMAL tensor for the conv output.
+    load_plugin();
+    graph g;
+    const auto x = g.input("x", tensor_desc(shape{1, 4, 6, 7}, dtype::f32));
+    const auto y = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({8, 4, 3, 3}, 40))});
+    const auto a = g.apply("abs", op::activation(TSR_ACT_ABS), {y});
+    const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {y});
+    const auto s = g.apply("sum", op::binary(TSR_BINARY_ADD), {a, r});
+    g.output(s);
+    compiled_graph cg = g.compile("qcom-ml|reference");
+    compiled_graph ref = g.compile("reference");
+    const std::string report = cg.placement_report();
+    INFO(report);
+    CHECK(count(report, "-> qcom-ml") >= 3);
+    for (int run = 0; run < 2; ++run) {
+        const tensor in = values({1, 4, 6, 7}, 41 + run);
+        CHECK(max_rel_diff(cg.run({{"x", in}}).at("sum"), ref.run({{"x", in}}).at("sum")) <= 1e-5);
+    }
+}
