@@ -62,10 +62,11 @@ namespace {
 // Records which sub-windows it ran.
 class RecordingKernel final : public ICpuKernel {
 public:
-    RecordingKernel(int64_t steps, int64_t min_chunk) {
+    RecordingKernel(int64_t steps, int64_t min_chunk, int parts_per_thread = 1) {
         Window w;
         w.set(2, Window::Dimension(0, steps * 2, 2));
         configure_window(w, 2, min_chunk);
+        set_parts_per_thread(parts_per_thread);
         hits.assign(static_cast<std::size_t>(steps), 0);
     }
     const char* name() const override { return "RecordingKernel"; }
@@ -96,4 +97,24 @@ TEST_CASE("schedulers: every step runs exactly once, min chunk limits the parts"
     pool->schedule(three);
     for (int h : three.hits) CHECK(h == 1);
     CHECK(pool->parts_for(three) == 3);
+}
+
+TEST_CASE("schedulers: kernels asking for several parts per thread get them, each step once") {
+    auto tbb = make_default_scheduler(2);
+    auto pool = make_thread_pool_scheduler(2);
+    auto one = make_default_scheduler(1);
+    for (int64_t steps : {3, 8, 21}) {
+        RecordingKernel k(steps, 1, 4), p(steps, 1, 4), s(steps, 1, 4);
+        for (int repeat = 0; repeat < 20; ++repeat) {
+            tbb->schedule(k);
+            pool->schedule(p);
+            one->schedule(s);
+        }
+        for (int h : k.hits) CHECK(h == 20);
+        for (int h : p.hits) CHECK(h == 20);
+        for (int h : s.hits) CHECK(h == 20);
+        CHECK(tbb->parts_for(k) == (has_parallel_scheduler() ? std::min<int64_t>(8, steps) : 1));
+        CHECK(pool->parts_for(p) == std::min<int64_t>(8, steps));
+        CHECK(one->parts_for(s) == 1);
+    }
 }

@@ -99,6 +99,9 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     if (d.h() < 8 && blocks >= 2) split = 0;
     if (d.n() >= 2 && d.n() >= d.h()) split = 2;
     configure_window(win, split, 1);
+    // Parts share nothing but read-only weights and input: several per thread cost a few
+    // dispatches and let a thread that finishes first take over rows of a delayed one.
+    set_parts_per_thread(4);
 }
 
 void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::size_t chunk) const {

@@ -30,6 +30,10 @@ public:
     int64_t min_chunk() const { return min_chunk_; }
     /// False when the kernel must run as a single piece.
     bool is_parallelisable() const { return parallelisable_; }
+    /// Parts per thread when the window is split across several threads (1 unless the kernel
+    /// asked for more): threads claim parts as they come, so with several parts each, one that
+    /// starts late or runs slower is relieved by the others.
+    int parts_per_thread() const { return parts_per_thread_; }
 
 protected:
     void configure_window(const Window& window, std::size_t split_dimension, int64_t min_chunk = 1,
@@ -39,12 +43,16 @@ protected:
         min_chunk_ = min_chunk < 1 ? 1 : min_chunk;
         parallelisable_ = parallelisable;
     }
+    /// Only for kernels whose parts need no per-part setup or workspace (ThreadInfo::thread_id
+    /// then numbers parts, up to threads * n).
+    void set_parts_per_thread(int n) { parts_per_thread_ = n < 1 ? 1 : n; }
 
 private:
     Window window_;
     std::size_t split_dimension_ = 0;
     int64_t min_chunk_ = 1;
     bool parallelisable_ = true;
+    int parts_per_thread_ = 1;
 };
 
 }  // namespace tessera::cpu
