@@ -11,8 +11,8 @@ int IScheduler::parts_for(const ICpuKernel& kernel, int max_parts) const {
     const int64_t by_chunk = std::max<int64_t>(1, steps / kernel.min_chunk());
     const int64_t threads = num_threads();
     const int64_t wanted = threads > 1 ? threads * kernel.parts_per_thread() : 1;
-    return static_cast<int>(
-        std::max<int64_t>(1, std::min<int64_t>({wanted, static_cast<int64_t>(max_parts), by_chunk})));
+    return static_cast<int>(std::max<int64_t>(
+        1, std::min<int64_t>({wanted, static_cast<int64_t>(max_parts), by_chunk})));
 }
 
 void IScheduler::schedule(ICpuKernel& kernel, int max_parts) {
