@@ -5,10 +5,15 @@
 //   clGetDeviceInfo(CL_DEVICE_EXTENSIONS)   appends " cl_qcom_ml_ops cl_qcom_recordable_queues"
 //   clCreateCommandQueue[WithProperties]    strips CL_QUEUE_RECORDABLE_QCOM, which the real
 //                                           driver would reject; libtessera_clml emulates it.
+//   clEnqueueNDRangeKernel                  offered first to libtessera_clml (its exported hook
+//                                           tesseraClmlCaptureKernel), which captures kernels
+//                                           enqueued to a queue with an open recording.
 // The ML functions themselves live in libtessera_clml, which clients link directly.
 #include <CL/cl_icd.h>
 #include <CL/cl_layer.h>
+#include <dlfcn.h>
 
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,13 +51,12 @@ cl_int CL_API_CALL layer_get_device_info(cl_device_id device, cl_device_info nam
 
 cl_command_queue CL_API_CALL layer_create_queue(cl_context context, cl_device_id device,
                                                 cl_command_queue_properties properties, cl_int* err) {
-  return g_next.clCreateCommandQueue(context, device, properties & ~cl_command_queue_properties{CL_QUEUE_RECORDABLE_QCOM},
-                                     err);
+  return g_next.clCreateCommandQueue(context, device,
+                                     properties & ~cl_command_queue_properties{CL_QUEUE_RECORDABLE_QCOM}, err);
 }
 
 cl_command_queue CL_API_CALL layer_create_queue_with_properties(cl_context context, cl_device_id device,
-                                                                const cl_queue_properties* properties,
-                                                                cl_int* err) {
+                                                                const cl_queue_properties* properties, cl_int* err) {
   std::vector<cl_queue_properties> copy;
   if (properties != nullptr) {
     for (size_t i = 0; properties[i] != 0; i += 2) {
@@ -66,10 +70,42 @@ cl_command_queue CL_API_CALL layer_create_queue_with_properties(cl_context conte
   return g_next.clCreateCommandQueueWithProperties(context, device, properties ? copy.data() : nullptr, err);
 }
 
+using capture_hook = cl_int(CL_API_CALL*)(cl_command_queue, cl_kernel, cl_uint, const size_t*, const size_t*,
+                                          const size_t*, cl_uint, const cl_event*, cl_event*, cl_bool*);
+
+// libtessera_clml's hook, once it is loaded: visible globally when the client links it, else
+// found by its soname when it was loaded locally (e.g. by a plugin opened with RTLD_LOCAL).
+capture_hook find_capture_hook() {
+  static std::atomic<capture_hook> found{nullptr};
+  capture_hook hook = found.load(std::memory_order_acquire);
+  if (hook != nullptr) return hook;
+  void* symbol = dlsym(RTLD_DEFAULT, "tesseraClmlCaptureKernel");
+  if (symbol == nullptr) {
+    if (void* library = dlopen("libtessera_clml.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
+      symbol = dlsym(library, "tesseraClmlCaptureKernel");
+      dlclose(library);  // balances the NOLOAD reference; the library stays loaded
+    }
+  }
+  hook = reinterpret_cast<capture_hook>(symbol);
+  if (hook != nullptr) found.store(hook, std::memory_order_release);
+  return hook;
+}
+
+cl_int CL_API_CALL layer_enqueue_ndrange(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                         const size_t* offset, const size_t* global, const size_t* local,
+                                         cl_uint num_events, const cl_event* events, cl_event* event) {
+  if (capture_hook hook = find_capture_hook()) {
+    cl_bool captured = CL_FALSE;
+    const cl_int err = hook(queue, kernel, work_dim, offset, global, local, num_events, events, event, &captured);
+    if (captured) return err;
+  }
+  return g_next.clEnqueueNDRangeKernel(queue, kernel, work_dim, offset, global, local, num_events, events, event);
+}
+
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) cl_int CL_API_CALL
-clGetLayerInfo(cl_layer_info name, size_t size, void* value, size_t* size_ret) {
+extern "C" __attribute__((visibility("default"))) cl_int CL_API_CALL clGetLayerInfo(cl_layer_info name, size_t size,
+                                                                                    void* value, size_t* size_ret) {
   if (name == CL_LAYER_API_VERSION) {
     const cl_layer_api_version version = CL_LAYER_API_VERSION_100;
     if (size_ret != nullptr) *size_ret = sizeof(version);
@@ -102,6 +138,7 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_ent
   g_layer.clGetDeviceInfo = layer_get_device_info;
   g_layer.clCreateCommandQueue = layer_create_queue;
   g_layer.clCreateCommandQueueWithProperties = layer_create_queue_with_properties;
+  g_layer.clEnqueueNDRangeKernel = layer_enqueue_ndrange;
   *layer_dispatch = &g_layer;
   *num_entries_ret = kEntries;
   return CL_SUCCESS;

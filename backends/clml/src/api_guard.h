@@ -14,8 +14,20 @@ namespace tessera::clml {
 bool debug_enabled();
 
 // Runs an entry point body; no exception ever crosses the C boundary.
+// Depth of CLML entry points on this thread: kernels the library enqueues itself are never
+// captured into a recording (only the client's).
+inline thread_local int library_call_depth = 0;
+
+struct LibraryCallScope {
+  LibraryCallScope() { ++library_call_depth; }
+  ~LibraryCallScope() { --library_call_depth; }
+  LibraryCallScope(const LibraryCallScope&) = delete;
+  LibraryCallScope& operator=(const LibraryCallScope&) = delete;
+};
+
 template <class Body>
 cl_int guarded(Body&& body) noexcept {
+  LibraryCallScope scope;
   try {
     return body();
   } catch (const cl::BuildError& error) {

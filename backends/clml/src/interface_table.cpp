@@ -1,6 +1,7 @@
 // interface_table.cpp -- the exported C entry points: version query, the V1 interface table and
 // the recordable-queue functions.
 #include "api_functions.h"
+#include "recording.h"
 
 #define TESSERA_CLML_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -64,12 +65,12 @@ const CLMLInterfaceV1QCOM kInterfaceV1_1 = make_v1_table<1>();
 
 using namespace tessera::clml;
 
-TESSERA_CLML_EXPORT cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* majors, cl_int* minors,
-                                                                      cl_uint count, cl_uint* count_ret) {
+TESSERA_CLML_EXPORT cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* majors, cl_int* minors, cl_uint count,
+                                                                      cl_uint* count_ret) {
   constexpr cl_uint available = sizeof(kMinorVersions) / sizeof(kMinorVersions[0]);
   if (count_ret != nullptr) *count_ret = available;
-  if (count == 0) return count_ret != nullptr || (majors == nullptr && minors == nullptr) ? CL_SUCCESS
-                                                                                          : CL_INVALID_VALUE;
+  if (count == 0)
+    return count_ret != nullptr || (majors == nullptr && minors == nullptr) ? CL_SUCCESS : CL_INVALID_VALUE;
   if (count < available) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < available; ++i) {
     if (majors != nullptr) majors[i] = 1;
@@ -81,9 +82,12 @@ TESSERA_CLML_EXPORT cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* ma
 TESSERA_CLML_EXPORT cl_int CL_API_CALL clGetMLInterfaceQCOM(void* interface_out, cl_int major, cl_int minor) {
   if (interface_out == nullptr || major != 1) return CL_INVALID_VALUE;
   const CLMLInterfaceV1QCOM* table = nullptr;
-  if (minor == 0) table = &kInterfaceV1_0;
-  else if (minor == 1) table = &kInterfaceV1_1;
-  else return CL_INVALID_VALUE;
+  if (minor == 0)
+    table = &kInterfaceV1_0;
+  else if (minor == 1)
+    table = &kInterfaceV1_1;
+  else
+    return CL_INVALID_VALUE;
   *static_cast<const CLMLInterfaceV1QCOM**>(interface_out) = table;
   return CL_SUCCESS;
 }
@@ -104,9 +108,20 @@ TESSERA_CLML_EXPORT cl_int CL_API_CALL clEnqueueRecordingQCOM(
     cl_command_queue queue, cl_recording_qcom recording, size_t num_args, const cl_array_arg_qcom* args,
     size_t num_svm_args, const cl_array_arg_qcom* svm_args, size_t num_offsets, const cl_offset_qcom* offsets,
     size_t num_global, const cl_workgroup_qcom* global, size_t num_local, const cl_workgroup_qcom* local,
-    size_t num_non_arg, const cl_array_kernel_exec_info_qcom* non_arg, cl_uint num_events,
-    const cl_event* events, cl_event* event) {
-  return api_enqueue_recording_op(queue, recording, num_args, args, 0, nullptr, num_svm_args, svm_args,
-                                  num_offsets, offsets, num_global, global, num_local, local, num_non_arg,
-                                  non_arg, num_events, events, event);
+    size_t num_non_arg, const cl_array_kernel_exec_info_qcom* non_arg, cl_uint num_events, const cl_event* events,
+    cl_event* event) {
+  return api_enqueue_recording_op(queue, recording, num_args, args, 0, nullptr, num_svm_args, svm_args, num_offsets,
+                                  offsets, num_global, global, num_local, local, num_non_arg, non_arg, num_events,
+                                  events, event);
+}
+
+// Not part of CLML: the hook through which the loader layer (layer/clml_layer.cpp) hands over a
+// client's clEnqueueNDRangeKernel, so that kernels enqueued to a recording queue are captured.
+TESSERA_CLML_EXPORT cl_int CL_API_CALL tesseraClmlCaptureKernel(cl_command_queue queue, cl_kernel kernel,
+                                                                cl_uint work_dim, const size_t* offset,
+                                                                const size_t* global, const size_t* local,
+                                                                cl_uint num_events, const cl_event* events,
+                                                                cl_event* event, cl_bool* captured) {
+  return tessera::clml::capture_kernel(queue, kernel, work_dim, offset, global, local, num_events, events, event,
+                                       captured);
 }
