@@ -9,9 +9,12 @@ std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std:
     using fn = zdnn_activation::fn;
     why.clear();
     switch (s.kind) {
-        case TSR_ACT_NONE: return std::nullopt;
-        case TSR_ACT_RELU: return zdnn_activation{fn::relu, 0.0f, 0.0f};
-        case TSR_ACT_RELU6: return zdnn_activation{fn::relu, 6.0f, 0.0f};
+        case TSR_ACT_NONE:
+            return std::nullopt;
+        case TSR_ACT_RELU:
+            return zdnn_activation{fn::relu, 0.0f, 0.0f};
+        case TSR_ACT_RELU6:
+            return zdnn_activation{fn::relu, 6.0f, 0.0f};
         case TSR_ACT_BOUNDED_RELU:
             if (s.a > 0.0f) return zdnn_activation{fn::relu, s.a, 0.0f};
             why = "bounded_relu with bound 0 (zDNN reads a clipping value of 0 as no clipping)";
@@ -22,24 +25,28 @@ std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std:
             return std::nullopt;
         case TSR_ACT_LEAKY_RELU:
             if (s.a >= 0.0f && s.a <= 1.0f) return zdnn_activation{fn::leaky_relu, 0.0f, s.a};
-            why = "leaky_relu slope " + std::to_string(s.a) + " is outside zDNN's adjustment factor range [0, 1]";
+            why = "leaky_relu slope " + std::to_string(s.a) +
+                  " is outside zDNN's adjustment factor range [0, 1]";
             return std::nullopt;
         case TSR_ACT_TANH:
             if (s.a == 1.0f && s.b == 1.0f) return zdnn_activation{fn::tanh, 0.0f, 0.0f};
             why = "tanh with a, b != 1 (zDNN computes plain tanh(x))";
             return std::nullopt;
-        case TSR_ACT_SIGMOID: return zdnn_activation{fn::sigmoid, 0.0f, 0.0f};
+        case TSR_ACT_SIGMOID:
+            return zdnn_activation{fn::sigmoid, 0.0f, 0.0f};
         case TSR_ACT_GELU:
             if (s.a != 0.0f) return zdnn_activation{fn::gelu, 0.0f, 0.0f};
             why = "erf GELU (zDNN computes the tanh approximation: set a != 0)";
             return std::nullopt;
         default:
-            why = std::string("activation kind ") + std::to_string(s.kind) + " has no zDNN counterpart";
+            why = std::string("activation kind ") + std::to_string(s.kind) +
+                  " has no zDNN counterpart";
             return std::nullopt;
     }
 }
 
-std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a, std::string& why) {
+std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a,
+                                                 std::string& why) {
     auto z = map_activation(a.act, why);
     if (!z) {
         if (why.empty()) why = "activation none is not a zDNN op";
@@ -58,11 +65,16 @@ std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& 
 zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out) {
     using fn = zdnn_activation::fn;
     switch (a.kind) {
-        case fn::relu: return zdnn_relu(in, a.clip > 0.0f ? &a.clip : nullptr, out);
-        case fn::leaky_relu: return zdnn_leaky_relu(in, a.clip > 0.0f ? &a.clip : nullptr, a.factor, out);
-        case fn::tanh: return zdnn_tanh(in, out);
-        case fn::sigmoid: return zdnn_sigmoid(in, out);
-        case fn::gelu: return zdnn_gelu(in, out);
+        case fn::relu:
+            return zdnn_relu(in, a.clip > 0.0f ? &a.clip : nullptr, out);
+        case fn::leaky_relu:
+            return zdnn_leaky_relu(in, a.clip > 0.0f ? &a.clip : nullptr, a.factor, out);
+        case fn::tanh:
+            return zdnn_tanh(in, out);
+        case fn::sigmoid:
+            return zdnn_sigmoid(in, out);
+        case fn::gelu:
+            return zdnn_gelu(in, out);
     }
     return ZDNN_FUNC_RC_F000;
 }

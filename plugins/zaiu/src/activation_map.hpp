@@ -25,7 +25,8 @@ std::optional<zdnn_activation> map_activation(const tsr_activation_spec& spec, s
 /// The zDNN form of an activation op: its spec with the op's clipping_value folded into the
 /// relu / leaky relu clipping (other kinds with a clipping value: nothing, reason in `why`).
 /// propagate_nan is handled by the step (activation_step in steps_elementwise.cpp).
-std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a, std::string& why);
+std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a,
+                                                 std::string& why);
 
 /// Runs the activation from `in` to `out` (same transformed shape).
 zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out);

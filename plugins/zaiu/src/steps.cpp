@@ -36,12 +36,15 @@ pre_shape view_shape(const zdnn_tensor_desc& t, zdnn_data_layouts layout) {
             p.rank = 4;
             p.dims = {t.dim4, t.dim3, t.dim2, t.dim1};
             break;
-        default: ok = false; break;
+        default:
+            ok = false;
+            break;
     }
     if (!ok) {
         throw tessera::error(tessera::status::invalid_argument,
-                             "sticks (" + std::to_string(t.dim4) + "," + std::to_string(t.dim3) + "," + std::to_string(t.dim2) + "," +
-                                 std::to_string(t.dim1) + ") have no view in zDNN layout " + std::to_string(layout),
+                             "sticks (" + std::to_string(t.dim4) + "," + std::to_string(t.dim3) +
+                                 "," + std::to_string(t.dim2) + "," + std::to_string(t.dim1) +
+                                 ") have no view in zDNN layout " + std::to_string(layout),
                              {backend_name, "", ""});
     }
     return p;
@@ -50,29 +53,35 @@ pre_shape view_shape(const zdnn_tensor_desc& t, zdnn_data_layouts layout) {
 operand::operand(int id, const tensor_desc& stored, zdnn_data_layouts layout) : id_(id) {
     const zdnn_tensor_desc t = transformed_of(stored);
     const stick_kind kind = format_of(stored)->kind;
-    if (kind == stick_kind::kernel_hwck || kind == stick_kind::rnn_gates || kind == stick_kind::feature_4ds ||
-        format_of(stored)->quant != stick_quant::none) {
+    if (kind == stick_kind::kernel_hwck || kind == stick_kind::rnn_gates ||
+        kind == stick_kind::feature_4ds || format_of(stored)->quant != stick_quant::none) {
         // kernels, RNN gates, RNN outputs and int8 sticks are seen through the shape they were
         // transformed with
-        view_ = std::make_unique<zview>(format_of(stored)->pre(stored.dims()), *zdnn_type_of(stored.type()));
+        view_ = std::make_unique<zview>(format_of(stored)->pre(stored.dims()),
+                                        *zdnn_type_of(stored.type()));
         return;
     }
     const zdnn_data_types type = t.type == ZDNN_BINARY_INT32 ? INT32 : FP32;
     view_ = std::make_unique<zview>(view_shape(t, layout), type);
     if (!same_sticks(view_->transformed(), t)) {
-        throw tessera::error(tessera::status::runtime_error, "internal: view of " + stored.to_string() + " does not match its sticks",
-                             {backend_name, "", ""});
+        throw tessera::error(
+            tessera::status::runtime_error,
+            "internal: view of " + stored.to_string() + " does not match its sticks",
+            {backend_name, "", ""});
     }
 }
 
 zdnn_ztensor* operand::bind(const buffers& b, bool transformed) const {
     tessera::sdk::buffer* buf = b.at(static_cast<std::size_t>(id_));
     if (!buf || !buf->host_data()) {
-        throw tessera::error(tessera::status::invalid_argument, "tensor " + std::to_string(id_) + " has no buffer", {backend_name, "", ""});
+        throw tessera::error(tessera::status::invalid_argument,
+                             "tensor " + std::to_string(id_) + " has no buffer",
+                             {backend_name, "", ""});
     }
     if (static_cast<std::uint64_t>(buf->size()) < view_->size()) {
         throw tessera::error(tessera::status::invalid_argument,
-                             "buffer of tensor " + std::to_string(id_) + " holds " + std::to_string(buf->size()) + " bytes, needs " +
+                             "buffer of tensor " + std::to_string(id_) + " holds " +
+                                 std::to_string(buf->size()) + " bytes, needs " +
                                  std::to_string(view_->size()),
                              {backend_name, "", ""});
     }
@@ -89,11 +98,12 @@ scratch scratch::zeros(const pre_shape& shape) {
 }
 
 std::unique_ptr<step> make_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
-    for (auto builder : {&make_elementwise_step, &make_matmul_step, &make_spatial_step, &make_statistics_step, &make_rnn_step,
-                         &make_quantized_step}) {
+    for (auto builder : {&make_elementwise_step, &make_matmul_step, &make_spatial_step,
+                         &make_statistics_step, &make_rnn_step, &make_quantized_step}) {
         if (auto s = builder(n, t)) return s;
     }
-    throw tessera::error(tessera::status::unsupported, "the zaiu plugin cannot compile " + std::string(n.op.name()),
+    throw tessera::error(tessera::status::unsupported,
+                         "the zaiu plugin cannot compile " + std::string(n.op.name()),
                          {backend_name, n.name, ""});
 }
 

@@ -14,7 +14,7 @@ namespace zaiu {
 using buffers = std::vector<tessera::sdk::buffer*>;
 
 class step {
-public:
+  public:
     virtual ~step() = default;
     virtual void run(const buffers& b) = 0;
 };
@@ -25,7 +25,7 @@ pre_shape view_shape(const zdnn_tensor_desc& t, zdnn_data_layouts layout);
 
 /// One partition tensor seen through a zDNN view of its sticks.
 class operand {
-public:
+  public:
     operand() = default;
     operand(int id, const tessera::tensor_desc& stored, zdnn_data_layouts layout);
 
@@ -36,7 +36,7 @@ public:
     /// Makes the view a quantised ztensor with this scale and offset (zero point).
     void quantize(float scale, float offset) { view_->quantize(scale, offset); }
 
-private:
+  private:
     zdnn_ztensor* bind(const buffers& b, bool transformed) const;
     int id_ = -1;
     std::unique_ptr<zview> view_;
@@ -44,9 +44,10 @@ private:
 
 /// Scratch sticks owned by a step (intermediate results, constant zeros).
 class scratch {
-public:
+  public:
     scratch() = default;
-    scratch(const pre_shape& shape, zdnn_data_types type) : view_(std::make_unique<zview>(shape, type)) {}
+    scratch(const pre_shape& shape, zdnn_data_types type)
+        : view_(std::make_unique<zview>(shape, type)) {}
     /// Scratch holding transformed zeros.
     static scratch zeros(const pre_shape& shape);
 
@@ -54,19 +55,26 @@ public:
     zdnn_ztensor* out() const { return view_->bind_scratch(false); }
     explicit operator bool() const { return view_ != nullptr; }
 
-private:
+  private:
     std::unique_ptr<zview> view_;
 };
 
 /// A step for node `n` of a partition whose tensors are `tensors`.
-std::unique_ptr<step> make_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& tensors);
+std::unique_ptr<step> make_step(const tessera::sdk::node& n,
+                                const std::vector<tessera::tensor_desc>& tensors);
 
 // Per-family builders (steps_*.cpp); each returns null when the node is not of its family.
-std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_quantized_step(const tessera::sdk::node& n, const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n,
+                                            const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n,
+                                       const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n,
+                                        const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n,
+                                           const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n,
+                                    const std::vector<tessera::tensor_desc>& t);
+std::unique_ptr<step> make_quantized_step(const tessera::sdk::node& n,
+                                          const std::vector<tessera::tensor_desc>& t);
 
 }  // namespace zaiu

@@ -20,9 +20,12 @@ struct matmul_setup {
 };
 
 class matmul_step final : public step {
-public:
+  public:
     matmul_step(const matmul_setup& s, const std::vector<tensor_desc>& t)
-        : s_(s), a_(s.a, t[s.a], s.a_layout), b_(s.b, t[s.b], s.b_layout), y_(s.y, t[s.y], s.y_layout) {
+        : s_(s),
+          a_(s.a, t[s.a], s.a_layout),
+          b_(s.b, t[s.b], s.b_layout),
+          y_(s.y, t[s.y], s.y_layout) {
         const zdnn_tensor_desc& yt = y_.transformed();
         const bool stacked_c = s.b_stacked;  // (s, p) when B is stacked, (p) otherwise
         if (s.c >= 0) {
@@ -31,7 +34,8 @@ public:
             pre_shape p;
             p.layout = stacked_c ? ZDNN_2DS : ZDNN_1D;
             p.rank = stacked_c ? 2 : 1;
-            p.dims = stacked_c ? std::array<std::uint32_t, 4>{yt.dim4, yt.dim1, 0, 0} : std::array<std::uint32_t, 4>{yt.dim1, 0, 0, 0};
+            p.dims = stacked_c ? std::array<std::uint32_t, 4>{yt.dim4, yt.dim1, 0, 0}
+                               : std::array<std::uint32_t, 4>{yt.dim1, 0, 0, 0};
             zero_c_ = scratch::zeros(p);
         }
         if (s.addend >= 0 || s.act) {
@@ -44,11 +48,14 @@ public:
         const zdnn_ztensor* c = c_ ? c_.in(b) : zero_c_.in();
         zdnn_ztensor* target = product_ ? product_.out() : y_.out(b);
         if (s_.ta || s_.tb) {
-            check(zdnn_matmul_transpose_op(a_.in(b), b_.in(b), c, s_.ta, s_.tb, s_.op, target), "zdnn_matmul_transpose_op");
+            check(zdnn_matmul_transpose_op(a_.in(b), b_.in(b), c, s_.ta, s_.tb, s_.op, target),
+                  "zdnn_matmul_transpose_op");
         } else if (s_.a_stacked == s_.b_stacked) {
             check(zdnn_matmul_op(a_.in(b), b_.in(b), c, s_.op, target), "zdnn_matmul_op");
         } else {
-            check(zdnn_matmul_bcast_op(a_.in(b), b_.in(b), c, static_cast<zdnn_matmul_bcast_ops>(s_.op), target), "zdnn_matmul_bcast_op");
+            check(zdnn_matmul_bcast_op(a_.in(b), b_.in(b), c,
+                                       static_cast<zdnn_matmul_bcast_ops>(s_.op), target),
+                  "zdnn_matmul_bcast_op");
         }
         if (!product_) return;
         if (addend_) {
@@ -58,18 +65,22 @@ public:
         }
     }
 
-private:
+  private:
     matmul_setup s_;
     operand a_, b_, c_, y_, addend_;
     scratch zero_c_, product_;
 };
 
-zdnn_data_layouts matrix_layout(const tensor_desc& d) { return d.rank() == 3 ? ZDNN_3DS : ZDNN_2D; }
+zdnn_data_layouts matrix_layout(const tensor_desc& d) {
+    return d.rank() == 3 ? ZDNN_3DS : ZDNN_2D;
+}
 
 }  // namespace
 
-std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
-    const bool family = n.op.get_if<op::matmul>() || n.op.get_if<op::gemm>() || n.op.get_if<op::fully_connected>();
+std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n,
+                                       const std::vector<tensor_desc>& t) {
+    const bool family =
+        n.op.get_if<op::matmul>() || n.op.get_if<op::gemm>() || n.op.get_if<op::fully_connected>();
     if (!family) return nullptr;
     matmul_setup s;
     s.a = n.inputs.at(0);

@@ -10,8 +10,9 @@ namespace op = tessera::op;
 namespace {
 
 class rnn_step final : public step {
-public:
-    rnn_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, bool lstm, std::int32_t direction)
+  public:
+    rnn_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, bool lstm,
+             std::int32_t direction)
         : lstm_(lstm), direction_(static_cast<lstm_gru_direction>(direction)) {
         std::size_t k = 0;
         x_ = operand(n.inputs[k], t[n.inputs[k]], ZDNN_3DS);
@@ -32,15 +33,17 @@ public:
 
     void run(const buffers& b) override {
         if (lstm_) {
-            check(zdnn_lstm(x_.in(b), h0_.in(b), c0_.in(b), w_.in(b), b_.in(b), hw_.in(b), hb_.in(b), direction_, nullptr, hn_.out(b),
-                            cf_.out(b)),
+            check(zdnn_lstm(x_.in(b), h0_.in(b), c0_.in(b), w_.in(b), b_.in(b), hw_.in(b),
+                            hb_.in(b), direction_, nullptr, hn_.out(b), cf_.out(b)),
                   "zdnn_lstm");
         } else {
-            check(zdnn_gru(x_.in(b), h0_.in(b), w_.in(b), b_.in(b), hw_.in(b), hb_.in(b), direction_, nullptr, hn_.out(b)), "zdnn_gru");
+            check(zdnn_gru(x_.in(b), h0_.in(b), w_.in(b), b_.in(b), hw_.in(b), hb_.in(b),
+                           direction_, nullptr, hn_.out(b)),
+                  "zdnn_gru");
         }
     }
 
-private:
+  private:
     bool lstm_;
     lstm_gru_direction direction_;
     operand x_, h0_, c0_, w_, b_, hw_, hb_, hn_, cf_;
@@ -48,9 +51,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
-    if (const auto* l = n.op.get_if<op::lstm>()) return std::make_unique<rnn_step>(n, t, true, l->direction);
-    if (const auto* g = n.op.get_if<op::gru>()) return std::make_unique<rnn_step>(n, t, false, g->direction);
+std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n,
+                                    const std::vector<tensor_desc>& t) {
+    if (const auto* l = n.op.get_if<op::lstm>())
+        return std::make_unique<rnn_step>(n, t, true, l->direction);
+    if (const auto* g = n.op.get_if<op::gru>())
+        return std::make_unique<rnn_step>(n, t, false, g->direction);
     return nullptr;
 }
 

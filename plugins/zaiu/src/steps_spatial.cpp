@@ -22,7 +22,7 @@ pre_shape vector_shape(std::uint32_t n) {
 
 /// Applies an optional chained activation: `produce` writes into the returned target.
 class activation_tail {
-public:
+  public:
     activation_tail(std::optional<zdnn_activation> act, const zdnn_tensor_desc& out) : act_(act) {
         if (act_) tmp_ = scratch(view_shape(out, ZDNN_NHWC), FP32);
     }
@@ -31,16 +31,19 @@ public:
         if (act_) check(apply_activation(*act_, tmp_.in(), out), "zdnn activation");
     }
 
-private:
+  private:
     std::optional<zdnn_activation> act_;
     scratch tmp_;
 };
 
 class conv_step final : public step {
-public:
+  public:
     conv_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::conv2d& c)
-        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), k_(n.inputs[1], t[n.inputs[1]], ZDNN_HWCK),
-          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC), sh_(c.stride_h), sw_(c.stride_w),
+        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          k_(n.inputs[1], t[n.inputs[1]], ZDNN_HWCK),
+          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
+          sh_(c.stride_h),
+          sw_(c.stride_w),
           tail_(chained(c.activation), y_.transformed()) {
         const auto g = c.geometry(t[n.inputs[0]], t[n.inputs[1]]);
         padding_ = *zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride_h, c.stride_w, g.y, g.x);
@@ -59,17 +62,19 @@ public:
 
     void run(const buffers& b) override {
         zdnn_ztensor* out = y_.out(b);
-        check(zdnn_conv2d(x_.in(b), k_.in(b), bias_ ? bias_.in(b) : zero_bias_.in(), padding_, sh_, sw_,
-                          relu_ ? CONV2D_ACT_RELU : CONV2D_ACT_NONE, relu_ && clip_ > 0.0f ? &clip_ : nullptr, tail_.target(out)),
+        check(zdnn_conv2d(x_.in(b), k_.in(b), bias_ ? bias_.in(b) : zero_bias_.in(), padding_, sh_,
+                          sw_, relu_ ? CONV2D_ACT_RELU : CONV2D_ACT_NONE,
+                          relu_ && clip_ > 0.0f ? &clip_ : nullptr, tail_.target(out)),
               "zdnn_conv2d");
         tail_.finish(out);
     }
 
-private:
+  private:
     static std::optional<zdnn_activation> chained(const tsr_activation_spec& s) {
         std::string why;
         auto a = map_activation(s, why);
-        if (a && a->kind == zdnn_activation::fn::relu) return std::nullopt;  // fused into zdnn_conv2d
+        if (a && a->kind == zdnn_activation::fn::relu)
+            return std::nullopt;  // fused into zdnn_conv2d
         return a;
     }
 
@@ -83,9 +88,11 @@ private:
 };
 
 class pool_step final : public step {
-public:
+  public:
     pool_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::pooling& p)
-        : max_(p.is_max()), x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {
+        : max_(p.is_max()),
+          x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {
         const auto g = p.geometry(t[n.inputs[0]]);
         kh_ = static_cast<std::uint32_t>(g.kh);
         kw_ = static_cast<std::uint32_t>(g.kw);
@@ -100,13 +107,15 @@ public:
     }
     void run(const buffers& b) override {
         if (max_) {
-            check(zdnn_maxpool2d(x_.in(b), padding_, kh_, kw_, sh_, sw_, y_.out(b)), "zdnn_maxpool2d");
+            check(zdnn_maxpool2d(x_.in(b), padding_, kh_, kw_, sh_, sw_, y_.out(b)),
+                  "zdnn_maxpool2d");
         } else {
-            check(zdnn_avgpool2d(x_.in(b), padding_, kh_, kw_, sh_, sw_, y_.out(b)), "zdnn_avgpool2d");
+            check(zdnn_avgpool2d(x_.in(b), padding_, kh_, kw_, sh_, sw_, y_.out(b)),
+                  "zdnn_avgpool2d");
         }
     }
 
-private:
+  private:
     bool max_;
     operand x_, y_;
     zdnn_pool_padding padding_ = VALID_PADDING;
@@ -114,22 +123,30 @@ private:
 };
 
 class mean_reduce_step final : public step {
-public:
+  public:
     mean_reduce_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t)
-        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
-    void run(const buffers& b) override { check(zdnn_meanreduce2d(x_.in(b), y_.out(b)), "zdnn_meanreduce2d"); }
+        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
+    void run(const buffers& b) override {
+        check(zdnn_meanreduce2d(x_.in(b), y_.out(b)), "zdnn_meanreduce2d");
+    }
 
-private:
+  private:
     operand x_, y_;
 };
 
 class batchnorm_step final : public step {
-public:
-    batchnorm_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::batchnorm& bn)
-        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
-          affine_(bn.mode == TSR_BATCHNORM_AFFINE), epsilon_(bn.epsilon), tail_(activation_of(bn.activation), y_.transformed()) {
+  public:
+    batchnorm_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
+                   const op::batchnorm& bn)
+        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
+          affine_(bn.mode == TSR_BATCHNORM_AFFINE),
+          epsilon_(bn.epsilon),
+          tail_(activation_of(bn.activation), y_.transformed()) {
         const std::size_t params = n.inputs.size() - (bn.activation.kind == TSR_ACT_PRELU ? 1 : 0);
-        for (std::size_t i = 1; i < params; ++i) p_.emplace_back(n.inputs[i], t[n.inputs[i]], ZDNN_1D);
+        for (std::size_t i = 1; i < params; ++i)
+            p_.emplace_back(n.inputs[i], t[n.inputs[i]], ZDNN_1D);
         if (!affine_) {
             const pre_shape v = vector_shape(x_.transformed().dim1);
             a_ = scratch(v, FP32);
@@ -147,7 +164,8 @@ public:
             c = p_[1].in(b);
         } else {  // a = scale / sqrt(var + eps), b = shift - mean * a
             const bool scaled = p_.size() == 4;
-            check(zdnn_invsqrt(p_[1].in(b), epsilon_, scaled ? tmp_.out() : a_.out()), "zdnn_invsqrt");
+            check(zdnn_invsqrt(p_[1].in(b), epsilon_, scaled ? tmp_.out() : a_.out()),
+                  "zdnn_invsqrt");
             if (scaled) check(zdnn_mul(tmp_.in(), p_[2].in(b), a_.out()), "zdnn_mul");
             check(zdnn_mul(p_[0].in(b), a_.in(), tmp_.out()), "zdnn_mul");
             check(zdnn_sub(scaled ? p_[3].in(b) : zeros_.in(), tmp_.in(), b_.out()), "zdnn_sub");
@@ -159,7 +177,7 @@ public:
         tail_.finish(out);
     }
 
-private:
+  private:
     static std::optional<zdnn_activation> activation_of(const tsr_activation_spec& s) {
         std::string why;
         return map_activation(s, why);
@@ -175,11 +193,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
+std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n,
+                                        const std::vector<tensor_desc>& t) {
     if (const auto* c = n.op.get_if<op::conv2d>()) return std::make_unique<conv_step>(n, t, *c);
     if (const auto* p = n.op.get_if<op::pooling>()) return std::make_unique<pool_step>(n, t, *p);
     if (n.op.get_if<op::mean_reduce2d>()) return std::make_unique<mean_reduce_step>(n, t);
-    if (const auto* bn = n.op.get_if<op::batchnorm>()) return std::make_unique<batchnorm_step>(n, t, *bn);
+    if (const auto* bn = n.op.get_if<op::batchnorm>())
+        return std::make_unique<batchnorm_step>(n, t, *bn);
     return nullptr;
 }
 

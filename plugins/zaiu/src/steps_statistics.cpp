@@ -18,22 +18,31 @@ pre_shape per_row_shape(std::uint32_t rows) {
 }
 
 class moments_step final : public step {
-public:
-    moments_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::moments& m)
-        : bessel_(m.bessel == TSR_BESSEL_SAMPLE ? MOMENTS_BESSEL_SAMPLE : MOMENTS_BESSEL_POPULATION),
-          x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), mean_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
+  public:
+    moments_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
+                 const op::moments& m)
+        : bessel_(m.bessel == TSR_BESSEL_SAMPLE ? MOMENTS_BESSEL_SAMPLE
+                                                : MOMENTS_BESSEL_POPULATION),
+          x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          mean_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
           var_(n.outputs[1], t[n.outputs[1]], ZDNN_NHWC) {}
-    void run(const buffers& b) override { check(zdnn_moments(x_.in(b), bessel_, mean_.out(b), var_.out(b)), "zdnn_moments"); }
+    void run(const buffers& b) override {
+        check(zdnn_moments(x_.in(b), bessel_, mean_.out(b), var_.out(b)), "zdnn_moments");
+    }
 
-private:
+  private:
     zdnn_moments_bessel bessel_;
     operand x_, mean_, var_;
 };
 
 class layer_norm_step final : public step {
-public:
-    layer_norm_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::layer_norm& l)
-        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC), beta_(l.beta), gamma_(l.gamma),
+  public:
+    layer_norm_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
+                    const op::layer_norm& l)
+        : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
+          beta_(l.beta),
+          gamma_(l.gamma),
           epsilon_(l.epsilon) {
         if (l.mode == TSR_LAYER_NORM_STATISTICS) {
             mean_ = operand(n.inputs[1], t[n.inputs[1]], ZDNN_NHWC);
@@ -45,49 +54,59 @@ public:
         }
     }
     void run(const buffers& b) override {
-        if (!mean_) check(zdnn_moments(x_.in(b), MOMENTS_BESSEL_POPULATION, own_mean_.out(), own_var_.out()), "zdnn_moments");
-        check(zdnn_layernorm(x_.in(b), mean_ ? mean_.in(b) : own_mean_.in(), mean_ ? var_.in(b) : own_var_.in(), beta_, gamma_, epsilon_,
-                             y_.out(b)),
-              "zdnn_layernorm");
+        if (!mean_)
+            check(
+                zdnn_moments(x_.in(b), MOMENTS_BESSEL_POPULATION, own_mean_.out(), own_var_.out()),
+                "zdnn_moments");
+        check(
+            zdnn_layernorm(x_.in(b), mean_ ? mean_.in(b) : own_mean_.in(),
+                           mean_ ? var_.in(b) : own_var_.in(), beta_, gamma_, epsilon_, y_.out(b)),
+            "zdnn_layernorm");
     }
 
-private:
+  private:
     operand x_, y_, mean_, var_;
     scratch own_mean_, own_var_;
     float beta_, gamma_, epsilon_;
 };
 
 class norm_step final : public step {
-public:
+  public:
     norm_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t)
-        : a_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC), b_(n.inputs[1], t[n.inputs[1]], ZDNN_NHWC),
+        : a_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+          b_(n.inputs[1], t[n.inputs[1]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
     void run(const buffers& b) override {
         // zdnn_norm takes its second input non-const; it only reads it.
         check(zdnn_norm(a_.in(b), b_.in(b), y_.out(b)), "zdnn_norm");
     }
 
-private:
+  private:
     operand a_, b_, y_;
 };
 
 class reduce_step final : public step {
-public:
+  public:
     reduce_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::reduce& r)
-        : op_(static_cast<zdnn_reduce_ops>(r.op)), x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
+        : op_(static_cast<zdnn_reduce_ops>(r.op)),
+          x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
-    void run(const buffers& b) override { check(zdnn_reduce(x_.in(b), nullptr, op_, y_.out(b)), "zdnn_reduce"); }
+    void run(const buffers& b) override {
+        check(zdnn_reduce(x_.in(b), nullptr, op_, y_.out(b)), "zdnn_reduce");
+    }
 
-private:
+  private:
     zdnn_reduce_ops op_;
     operand x_, y_;
 };
 
 }  // namespace
 
-std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
+std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n,
+                                           const std::vector<tensor_desc>& t) {
     if (const auto* m = n.op.get_if<op::moments>()) return std::make_unique<moments_step>(n, t, *m);
-    if (const auto* l = n.op.get_if<op::layer_norm>()) return std::make_unique<layer_norm_step>(n, t, *l);
+    if (const auto* l = n.op.get_if<op::layer_norm>())
+        return std::make_unique<layer_norm_step>(n, t, *l);
     if (n.op.get_if<op::norm>()) return std::make_unique<norm_step>(n, t);
     if (const auto* r = n.op.get_if<op::reduce>()) return std::make_unique<reduce_step>(n, t, *r);
     return nullptr;

@@ -10,14 +10,15 @@
 namespace zaiu {
 
 class stick_buffer final : public tessera::sdk::buffer {
-public:
-    explicit stick_buffer(std::int64_t bytes) : memory_(static_cast<std::uint64_t>(bytes)), data_(memory_.data()), size_(bytes) {}
+  public:
+    explicit stick_buffer(std::int64_t bytes)
+        : memory_(static_cast<std::uint64_t>(bytes)), data_(memory_.data()), size_(bytes) {}
     stick_buffer(void* borrowed, std::int64_t bytes) : data_(borrowed), size_(bytes) {}
 
     std::int64_t size() const override { return size_; }
     void* host_data() override { return data_; }
 
-private:
+  private:
     stick_memory memory_;
     void* data_ = nullptr;
     std::int64_t size_ = 0;

@@ -30,7 +30,16 @@ namespace zaiu {
 
 inline constexpr const char* backend_name = "zaiu";
 
-enum class stick_kind { feature_1d, feature_2d, feature_2ds, feature_3ds, feature_nhwc, kernel_hwck, feature_4ds, rnn_gates };
+enum class stick_kind {
+    feature_1d,
+    feature_2d,
+    feature_2ds,
+    feature_3ds,
+    feature_nhwc,
+    kernel_hwck,
+    feature_4ds,
+    rnn_gates
+};
 
 /// What an RNN gate tensor is (zdnn_concat_info usage).
 enum class rnn_usage { weights, hidden_weights, biases, hidden_biases };
@@ -43,7 +52,7 @@ struct pre_shape {
     zdnn_data_layouts layout = ZDNN_1D;
     int rank = 1;
     std::array<std::uint32_t, 4> dims{};  ///< outermost first, `rank` used
-    bool concatenated = false;             ///< RNN gates: one gate's shape, concatenated by zDNN
+    bool concatenated = false;            ///< RNN gates: one gate's shape, concatenated by zDNN
     zdnn_concat_info concat = 0;
     std::optional<zdnn_quantized_transform_types> quantized;  ///< int8 sticks
 };
@@ -65,8 +74,10 @@ struct stick_format {
 
     friend bool operator==(const stick_format& a, const stick_format& b) {
         if (a.kind != b.kind || a.quant != b.quant || a.transposed != b.transposed) return false;
-        if (a.kind == stick_kind::rnn_gates) return a.gates == b.gates && a.usage == b.usage && a.prev_bidir == b.prev_bidir;
-        return a.split == b.split || (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds);
+        if (a.kind == stick_kind::rnn_gates)
+            return a.gates == b.gates && a.usage == b.usage && a.prev_bidir == b.prev_bidir;
+        return a.split == b.split ||
+               (a.kind != stick_kind::feature_2d && a.kind != stick_kind::feature_2ds);
     }
     friend bool operator!=(const stick_format& a, const stick_format& b) { return !(a == b); }
 
@@ -105,7 +116,8 @@ std::optional<zdnn_data_types> zdnn_type_of(tessera::dtype t);
 bool stickable(tessera::dtype t);
 
 /// Builds the zDNN pre-transformed and transformed descriptors of a pre-transformed shape.
-void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_desc, zdnn_tensor_desc& tfrmd_desc);
+void make_descs(const pre_shape& p, zdnn_data_types type, zdnn_tensor_desc& pre_desc,
+                zdnn_tensor_desc& tfrmd_desc);
 
 /// The logical descriptor in this format: an opaque zaiu layout with the transformed size.
 tessera::tensor_desc in_format(const tessera::tensor_desc& logical, const stick_format& f);

@@ -3,9 +3,9 @@
 
 #include "host_transfer.hpp"
 #include "op_rules.hpp"
+#include "steps.hpp"
 #include "stick_buffer.hpp"
 #include "stick_format.hpp"
-#include "steps.hpp"
 
 namespace zaiu {
 
@@ -19,25 +19,29 @@ namespace {
 
 /// A compiled partition: its steps in order.
 class program final : public sdk::executable {
-public:
+  public:
     explicit program(const sdk::partition& p) : tensors_(p.tensors) {
         for (const auto& n : p.nodes) {
             try {
                 steps_.push_back(make_step(n, p.tensors));
             } catch (const error& e) {
-                throw error(e.code(), e.message(), {backend_name, n.name.empty() ? std::string(n.op.name()) : n.name, e.tensor()});
+                throw error(
+                    e.code(), e.message(),
+                    {backend_name, n.name.empty() ? std::string(n.op.name()) : n.name, e.tensor()});
             }
         }
     }
     void execute(const std::vector<sdk::buffer*>& b) override {
         if (b.size() != tensors_.size()) {
             throw error(status::invalid_argument,
-                        "expected " + std::to_string(tensors_.size()) + " buffers, got " + std::to_string(b.size()), {backend_name, "", ""});
+                        "expected " + std::to_string(tensors_.size()) + " buffers, got " +
+                            std::to_string(b.size()),
+                        {backend_name, "", ""});
         }
         for (auto& s : steps_) s->run(b);
     }
 
-private:
+  private:
     std::vector<tensor_desc> tensors_;
     std::vector<std::unique_ptr<step>> steps_;
 };
@@ -46,10 +50,12 @@ std::string nnpa_details() {
     std::string s = "IBM zAIU (NNPA) through zDNN ";
     s += zdnn_get_library_version_str();
     s += zdnn_is_nnpa_installed() ? ", NNPA installed" : ", NNPA not installed";
-    s += zdnn_is_nnpa_parmblk_fmt_installed(1, NNPA_PARMBLKFORMAT_1) ? ", parameter block format 1 (z17 level)"
-                                                                      : ", parameter block format 0 (z16 level)";
+    s += zdnn_is_nnpa_parmblk_fmt_installed(1, NNPA_PARMBLKFORMAT_1)
+             ? ", parameter block format 1 (z17 level)"
+             : ", parameter block format 0 (z16 level)";
     s += ", max dim index " + std::to_string(zdnn_get_nnpa_max_dim_idx_size()) + ", max tensor " +
-         std::to_string(zdnn_get_nnpa_max_tensor_size()) + " bytes; DLFLOAT16 sticks, results rounded to DLFLOAT16";
+         std::to_string(zdnn_get_nnpa_max_tensor_size()) +
+         " bytes; DLFLOAT16 sticks, results rounded to DLFLOAT16";
     return s;
 }
 
@@ -57,29 +63,41 @@ std::string nnpa_details() {
 
 zaiu_backend::zaiu_backend(const sdk::options& opts) {
     for (const auto& [key, value] : opts) {
-        throw error(status::invalid_argument, "unknown option '" + key + "' (the zaiu backend takes none)", {backend_name, "", ""});
+        throw error(status::invalid_argument,
+                    "unknown option '" + key + "' (the zaiu backend takes none)",
+                    {backend_name, "", ""});
     }
 }
 
 std::vector<sdk::device> zaiu_backend::devices() const {
-    const bool emulated = true;  // this build links Tessera's x86 zDNN emulator; zdnn.h cannot tell hardware apart
+    const bool emulated =
+        true;  // this build links Tessera's x86 zDNN emulator; zdnn.h cannot tell hardware apart
     return {sdk::device{"zAIU", emulated ? "emulator" : "accelerator", nnpa_details()}};
 }
 
-sdk::support zaiu_backend::query(const sdk::op_query& q) const { return decide(q); }
+sdk::support zaiu_backend::query(const sdk::op_query& q) const {
+    return decide(q);
+}
 
-std::unique_ptr<sdk::executable> zaiu_backend::compile(const sdk::partition& p) { return std::make_unique<program>(p); }
+std::unique_ptr<sdk::executable> zaiu_backend::compile(const sdk::partition& p) {
+    return std::make_unique<program>(p);
+}
 
-std::unique_ptr<sdk::buffer> zaiu_backend::allocate(std::int64_t bytes) { return std::make_unique<stick_buffer>(bytes); }
+std::unique_ptr<sdk::buffer> zaiu_backend::allocate(std::int64_t bytes) {
+    return std::make_unique<stick_buffer>(bytes);
+}
 
-std::unique_ptr<sdk::buffer> zaiu_backend::import(void* host, std::int64_t bytes, tsr_import_mode mode) {
+std::unique_ptr<sdk::buffer> zaiu_backend::import(void* host, std::int64_t bytes,
+                                                  tsr_import_mode mode) {
     if (mode == TSR_IMPORT_COPY) {
         auto b = std::make_unique<stick_buffer>(bytes);
         if (bytes) std::memcpy(b->host_data(), host, static_cast<std::size_t>(bytes));
         return b;
     }
     if (reinterpret_cast<std::uintptr_t>(host) % stick_alignment != 0) {
-        throw error(status::invalid_argument, "zero-copy import into zaiu needs 4 KiB aligned memory (zDNN sticks)", {backend_name, "", ""});
+        throw error(status::invalid_argument,
+                    "zero-copy import into zaiu needs 4 KiB aligned memory (zDNN sticks)",
+                    {backend_name, "", ""});
     }
     return std::make_unique<stick_buffer>(host, bytes);
 }
@@ -89,7 +107,8 @@ void zaiu_backend::copy_to_host(sdk::buffer& src, const tensor_desc& src_desc, c
     unstickify(src.host_data(), src.size(), src_desc, dst);
 }
 
-void zaiu_backend::copy_from_host(const tensor& src, sdk::buffer& dst, const tensor_desc& dst_desc) {
+void zaiu_backend::copy_from_host(const tensor& src, sdk::buffer& dst,
+                                  const tensor_desc& dst_desc) {
     if (!format_of(dst_desc)) return sdk::backend::copy_from_host(src, dst, dst_desc);
     stickify(src, dst_desc, dst.host_data(), dst.size());
 }

@@ -7,7 +7,7 @@
 namespace zaiu {
 
 class zaiu_backend final : public tessera::sdk::backend {
-public:
+  public:
     explicit zaiu_backend(const tessera::sdk::options& opts);
 
     std::vector<tessera::sdk::device> devices() const override;
@@ -15,9 +15,12 @@ public:
     std::unique_ptr<tessera::sdk::executable> compile(const tessera::sdk::partition& p) override;
 
     std::unique_ptr<tessera::sdk::buffer> allocate(std::int64_t bytes) override;
-    std::unique_ptr<tessera::sdk::buffer> import(void* host, std::int64_t bytes, tsr_import_mode mode) override;
-    void copy_to_host(tessera::sdk::buffer& src, const tessera::tensor_desc& src_desc, const tessera::tensor& dst) override;
-    void copy_from_host(const tessera::tensor& src, tessera::sdk::buffer& dst, const tessera::tensor_desc& dst_desc) override;
+    std::unique_ptr<tessera::sdk::buffer> import(void* host, std::int64_t bytes,
+                                                 tsr_import_mode mode) override;
+    void copy_to_host(tessera::sdk::buffer& src, const tessera::tensor_desc& src_desc,
+                      const tessera::tensor& dst) override;
+    void copy_from_host(const tessera::tensor& src, tessera::sdk::buffer& dst,
+                        const tessera::tensor_desc& dst_desc) override;
 };
 
 }  // namespace zaiu

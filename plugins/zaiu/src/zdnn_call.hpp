@@ -22,13 +22,13 @@ void check(zdnn_status s, const std::string& what);
 
 /// Owned, zero-filled, 4 KiB aligned memory for sticks.
 class stick_memory {
-public:
+  public:
     stick_memory() = default;
     explicit stick_memory(std::uint64_t bytes);
     void* data() const { return data_.get(); }
     std::uint64_t size() const { return size_; }
 
-private:
+  private:
     struct release {
         void operator()(void* p) const { std::free(p); }
     };
@@ -39,7 +39,7 @@ private:
 /// A zdnn_ztensor with its own pre-transformed and transformed descriptors. The ztensor points
 /// into this object, so it is neither copied nor moved.
 class zview {
-public:
+  public:
     zview(const pre_shape& shape, zdnn_data_types type);
     zview(const zview&) = delete;
     zview& operator=(const zview&) = delete;
@@ -55,7 +55,7 @@ public:
     const zdnn_tensor_desc& pre_transformed() const { return pre_; }
     std::uint64_t size() const { return zdnn_getsize_ztensor(&tfrmd_); }
 
-private:
+  private:
     zdnn_tensor_desc pre_{};
     zdnn_tensor_desc tfrmd_{};
     zdnn_ztensor z_{};

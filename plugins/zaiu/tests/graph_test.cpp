@@ -7,7 +7,9 @@ using namespace zaiu_test;
 
 namespace {
 
-backend zaiu_backend() { return backend(plugin_registry::instance().find("zaiu")); }
+backend zaiu_backend() {
+    return backend(plugin_registry::instance().find("zaiu"));
+}
 
 op_support ask(const op_desc& op, const std::vector<tensor_desc>& inputs) {
     const auto outs = op.infer(inputs);
@@ -43,8 +45,9 @@ TEST_CASE("outputs get stick layouts sized as zDNN transformed buffers") {
     CHECK(s.outputs[0].size_bytes() == 32768);
     CHECK(s.inputs[0].opaque_format() == "4DFEATURE-NHWC");
     // Conv weights [O,C,KH,KW] go to 4DKERNEL HWCK: (3,3,33,65) = 147456 bytes.
-    const op_support c = ask(op::conv2d().padding(TSR_PADDING_SAME), {tensor_desc(shape::nchw(1, 33, 8, 8), dtype::f32),
-                                                                      tensor_desc(shape{65, 33, 3, 3}, dtype::f32)});
+    const op_support c = ask(op::conv2d().padding(TSR_PADDING_SAME),
+                             {tensor_desc(shape::nchw(1, 33, 8, 8), dtype::f32),
+                              tensor_desc(shape{65, 33, 3, 3}, dtype::f32)});
     REQUIRE(c.supported());
     CHECK(c.inputs[1].opaque_format() == "4DKERNEL-HWCK");
     CHECK(c.inputs[1].size_bytes() == 147456);
@@ -53,22 +56,31 @@ TEST_CASE("outputs get stick layouts sized as zDNN transformed buffers") {
 TEST_CASE("declines carry reason codes") {
     const tensor_desc x(shape::nchw(1, 4, 8, 8), dtype::f32);
     auto reason = [](const op_support& s) { return s.supported() ? TSR_REASON_NONE : s.reason; };
-    CHECK(reason(ask(op::binary(TSR_BINARY_ADD), {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)})) == TSR_REASON_SHAPE);
+    CHECK(reason(ask(op::binary(TSR_BINARY_ADD),
+                     {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)})) == TSR_REASON_SHAPE);
     CHECK(reason(ask(op::binary(TSR_BINARY_ADD).set_alpha(2.0f), {x, x})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::conv2d().padding(1, 1, 1, 1).groups(4), {x, tensor_desc(shape{4, 1, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::conv2d().dilation(2, 2), {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::conv2d().padding(2, 0, 0, 0), {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::conv2d().transposed(), {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1), {x})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::pooling(TSR_POOL_MAX).kernel(3, 3).padding(1, 0, 1, 0), {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::conv2d().padding(1, 1, 1, 1).groups(4),
+                     {x, tensor_desc(shape{4, 1, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::conv2d().dilation(2, 2),
+                     {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::conv2d().padding(2, 0, 0, 0),
+                     {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::conv2d().transposed(), {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) ==
+          TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1),
+                     {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::pooling(TSR_POOL_MAX).kernel(3, 3).padding(1, 0, 1, 0), {x})) ==
+          TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::unary(TSR_UNARY_ABS), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::activation(TSR_ACT_ELU, 1.0f), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::activation(TSR_ACT_GELU), {x})) == TSR_REASON_ATTRIBUTE);  // erf form
     CHECK(reason(ask(op::reduce(TSR_REDUCE_SUM), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::softmax().along(1), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::transpose(), {x})) == TSR_REASON_OP_KIND);
-    CHECK(reason(ask(op::activation(TSR_ACT_RELU), {x.with_type(dtype::i8, {0.5f, 0, 0})})) == TSR_REASON_DTYPE);
-    const op_support s = ask(op::binary(TSR_BINARY_ADD), {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)});
+    CHECK(reason(ask(op::activation(TSR_ACT_RELU), {x.with_type(dtype::i8, {0.5f, 0, 0})})) ==
+          TSR_REASON_DTYPE);
+    const op_support s =
+        ask(op::binary(TSR_BINARY_ADD), {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)});
     CHECK(s.text.find("broadcast") != std::string::npos);
 }
 
@@ -77,13 +89,16 @@ TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
     const tensor image = random_tensor(shape::nchw(1, 3, 13, 17), -1, 1, 70);
     const auto x = g.input("x", image.desc());
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1).bias(),
-                     {x, g.constant("w", random_tensor(shape{6, 3, 3, 3}, -0.5f, 0.5f, 71)), g.constant("b", random_tensor(shape{6}, -0.2f, 0.2f, 72))});
-    t = g.apply("bn", op::batchnorm(), {t, g.constant("m", random_tensor(shape{6}, -0.1f, 0.1f, 73)),
-                                        g.constant("v", random_tensor(shape{6}, 0.5f, 1.5f, 74))});
+                     {x, g.constant("w", random_tensor(shape{6, 3, 3, 3}, -0.5f, 0.5f, 71)),
+                      g.constant("b", random_tensor(shape{6}, -0.2f, 0.2f, 72))});
+    t = g.apply("bn", op::batchnorm(),
+                {t, g.constant("m", random_tensor(shape{6}, -0.1f, 0.1f, 73)),
+                 g.constant("v", random_tensor(shape{6}, 0.5f, 1.5f, 74))});
     t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
-    t = g.apply("fc", op::fully_connected().bias(), {t, g.constant("fw", random_tensor(shape{10, 6 * 6 * 8}, -0.1f, 0.1f, 75)),
-                                                     g.constant("fb", random_tensor(shape{10}, -0.1f, 0.1f, 76))});
+    t = g.apply("fc", op::fully_connected().bias(),
+                {t, g.constant("fw", random_tensor(shape{10, 6 * 6 * 8}, -0.1f, 0.1f, 75)),
+                 g.constant("fb", random_tensor(shape{10}, -0.1f, 0.1f, 76))});
     t = g.apply("softmax", op::softmax(), {t});
     g.output(t);
 
@@ -94,7 +109,8 @@ TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
     CHECK(count_of(report, "-> zaiu") >= 6);
     CHECK(count_of(report, "-> reference") == 0);
     CHECK(count_of(report, "transfer") == 0);
-    CHECK(count_of(report, "[reorder] -> zaiu (inserted)") == 1);  // NHWC sticks -> [N, C*H*W] rows for the fc
+    CHECK(count_of(report, "[reorder] -> zaiu (inserted)") ==
+          1);  // NHWC sticks -> [N, C*H*W] rows for the fc
     const tensor expected = ref.run({{"x", image}}).at("softmax");
     const tensor actual = z.run({{"x", image}}).at("softmax");
     check_close(actual, expected, 8, "6-op chain");
@@ -105,7 +121,8 @@ TEST_CASE("declined ops fall back with the reason in the report") {
     const tensor image = random_tensor(shape::nchw(1, 4, 9, 9), -1, 1, 80);
     const auto x = g.input("x", image.desc());
     auto t = g.apply("relu", op::activation(TSR_ACT_RELU), {x});
-    t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(4), {t, g.constant("w", random_tensor(shape{4, 1, 3, 3}, -0.5f, 0.5f, 81))});
+    t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(4),
+                {t, g.constant("w", random_tensor(shape{4, 1, 3, 3}, -0.5f, 0.5f, 81))});
     t = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {t});
     t = g.apply("abs", op::unary(TSR_UNARY_ABS), {t});
     g.output(t);
@@ -113,10 +130,12 @@ TEST_CASE("declined ops fall back with the reason in the report") {
     const std::string report = z.placement_report();
     CAPTURE(report);
     CHECK(report.find("dw [conv2d] -> reference") != std::string::npos);
-    CHECK(report.find("declined by zaiu: zDNN conv2d has no groups (depthwise) (attribute)") != std::string::npos);
+    CHECK(report.find("declined by zaiu: zDNN conv2d has no groups (depthwise) (attribute)") !=
+          std::string::npos);
     CHECK(report.find("abs [unary] -> reference") != std::string::npos);
     CHECK(count_of(report, "transfer") == 3);  // relu -> dw, dw -> sig, sig -> abs
-    check_close(z.run({{"x", image}}).at("abs"), g.compile("reference").run({{"x", image}}).at("abs"), 2, "fallback chain");
+    check_close(z.run({{"x", image}}).at("abs"),
+                g.compile("reference").run({{"x", image}}).at("abs"), 2, "fallback chain");
 }
 
 TEST_CASE("a strict zaiu! fails with unsupported on an op the zAIU lacks") {
