@@ -59,6 +59,10 @@ inline cl_ml_op_activation_desc_qcom activation_desc(const mapped_activation& m,
 cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activation& m, const node_tensors& t,
                                    int slope_input, dtype type, built_op& b);
 
+/// An internal one-value tensor of storage type `type` holding `value` (memory only when the op
+/// is really built, i.e. with a fill queue).
+cl_ml_tensor_qcom scalar_tensor(const build_context& ctx, float value, dtype type, built_op& b);
+
 /// An unused tensor owned by the op ("no bias").
 cl_ml_tensor_qcom unused(const build_context& ctx, dtype t, built_op& b);
 

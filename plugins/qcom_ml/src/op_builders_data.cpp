@@ -4,7 +4,43 @@
 
 namespace tessera::qcom_ml::detail {
 
+namespace {
+
+/// clip(x, lo, hi) as two CLML ops: C = max(x, lo) then C = min(C, hi), the bounds in one-value
+/// tensors that Binary broadcasts. CLML's activation descriptor carries no bounds (its only
+/// bounded function is RELU6), so this is the exact form for any other range.
+built_op build_clip(const build_context& ctx, float lo, float hi, const node_tensors& t) {
+    const dtype type = t.in_descs[0].type();
+    if (t.in_descs[0].rank() == 1) decline(TSR_REASON_SHAPE, "clip of a rank-1 tensor (CLML broadcasts axes of extent 1 only)");
+    built_op b;
+    bind_node(b, t);
+    cl_ml_tensor_qcom lo_tensor = scalar_tensor(ctx, lo, type, b);
+    cl_ml_tensor_qcom hi_tensor = scalar_tensor(ctx, hi, type, b);
+    cl_ml_op_binary_desc_qcom d{};
+    d.alpha = f32_value(1.0f);
+    d.beta = f32_value(1.0f);
+    d.gamma = f32_value(0.0f);
+    d.arithmetic_mode = arithmetic_for(type);
+    d.binary_op = CL_TENSOR_OP_MAX_QCOM;
+    create(b, "clCreateMLOpBinaryQCOM (clip: max)", [&](cl_ml_op_qcom* op) {
+        return clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.in[0], lo_tensor, t.out[0], op, nullptr);
+    });
+    d.binary_op = CL_TENSOR_OP_MIN_QCOM;
+    cl_ml_op_qcom second = nullptr;
+    check_cl(clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.out[0], hi_tensor, t.out[0], &second, nullptr),
+             "clCreateMLOpBinaryQCOM (clip: min)");
+    b.then_op = ml_op_handle(second);
+    b.then_tensors = {t.out[0]};
+    return b;
+}
+
+}  // namespace
+
 built_op build_activation(const build_context& ctx, const op::activation& a, const node_tensors& t) {
+    const bool relu6 = (a.act.kind == TSR_ACT_CLIP && a.act.a == 0.0f && a.act.b == 6.0f) ||
+                       (a.act.kind == TSR_ACT_BOUNDED_RELU && a.act.a == 6.0f);
+    if (a.act.kind == TSR_ACT_CLIP && !relu6) return build_clip(ctx, a.act.a, a.act.b, t);
+    if (a.act.kind == TSR_ACT_BOUNDED_RELU && !relu6) return build_clip(ctx, 0.0f, a.act.a, t);
     const mapped_activation m = map_activation(a.act);
     const dtype type = t.in_descs[0].type();
     const auto d = activation_desc(m, a.propagate_nan != 0, type);

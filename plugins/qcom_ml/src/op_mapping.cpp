@@ -2,7 +2,10 @@
 // ops (dtype, shapes), the activation mapping and the binding helpers.
 #include "op_mapping.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "tessera/numeric/half.hpp"
 
 #include "op_builder_support.hpp"
 
@@ -17,11 +20,13 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
         case TSR_ACT_RELU6: m.function = CL_ACTIVATION_RELU6; return m;
         case TSR_ACT_BOUNDED_RELU:
             if (a.a == 6.0f) { m.function = CL_ACTIVATION_RELU6; return m; }
-            decline(TSR_REASON_ATTRIBUTE, "bounded_relu with bound " + std::to_string(a.a) + ": CLML bounds ReLU at 6 only (RELU6)");
+            decline(TSR_REASON_ATTRIBUTE, "bounded_relu with bound " + std::to_string(a.a) +
+                                              " fused into another op: CLML bounds ReLU at 6 only (RELU6); a standalone one is mapped to Binary MAX/MIN");
         case TSR_ACT_CLIP:
             if (a.a == 0.0f && a.b == 6.0f) { m.function = CL_ACTIVATION_RELU6; return m; }
             decline(TSR_REASON_ATTRIBUTE, "clip to [" + std::to_string(a.a) + ", " + std::to_string(a.b) +
-                                              "]: CLML has no clip; only [0, 6] (RELU6) is exact");
+                                              "] fused into another op: CLML's activation descriptor has no bounds (RELU6 is [0, 6]); "
+                                              "a standalone clip is mapped to Binary MAX/MIN");
         case TSR_ACT_LEAKY_RELU:
             m.function = CL_ACTIVATION_LEAKY_RELU;
             m.parameter = a.a;
@@ -73,6 +78,24 @@ cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activa
         b.internal_bindings.emplace_back(param, b.owned_memory.back().get());
     }
     return param;
+}
+
+cl_ml_tensor_qcom scalar_tensor(const build_context& ctx, float value, dtype type, built_op& b) {
+    b.owned_tensors.push_back(create_tensor(ctx.context, tensor_desc(shape{1}, type), CL_TENSOR_LAYOUT_NCHW_QCOM));
+    cl_ml_tensor_qcom tensor = b.owned_tensors.back().get();
+    if (!ctx.fill_queue) return tensor;
+    cl_uint bytes = 0;
+    check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(ctx.context, tensor, &bytes), "clGetMLTensorMemorySizeQCOM");
+    cl_int err = CL_SUCCESS;
+    b.owned_memory.emplace_back(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, std::max<cl_uint>(bytes, 4), nullptr, &err));
+    check_cl(err, "clCreateBuffer (constant)");
+    const std::uint16_t half_bits = numeric::f32_to_f16(value);
+    const void* data = type == dtype::f16 ? static_cast<const void*>(&half_bits) : static_cast<const void*>(&value);
+    check_cl(clEnqueueWriteBuffer(ctx.fill_queue, b.owned_memory.back().get(), CL_TRUE, 0, type == dtype::f16 ? 2 : 4, data, 0,
+                                  nullptr, nullptr),
+             "clEnqueueWriteBuffer (constant)");
+    b.internal_bindings.emplace_back(tensor, b.owned_memory.back().get());
+    return tensor;
 }
 
 void bind_node(built_op& b, const node_tensors& t, const std::vector<int>& skip_inputs) {

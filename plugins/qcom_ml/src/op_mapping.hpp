@@ -1,4 +1,5 @@
-// op_mapping.hpp: turns one Tessera op (descriptor plus tensor descriptors) into one CLML op.
+// op_mapping.hpp: turns one Tessera op (descriptor plus tensor descriptors) into one CLML op
+// (two for a general clip).
 // The same code serves query() (probe creation with tensors that have no memory, to learn
 // whether CLML accepts the op and how large its OPTIMAL outputs are) and compile().
 #pragma once
@@ -44,7 +45,12 @@ struct built_op {
     std::vector<std::pair<cl_ml_tensor_qcom, int>> node_bindings;
     /// Tensors with memory of their own (activation parameters the op descriptor carries).
     std::vector<std::pair<cl_ml_tensor_qcom, cl_mem>> internal_bindings;
-    ml_op_handle op;  ///< declared last: released before the tensors it uses
+    ml_op_handle op;  ///< declared after the tensors: released before them
+    /// A second CLML op enqueued right after `op` with the same descriptor set (a general clip is
+    /// Binary MAX then Binary MIN); null for one-op nodes. `then_tensors` are the node tensors it
+    /// uses (tensor-memory updates name only those).
+    ml_op_handle then_op;
+    std::vector<cl_ml_tensor_qcom> then_tensors;
 };
 
 /// Checks what CLML cannot express without creating anything (op kind, dtype, attributes);

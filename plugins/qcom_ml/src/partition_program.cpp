@@ -107,6 +107,8 @@ void partition_program::enqueue_direct(cl_command_queue q, const op_step& s,
              "clUpdateMLTensorMemoryDescriptorSetQCOM");
     check_cl(api->clEnqueueMLOpQCOM(q, s.op.op.get(), set_.get(), 0, nullptr, nullptr),
              "clEnqueueMLOpQCOM");
+    if (s.op.then_op)
+        check_cl(api->clEnqueueMLOpQCOM(q, s.op.then_op.get(), set_.get(), 0, nullptr, nullptr), "clEnqueueMLOpQCOM (second op)");
 }
 
 void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
@@ -129,23 +131,35 @@ void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
 }
 
 void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
-    // Per-dispatch memory updates for the ops whose buffers differ from the recorded ones.
+    // Per-dispatch memory updates for the ops whose buffers differ from the recorded ones. A node
+    // with a second CLML op occupies two dispatch indices; the second names only its own tensors.
+    // Both vectors are sized first: args point into updates.
     std::vector<std::vector<cl_ml_tensor_memory_desc_qcom>> updates;
-    std::vector<cl_ml_op_array_arg_qcom> args;
+    std::vector<cl_uint> dispatch_of;
+    cl_uint dispatch = 0;
     for (std::size_t i = 0; i < seg.ops.size(); ++i) {
+        const built_op& op = seg.ops[i].op;
         const auto now = memory_of(seg.ops[i], mems);
-        if (now == seg.recorded_memory[i]) continue;
-        auto& u = updates.emplace_back();
-        u.reserve(now.size());
-        for (std::size_t k = 0; k < now.size(); ++k)
-            u.push_back({seg.ops[i].op.node_bindings[k].first, now[k]});
+        const bool changed = now != seg.recorded_memory[i];
+        if (changed) {
+            auto& u = updates.emplace_back();
+            for (std::size_t k = 0; k < now.size(); ++k) u.push_back({op.node_bindings[k].first, now[k]});
+            dispatch_of.push_back(dispatch);
+        }
+        ++dispatch;
+        if (!op.then_op) continue;
+        if (changed) {
+            auto& u = updates.emplace_back();
+            for (std::size_t k = 0; k < now.size(); ++k)
+                for (cl_ml_tensor_qcom t : op.then_tensors)
+                    if (op.node_bindings[k].first == t) u.push_back({t, now[k]});
+            dispatch_of.push_back(dispatch);
+        }
+        ++dispatch;
     }
-    std::size_t next = 0;
-    for (std::size_t i = 0; i < seg.ops.size(); ++i) {
-        if (memory_of(seg.ops[i], mems) == seg.recorded_memory[i]) continue;
-        auto& u = updates[next++];
-        args.push_back({static_cast<cl_uint>(i), u.data(), static_cast<cl_uint>(u.size())});
-    }
+    std::vector<cl_ml_op_array_arg_qcom> args;
+    for (std::size_t k = 0; k < updates.size(); ++k)
+        args.push_back({dispatch_of[k], updates[k].data(), static_cast<cl_uint>(updates[k].size())});
     check_cl(clml_v1()->clEnqueueRecordingMLOpQCOM(
                  dev_->queue(), seg.recording.get(), 0, nullptr, args.size(),
                  args.empty() ? nullptr : args.data(), 0, nullptr, 0, nullptr, 0, nullptr, 0,

@@ -102,7 +102,8 @@ std::vector<tensor_desc> qcom_ml_backend::probe(const sdk::op_query& q, const st
         check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(dev_->context(), t.out[i], &bytes), "clGetMLTensorMemorySizeQCOM");
         outputs.push_back(as_optimal(row_major(q.outputs[i]), bytes));
     }
-    op.op.reset();  // the op before its tensors
+    op.then_op.reset();  // the ops before their tensors
+    op.op.reset();
     return outputs;
 }
 

@@ -18,7 +18,7 @@ TEST_CASE("attributes without an exact CLML form are declined as attribute") {
         std::vector<tensor_desc> inputs;
     };
     const std::vector<attribute_case> cases = {
-        {op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {x}},
+        {op::activation(TSR_ACT_SOFT_RELU), {x}},
         {op::activation(TSR_ACT_GELU), {x}},
         {op::activation(TSR_ACT_TANH, 2.0f, 1.0f), {x}},
         {op::softmax().along(1).logarithmic(), {x}},
@@ -48,7 +48,7 @@ TEST_CASE("declined ops fall back to the reference with the reason recorded") {
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({4, 4, 3, 3}, 1))});
     t = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});
-    t = g.apply("clip", op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {t});
+    t = g.apply("clip", op::activation(TSR_ACT_SOFT_RELU), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
     g.output(t);
     compiled_graph cg = g.compile("qcom-ml|reference");

@@ -128,3 +128,21 @@ TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition arrives in the la
         CHECK(max_rel_diff(cg.run({{"x", in}}).at("sum"), ref.run({{"x", in}}).at("sum")) <= 1e-5);
     }
 }
+
+TEST_CASE("a clip between qcom-ml ops (two CLML dispatches) replays with new inputs") {
+    load_plugin();
+    graph g;
+    const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
+    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({8, 4, 3, 3}, 50))});
+    t = g.apply("clip", op::activation(TSR_ACT_CLIP, -0.5f, 0.5f), {t});
+    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
+    t = g.apply("relu6", op::activation(TSR_ACT_BOUNDED_RELU, 0.25f), {t});
+    g.output(t);
+    compiled_graph cg = g.compile("qcom-ml!");
+    compiled_graph ref = g.compile("reference");
+    for (int run = 0; run < 3; ++run) {
+        CAPTURE(run);
+        const tensor in = values({1, 4, 8, 8}, 51 + run, -2.0f, 2.0f);
+        CHECK(max_rel_diff(cg.run({{"x", in}}).at("relu6"), ref.run({{"x", in}}).at("relu6")) <= 1e-5);
+    }
+}
