@@ -11,10 +11,9 @@
 
 #include "api_guard.h"
 #include "op.h"
+#include "program_sources.h"
 
 namespace tessera::clml {
-
-namespace {
 
 const char* const kConvSource = R"CLC(
 // Epilogue shared by both kernels: bias, batchnorm, activation. `ep` holds
@@ -241,6 +240,8 @@ kernel void conv_transpose(const global T* in, int8 ist, int8 ishape, const glob
   ST(out, off5(ost, n, oc, od, oh, ow), epilogue((float)acc, oc, EPILOGUE_PASS));
 }
 )CLC";
+
+namespace {
 
 constexpr const char* kProgram = "convolution";
 

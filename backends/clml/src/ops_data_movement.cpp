@@ -6,10 +6,9 @@
 #include "api_guard.h"
 #include "copy_kernels.h"
 #include "op.h"
+#include "program_sources.h"
 
 namespace tessera::clml {
-
-namespace {
 
 const char* const kMovementSource = R"CLC(
 // Matrix transpose of packed row-major memory: in is m x n, out is n x m.
@@ -87,6 +86,8 @@ kernel void resize_bilinear(const global T* in, int8 ist, int8 ishape, global T*
   ST(out, off5(ost, n, c, d, h, w), top + (bottom - top) * dy);
 }
 )CLC";
+
+namespace {
 
 constexpr const char* kProgram = "movement";
 

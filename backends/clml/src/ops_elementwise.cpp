@@ -3,10 +3,9 @@
 
 #include "api_guard.h"
 #include "op.h"
+#include "program_sources.h"
 
 namespace tessera::clml {
-
-namespace {
 
 const char* const kElementwiseSource = R"CLC(
 kernel void activation_fwd(const global T* in, int8 ist, global T* out, int8 ost, int8 shape,
@@ -67,6 +66,8 @@ kernel void batchnorm_fwd(const global T* in, int8 ist, global T* out, int8 ost,
   ST(out, off5(ost, n, c, d, h, w), (x - m) * inv * g + be);
 }
 )CLC";
+
+namespace {
 
 constexpr const char* kProgram = "elementwise";
 

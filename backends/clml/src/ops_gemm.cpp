@@ -8,10 +8,9 @@
 
 #include "api_guard.h"
 #include "op.h"
+#include "program_sources.h"
 
 namespace tessera::clml {
-
-namespace {
 
 const char* const kGemmSource = R"CLC(
 #if DT == 0
@@ -98,6 +97,8 @@ kernel void gemm_simple(const global T* A, const global T* B, global T* C, const
   stf(C, i * N + j, v);
 }
 )CLC";
+
+namespace {
 
 constexpr const char* kProgram = "gemm";
 

@@ -4,10 +4,9 @@
 
 #include "api_guard.h"
 #include "op.h"
+#include "program_sources.h"
 
 namespace tessera::clml {
-
-namespace {
 
 const char* const kPoolSource = R"CLC(
 // win, stride, pad_before are (d, h, w, -); mode follows cl_pooling_mode_qcom (global modes are
@@ -69,6 +68,8 @@ kernel void softmax_fwd(const global T* in, int8 ist, global T* out, int8 ost, i
   }
 }
 )CLC";
+
+namespace {
 
 constexpr const char* kProgram = "pool_softmax";
 
