@@ -8,8 +8,8 @@
 
 namespace tessera::cpu {
 
-ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh, int64_t kw,
-                                       int64_t nr) {
+ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh,
+                                       int64_t kw, int64_t nr) {
     ConvChannelPlan plan;
     plan.nr = nr;
     plan.kh = kh;
@@ -44,11 +44,12 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     const TensorInfo& d = dst.info();
     const char* fn = "DirectConvKernel::configure";
     const Conv2dGeometry& g = params.geometry;
-    require(s.data_type() == DataType::f32 && s.is_4d_layout(), fn, s.name(), "needs a 4-D f32 input");
+    require(s.data_type() == DataType::f32 && s.is_4d_layout(), fn, s.name(),
+            "needs a 4-D f32 input");
     require(d.data_type() == DataType::f32 && d.layout() == DataLayout::nchw16c, fn, d.name(),
             "needs an f32 nchw16c output");
-    require(s.padding().covers(PaddingSize{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left}), fn, s.name(),
-            "input padding is smaller than the convolution's");
+    require(s.padding().covers(PaddingSize{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left}), fn,
+            s.name(), "input padding is smaller than the convolution's");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -58,11 +59,13 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     // Offsets of each reduction step relative to the window's top-left input element.
     offsets_.clear();
     chunks_.clear();
+    lines_.clear();
     for (const auto& [ic_begin, ic_end] : plan.table_ranges) {
         std::vector<int64_t> offsets;
         offsets.reserve(static_cast<std::size_t>(plan.steps(ic_begin, ic_end)));
         plan.for_each_step(ic_begin, ic_end, [&](int64_t c, int64_t y, int64_t x) {
-            const int64_t spatial = y * g.dilation_h * s.stride_h() + x * g.dilation_w * s.stride_w();
+            const int64_t spatial =
+                y * g.dilation_h * s.stride_h() + x * g.dilation_w * s.stride_w();
             const int64_t channel = s.layout() == DataLayout::nchw16c
                                         ? (c / kChannelBlock) * s.stride_c() + c % kChannelBlock
                                         : c * s.stride_c();
@@ -84,6 +87,20 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
             chunk += group;
         }
         bounds.push_back(steps);
+        // A 1x1 convolution reads each input line for only 16 steps and nothing brought it into
+        // cache before (no padded copy): the next tile's lines are prefetched (see run_row).
+        std::vector<std::vector<int64_t>> lines(bounds.size() - 1);
+        if (plan.kh == 1 && plan.kw == 1 && s.layout() == DataLayout::nchw16c) {
+            const std::vector<int64_t>& o = offsets_.back();
+            for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+                for (int64_t k = bounds[c]; k < bounds[c + 1]; ++k)
+                    lines[c].push_back(o[static_cast<std::size_t>(k)] / kChannelBlock *
+                                       kChannelBlock);
+                std::sort(lines[c].begin(), lines[c].end());
+                lines[c].erase(std::unique(lines[c].begin(), lines[c].end()), lines[c].end());
+            }
+        }
+        lines_.push_back(std::move(lines));
         chunks_.push_back(std::move(bounds));
     }
 
@@ -104,7 +121,8 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     set_parts_per_thread(4);
 }
 
-void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::size_t chunk) const {
+void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::size_t chunk,
+                               int64_t share, int64_t shares) const {
     const KernelTable& t = *table_;
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
@@ -115,10 +133,10 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::
     const int64_t k0 = bounds[chunk], k1 = bounds[chunk + 1];
     const bool first = chunk == 0, last = chunk + 2 == bounds.size();
 
-    const float* in = src_->data<float>() + n * s.stride_n() + (oh * g.stride_h - g.pad_top) * s.stride_h() -
-                      g.pad_left * s.stride_w();
-    float* out = dst_->data<float>() + n * d.stride_n() + (block.oc_start / kChannelBlock) * d.stride_c() +
-                 oh * d.stride_h();
+    const float* in = src_->data<float>() + n * s.stride_n() +
+                      (oh * g.stride_h - g.pad_top) * s.stride_h() - g.pad_left * s.stride_w();
+    float* out = dst_->data<float>() + n * d.stride_n() +
+                 (block.oc_start / kChannelBlock) * d.stride_c() + oh * d.stride_h();
     MicroArgs a = params_.epilogue;
     a.kc = k1 - k0;
     a.koff = offsets.data() + k0;
@@ -136,8 +154,20 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::
     // latency rather than its work (7 pixels run faster as 4 + 3 than as 6 + 1).
     const int64_t ow_total = d.w();
     const int64_t tiles = (ow_total + t.mr - 1) / t.mr;
+    // Streaming input (1x1): each tile prefetches the same pixels of the next output row, for
+    // this call's share of the channel-block lines, so the prefetches are spread over the row.
+    const std::vector<int64_t>& all_lines = lines_[block.table][chunk];
+    const std::size_t line_count = oh + 1 < d.h() ? all_lines.size() : 0;
+    const int64_t* lines = all_lines.data() + line_count * static_cast<std::size_t>(share) /
+                                                  static_cast<std::size_t>(shares);
+    const int64_t* lines_end = all_lines.data() + line_count * static_cast<std::size_t>(share + 1) /
+                                                      static_cast<std::size_t>(shares);
+    const float* next_row = in + g.stride_h * s.stride_h();
     for (int64_t i = 0, ow = 0; i < tiles; ++i) {
         const int64_t rows = (ow_total - ow + (tiles - i) - 1) / (tiles - i);
+        for (const int64_t* line = lines; line != lines_end; ++line)
+            for (int64_t p = ow; p < ow + rows; ++p)
+                __builtin_prefetch(next_row + *line + p * a.a_ps, 0, 3);
         a.a = in + ow * a.a_ps;
         a.c = out + ow * d.stride_w();
         t.micro_for(a.a_ps, rows, nv)(a);
@@ -153,7 +183,8 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
         if (blocks_inner_) {
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh)
                 for (int64_t b = w[0].start(); b < w[0].end(); ++b)
-                    for (std::size_t c = 0; c < chunks_of(b); ++c) run_row(n, oh, b, c);
+                    for (std::size_t c = 0; c < chunks_of(b); ++c)
+                        run_row(n, oh, b, c, b - w[0].start(), w[0].end() - w[0].start());
         } else {
             // Weights do not fit in L2 here: while the rows of one chunk run, prefetch the next
             // chunk's weights (a share per row) so they arrive from L3 ahead of use.
@@ -162,7 +193,8 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
                 const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(b)];
                 const std::vector<int64_t>& bounds = chunks_[block.table];
                 for (std::size_t c = 0; c < chunks_of(b); ++c) {
-                    const float* next = weights_ + block.weights_offset + bounds[c + 1] * block.width;
+                    const float* next =
+                        weights_ + block.weights_offset + bounds[c + 1] * block.width;
                     const int64_t next_floats =
                         c + 2 < bounds.size() ? (bounds[c + 2] - bounds[c + 1]) * block.width : 0;
                     const int64_t per_row = (next_floats + rows - 1) / std::max<int64_t>(rows, 1);
@@ -170,7 +202,7 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
                         const int64_t from = (oh - w[1].start()) * per_row;
                         const int64_t to = std::min(next_floats, from + per_row);
                         for (int64_t f = from; f < to; f += 16) __builtin_prefetch(next + f, 0, 2);
-                        run_row(n, oh, b, c);
+                        run_row(n, oh, b, c, 0, 1);
                     }
                 }
             }

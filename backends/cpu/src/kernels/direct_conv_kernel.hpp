@@ -18,11 +18,11 @@ namespace tessera::cpu {
 /// How output channels are grouped into NR-wide blocks and which input channels each block reads.
 struct ConvChannelPlan {
     struct Block {
-        int64_t oc_start = 0;  ///< first output channel (multiple of 16)
-        int64_t width = 0;     ///< channels in the block (16 or NR)
+        int64_t oc_start = 0;              ///< first output channel (multiple of 16)
+        int64_t width = 0;                 ///< channels in the block (16 or NR)
         int64_t ic_begin = 0, ic_end = 0;  ///< input channels read
-        int64_t weights_offset = 0;  ///< floats into the packed weights
-        std::size_t table = 0;       ///< index of the offset table (shared between equal ranges)
+        int64_t weights_offset = 0;        ///< floats into the packed weights
+        std::size_t table = 0;  ///< index of the offset table (shared between equal ranges)
     };
     int64_t nr = 16;
     int64_t kh = 1, kw = 1;
@@ -44,8 +44,8 @@ struct ConvChannelPlan {
 };
 
 /// Builds the block plan for `oc` outputs, `ic` inputs, `groups`, kernel kh x kw, tile width nr.
-ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh, int64_t kw,
-                                       int64_t nr);
+ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh,
+                                       int64_t kw, int64_t nr);
 
 struct DirectConvParams {
     Conv2dGeometry geometry;
@@ -53,20 +53,23 @@ struct DirectConvParams {
 };
 
 class DirectConvKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "DirectConvKernel"; }
     /// `src` is f32 (nchw16c, nchw or nhwc) padded by at least the geometry's padding; dst is f32
     /// nchw16c. Weights/bias pointers are bound later (set_weights) since they come from prepare().
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, const ConvChannelPlan& plan,
-                   const DirectConvParams& params);
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                   const ConvChannelPlan& plan, const DirectConvParams& params);
     void set_weights(const float* packed, const float* bias) {
         weights_ = packed;
         bias_ = bias;
     }
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
-    void run_row(int64_t n, int64_t oh, int64_t block, std::size_t chunk) const;
+  private:
+    /// One output row of one block and K chunk; `share` of `shares` (the calls that cover this
+    /// row) says which part of the next row's input this call prefetches.
+    void run_row(int64_t n, int64_t oh, int64_t block, std::size_t chunk, int64_t share,
+                 int64_t shares) const;
 
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
@@ -75,6 +78,9 @@ private:
     DirectConvParams params_;
     std::vector<std::vector<int64_t>> offsets_;  ///< per plan table: element offset of each step
     std::vector<std::vector<int64_t>> chunks_;   ///< per plan table: step boundaries of K chunks
+    /// Per plan table and chunk: offsets of the distinct 16-float input lines a pixel reads, when
+    /// the input streams from memory (1x1 on nchw16c, read in place); empty otherwise.
+    std::vector<std::vector<std::vector<int64_t>>> lines_;
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
     bool blocks_inner_ = true;
