@@ -385,6 +385,12 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
     in_view.strides = packed_strides(in_view.shape, CL_TENSOR_LAYOUT_NHWC_QCOM);
     in_repacked = b.add_repack(si, in_view.strides);
   }
+  // The direct kernel's fast path reads input rows contiguously: a channels-last input (e.g. the
+  // OPTIMAL output of a preceding channels-last conv feeding a depthwise one) is repacked to NCHW.
+  if (!channels_last && !transpose && in_view.strides[kW] != 1 && in_view.shape[kW] > 1) {
+    in_view.strides = packed_strides(in_view.shape, CL_TENSOR_LAYOUT_NCHW_QCOM);
+    in_repacked = b.add_repack(si, in_view.strides);
+  }
   if (channels_last && wstrides[kN] != 1) {
     wstrides = output_channels_last(wshape);
     wt_repacked = b.add_repack(sw, wstrides);

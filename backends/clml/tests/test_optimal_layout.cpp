@@ -200,3 +200,35 @@ TEST_CASE("OPTIMAL channels-last: fully connected reads a conv's NHWC output thr
   check_close(raw_floats(mid), nchw_to_nhwc(feature, 1, p.o, 5, 6), 1e-5f);
   check_close(out.read(), want, 1e-4f);
 }
+
+TEST_CASE("OPTIMAL channels-last: a depthwise conv reads a conv's NHWC output through an NCHW repack") {
+  const ref::ConvParams p = params(1, 4, 7, 9, 8, 3, 1, 1);
+  ref::ConvParams dw = params(1, 8, 7, 9, 8, 3, 1, 1);
+  dw.groups = 8;
+  DeviceTensor in, wt, mid, dwt, out;
+  create(in, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, p.c, p.h, p.w));
+  create(wt, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, p.o, p.c, 3, 3));
+  create(mid, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, p.o, 7, 9));
+  create(dwt, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 8, 1, 3, 3));
+  create(out, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 8, 7, 9));
+  const cl_ml_op_convolution_desc_qcom cd = conv_desc(1, 1);
+  cl_ml_op_convolution_desc_qcom dd = conv_desc(1, 1);
+  dd.mode = CL_CONVOLUTION_MODE_DEPTHWISE_QCOM;
+  cl_ml_op_qcom conv = nullptr, depthwise = nullptr;
+  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &cd, in.tensor, wt.tensor, unused_tensor(),
+                                                   mid.tensor, &conv, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &dd, mid.tensor, dwt.tensor,
+                                                   unused_tensor(), out.tensor, &depthwise, nullptr) == CL_SUCCESS);
+  const std::vector<float> x = random_values(in.elements(), -1, 1, 341);
+  const std::vector<float> w = random_values(wt.elements(), -1, 1, 342);
+  const std::vector<float> wd = random_values(dwt.elements(), -1, 1, 343);
+  in.write(x);
+  wt.write(w);
+  dwt.write(wd);
+  run_op(conv, {&in, &wt, &mid});
+  run_op(depthwise, {&mid, &dwt, &out});
+  const std::vector<float> feature = ref::conv2d(p, x, w, {});
+  check_close(raw_floats(mid), nchw_to_nhwc(feature, 1, 8, 7, 9), 1e-5f);
+  check_close(out.read(), ref::conv2d(dw, feature, wd, {}), 1e-5f);
+  check_close(raw_floats(out), ref::conv2d(dw, feature, wd, {}), 1e-5f);  // depthwise output: NCHW
+}
