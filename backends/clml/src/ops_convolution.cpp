@@ -2,7 +2,7 @@
 // its fusions with batchnorm and/or an activation: creators and kernels.
 //
 // The direct kernel gives each work-item OCB output channels x OWB output columns so that every
-// loaded input value and weight is reused from registers. Where it applies (one group, input
+// loaded input value and weight is reused from registers. Where it applies (4-D, one group, input
 // channels % 4, output channels % 8) the op prefers channels-last: OPTIMAL activations are
 // finalised NHWC and OPTIMAL weights with output channels innermost, and conv_nhwc vectorises
 // over 8 output channels with float4 input loads.
@@ -365,7 +365,8 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
   if (!transpose && 7 * stride[2] + (wi0.shape[kW] - 1) * dil[2] + 1 > 512) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   // OPTIMAL layout choice: channels-last activations (and weights with output channels innermost)
   // for the vectorised kernel where it applies, else NCHW for the direct/transposed kernels.
-  const bool channels_last = !optimal_forced_nchw() && !transpose && !depthwise && groups == 1 && in_c % 4 == 0 && out_c % 8 == 0;
+  const bool channels_last = !optimal_forced_nchw() && !ii.five_d && !transpose && !depthwise && groups == 1 &&
+                             in_c % 4 == 0 && out_c % 8 == 0;
   const cl_tensor_layout_qcom act_layout = channels_last ? CL_TENSOR_LAYOUT_NHWC_QCOM : CL_TENSOR_LAYOUT_NCHW_QCOM;
   const int si = b.add(ti, act_layout), so = b.add(to, act_layout);
   const int sw = channels_last ? b.add_strided(tw, output_channels_last(wi0.shape), kWeightLayoutTag) : b.add(tw);
