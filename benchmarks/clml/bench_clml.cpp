@@ -1,5 +1,5 @@
-// bench_clml.cpp -- CLML sgemm and 3x3 convolution throughput, with CLBlast's SGEMM on the same
-// device for comparison. Each iteration enqueues one op and waits for it.
+// bench_clml.cpp -- CLML sgemm and 3x3 convolution throughput (OPTIMAL tensors, and NCHW client
+// tensors), with CLBlast's SGEMM on the same device for comparison. Each iteration enqueues one op and waits for it.
 #include <CL/cl_qcom_ml_ops.h>
 #include <benchmark/benchmark.h>
 
@@ -111,11 +111,14 @@ void qcom_sgemm(benchmark::State& state, cl_uint n) {
   for (cl_mem m : {ma, mb, mc}) clReleaseMemObject(m);
 }
 
-void qcom_conv3x3(benchmark::State& state, cl_uint channels, cl_uint size) {
+// `layout`: OPTIMAL for all tensors (the op picks its layout), or NCHW client tensors (what the
+// plugin binds for graph inputs and weights: the op then repacks them for its kernel each run).
+void qcom_conv3x3(benchmark::State& state, cl_uint channels, cl_uint size,
+                  cl_tensor_layout_qcom layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM) {
   CLMLInterfaceV1QCOM& api = *device().api;
-  cl_ml_tensor_qcom in = tensor(CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, channels, size, size);
-  cl_ml_tensor_qcom wt = tensor(CL_TENSOR_LAYOUT_OPTIMAL_QCOM, channels, channels, 3, 3);
-  cl_ml_tensor_qcom out = tensor(CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, channels, size, size);
+  cl_ml_tensor_qcom in = tensor(layout, 1, channels, size, size);
+  cl_ml_tensor_qcom wt = tensor(layout, channels, channels, 3, 3);
+  cl_ml_tensor_qcom out = tensor(layout, 1, channels, size, size);
   cl_ml_op_convolution_desc_qcom desc{};
   desc.mode = CL_CONVOLUTION_MODE_CONVOLUTION_QCOM;
   desc.group_count = 1;
@@ -176,6 +179,7 @@ int main(int argc, char** argv) {
   add("clblast/sgemm_1024", [](benchmark::State& s) { clblast_sgemm(s, 1024); });
 #endif
   add("qcom-ml/conv3x3_64_56", [](benchmark::State& s) { qcom_conv3x3(s, 64, 56); });
+  add("qcom-ml/conv3x3_64_56_nchw", [](benchmark::State& s) { qcom_conv3x3(s, 64, 56, CL_TENSOR_LAYOUT_NCHW_QCOM); });
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -27,6 +27,20 @@ kernel void copy_strided(const global T* src, int src_off, int8 sst, global D* d
   st_dst(dst, dst_off + off5(dst_st, n, c, d, h, w), ldf(src, src_off + off5(sst, n, c, d, h, w)));
 }
 
+// One work-item per row (n, c, d, h): the loop over w needs no index arithmetic per element
+// (layout conversions and repacks of whole tensors). Range: (H, N * C * D).
+kernel void copy_rows(const global T* src, int src_off, int8 sst, global D* dst, int dst_off,
+                      int8 dst_st, int8 shape) {
+  const int h = get_global_id(0);
+  int z = get_global_id(1);
+  const int d = z % shape.s2; z /= shape.s2;
+  const int c = z % shape.s1;
+  const int n = z / shape.s1;
+  const int s = src_off + off5(sst, n, c, d, h, 0);
+  const int t = dst_off + off5(dst_st, n, c, d, h, 0);
+  for (int w = 0; w < shape.s4; ++w) st_dst(dst, t + w * dst_st.s4, ldf(src, s + w * sst.s4));
+}
+
 // Reshape: the i-th element in logical order of the input goes to the i-th of the output.
 kernel void reshape_copy(const global T* src, int8 sst, int8 sshape, global D* dst, int8 dst_st,
                          int8 dshape) {
@@ -64,6 +78,10 @@ cl_int8 to_arg(const Shape5& v) {
 }
 }  // namespace
 
+cl::NDRange rows_range(const Shape5& shape) {
+  return cl::NDRange(static_cast<size_t>(shape[kH]), static_cast<size_t>(shape[kN] * shape[kC] * shape[kD]));
+}
+
 void enqueue_strided_copy(const cl::CommandQueue& queue, const cl::Context& context, cl_mem src,
                           cl_channel_type src_type, int src_offset, const Shape5& src_strides, cl_mem dst,
                           cl_channel_type dst_type, int dst_offset, const Shape5& dst_strides,
@@ -71,7 +89,7 @@ void enqueue_strided_copy(const cl::CommandQueue& queue, const cl::Context& cont
   const cl::Device device = context_device(context);
   cl::Program program = get_program(context, "copy", kCopyKernelSource,
                                     build_options(copy_config(src_type, dst_type), device));
-  cl::Kernel kernel(program, "copy_strided");
+  cl::Kernel kernel(program, "copy_rows");
   kernel.setArg(0, sizeof(cl_mem), &src);
   kernel.setArg(1, src_offset);
   kernel.setArg(2, to_arg(src_strides));
@@ -79,8 +97,7 @@ void enqueue_strided_copy(const cl::CommandQueue& queue, const cl::Context& cont
   kernel.setArg(4, dst_offset);
   kernel.setArg(5, to_arg(dst_strides));
   kernel.setArg(6, to_arg(shape));
-  const size_t total = static_cast<size_t>(shape[0] * shape[1] * shape[2] * shape[3] * shape[4]);
-  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(total), cl::NullRange, wait, done);
+  queue.enqueueNDRangeKernel(kernel, cl::NullRange, rows_range(shape), cl::NullRange, wait, done);
 }
 
 }  // namespace tessera::clml

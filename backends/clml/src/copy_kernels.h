@@ -11,6 +11,9 @@ extern const char* const kCopyKernelSource;
 // Program build config for copying `src` storage to `dst` storage.
 KernelConfig copy_config(cl_channel_type src, cl_channel_type dst);
 
+// Range of the copy_rows kernel (one work-item per row of `shape`).
+cl::NDRange rows_range(const Shape5& shape);
+
 // Enqueues a strided copy of `shape` elements from src (offset/strides in elements) to dst.
 void enqueue_strided_copy(const cl::CommandQueue& queue, const cl::Context& context, cl_mem src,
                           cl_channel_type src_type, int src_offset, const Shape5& src_strides, cl_mem dst,

@@ -229,7 +229,7 @@ cl::Buffer OpBuilder::add_repack(int slot, const Shape5& strides) {
   cl::Buffer scratch(op_->context, CL_MEM_READ_WRITE, dst.bytes());
   op_->owned_buffers.push_back(scratch);
   KernelDispatch d;
-  d.kernel = kernel("copy", kCopyKernelSource, "copy_strided", copy_config(src.dtype, src.dtype));
+  d.kernel = kernel("copy", kCopyKernelSource, "copy_rows", copy_config(src.dtype, src.dtype));
   bind(d, 0, slot);
   d.kernel.setArg(1, 0);
   d.kernel.setArg(2, strides_arg(src));
@@ -237,7 +237,7 @@ cl::Buffer OpBuilder::add_repack(int slot, const Shape5& strides) {
   d.kernel.setArg(4, 0);
   d.kernel.setArg(5, strides_arg(dst));
   d.kernel.setArg(6, shape_arg(src));
-  d.global = cl::NDRange(static_cast<size_t>(src.elements()));
+  d.global = rows_range(src.shape);
   add_dispatch(std::move(d));
   return scratch;
 }
