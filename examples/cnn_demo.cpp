@@ -22,7 +22,8 @@ namespace {
 tensor weights(const shape& dims, float scale, int seed) {
     tensor t(tensor_desc(dims, dtype::f32));
     auto* p = t.data_as<float>();
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) p[i] = scale * std::sin(0.731f * static_cast<float>(i) + 1.37f * seed);
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        p[i] = scale * std::sin(0.731f * static_cast<float>(i) + 1.37f * seed);
     return t;
 }
 
@@ -39,15 +40,19 @@ graph build_network() {
                      {x, g.constant("conv1.w", weights(shape{16, 3, 3, 3}, 0.3f, 1)),
                       g.constant("conv1.b", weights(shape{16}, 0.1f, 2))});
     t = g.apply("bn1", op::batchnorm(),
-                {t, g.constant("bn1.mean", weights(shape{16}, 0.1f, 3)), g.constant("bn1.var", positive(shape{16}, 1.0f, 4)),
-                 g.constant("bn1.scale", positive(shape{16}, 1.0f, 5)), g.constant("bn1.shift", weights(shape{16}, 0.1f, 6))});
+                {t, g.constant("bn1.mean", weights(shape{16}, 0.1f, 3)),
+                 g.constant("bn1.var", positive(shape{16}, 1.0f, 4)),
+                 g.constant("bn1.scale", positive(shape{16}, 1.0f, 5)),
+                 g.constant("bn1.shift", weights(shape{16}, 0.1f, 6))});
     t = g.apply("relu1", op::activation(TSR_ACT_RELU), {t});
     t = g.apply("dwconv", op::conv2d().padding(1, 1, 1, 1).groups(16).bias(),
-                {t, g.constant("dw.w", weights(shape{16, 1, 3, 3}, 0.4f, 7)), g.constant("dw.b", weights(shape{16}, 0.1f, 8))});
+                {t, g.constant("dw.w", weights(shape{16, 1, 3, 3}, 0.4f, 7)),
+                 g.constant("dw.b", weights(shape{16}, 0.1f, 8))});
     t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
     t = g.apply("fc", op::fully_connected().flatten_from(1).bias(),
-                {t, g.constant("fc.w", weights(shape{10, 16 * 16 * 16}, 0.05f, 9)), g.constant("fc.b", weights(shape{10}, 0.1f, 10))});
+                {t, g.constant("fc.w", weights(shape{10, 16 * 16 * 16}, 0.05f, 9)),
+                 g.constant("fc.b", weights(shape{10}, 0.1f, 10))});
     t = g.apply("softmax", op::softmax().along(1), {t});
     g.output(t);
     return g;
@@ -67,18 +72,25 @@ result run_config(graph& g, const std::string& config, const tensor& image) {
     for (int i = 0; i < 7; ++i) {
         const auto start = std::chrono::steady_clock::now();
         r.output = cg.run({{"image", image}}).at("softmax");
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        times.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     }
     std::sort(times.begin(), times.end());
     r.ms_per_run = times[times.size() / 2];
     std::vector<std::pair<std::string, int>> counts;
     for (const auto& p : cg.placements()) {
-        if (p.inserted) continue;  // count the network's ops, not the conversions the compiler added
-        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == p.backend; });
-        if (it == counts.end()) counts.emplace_back(p.backend, 1);
-        else ++it->second;
+        if (p.inserted)
+            continue;  // count the network's ops, not the conversions the compiler added
+        auto it = std::find_if(counts.begin(), counts.end(),
+                               [&](const auto& c) { return c.first == p.backend; });
+        if (it == counts.end())
+            counts.emplace_back(p.backend, 1);
+        else
+            ++it->second;
     }
-    for (const auto& [name, n] : counts) r.placement += (r.placement.empty() ? "" : " ") + name + ":" + std::to_string(n);
+    for (const auto& [name, n] : counts)
+        r.placement += (r.placement.empty() ? "" : " ") + name + ":" + std::to_string(n);
     return r;
 }
 
@@ -96,20 +108,26 @@ int main(int argc, char** argv) {
             if (have_cpu && name != "cpu") configs.push_back(name + "|cpu");
         }
     }
-    std::printf("Tessera %s demo: 8-op CNN (conv-bn-relu, depthwise conv, relu6, max pool, fc, softmax), input 1x3x32x32\n",
-                version_string);
+    std::printf(
+        "Tessera %s demo: 8-op CNN (conv-bn-relu, depthwise conv, relu6, max pool, fc, softmax), "
+        "input 1x3x32x32\n",
+        version_string);
     graph g = build_network();
     const tensor image = weights(shape::nchw(1, 3, 32, 32), 1.0f, 11);
 
     const result ref = run_config(g, "reference", image);
-    std::printf("%-24s %-26s %14s %12s %12s\n", "config", "ops per backend", "checksum", "max|diff|", "ms/run");
+    std::printf("%-24s %-26s %14s %12s %12s\n", "config", "ops per backend", "checksum",
+                "max|diff|", "ms/run");
     auto print = [&](const std::string& config, const result& r) {
         double checksum = 0.0, max_diff = 0.0;
         for (std::int64_t i = 0; i < r.output.num_elements(); ++i) {
             checksum += (i + 1) * static_cast<double>(r.output.data_as<float>()[i]);
-            max_diff = std::max(max_diff, std::abs(static_cast<double>(r.output.data_as<float>()[i]) - ref.output.data_as<float>()[i]));
+            max_diff =
+                std::max(max_diff, std::abs(static_cast<double>(r.output.data_as<float>()[i]) -
+                                            ref.output.data_as<float>()[i]));
         }
-        std::printf("%-24s %-26s %14.8f %12.3g %12.3f\n", config.c_str(), r.placement.c_str(), checksum, max_diff, r.ms_per_run);
+        std::printf("%-24s %-26s %14.8f %12.3g %12.3f\n", config.c_str(), r.placement.c_str(),
+                    checksum, max_diff, r.ms_per_run);
     };
     print("reference", ref);
     int failures = 0;

@@ -22,7 +22,9 @@ struct probe {
     std::vector<tensor_desc> inputs;
 };
 
-tensor_desc f32(const shape& s) { return tensor_desc(s, dtype::f32); }
+tensor_desc f32(const shape& s) {
+    return tensor_desc(s, dtype::f32);
+}
 
 std::vector<probe> probes() {
     const shape img = shape::nchw(1, 8, 16, 16);
@@ -33,7 +35,8 @@ std::vector<probe> probes() {
         {op::gemm(), {f32(shape{8, 16}), f32(shape{16, 4}), f32(shape{8, 4})}},
         {op::matmul(), {f32(shape{8, 16}), f32(shape{16, 4})}},
         {op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {f32(img)}},
-        {op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1), {f32(img)}},
+        {op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1),
+         {f32(img)}},
         {op::batchnorm(), {f32(img), f32(shape{8}), f32(shape{8})}},
         {op::softmax().along(1), {f32(shape{4, 10})}},
         {op::activation(TSR_ACT_RELU), {f32(img)}},
@@ -50,27 +53,34 @@ std::string label(const probe& p) {
     std::string s(p.op.name());
     if (const auto* a = p.op.get_if<op::activation>()) s += "(" + std::to_string(a->act.kind) + ")";
     if (const auto* b = p.op.get_if<op::binary>()) s += "(" + std::to_string(b->op) + ")";
-    if (const auto* c = p.op.get_if<op::conv2d>()) s += c->tsr_conv2d_params::groups > 1 ? "(depthwise)" : "(dense)";
+    if (const auto* c = p.op.get_if<op::conv2d>())
+        s += c->tsr_conv2d_params::groups > 1 ? "(depthwise)" : "(dense)";
     if (const auto* q = p.op.get_if<op::pooling>()) s += "(" + std::to_string(q->mode) + ")";
     return s;
 }
 
 void describe(const plugin_entry& p) {
-    std::printf("\nBackend '%s' %s — %s\n  from: %s\n", p.api->name, p.api->version ? p.api->version : "",
-                p.api->description ? p.api->description : "", p.path.c_str());
+    std::printf("\nBackend '%s' %s — %s\n  from: %s\n", p.api->name,
+                p.api->version ? p.api->version : "", p.api->description ? p.api->description : "",
+                p.path.c_str());
     try {
         backend b(p.api);
         const auto devices = b.devices();
         for (std::size_t i = 0; i < devices.size(); ++i)
-            std::printf("  device %zu: %s [%s] %s\n", i, devices[i].name.c_str(), devices[i].kind.c_str(), devices[i].details.c_str());
+            std::printf("  device %zu: %s [%s] %s\n", i, devices[i].name.c_str(),
+                        devices[i].kind.c_str(), devices[i].details.c_str());
         std::printf("  ops (representative f32 descriptors):\n");
         for (const auto& pr : probes()) {
             std::vector<tensor_desc> outs;
-            for (const auto& d : pr.op.infer(pr.inputs)) outs.push_back(d.with_layout(layout::any()));
+            for (const auto& d : pr.op.infer(pr.inputs))
+                outs.push_back(d.with_layout(layout::any()));
             const op_support s = b.query(pr.op, pr.inputs, outs);
-            const char* level = s.level == TSR_SUPPORT_NATIVE ? "native" : s.level == TSR_SUPPORT_EMULATED ? "emulated" : "no";
+            const char* level = s.level == TSR_SUPPORT_NATIVE     ? "native"
+                                : s.level == TSR_SUPPORT_EMULATED ? "emulated"
+                                                                  : "no";
             std::printf("    %-28s %-8s", label(pr).c_str(), level);
-            if (s.supported() && !s.outputs.empty()) std::printf(" -> %s", s.outputs[0].to_string().c_str());
+            if (s.supported() && !s.outputs.empty())
+                std::printf(" -> %s", s.outputs[0].to_string().c_str());
             if (!s.text.empty()) std::printf("  (%s)", s.text.c_str());
             std::printf("\n");
         }
@@ -94,7 +104,9 @@ int main(int argc, char** argv) {
         }
     }
     std::printf("Tessera %s, plugin ABI %d.%d\n", version_string, abi_major, abi_minor);
-    std::printf("Plugin search: API paths, TESSERA_PLUGINS (files), TESSERA_PLUGIN_PATH (directories), install dir\n");
+    std::printf(
+        "Plugin search: API paths, TESSERA_PLUGINS (files), TESSERA_PLUGIN_PATH (directories), "
+        "install dir\n");
     std::printf("Loader report:\n%s", plugin_registry::instance().report_text().c_str());
     if (report_only) return 0;
     for (const auto& p : plugin_registry::instance().plugins()) describe(p);

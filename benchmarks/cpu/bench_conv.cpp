@@ -85,11 +85,14 @@ void bench_onednn(benchmark::State& state, ConvCase c, int threads) {
                                       : memory::desc({c.oc, c.ic, c.k, c.k}, dt::f32, tag::any);
     memory::desc bias_md({c.oc}, dt::f32, tag::x);
     memory::desc dst_md({1, c.oc, o, o}, dt::f32, tag::any);
-    convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct, src_md, wei_md,
-                                   bias_md, dst_md, {c.stride, c.stride}, {c.pad, c.pad}, {c.pad, c.pad});
+    convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                   src_md, wei_md, bias_md, dst_md, {c.stride, c.stride},
+                                   {c.pad, c.pad}, {c.pad, c.pad});
     convolution_forward::primitive_desc pd(desc, eng);
-    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng), dst(pd.dst_desc(), eng);
-    for (memory* m : {&src, &wei, &bias, &dst}) fill_random(m->get_data_handle(), m->get_desc().get_size(), 3);
+    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
+        dst(pd.dst_desc(), eng);
+    for (memory* m : {&src, &wei, &bias, &dst})
+        fill_random(m->get_data_handle(), m->get_desc().get_size(), 3);
     convolution_forward conv(pd);
     const std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
@@ -109,9 +112,11 @@ void register_conv_benchmarks() {
         for (int threads : {1, 2}) {
             const std::string suffix = std::string(c.name) + "/" + std::to_string(threads) + "T";
             benchmark::RegisterBenchmark(("cpu/" + suffix).c_str(), bench_ours, c, threads)
-                ->Unit(benchmark::kMillisecond)->UseRealTime();
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
             benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), bench_onednn, c, threads)
-                ->Unit(benchmark::kMillisecond)->UseRealTime();
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
         }
 }
 

@@ -36,11 +36,14 @@ void bench_onednn(benchmark::State& state, int64_t n, int threads) {
 void register_sgemm_benchmarks() {
     for (int64_t n : {256, 512, 1024, 2048})
         for (int threads : {1, 2}) {
-            const std::string suffix = "sgemm_" + std::to_string(n) + "/" + std::to_string(threads) + "T";
+            const std::string suffix =
+                "sgemm_" + std::to_string(n) + "/" + std::to_string(threads) + "T";
             benchmark::RegisterBenchmark(("cpu/" + suffix).c_str(), bench_ours, n, threads)
-                ->Unit(benchmark::kMillisecond)->UseRealTime();
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
             benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), bench_onednn, n, threads)
-                ->Unit(benchmark::kMillisecond)->UseRealTime();
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
         }
 }
 

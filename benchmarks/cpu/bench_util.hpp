@@ -24,8 +24,9 @@ inline std::vector<float> random_data(std::size_t n, unsigned seed) {
 
 /// Reports GFLOP/s as a rate counter.
 inline void set_flops(benchmark::State& state, double flops_per_iteration) {
-    state.counters["GFLOPS"] = benchmark::Counter(flops_per_iteration * 1e-9 * static_cast<double>(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
+    state.counters["GFLOPS"] =
+        benchmark::Counter(flops_per_iteration * 1e-9 * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
 
 /// Scheduler of our contexts: TESSERA_BENCH_SCHEDULER=pool selects the spinning thread pool,
@@ -42,6 +43,8 @@ inline Context& context_for(int threads) {
     return threads == 1 ? one : two;
 }
 
-inline void use_onednn_threads(int threads) { omp_set_num_threads(threads); }
+inline void use_onednn_threads(int threads) {
+    omp_set_num_threads(threads);
+}
 
 }  // namespace tessera::cpu::bench

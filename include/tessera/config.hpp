@@ -60,9 +60,9 @@ struct config {
         return s;
     }
 
-private:
+  private:
     class parser {
-    public:
+      public:
         explicit parser(std::string_view text) : text_(text) {}
 
         config run() {
@@ -86,7 +86,8 @@ private:
                 c.chain.push_back(element());
                 skip_spaces();
                 if (at_end()) break;
-                if (text_[pos_] != '|') fail(std::string("unexpected '") + text_[pos_] + "'; expected '|' or the end");
+                if (text_[pos_] != '|')
+                    fail(std::string("unexpected '") + text_[pos_] + "'; expected '|' or the end");
                 if (c.chain.back().strict) fail("nothing may follow a strict backend ('!')");
                 ++pos_;
                 skip_spaces();
@@ -94,13 +95,13 @@ private:
             return c;
         }
 
-    private:
+      private:
         backend_request element() {
             backend_request e;
             e.column = static_cast<int>(pos_) + 1;
             e.name = take_while([](char ch) {
-                return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) ||
-                       ch == '_' || ch == '-';
+                return std::islower(static_cast<unsigned char>(ch)) ||
+                       std::isdigit(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
             });
             if (e.name.empty()) {
                 if (!at_end() && std::isupper(static_cast<unsigned char>(text_[pos_])))
@@ -114,20 +115,24 @@ private:
             if (!at_end() && (text_[pos_] == '?' || text_[pos_] == '!')) {
                 (text_[pos_] == '?' ? e.optional : e.strict) = true;
                 ++pos_;
-                if (!at_end() && (text_[pos_] == '?' || text_[pos_] == '!')) fail("a backend is either optional '?' or strict '!', not both");
+                if (!at_end() && (text_[pos_] == '?' || text_[pos_] == '!'))
+                    fail("a backend is either optional '?' or strict '!', not both");
             }
             if (!at_end() && text_[pos_] == ':') {
                 ++pos_;
                 for (;;) {
                     const std::size_t key_pos = pos_;
                     std::string key = take_while([](char ch) {
-                        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-';
+                        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' ||
+                               ch == '.' || ch == '-';
                     });
                     if (key.empty()) fail("expected an option key");
-                    if (at_end() || text_[pos_] != '=') fail("expected '=' after option key '" + key + "'");
+                    if (at_end() || text_[pos_] != '=')
+                        fail("expected '=' after option key '" + key + "'");
                     ++pos_;
                     std::string value = take_while([](char ch) {
-                        return ch != ',' && ch != '|' && ch != ':' && !std::isspace(static_cast<unsigned char>(ch));
+                        return ch != ',' && ch != '|' && ch != ':' &&
+                               !std::isspace(static_cast<unsigned char>(ch));
                     });
                     if (value.empty()) fail("empty value for option '" + key + "'");
                     for (const auto& [k, v] : e.options) {
@@ -156,8 +161,9 @@ private:
         bool at_end() const { return pos_ >= text_.size(); }
 
         [[noreturn]] void fail(const std::string& what) const {
-            std::string msg = "config \"" + std::string(text_) + "\" column " + std::to_string(pos_ + 1) + ": " + what +
-                              "\n  " + std::string(text_) + "\n  " + std::string(pos_, ' ') + "^";
+            std::string msg = "config \"" + std::string(text_) + "\" column " +
+                              std::to_string(pos_ + 1) + ": " + what + "\n  " + std::string(text_) +
+                              "\n  " + std::string(pos_, ' ') + "^";
             throw error(status::parse_error, msg);
         }
 

@@ -26,31 +26,45 @@ enum class dtype : std::int32_t {
 constexpr std::size_t size_of(dtype t) {
     switch (t) {
         case dtype::f32:
-        case dtype::i32: return 4;
+        case dtype::i32:
+            return 4;
         case dtype::f16:
         case dtype::bf16:
         case dtype::dlfloat16:
-        case dtype::i16: return 2;
+        case dtype::i16:
+            return 2;
         case dtype::i8:
         case dtype::u8:
-        case dtype::boolean: return 1;
-        case dtype::undef: return 0;
+        case dtype::boolean:
+            return 1;
+        case dtype::undef:
+            return 0;
     }
     return 0;
 }
 
 constexpr std::string_view to_string(dtype t) {
     switch (t) {
-        case dtype::f32: return "f32";
-        case dtype::f16: return "f16";
-        case dtype::bf16: return "bf16";
-        case dtype::dlfloat16: return "dlfloat16";
-        case dtype::i8: return "i8";
-        case dtype::u8: return "u8";
-        case dtype::i16: return "i16";
-        case dtype::i32: return "i32";
-        case dtype::boolean: return "bool";
-        case dtype::undef: return "undef";
+        case dtype::f32:
+            return "f32";
+        case dtype::f16:
+            return "f16";
+        case dtype::bf16:
+            return "bf16";
+        case dtype::dlfloat16:
+            return "dlfloat16";
+        case dtype::i8:
+            return "i8";
+        case dtype::u8:
+            return "u8";
+        case dtype::i16:
+            return "i16";
+        case dtype::i32:
+            return "i32";
+        case dtype::boolean:
+            return "bool";
+        case dtype::undef:
+            return "undef";
     }
     return "invalid";
 }
@@ -73,24 +87,71 @@ struct quantization {
 };
 
 /// C++ type stored for each dtype (16-bit floats are stored as their bit patterns).
-template <dtype T> struct storage_of;
-template <> struct storage_of<dtype::f32> { using type = float; };
-template <> struct storage_of<dtype::f16> { using type = std::uint16_t; };
-template <> struct storage_of<dtype::bf16> { using type = std::uint16_t; };
-template <> struct storage_of<dtype::dlfloat16> { using type = std::uint16_t; };
-template <> struct storage_of<dtype::i8> { using type = std::int8_t; };
-template <> struct storage_of<dtype::u8> { using type = std::uint8_t; };
-template <> struct storage_of<dtype::i16> { using type = std::int16_t; };
-template <> struct storage_of<dtype::i32> { using type = std::int32_t; };
-template <> struct storage_of<dtype::boolean> { using type = std::uint8_t; };
+template <dtype T>
+struct storage_of;
+template <>
+struct storage_of<dtype::f32> {
+    using type = float;
+};
+template <>
+struct storage_of<dtype::f16> {
+    using type = std::uint16_t;
+};
+template <>
+struct storage_of<dtype::bf16> {
+    using type = std::uint16_t;
+};
+template <>
+struct storage_of<dtype::dlfloat16> {
+    using type = std::uint16_t;
+};
+template <>
+struct storage_of<dtype::i8> {
+    using type = std::int8_t;
+};
+template <>
+struct storage_of<dtype::u8> {
+    using type = std::uint8_t;
+};
+template <>
+struct storage_of<dtype::i16> {
+    using type = std::int16_t;
+};
+template <>
+struct storage_of<dtype::i32> {
+    using type = std::int32_t;
+};
+template <>
+struct storage_of<dtype::boolean> {
+    using type = std::uint8_t;
+};
 
 /// The dtype whose storage is the C++ type T (float -> f32, int8_t -> i8, ...).
-template <typename T> constexpr dtype dtype_of();
-template <> constexpr dtype dtype_of<float>() { return dtype::f32; }
-template <> constexpr dtype dtype_of<std::int8_t>() { return dtype::i8; }
-template <> constexpr dtype dtype_of<std::uint8_t>() { return dtype::u8; }
-template <> constexpr dtype dtype_of<std::int16_t>() { return dtype::i16; }
-template <> constexpr dtype dtype_of<std::int32_t>() { return dtype::i32; }
-template <> constexpr dtype dtype_of<bool>() { return dtype::boolean; }
+template <typename T>
+constexpr dtype dtype_of();
+template <>
+constexpr dtype dtype_of<float>() {
+    return dtype::f32;
+}
+template <>
+constexpr dtype dtype_of<std::int8_t>() {
+    return dtype::i8;
+}
+template <>
+constexpr dtype dtype_of<std::uint8_t>() {
+    return dtype::u8;
+}
+template <>
+constexpr dtype dtype_of<std::int16_t>() {
+    return dtype::i16;
+}
+template <>
+constexpr dtype dtype_of<std::int32_t>() {
+    return dtype::i32;
+}
+template <>
+constexpr dtype dtype_of<bool>() {
+    return dtype::boolean;
+}
 
 }  // namespace tessera

@@ -25,7 +25,9 @@ enum class status : int {
 };
 
 /// Short name of a status code, e.g. "invalid_argument".
-inline const char* to_string(status s) { return tsr_status_name(static_cast<tsr_status>(s)); }
+inline const char* to_string(status s) {
+    return tsr_status_name(static_cast<tsr_status>(s));
+}
 
 /// Where an error happened: every field is optional.
 struct error_context {
@@ -37,7 +39,7 @@ struct error_context {
 /// The exception thrown by every Tessera call. what() reads like
 /// "conv2d: tensor 'weights': dim 1 (C) is 3, expected 16 [invalid_argument, backend cpu]".
 class error : public std::runtime_error {
-public:
+  public:
     error(status code, std::string message, error_context where = {})
         : std::runtime_error(compose(code, message, where)),
           code_(code),
@@ -50,7 +52,7 @@ public:
     const std::string& op() const noexcept { return where_.op; }
     const std::string& tensor() const noexcept { return where_.tensor; }
 
-private:
+  private:
     static std::string compose(status code, const std::string& message, const error_context& w) {
         std::string text;
         if (!w.op.empty()) text += w.op + ": ";

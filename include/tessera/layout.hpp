@@ -22,7 +22,7 @@ enum class layout_kind : std::int32_t {
 
 /// A layout request. Strides are computed against concrete dims by tensor_desc.
 class layout {
-public:
+  public:
     /// Dense, last dimension fastest (NCHW for image shapes).
     static layout row_major() { return layout(); }
     static layout nchw() { return row_major(); }
@@ -72,8 +72,8 @@ public:
         if (explicit_strides_) {
             if (strides_size_ != r) {
                 throw error(status::invalid_argument,
-                            "layout has " + std::to_string(strides_size_) +
-                                " strides for a rank-" + std::to_string(r) + " shape");
+                            "layout has " + std::to_string(strides_size_) + " strides for a rank-" +
+                                std::to_string(r) + " shape");
             }
             for (int i = 0; i < r; ++i) strides[i] = strides_[i];
             return strides;
@@ -89,7 +89,8 @@ public:
             for (int i = 0; i < r; ++i) {
                 const int d = order_[i];
                 if (d < 0 || d >= r || seen[d]) {
-                    throw error(status::invalid_argument, "layout permutation is not a permutation");
+                    throw error(status::invalid_argument,
+                                "layout permutation is not a permutation");
                 }
                 seen[d] = true;
                 order[i] = d;
@@ -114,11 +115,12 @@ public:
     const std::string& opaque_format() const { return format_; }
     std::int64_t opaque_size() const { return opaque_size_; }
 
-private:
+  private:
     static void check_rank(std::size_t entries) {
         if (entries > static_cast<std::size_t>(max_dims)) {
             throw error(status::invalid_argument, "layout has " + std::to_string(entries) +
-                                                      " entries, more than " + std::to_string(max_dims) + " dims");
+                                                      " entries, more than " +
+                                                      std::to_string(max_dims) + " dims");
         }
     }
 

@@ -38,7 +38,9 @@ inline level threshold() {
     return value;
 }
 
-inline bool enabled(level l) { return l != level::off && static_cast<int>(l) >= static_cast<int>(threshold()); }
+inline bool enabled(level l) {
+    return l != level::off && static_cast<int>(l) >= static_cast<int>(threshold());
+}
 
 inline void write(level l, std::string_view source, std::string_view message) {
     if (!enabled(l)) return;
@@ -50,17 +52,25 @@ inline void write(level l, std::string_view source, std::string_view message) {
         created->set_level(spdlog::level::trace);
         return created;
     }();
-    logger->log(static_cast<spdlog::level::level_enum>(static_cast<int>(l)), "[{}] {}", source, message);
+    logger->log(static_cast<spdlog::level::level_enum>(static_cast<int>(l)), "[{}] {}", source,
+                message);
 #else
     static const char* const names[] = {"trace", "debug", "info", "warn", "error"};
-    std::fprintf(stderr, "[tessera] [%s] [%.*s] %.*s\n", names[static_cast<int>(l)], static_cast<int>(source.size()),
-                 source.data(), static_cast<int>(message.size()), message.data());
+    std::fprintf(stderr, "[tessera] [%s] [%.*s] %.*s\n", names[static_cast<int>(l)],
+                 static_cast<int>(source.size()), source.data(), static_cast<int>(message.size()),
+                 message.data());
 #endif
 }
 
-inline void debug(std::string_view source, const std::string& message) { write(level::debug, source, message); }
-inline void info(std::string_view source, const std::string& message) { write(level::info, source, message); }
-inline void warn(std::string_view source, const std::string& message) { write(level::warn, source, message); }
+inline void debug(std::string_view source, const std::string& message) {
+    write(level::debug, source, message);
+}
+inline void info(std::string_view source, const std::string& message) {
+    write(level::info, source, message);
+}
+inline void warn(std::string_view source, const std::string& message) {
+    write(level::warn, source, message);
+}
 
 /// The callback plugins receive in tsr_host_api::log.
 inline void from_plugin(std::int32_t lvl, const char* plugin, const char* message) {

@@ -23,12 +23,18 @@ enum class dim_label : std::int32_t {
 
 constexpr char label_char(dim_label l) {
     switch (l) {
-        case dim_label::n: return 'N';
-        case dim_label::c: return 'C';
-        case dim_label::d: return 'D';
-        case dim_label::h: return 'H';
-        case dim_label::w: return 'W';
-        case dim_label::any: return '?';
+        case dim_label::n:
+            return 'N';
+        case dim_label::c:
+            return 'C';
+        case dim_label::d:
+            return 'D';
+        case dim_label::h:
+            return 'H';
+        case dim_label::w:
+            return 'W';
+        case dim_label::any:
+            return '?';
     }
     return '?';
 }
@@ -37,13 +43,12 @@ inline constexpr int max_dims = TSR_MAX_DIMS;
 
 /// Up to max_dims extents, each with a label. Value type, no heap.
 class shape {
-public:
+  public:
     shape() = default;
     shape(std::initializer_list<std::int64_t> extents) {
         if (extents.size() > static_cast<std::size_t>(max_dims)) {
-            throw error(status::invalid_argument,
-                        "rank " + std::to_string(extents.size()) + " exceeds " +
-                            std::to_string(max_dims));
+            throw error(status::invalid_argument, "rank " + std::to_string(extents.size()) +
+                                                      " exceeds " + std::to_string(max_dims));
         }
         for (auto e : extents) push_back(e);
     }
@@ -79,7 +84,9 @@ public:
     std::int64_t& operator[](int i) { return extents_[check(i)]; }
     dim_label label(int i) const { return labels_[check(i)]; }
     void set_label(int i, dim_label l) { labels_[check(i)] = l; }
-    bool is_image() const { return rank_ >= 3 && labels_[0] == dim_label::n && labels_[1] == dim_label::c; }
+    bool is_image() const {
+        return rank_ >= 3 && labels_[0] == dim_label::n && labels_[1] == dim_label::c;
+    }
 
     /// Index of the dimension labelled `l`, or -1.
     int find(dim_label l) const {
@@ -124,7 +131,7 @@ public:
         return s;
     }
 
-private:
+  private:
     static shape labelled(std::initializer_list<std::int64_t> e,
                           std::initializer_list<dim_label> l) {
         shape s;
@@ -134,9 +141,9 @@ private:
     }
     int check(int i) const {
         if (i < 0 || i >= rank_) {
-            throw error(status::invalid_argument,
-                        "dimension index " + std::to_string(i) + " out of range for rank " +
-                            std::to_string(rank_));
+            throw error(status::invalid_argument, "dimension index " + std::to_string(i) +
+                                                      " out of range for rank " +
+                                                      std::to_string(rank_));
         }
         return i;
     }

@@ -22,16 +22,18 @@ namespace tessera {
 inline constexpr std::size_t tensor_alignment = 64;
 
 class tensor {
-public:
+  public:
     tensor() = default;
 
     /// Allocates a zero-filled, 64-byte aligned tensor. "any" becomes row-major on the host.
     explicit tensor(const tensor_desc& desc) : desc_(host_desc(desc)) {
         const std::size_t bytes = static_cast<std::size_t>(desc_.size_bytes());
-        const std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
+        const std::size_t rounded =
+            (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
         void* p = rounded ? std::aligned_alloc(tensor_alignment, rounded) : nullptr;
         if (rounded && !p) {
-            throw error(status::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes");
+            throw error(status::out_of_memory,
+                        "cannot allocate " + std::to_string(bytes) + " bytes");
         }
         if (p) std::memset(p, 0, rounded);
         storage_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
@@ -43,14 +45,17 @@ public:
     /// Wraps caller memory without taking ownership; the caller keeps it alive.
     static tensor borrow(const tensor_desc& desc, void* data) {
         if (!desc.is_strided()) {
-            throw error(status::invalid_argument, "host tensors need a strided layout, got " + desc.to_string());
+            throw error(status::invalid_argument,
+                        "host tensors need a strided layout, got " + desc.to_string());
         }
         check_extents(desc);
-        if (!data && desc.size_bytes() > 0) throw error(status::invalid_argument, "borrowed pointer is null");
+        if (!data && desc.size_bytes() > 0)
+            throw error(status::invalid_argument, "borrowed pointer is null");
         const std::size_t align = size_of(desc.type());
         if (align && reinterpret_cast<std::uintptr_t>(data) % align != 0) {
-            throw error(status::invalid_argument,
-                        "borrowed pointer is not aligned to its element size " + std::to_string(align));
+            throw error(
+                status::invalid_argument,
+                "borrowed pointer is not aligned to its element size " + std::to_string(align));
         }
         tensor t;
         t.desc_ = desc;
@@ -70,7 +75,8 @@ public:
     /// Address of element (0, ..., 0).
     void* data() const {
         if (!storage_) return nullptr;
-        return static_cast<char*>(storage_.get()) + desc_.offset() * static_cast<std::int64_t>(size_of(type()));
+        return static_cast<char*>(storage_.get()) +
+               desc_.offset() * static_cast<std::int64_t>(size_of(type()));
     }
     template <typename T>
     T* data_as() const {
@@ -86,7 +92,8 @@ public:
         return off;
     }
     void* address_of(const detail::index_t& idx) const {
-        return static_cast<char*>(data()) + offset_of(idx) * static_cast<std::int64_t>(size_of(type()));
+        return static_cast<char*>(data()) +
+               offset_of(idx) * static_cast<std::int64_t>(size_of(type()));
     }
 
     /// Typed element access with bounds checks.
@@ -105,10 +112,12 @@ public:
     }
 
     /// Zero-copy slice: `starts` and `extents` per dimension.
-    tensor view(std::initializer_list<std::int64_t> starts, std::initializer_list<std::int64_t> extents) const {
+    tensor view(std::initializer_list<std::int64_t> starts,
+                std::initializer_list<std::int64_t> extents) const {
         const int r = desc_.rank();
         if (static_cast<int>(starts.size()) != r || static_cast<int>(extents.size()) != r) {
-            throw error(status::invalid_argument, "view needs " + std::to_string(r) + " starts and extents");
+            throw error(status::invalid_argument,
+                        "view needs " + std::to_string(r) + " starts and extents");
         }
         shape dims = desc_.dims();
         shape sub;
@@ -120,28 +129,33 @@ public:
             if (*s < 0 || *e < 0 || *s + *e > dims[i]) {
                 throw error(status::invalid_argument,
                             "view [" + std::to_string(*s) + ", " + std::to_string(*s + *e) +
-                                ") outside dimension " + std::to_string(i) + " of extent " + std::to_string(dims[i]));
+                                ") outside dimension " + std::to_string(i) + " of extent " +
+                                std::to_string(dims[i]));
             }
             sub.push_back(*e, dims.label(i));
             offset += *s * desc_.stride(i);
             strides[i] = desc_.stride(i);
         }
         tensor t = *this;
-        t.desc_ = tensor_desc(sub, type(), strided_layout(strides, r), desc_.quant()).with_offset(offset);
+        t.desc_ =
+            tensor_desc(sub, type(), strided_layout(strides, r), desc_.quant()).with_offset(offset);
         return t;
     }
 
     /// Zero-copy reshape of a row-major tensor.
     tensor reshape(const shape& dims) const {
         if (dims.num_elements() != num_elements()) {
-            throw error(status::invalid_argument, "reshape from " + desc_.dims().to_string() + " to " +
-                                                      dims.to_string() + " changes the element count");
+            throw error(status::invalid_argument, "reshape from " + desc_.dims().to_string() +
+                                                      " to " + dims.to_string() +
+                                                      " changes the element count");
         }
         if (!desc_.with_offset(0).is_row_major()) {
-            throw error(status::invalid_argument, "reshape needs a row-major tensor; clone() it first");
+            throw error(status::invalid_argument,
+                        "reshape needs a row-major tensor; clone() it first");
         }
         tensor t = *this;
-        t.desc_ = tensor_desc(dims, type(), layout::row_major(), desc_.quant()).with_offset(desc_.offset());
+        t.desc_ = tensor_desc(dims, type(), layout::row_major(), desc_.quant())
+                      .with_offset(desc_.offset());
         return t;
     }
 
@@ -155,9 +169,11 @@ public:
     /// Copies element by element between equal shapes; converts dtype and layout.
     static void copy_elements(const tensor& src, const tensor& dst) {
         if (src.dims() != dst.dims()) {
-            throw error(status::invalid_argument, "copy from " + src.dims().to_string() + " to " + dst.dims().to_string());
+            throw error(status::invalid_argument,
+                        "copy from " + src.dims().to_string() + " to " + dst.dims().to_string());
         }
-        const bool same = src.type() == dst.type() && src.desc_.quant().scale == dst.desc_.quant().scale &&
+        const bool same = src.type() == dst.type() &&
+                          src.desc_.quant().scale == dst.desc_.quant().scale &&
                           src.desc_.quant().zero_point == dst.desc_.quant().zero_point &&
                           src.desc_.quant().fixed_point_pos == dst.desc_.quant().fixed_point_pos;
         const std::size_t es = size_of(src.type());
@@ -165,32 +181,43 @@ public:
             if (same) {
                 std::memcpy(dst.address_of(idx), src.address_of(idx), es);
             } else {
-                numeric::store_real(dst.type(), dst.desc_.quant(), dst.address_of(idx),
-                                    numeric::load_real(src.type(), src.desc_.quant(), src.address_of(idx)));
+                numeric::store_real(
+                    dst.type(), dst.desc_.quant(), dst.address_of(idx),
+                    numeric::load_real(src.type(), src.desc_.quant(), src.address_of(idx)));
             }
         });
     }
 
-private:
+  private:
     using layout_strides = std::array<std::int64_t, max_dims>;
 
     static layout strided_layout(const layout_strides& s, int rank) {
         switch (rank) {
-            case 0: return layout::strided({});
-            case 1: return layout::strided({s[0]});
-            case 2: return layout::strided({s[0], s[1]});
-            case 3: return layout::strided({s[0], s[1], s[2]});
-            case 4: return layout::strided({s[0], s[1], s[2], s[3]});
-            case 5: return layout::strided({s[0], s[1], s[2], s[3], s[4]});
-            case 6: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
-            case 7: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
-            default: return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
+            case 0:
+                return layout::strided({});
+            case 1:
+                return layout::strided({s[0]});
+            case 2:
+                return layout::strided({s[0], s[1]});
+            case 3:
+                return layout::strided({s[0], s[1], s[2]});
+            case 4:
+                return layout::strided({s[0], s[1], s[2], s[3]});
+            case 5:
+                return layout::strided({s[0], s[1], s[2], s[3], s[4]});
+            case 6:
+                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
+            case 7:
+                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
+            default:
+                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
         }
     }
 
     static void check_extents(const tensor_desc& d) {
         for (int i = 0; i < d.rank(); ++i) {
-            if (d.dim(i) < 0) throw error(status::invalid_argument, "negative extent in " + d.dims().to_string());
+            if (d.dim(i) < 0)
+                throw error(status::invalid_argument, "negative extent in " + d.dims().to_string());
         }
     }
 
@@ -198,13 +225,14 @@ private:
         check_extents(d);
         if (d.is_any()) return d.with_layout(layout::row_major());
         if (d.is_opaque()) {
-            throw error(status::invalid_argument,
-                        "host tensors cannot hold the opaque layout " + d.opaque_backend() + ":" + d.opaque_format());
+            throw error(status::invalid_argument, "host tensors cannot hold the opaque layout " +
+                                                      d.opaque_backend() + ":" + d.opaque_format());
         }
         for (int i = 0; i < d.rank(); ++i) {  // size_bytes() would undercount the allocation
             if (d.stride(i) < 0 || d.offset() < 0) {
-                throw error(status::invalid_argument, "owning tensors need non-negative strides and offset, got " +
-                                                          d.to_string());
+                throw error(
+                    status::invalid_argument,
+                    "owning tensors need non-negative strides and offset, got " + d.to_string());
             }
         }
         return d;
@@ -216,32 +244,48 @@ private:
     static constexpr bool stores(dtype t) {
         using U = std::remove_cv_t<T>;
         switch (t) {
-            case dtype::f32: return std::is_same_v<U, float>;
+            case dtype::f32:
+                return std::is_same_v<U, float>;
             case dtype::f16:
             case dtype::bf16:
-            case dtype::dlfloat16: return std::is_same_v<U, std::uint16_t>;
-            case dtype::i8: return std::is_same_v<U, std::int8_t>;
-            case dtype::u8: return std::is_same_v<U, std::uint8_t>;
-            case dtype::i16: return std::is_same_v<U, std::int16_t>;
-            case dtype::i32: return std::is_same_v<U, std::int32_t>;
-            case dtype::boolean: return std::is_same_v<U, std::uint8_t> || std::is_same_v<U, bool>;
-            case dtype::undef: return false;
+            case dtype::dlfloat16:
+                return std::is_same_v<U, std::uint16_t>;
+            case dtype::i8:
+                return std::is_same_v<U, std::int8_t>;
+            case dtype::u8:
+                return std::is_same_v<U, std::uint8_t>;
+            case dtype::i16:
+                return std::is_same_v<U, std::int16_t>;
+            case dtype::i32:
+                return std::is_same_v<U, std::int32_t>;
+            case dtype::boolean:
+                return std::is_same_v<U, std::uint8_t> || std::is_same_v<U, bool>;
+            case dtype::undef:
+                return false;
         }
         return false;
     }
 
     static const char* storage_name(dtype t) {
         switch (t) {
-            case dtype::f32: return "float";
+            case dtype::f32:
+                return "float";
             case dtype::f16:
             case dtype::bf16:
-            case dtype::dlfloat16: return "std::uint16_t";
-            case dtype::i8: return "std::int8_t";
-            case dtype::u8: return "std::uint8_t";
-            case dtype::i16: return "std::int16_t";
-            case dtype::i32: return "std::int32_t";
-            case dtype::boolean: return "std::uint8_t or bool";
-            case dtype::undef: break;
+            case dtype::dlfloat16:
+                return "std::uint16_t";
+            case dtype::i8:
+                return "std::int8_t";
+            case dtype::u8:
+                return "std::uint8_t";
+            case dtype::i16:
+                return "std::int16_t";
+            case dtype::i32:
+                return "std::int32_t";
+            case dtype::boolean:
+                return "std::uint8_t or bool";
+            case dtype::undef:
+                break;
         }
         return "nothing";
     }
@@ -249,22 +293,26 @@ private:
     template <typename T>
     void check_type() const {
         if (!stores<T>(type())) {
-            throw error(status::invalid_argument,
-                        "element access with a " + std::to_string(sizeof(T)) + "-byte type that is not the storage of a " +
-                            std::string(to_string(type())) + " tensor (use " + storage_name(type()) + ")");
+            throw error(status::invalid_argument, "element access with a " +
+                                                      std::to_string(sizeof(T)) +
+                                                      "-byte type that is not the storage of a " +
+                                                      std::string(to_string(type())) +
+                                                      " tensor (use " + storage_name(type()) + ")");
         }
     }
 
     detail::index_t checked_index(std::initializer_list<std::int64_t> idx) const {
         if (static_cast<int>(idx.size()) != desc_.rank()) {
             throw error(status::invalid_argument, "index of rank " + std::to_string(idx.size()) +
-                                                      " for a rank-" + std::to_string(desc_.rank()) + " tensor");
+                                                      " for a rank-" +
+                                                      std::to_string(desc_.rank()) + " tensor");
         }
         detail::index_t out{};
         int i = 0;
         for (auto v : idx) {
             if (v < 0 || v >= desc_.dim(i)) {
-                throw error(status::invalid_argument, "index " + std::to_string(v) + " out of range in dimension " +
+                throw error(status::invalid_argument, "index " + std::to_string(v) +
+                                                          " out of range in dimension " +
                                                           std::to_string(i));
             }
             out[i++] = v;

@@ -14,8 +14,11 @@
 namespace tessera {
 
 class tensor_desc {
-public:
-    tensor_desc() { std::memset(&c_, 0, sizeof c_); c_.struct_size = sizeof c_; }
+  public:
+    tensor_desc() {
+        std::memset(&c_, 0, sizeof c_);
+        c_.struct_size = sizeof c_;
+    }
 
     tensor_desc(const shape& dims, dtype type, const layout& l = layout::row_major(),
                 const quantization& q = {})
@@ -37,8 +40,9 @@ public:
         std::memcpy(&c_, &c, c.struct_size < sizeof c_ ? c.struct_size : sizeof c_);
         c_.struct_size = sizeof c_;
         if (c_.rank < 0 || c_.rank > max_dims) {  // every loop over dims trusts the rank
-            throw error(status::invalid_argument, "tensor descriptor rank " + std::to_string(c_.rank) +
-                                                      " outside 0.." + std::to_string(max_dims));
+            throw error(status::invalid_argument, "tensor descriptor rank " +
+                                                      std::to_string(c_.rank) + " outside 0.." +
+                                                      std::to_string(max_dims));
         }
     }
 
@@ -47,7 +51,8 @@ public:
     int rank() const { return c_.rank; }
     shape dims() const {
         shape s;
-        for (int i = 0; i < c_.rank; ++i) s.push_back(c_.dims[i], static_cast<dim_label>(c_.labels[i]));
+        for (int i = 0; i < c_.rank; ++i)
+            s.push_back(c_.dims[i], static_cast<dim_label>(c_.labels[i]));
         return s;
     }
     std::int64_t dim(int i) const { return dims()[i]; }
@@ -138,7 +143,8 @@ public:
         }
         for (int i = 0; i < a.c_.rank; ++i) {
             if (a.c_.dims[i] != b.c_.dims[i]) return false;
-            if (a.is_strided() && a.c_.dims[i] != 1 && a.c_.strides[i] != b.c_.strides[i]) return false;
+            if (a.is_strided() && a.c_.dims[i] != 1 && a.c_.strides[i] != b.c_.strides[i])
+                return false;
         }
         if (a.is_strided() && a.c_.offset != b.c_.offset) return false;
         if (a.c_.scale != b.c_.scale || a.c_.zero_point != b.c_.zero_point ||
@@ -168,7 +174,7 @@ public:
         return s;
     }
 
-private:
+  private:
     void set_layout(const layout& l) {
         c_.layout_kind = static_cast<std::int32_t>(l.kind());
         std::memset(c_.strides, 0, sizeof c_.strides);

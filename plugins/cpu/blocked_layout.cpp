@@ -16,37 +16,52 @@ std::vector<std::int64_t> dims_of(const tensor_desc& d) {
 
 cpu::DataType runtime_type(dtype t) {
     switch (t) {
-        case dtype::f32: return cpu::DataType::f32;
-        case dtype::f16: return cpu::DataType::f16;
-        case dtype::bf16: return cpu::DataType::bf16;
-        case dtype::i8: return cpu::DataType::s8;
-        case dtype::u8: return cpu::DataType::u8;
-        case dtype::i32: return cpu::DataType::s32;
-        default: throw error(status::unsupported, "dtype " + std::string(to_string(t)) + " has no runtime equivalent", {backend_name, "", ""});
+        case dtype::f32:
+            return cpu::DataType::f32;
+        case dtype::f16:
+            return cpu::DataType::f16;
+        case dtype::bf16:
+            return cpu::DataType::bf16;
+        case dtype::i8:
+            return cpu::DataType::s8;
+        case dtype::u8:
+            return cpu::DataType::u8;
+        case dtype::i32:
+            return cpu::DataType::s32;
+        default:
+            throw error(status::unsupported,
+                        "dtype " + std::string(to_string(t)) + " has no runtime equivalent",
+                        {backend_name, "", ""});
     }
 }
 
 }  // namespace
 
 bool is_blocked(const tensor_desc& d) {
-    return d.is_opaque() && d.opaque_backend() == backend_name && d.opaque_format() == blocked_format;
+    return d.is_opaque() && d.opaque_backend() == backend_name &&
+           d.opaque_format() == blocked_format;
 }
 
 tensor_desc blocked(const tensor_desc& d) {
     const cpu::TensorInfo info(dims_of(d), cpu::DataType::f32, cpu::DataLayout::nchw16c);
-    return d.with_type(dtype::f32).with_layout(
-        layout::opaque(backend_name, blocked_format, static_cast<std::int64_t>(info.total_size_in_bytes())));
+    return d.with_type(dtype::f32)
+        .with_layout(layout::opaque(backend_name, blocked_format,
+                                    static_cast<std::int64_t>(info.total_size_in_bytes())));
 }
 
 cpu::TensorInfo runtime_info(const tensor_desc& d, bool as_image) {
-    if (is_blocked(d)) return cpu::TensorInfo(dims_of(d), cpu::DataType::f32, cpu::DataLayout::nchw16c);
+    if (is_blocked(d))
+        return cpu::TensorInfo(dims_of(d), cpu::DataType::f32, cpu::DataLayout::nchw16c);
     if (!d.is_row_major()) {
-        throw error(status::invalid_argument, "the runtime needs row-major or blocked tensors, got " + d.to_string(),
+        throw error(status::invalid_argument,
+                    "the runtime needs row-major or blocked tensors, got " + d.to_string(),
                     {backend_name, "", ""});
     }
     const auto q = d.quant();
-    return cpu::TensorInfo(dims_of(d), runtime_type(d.type()), as_image && d.rank() == 4 ? cpu::DataLayout::nchw : cpu::DataLayout::plain,
-                           cpu::QuantizationInfo{q.scale, q.zero_point});
+    return cpu::TensorInfo(
+        dims_of(d), runtime_type(d.type()),
+        as_image && d.rank() == 4 ? cpu::DataLayout::nchw : cpu::DataLayout::plain,
+        cpu::QuantizationInfo{q.scale, q.zero_point});
 }
 
 void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst) {
@@ -59,15 +74,18 @@ void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor&
     });
 }
 
-void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes, const tensor_desc& dst_desc) {
+void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
+                     const tensor_desc& dst_desc) {
     const cpu::TensorInfo info = runtime_info(dst_desc);
     if (static_cast<std::int64_t>(info.total_size_in_bytes()) > dst_bytes) {
-        throw error(status::invalid_argument, "buffer too small for " + dst_desc.to_string(), {backend_name, "", ""});
+        throw error(status::invalid_argument, "buffer too small for " + dst_desc.to_string(),
+                    {backend_name, "", ""});
     }
     auto* bytes = static_cast<unsigned char*>(dst);
     std::memset(bytes, 0, info.total_size_in_bytes());
     tessera::detail::for_each_index(src.dims(), [&](const tessera::detail::index_t& i) {
-        const float v = static_cast<float>(numeric::load_real(src.type(), src.desc().quant(), src.address_of(i)));
+        const float v = static_cast<float>(
+            numeric::load_real(src.type(), src.desc().quant(), src.address_of(i)));
         std::memcpy(bytes + info.offset_of(i[0], i[1], i[2], i[3]), &v, sizeof v);
     });
 }

@@ -22,6 +22,7 @@ cpu::TensorInfo runtime_info(const tensor_desc& d, bool as_image = false);
 
 /// Blocked buffer -> strided host tensor (any dtype) and back. Padding cells are written as zero.
 void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst);
-void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes, const tensor_desc& dst_desc);
+void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
+                     const tensor_desc& dst_desc);
 
 }  // namespace tessera::cpu_plugin

@@ -18,17 +18,29 @@ cpu::ContextOptions parse_options(const sdk::options& options) {
             } catch (const std::exception&) {
                 o.num_threads = -1;
             }
-            if (o.num_threads < 1) throw error(status::invalid_argument, "threads must be a positive integer, got '" + value + "'", {backend_name, "", ""});
+            if (o.num_threads < 1)
+                throw error(status::invalid_argument,
+                            "threads must be a positive integer, got '" + value + "'",
+                            {backend_name, "", ""});
         } else if (key == "isa") {
-            if (value == "avx512") o.isa = cpu::Isa::avx512;
-            else if (value == "avx2") o.isa = cpu::Isa::avx2;
-            else if (value == "sse2") o.isa = cpu::Isa::sse2;
-            else if (value == "neon") o.isa = cpu::Isa::neon;
-            else throw error(status::invalid_argument, "unknown isa '" + value + "' (avx512, avx2, sse2, neon)", {backend_name, "", ""});
+            if (value == "avx512")
+                o.isa = cpu::Isa::avx512;
+            else if (value == "avx2")
+                o.isa = cpu::Isa::avx2;
+            else if (value == "sse2")
+                o.isa = cpu::Isa::sse2;
+            else if (value == "neon")
+                o.isa = cpu::Isa::neon;
+            else
+                throw error(status::invalid_argument,
+                            "unknown isa '" + value + "' (avx512, avx2, sse2, neon)",
+                            {backend_name, "", ""});
             if (!cpu::Context::isa_available(o.isa))
-                throw error(status::unsupported, "isa '" + value + "' is not available on this CPU", {backend_name, "", ""});
+                throw error(status::unsupported, "isa '" + value + "' is not available on this CPU",
+                            {backend_name, "", ""});
         } else {
-            throw error(status::invalid_argument, "unknown option '" + key + "' (threads, isa)", {backend_name, "", ""});
+            throw error(status::invalid_argument, "unknown option '" + key + "' (threads, isa)",
+                        {backend_name, "", ""});
         }
     }
     return o;
@@ -36,17 +48,23 @@ cpu::ContextOptions parse_options(const sdk::options& options) {
 
 }  // namespace
 
-cpu_backend::cpu_backend(const sdk::options& options) : context_(std::make_unique<cpu::Context>(parse_options(options))) {}
+cpu_backend::cpu_backend(const sdk::options& options)
+    : context_(std::make_unique<cpu::Context>(parse_options(options))) {}
 
 std::vector<sdk::device> cpu_backend::devices() const {
     return {sdk::device{"host CPU", "cpu",
-                        "ISA " + context_->isa_name() + ", " + std::to_string(context_->num_threads()) +
+                        "ISA " + context_->isa_name() + ", " +
+                            std::to_string(context_->num_threads()) +
                             " threads (oneTBB), activations in nchw16c"}};
 }
 
-sdk::support cpu_backend::query(const sdk::op_query& q) const { return answer_query(q); }
+sdk::support cpu_backend::query(const sdk::op_query& q) const {
+    return answer_query(q);
+}
 
-std::unique_ptr<sdk::executable> cpu_backend::compile(const sdk::partition& p) { return std::make_unique<program>(p, *context_); }
+std::unique_ptr<sdk::executable> cpu_backend::compile(const sdk::partition& p) {
+    return std::make_unique<program>(p, *context_);
+}
 
 void cpu_backend::copy_to_host(sdk::buffer& src, const tensor_desc& src_desc, const tensor& dst) {
     if (is_blocked(src_desc)) return blocked_to_host(src.host_data(), src_desc, dst);

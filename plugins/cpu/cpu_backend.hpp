@@ -10,7 +10,7 @@
 namespace tessera::cpu_plugin {
 
 class cpu_backend final : public sdk::backend {
-public:
+  public:
     /// Options: threads=N (default: all cores), isa=avx512|avx2|sse2|neon.
     explicit cpu_backend(const sdk::options& options);
 
@@ -20,7 +20,7 @@ public:
     void copy_to_host(sdk::buffer& src, const tensor_desc& src_desc, const tensor& dst) override;
     void copy_from_host(const tensor& src, sdk::buffer& dst, const tensor_desc& dst_desc) override;
 
-private:
+  private:
     std::unique_ptr<cpu::Context> context_;
 };
 

@@ -22,25 +22,27 @@ namespace tessera::cpu_plugin {
 namespace {
 
 class reference_step final : public step {
-public:
+  public:
     reference_step(const sdk::partition& p, const sdk::node& n) : node_(n) {
         for (int id : n.inputs) in_.push_back(p.tensors[id]);
         for (int id : n.outputs) out_.push_back(p.tensors[id]);
     }
     void run(const std::vector<sdk::buffer*>& b) override {
         std::vector<tensor> in, out;
-        for (std::size_t i = 0; i < in_.size(); ++i) in.push_back(tensor::borrow(in_[i], b[node_.inputs[i]]->host_data()));
-        for (std::size_t i = 0; i < out_.size(); ++i) out.push_back(tensor::borrow(out_[i], b[node_.outputs[i]]->host_data()));
+        for (std::size_t i = 0; i < in_.size(); ++i)
+            in.push_back(tensor::borrow(in_[i], b[node_.inputs[i]]->host_data()));
+        for (std::size_t i = 0; i < out_.size(); ++i)
+            out.push_back(tensor::borrow(out_[i], b[node_.outputs[i]]->host_data()));
         reference::execute(node_.op, in, out);
     }
 
-private:
+  private:
     sdk::node node_;
     std::vector<tensor_desc> in_, out_;
 };
 
 class native_step final : public step {
-public:
+  public:
     native_step(const sdk::partition& p, const sdk::node& n, const cpu::Context& ctx,
                 const std::shared_ptr<cpu::MemoryManager>& memory)
         : node_(n) {
@@ -55,7 +57,8 @@ public:
         for (int id : node_.inputs) bind(*tensors_[t++], *b[id]);
         for (int id : node_.outputs) bind(*tensors_[t++], *b[id]);
         if (copy_c_into_output_) {  // gemm: D = alpha*A*B + beta*C accumulates into D
-            std::memcpy(tensors_.back()->buffer(), tensors_[2]->buffer(), tensors_[2]->info().total_size_in_bytes());
+            std::memcpy(tensors_.back()->buffer(), tensors_[2]->buffer(),
+                        tensors_[2]->info().total_size_in_bytes());
         }
         if (!prepared_) {
             function_->prepare();
@@ -64,7 +67,7 @@ public:
         function_->run();
     }
 
-private:
+  private:
     static std::unique_ptr<cpu::Tensor> make_tensor(const tensor_desc& d, bool as_image) {
         auto t = std::make_unique<cpu::Tensor>(runtime_info(d, as_image));
         t->info().set_resizable(false);  // sizes are fixed: the host allocated the buffers
@@ -74,16 +77,20 @@ private:
         t.allocator().import_memory(b.host_data(), static_cast<std::size_t>(b.size()));
     }
     cpu::Tensor& in(int i) { return *tensors_[static_cast<std::size_t>(i)]; }
-    cpu::Tensor* optional_in(int i) { return i >= 0 ? tensors_[static_cast<std::size_t>(i)].get() : nullptr; }
+    cpu::Tensor* optional_in(int i) {
+        return i >= 0 ? tensors_[static_cast<std::size_t>(i)].get() : nullptr;
+    }
     cpu::Tensor& out() { return *tensors_.back(); }
 
-    void configure(const sdk::partition& p, const cpu::Context& ctx, const std::shared_ptr<cpu::MemoryManager>& memory) {
+    void configure(const sdk::partition& p, const cpu::Context& ctx,
+                   const std::shared_ptr<cpu::MemoryManager>& memory) {
         const op_desc& op = node_.op;
         cpu::ActivationInfo act;
         if (const auto* c = op.get_if<op::conv2d>()) {
             to_runtime(c->activation, act);
             const auto g = c->geometry(p.tensors[node_.inputs[0]], p.tensors[node_.inputs[1]]);
-            const cpu::Conv2dGeometry geo = runtime_geometry(*c, p.tensors[node_.inputs[0]], p.tensors[node_.inputs[1]]);
+            const cpu::Conv2dGeometry geo =
+                runtime_geometry(*c, p.tensors[node_.inputs[0]], p.tensors[node_.inputs[1]]);
             const auto s = c->slots();
             const bool depthwise = geo.groups == g.c && g.o == g.c && !c->fuse_batchnorm;
             if (depthwise) {
@@ -99,7 +106,8 @@ private:
                 info.geometry = geo;
                 info.activation = act;
                 if (c->fuse_batchnorm) {
-                    bn_ = cpu::BatchNormFold{&in(s.mean), &in(s.variance), &in(s.scale), &in(s.shift), c->bn_epsilon};
+                    bn_ = cpu::BatchNormFold{&in(s.mean), &in(s.variance), &in(s.scale),
+                                             &in(s.shift), c->bn_epsilon};
                     info.batch_norm = &bn_;
                 }
                 f->configure(in(0), in(1), optional_in(s.bias), out(), info);
@@ -130,8 +138,9 @@ private:
             f->configure(in(0), out(), act);
             function_ = std::move(f);
         } else if (const auto* b = op.get_if<op::binary>()) {
-            static constexpr cpu::ElementwiseOp ops[] = {cpu::ElementwiseOp::add, cpu::ElementwiseOp::sub, cpu::ElementwiseOp::mul,
-                                                         cpu::ElementwiseOp::min, cpu::ElementwiseOp::max, cpu::ElementwiseOp::div};
+            static constexpr cpu::ElementwiseOp ops[] = {
+                cpu::ElementwiseOp::add, cpu::ElementwiseOp::sub, cpu::ElementwiseOp::mul,
+                cpu::ElementwiseOp::min, cpu::ElementwiseOp::max, cpu::ElementwiseOp::div};
             auto f = std::make_unique<cpu::ElementwiseBinary>(ctx);
             f->configure(in(0), in(1), out(), ops[b->op]);
             function_ = std::move(f);
@@ -139,7 +148,8 @@ private:
             to_runtime(bn->activation, act);
             const bool affine = node_.inputs.size() >= 5;
             auto f = std::make_unique<cpu::BatchNormalization>(ctx);
-            f->configure(in(0), out(), in(1), in(2), affine ? &in(3) : nullptr, affine ? &in(4) : nullptr, bn->epsilon, act);
+            f->configure(in(0), out(), in(1), in(2), affine ? &in(3) : nullptr,
+                         affine ? &in(4) : nullptr, bn->epsilon, act);
             function_ = std::move(f);
         } else if (const auto* fc = op.get_if<op::fully_connected>()) {
             to_runtime(fc->activation, act);
@@ -165,7 +175,8 @@ private:
             f->configure(in(0), out());
             function_ = std::move(f);
         } else {
-            throw error(status::unsupported, "no runtime function", {backend_name, std::string(op.name()), ""});
+            throw error(status::unsupported, "no runtime function",
+                        {backend_name, std::string(op.name()), ""});
         }
     }
 
@@ -179,13 +190,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<step> make_step(const sdk::partition& p, const sdk::node& n, const cpu::Context& ctx,
+std::unique_ptr<step> make_step(const sdk::partition& p, const sdk::node& n,
+                                const cpu::Context& ctx,
                                 const std::shared_ptr<cpu::MemoryManager>& memory) {
     std::vector<tensor_desc> in, out;
     for (int id : n.inputs) in.push_back(p.tensors[id]);
     for (int id : n.outputs) out.push_back(p.tensors[id]);
     const route_choice r = choose_route(n.op, in, out);
-    if (r.how == route::declined) throw error(status::unsupported, r.why, {backend_name, n.name, ""});
+    if (r.how == route::declined)
+        throw error(status::unsupported, r.why, {backend_name, n.name, ""});
     if (r.how == route::reference) return std::make_unique<reference_step>(p, n);
     return std::make_unique<native_step>(p, n, ctx, memory);
 }

@@ -15,14 +15,15 @@
 namespace tessera::cpu_plugin {
 
 class step {
-public:
+  public:
     virtual ~step() = default;
     /// Runs the node with the partition's buffers (indexed by partition tensor id).
     virtual void run(const std::vector<sdk::buffer*>& buffers) = 0;
 };
 
 /// Builds the step for node `n` of partition `p`.
-std::unique_ptr<step> make_step(const sdk::partition& p, const sdk::node& n, const cpu::Context& ctx,
+std::unique_ptr<step> make_step(const sdk::partition& p, const sdk::node& n,
+                                const cpu::Context& ctx,
                                 const std::shared_ptr<cpu::MemoryManager>& memory);
 
 }  // namespace tessera::cpu_plugin

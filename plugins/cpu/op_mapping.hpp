@@ -33,7 +33,8 @@ route_choice choose_route(const op_desc& op, const std::vector<tensor_desc>& inp
 int activation_inputs(const op_desc& op);
 
 /// A convolution's geometry (padding resolved, groups counted) for the runtime.
-cpu::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src, const tensor_desc& weights);
+cpu::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src,
+                                     const tensor_desc& weights);
 
 /// Tessera activation -> runtime activation; false when the runtime has no equivalent.
 bool to_runtime(const tsr_activation_spec& spec, cpu::ActivationInfo& out);

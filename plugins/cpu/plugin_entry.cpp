@@ -3,7 +3,9 @@
 
 #include "cpu_backend.hpp"
 
-extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host, tsr_error* /*err*/) {
+extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host,
+                                                                    tsr_error* /*err*/) {
     return tessera::sdk::plugin_api<tessera::cpu_plugin::cpu_backend>(
-        host, "cpu", "0.1.0", "ACL-style CPU runtime (oneTBB, xsimd: AVX-512/AVX2/NEON), blocked nchw16c activations");
+        host, "cpu", "0.1.0",
+        "ACL-style CPU runtime (oneTBB, xsimd: AVX-512/AVX2/NEON), blocked nchw16c activations");
 }

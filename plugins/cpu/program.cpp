@@ -35,10 +35,13 @@ program::program(const sdk::partition& p, const cpu::Context& ctx)
 void program::execute(const std::vector<sdk::buffer*>& buffers) {
     if (buffers.size() != tensor_count_) {
         throw error(status::invalid_argument,
-                    "expected " + std::to_string(tensor_count_) + " buffers, got " + std::to_string(buffers.size()), {backend_name, "", ""});
+                    "expected " + std::to_string(tensor_count_) + " buffers, got " +
+                        std::to_string(buffers.size()),
+                    {backend_name, "", ""});
     }
     for (auto* b : buffers)
-        if (!b || !b->host_data()) throw error(status::invalid_argument, "a buffer is missing", {backend_name, "", ""});
+        if (!b || !b->host_data())
+            throw error(status::invalid_argument, "a buffer is missing", {backend_name, "", ""});
     try {
         for (auto& s : steps_) s->run(buffers);
     } catch (const cpu::Error& e) {

@@ -11,11 +11,11 @@
 namespace tessera::cpu_plugin {
 
 class program final : public sdk::executable {
-public:
+  public:
     program(const sdk::partition& p, const cpu::Context& ctx);
     void execute(const std::vector<sdk::buffer*>& buffers) override;
 
-private:
+  private:
     std::size_t tensor_count_;
     std::shared_ptr<cpu::MemoryManager> memory_;
     std::vector<std::unique_ptr<step>> steps_;

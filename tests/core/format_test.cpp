@@ -57,10 +57,12 @@ TEST_CASE("format: tensors nest like numpy") {
 TEST_CASE("format: long dimensions are cut with ...") {
     CHECK(values_of(fmt::format("{}", counting_tensor(shape{10}))) == "[0, 1, 2, 3, 4, 5, ...]");
     CHECK(values_of(fmt::format("{:3}", counting_tensor(shape{10}))) == "[0, 1, 2, ...]");
-    CHECK(values_of(fmt::format("{:10}", counting_tensor(shape{10}))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
+    CHECK(values_of(fmt::format("{:10}", counting_tensor(shape{10}))) ==
+          "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
     CHECK(values_of(fmt::format("{:2}", counting_tensor(shape{3, 3}))) ==
           "[[0, 1, ...],\n [3, 4, ...],\n ...]");
-    CHECK(values_of(fmt::format("{:1}", counting_tensor(shape{2, 2, 2}))) == "[[[0, ...],\n  ...],\n\n ...]");
+    CHECK(values_of(fmt::format("{:1}", counting_tensor(shape{2, 2, 2}))) ==
+          "[[[0, ...],\n  ...],\n\n ...]");
     // A big tensor prints only what is shown.
     const std::string big = fmt::format("{}", tensor(shape{1000, 1000}, dtype::f32));
     CHECK(big.size() < 200);
@@ -121,6 +123,8 @@ TEST_CASE("format: views, other layouts, scalars and empties") {
 }
 
 TEST_CASE("format: a bad tensor spec is a format error") {
-    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:x}"), counting_tensor(shape{2})), fmt::format_error);
-    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:0}"), counting_tensor(shape{2})), fmt::format_error);
+    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:x}"), counting_tensor(shape{2})),
+                    fmt::format_error);
+    CHECK_THROWS_AS((void)fmt::format(fmt::runtime("{:0}"), counting_tensor(shape{2})),
+                    fmt::format_error);
 }

@@ -52,11 +52,15 @@ TEST_CASE("auto, optional and strict markers") {
 
 TEST_CASE("malformed strings point at the column") {
     CHECK(parse_error("").find("column 1: empty config string") != std::string::npos);
-    CHECK(parse_error("cpu|").find("column 5: expected a backend name at the end") != std::string::npos);
+    CHECK(parse_error("cpu|").find("column 5: expected a backend name at the end") !=
+          std::string::npos);
     CHECK(parse_error("cpu||zaiu").find("column 5: expected a backend name") != std::string::npos);
-    CHECK(parse_error("qcom-ml:device|cpu").find("column 15: expected '=' after option key 'device'") != std::string::npos);
-    CHECK(parse_error("cpu:threads=").find("column 13: empty value for option 'threads'") != std::string::npos);
-    CHECK(parse_error("cpu!|zaiu").find("column 5: nothing may follow a strict backend") != std::string::npos);
+    CHECK(parse_error("qcom-ml:device|cpu")
+              .find("column 15: expected '=' after option key 'device'") != std::string::npos);
+    CHECK(parse_error("cpu:threads=").find("column 13: empty value for option 'threads'") !=
+          std::string::npos);
+    CHECK(parse_error("cpu!|zaiu").find("column 5: nothing may follow a strict backend") !=
+          std::string::npos);
     CHECK(parse_error("auto|cpu").find("'auto' must stand alone") != std::string::npos);
     CHECK(parse_error("cpu|auto").find("column 5: 'auto' must stand alone") != std::string::npos);
     CHECK(parse_error("CPU").find("column 1: backend names are lower case") != std::string::npos);

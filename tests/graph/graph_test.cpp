@@ -13,14 +13,16 @@ namespace {
 tensor ramp(const tensor_desc& d, float scale, float shift) {
     tensor t(d);
     auto* p = t.data_as<float>();
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) p[i] = std::sin(static_cast<float>(i) * scale) + shift;
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        p[i] = std::sin(static_cast<float>(i) * scale) + shift;
     return t;
 }
 
 void check_equal(const tensor& a, const tensor& b) {
     REQUIRE(a.dims() == b.dims());
     const tensor ca = a.clone(), cb = b.clone();
-    for (std::int64_t i = 0; i < ca.num_elements(); ++i) CHECK(ca.data_as<float>()[i] == cb.data_as<float>()[i]);
+    for (std::int64_t i = 0; i < ca.num_elements(); ++i)
+        CHECK(ca.data_as<float>()[i] == cb.data_as<float>()[i]);
 }
 
 const tensor_desc image = tensor_desc(shape::nchw(2, 3, 4, 5), dtype::f32);
@@ -85,14 +87,16 @@ TEST_CASE("constants are uploaded once and used by every run") {
     g.output(s);
     auto cg = g.compile("reference");
     const tensor xv = ramp(image, 0.1f, 0.0f);
-    check_equal(cg.run({{"x", xv}}).at("add"), reference::execute(op::binary(TSR_BINARY_ADD), {xv, bias})[0]);
+    check_equal(cg.run({{"x", xv}}).at("add"),
+                reference::execute(op::binary(TSR_BINARY_ADD), {xv, bias})[0]);
 }
 
 TEST_CASE("intermediate buffers are reused once their readers have run") {
     graph g;
     const tensor_desc d(shape::nchw(1, 8, 16, 16), dtype::f32);
     auto t = g.input("x", d);
-    for (int i = 0; i < 6; ++i) t = g.apply("act" + std::to_string(i), op::activation(TSR_ACT_LINEAR, 2.0f, 1.0f), {t});
+    for (int i = 0; i < 6; ++i)
+        t = g.apply("act" + std::to_string(i), op::activation(TSR_ACT_LINEAR, 2.0f, 1.0f), {t});
     g.output(t);
     auto cg = g.compile("reference");
     const auto m = cg.memory();
@@ -189,7 +193,8 @@ TEST_CASE("bad inputs to run are named") {
     };
     expect({{"x", xv}}, "input 'y' was not given");
     expect({{"x", xv}, {"y", xv}, {"z", xv}}, "'z' is not a graph input");
-    expect({{"x", xv}, {"y", tensor(tensor_desc(shape{3}, dtype::f32))}}, "the graph expects f32 2x3x4x5");
+    expect({{"x", xv}, {"y", tensor(tensor_desc(shape{3}, dtype::f32))}},
+           "the graph expects f32 2x3x4x5");
 }
 
 TEST_CASE("config errors: unknown, optional and strict backends") {

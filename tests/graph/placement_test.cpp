@@ -11,7 +11,8 @@ using namespace tessera;
 
 namespace {
 
-const tensor_desc placement_image = tensor_desc(shape::nchw(1, 6, 3, 5), dtype::f32);  // C=6: a partial block
+const tensor_desc placement_image =
+    tensor_desc(shape::nchw(1, 6, 3, 5), dtype::f32);  // C=6: a partial block
 
 void load_blocked() {
     const auto r = plugin_registry::instance().load(BLOCKED_PLUGIN);
@@ -33,7 +34,8 @@ struct chain_net {
 
 tensor values(float scale, float shift) {
     tensor t(placement_image);
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data_as<float>()[i] = std::cos(static_cast<float>(i) * scale) + shift;
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        t.data_as<float>()[i] = std::cos(static_cast<float>(i) * scale) + shift;
     return t;
 }
 
@@ -58,7 +60,9 @@ TEST_CASE("a chain falls back per op and keeps the backend's layout between its 
     CHECK(report.find("declined by blocked-test: only ReLU (attribute)") != std::string::npos);
     // Exactly one conversion: the blocked result handed to the reference backend.
     std::size_t transfers = 0;
-    for (std::size_t pos = report.find("transfer "); pos != std::string::npos; pos = report.find("transfer ", pos + 1)) ++transfers;
+    for (std::size_t pos = report.find("transfer "); pos != std::string::npos;
+         pos = report.find("transfer ", pos + 1))
+        ++transfers;
     CHECK(transfers == 1);
     CHECK(report.find("opaque blocked-test:c4") != std::string::npos);
 
@@ -68,7 +72,8 @@ TEST_CASE("a chain falls back per op and keeps the backend's layout between its 
         const tensor xv = values(0.37f + run, -0.3f), yv = values(0.11f, 0.05f * run);
         const tensor got = cg.run({{"x", xv}, {"y", yv}}).at("sigmoid");
         const tensor want = ref.run({{"x", xv}, {"y", yv}}).at("sigmoid");
-        for (std::int64_t i = 0; i < got.num_elements(); ++i) CHECK(got.data_as<float>()[i] == want.data_as<float>()[i]);
+        for (std::int64_t i = 0; i < got.num_elements(); ++i)
+            CHECK(got.data_as<float>()[i] == want.data_as<float>()[i]);
     }
 }
 

@@ -18,7 +18,8 @@ int main() {
     const float expected[6] = {0, 0, 0, 1, 2, 3};
     for (int i = 0; i < 6; ++i) {
         if (out.data_as<float>()[i] != expected[i]) {
-            std::printf("header-only: element %d is %g, expected %g\n", i, out.data_as<float>()[i], expected[i]);
+            std::printf("header-only: element %d is %g, expected %g\n", i, out.data_as<float>()[i],
+                        expected[i]);
             return 1;
         }
     }

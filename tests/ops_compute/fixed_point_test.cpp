@@ -53,29 +53,34 @@ TEST_CASE("i16 conv2d: each product is rounded with the policy") {
     const tensor w = i16(shape{1, 1, 1, 1}, {1});
     check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
                 {1, -1, 2, 0});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x, w})),
-                {2, -2, 2, 0});
+    check_close(
+        raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x, w})),
+        {2, -2, 2, 0});
     // Two products of 0.5 raw units each round to 0 one by one (a single final rounding gives 1).
     const tensor x2 = i16(shape::nchw(1, 2, 1, 1), {128, 128});
     const tensor w2 = i16(shape{1, 2, 1, 1}, {1, 1});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x2, w2})),
-                {0});
+    check_close(
+        raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x2, w2})),
+        {0});
 }
 
 TEST_CASE("i16 conv2d: saturation and wrap of products and of the sum") {
     // 127.0 * 2.0 = 254 -> raw 65024: saturates to 32767 or wraps to -512.
     const tensor x = i16(shape::nchw(1, 2, 1, 1), {32512, 32512});
     const tensor w = i16(shape{1, 2, 1, 1}, {512, 512});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})), {32767});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
+                {32767});
     check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x, w})), {-1024});
     // One channel: the single product wraps to -512.
     const tensor x1 = i16(shape::nchw(1, 1, 1, 1), {32512});
     const tensor w1 = i16(shape{1, 1, 1, 1}, {512});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x1, w1})), {-512});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x1, w1})),
+                {-512});
     // Sum overflow: 3 * 100.0 = 300 saturates at the end (each product fits).
     const tensor x3 = i16(shape::nchw(1, 3, 1, 1), {25600, 25600, 25600});
     const tensor w3 = i16(shape{1, 3, 1, 1}, {256, 256, 256});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x3, w3})), {32767});
+    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x3, w3})),
+                {32767});
     check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x3, w3})),
                 {static_cast<double>(narrow(76800, false))});
 }
@@ -147,7 +152,7 @@ TEST_CASE("i16 fully_connected: the same per-product arithmetic") {
     check_close(raw_values(run1(op::fully_connected().bias(), {x, w, b})), {258, 32767});
     check_close(
         raw_values(run1(op::fully_connected().bias().policies(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP),
-                 {x, w, b})),
+                        {x, w, b})),
         {257, -512});
 }
 

@@ -129,7 +129,7 @@ TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     CHECK(raw_values(run1(op::pooling(TSR_POOL_GLOBAL_MAX), {x}))[0] == 4);
     // Ties round to even: (1 + 2 + 2 + 4) / 4 = 2.25 -> 2; (1+2)/2 = 1.5 -> 2; (3+2)/2 = 2.5 -> 2.
     const tensor y = make_raw(shape::nchw(1, 1, 1, 4), {1, 2, 3, 2}, dtype::i16, {1.0f, 0, 8});
-    check_close(
-        raw_values(run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(1, 2).stride(1, 2), {y})),
-        {2, 2});
+    check_close(raw_values(run1(
+                    op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(1, 2).stride(1, 2), {y})),
+                {2, 2});
 }

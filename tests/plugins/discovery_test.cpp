@@ -56,7 +56,8 @@ TEST_CASE("auto places ops on the accelerator first and falls back to the refere
     auto out = cg.run({{"x", in}}).at("sig");
     for (int i = 0; i < 30; ++i) {
         const float v = std::max(0.0f, in.data_as<float>()[i]);
-        CHECK(out.data_as<float>()[i] == doctest::Approx(1.0f / (1.0f + std::exp(-v))).epsilon(1e-6));
+        CHECK(out.data_as<float>()[i] ==
+              doctest::Approx(1.0f / (1.0f + std::exp(-v))).epsilon(1e-6));
     }
 }
 

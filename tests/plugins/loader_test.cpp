@@ -7,7 +7,9 @@ using namespace tessera;
 
 namespace {
 
-load_record load(const char* path) { return plugin_registry::instance().load(path); }
+load_record load(const char* path) {
+    return plugin_registry::instance().load(path);
+}
 
 }  // namespace
 
@@ -35,7 +37,8 @@ TEST_CASE("an ABI mismatch names both versions") {
     const auto r = load(ABI_MISMATCH_PLUGIN);
     CHECK(r.result == load_result::abi_mismatch);
     CHECK(r.detail.find("plugin ABI 99.7") != std::string::npos);
-    CHECK(r.detail.find("host ABI " + std::to_string(TSR_ABI_MAJOR) + "." + std::to_string(TSR_ABI_MINOR)) != std::string::npos);
+    CHECK(r.detail.find("host ABI " + std::to_string(TSR_ABI_MAJOR) + "." +
+                        std::to_string(TSR_ABI_MINOR)) != std::string::npos);
     CHECK(plugin_registry::instance().find("broken") == nullptr);
 }
 
@@ -54,7 +57,8 @@ TEST_CASE("a table without required slots is refused") {
 TEST_CASE("the reference plugin loads through dlopen and replaces the built-in copy") {
     // Discovery may already have found the same file in the build tree: then it is a duplicate.
     const auto r = load(REFERENCE_PLUGIN);
-    REQUIRE((r.result == load_result::loaded || (r.result == load_result::duplicate && r.detail == "already loaded")));
+    REQUIRE((r.result == load_result::loaded ||
+             (r.result == load_result::duplicate && r.detail == "already loaded")));
     const tsr_plugin_api* api = plugin_registry::instance().find("reference");
     REQUIRE(api != nullptr);
     CHECK(api != reference::plugin_table());  // the plugin's table, not the one compiled in here
@@ -78,7 +82,8 @@ TEST_CASE("every candidate appears in the report with its outcome") {
     const std::string text = plugin_registry::instance().report_text();
     CHECK(text.find("[missing entry symbol]") != std::string::npos);
     bool builtin_listed = false;
-    for (const auto& r : plugin_registry::instance().report()) builtin_listed |= r.source == "built-in";
+    for (const auto& r : plugin_registry::instance().report())
+        builtin_listed |= r.source == "built-in";
     CHECK(builtin_listed);
 }
 
@@ -88,7 +93,8 @@ TEST_CASE("asking for an unknown backend lists the loader report") {
         FAIL("expected an error");
     } catch (const error& e) {
         CHECK(e.code() == status::not_found);
-        CHECK(std::string(e.what()).find("no plugin provides backend 'no-such-backend'") != std::string::npos);
+        CHECK(std::string(e.what()).find("no plugin provides backend 'no-such-backend'") !=
+              std::string::npos);
         CHECK(std::string(e.what()).find("Loader report") != std::string::npos);
     }
 }

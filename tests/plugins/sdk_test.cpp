@@ -26,7 +26,8 @@ TEST_CASE("backend options reach the plugin and bad ones come back as typed erro
 TEST_CASE("an invalid op is declined with a reason code, not thrown") {
     backend b(reference::plugin_table());
     const tensor_desc a(shape{2, 3}, dtype::f32), c(shape{4, 3}, dtype::f32);
-    const op_support s = b.query(op::binary(TSR_BINARY_ADD), {a, c}, {a.with_layout(layout::any())});
+    const op_support s =
+        b.query(op::binary(TSR_BINARY_ADD), {a, c}, {a.with_layout(layout::any())});
     CHECK(s.level == TSR_SUPPORT_NONE);
     CHECK(s.reason == TSR_REASON_INVALID);
     CHECK(s.text.find("binary") != std::string::npos);

@@ -26,8 +26,7 @@ cl_int validate_queue(cl_command_queue queue) {
 }
 
 cl_int validate_wait_list(cl_uint count, const cl_event* events) {
-  if ((count > 0 && events == nullptr) || (count == 0 && events != nullptr))
-    return CL_INVALID_EVENT_WAIT_LIST;
+  if ((count > 0 && events == nullptr) || (count == 0 && events != nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < count; ++i)
     if (events[i] == nullptr) return CL_INVALID_EVENT_WAIT_LIST;
   return CL_SUCCESS;
@@ -38,7 +37,6 @@ cl_context queue_context(cl_command_queue queue) {
   clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr);
   return context;
 }
-
 
 }  // namespace tessera::clml
 namespace tessera::clml {

@@ -84,11 +84,11 @@ cl::NDRange rows_range(const Shape5& shape) {
 
 void enqueue_strided_copy(const cl::CommandQueue& queue, const cl::Context& context, cl_mem src,
                           cl_channel_type src_type, int src_offset, const Shape5& src_strides, cl_mem dst,
-                          cl_channel_type dst_type, int dst_offset, const Shape5& dst_strides,
-                          const Shape5& shape, const std::vector<cl::Event>* wait, cl::Event* done) {
+                          cl_channel_type dst_type, int dst_offset, const Shape5& dst_strides, const Shape5& shape,
+                          const std::vector<cl::Event>* wait, cl::Event* done) {
   const cl::Device device = context_device(context);
-  cl::Program program = get_program(context, "copy", kCopyKernelSource,
-                                    build_options(copy_config(src_type, dst_type), device));
+  cl::Program program =
+      get_program(context, "copy", kCopyKernelSource, build_options(copy_config(src_type, dst_type), device));
   cl::Kernel kernel(program, "copy_rows");
   kernel.setArg(0, sizeof(cl_mem), &src);
   kernel.setArg(1, src_offset);

@@ -23,8 +23,7 @@ cl_int DescriptorSet::resolve(const Op& op, std::vector<cl_mem>& memories) const
       }
     }
     if (memories[slot] == nullptr) return CL_INVALID_VALUE;
-    if (validate_buffer(memories[slot], op.infos[slot].bytes(), op.context()) != CL_SUCCESS)
-      return CL_INVALID_VALUE;
+    if (validate_buffer(memories[slot], op.infos[slot].bytes(), op.context()) != CL_SUCCESS) return CL_INVALID_VALUE;
   }
   return CL_SUCCESS;
 }

@@ -34,8 +34,8 @@ cl_int enqueue_op(cl_command_queue queue, cl_ml_op_qcom handle, cl_ml_tensor_mem
 
 }  // namespace
 
-cl_int api_enqueue_op(cl_command_queue queue, cl_ml_op_qcom op, cl_ml_tensor_mem_desc_set_qcom set,
-                      cl_uint num_events, const cl_event* events, cl_event* event) {
+cl_int api_enqueue_op(cl_command_queue queue, cl_ml_op_qcom op, cl_ml_tensor_mem_desc_set_qcom set, cl_uint num_events,
+                      const cl_event* events, cl_event* event) {
   return guarded([&] { return enqueue_op(queue, op, set, num_events, events, event, false); });
 }
 

@@ -15,8 +15,8 @@ std::string Op::tuning_key(size_t dispatch) const {
   return device.getInfo<CL_DEVICE_NAME>() + "|" + signature + "#" + std::to_string(dispatch);
 }
 
-void Op::run(const cl::CommandQueue& queue, const std::vector<cl_mem>& memories,
-             const std::vector<cl::Event>* wait, cl::Event* done) {
+void Op::run(const cl::CommandQueue& queue, const std::vector<cl_mem>& memories, const std::vector<cl::Event>* wait,
+             cl::Event* done) {
   std::lock_guard<std::mutex> lock(mutex);
   for (size_t i = 0; i < dispatches.size(); ++i) {
     KernelDispatch& d = dispatches[i];
@@ -32,7 +32,9 @@ void Op::run(const cl::CommandQueue& queue, const std::vector<cl_mem>& memories,
   }
 }
 
-OpPtr find_op(cl_ml_op_qcom handle) { return HandleRegistry<Op>::instance().find(handle); }
+OpPtr find_op(cl_ml_op_qcom handle) {
+  return HandleRegistry<Op>::instance().find(handle);
+}
 
 cl_int parse_op_properties(const cl_ml_op_properties_qcom* list, OpProperties& out) {
   if (list == nullptr) return CL_SUCCESS;
@@ -40,20 +42,20 @@ cl_int parse_op_properties(const cl_ml_op_properties_qcom* list, OpProperties& o
     if (i > 64) return CL_INVALID_VALUE;  // unterminated list
     const intptr_t value = list[i + 1];
     switch (list[i]) {
-      case CL_ML_OP_REQUIRE_TUNING_CACHE_HIT_QCOM: out.require_tuning_cache_hit = value != 0; break;
-      case CL_ML_OP_TRAINING_COMPATIBLE_QCOM: break;
-      case CL_ML_OP_BINARY_OP_UPDATE_PARAMETERS_QCOM: break;
-      case CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM: {
-        uint32_t bits = static_cast<uint32_t>(value);
-        std::memcpy(&out.batchnorm_epsilon, &bits, sizeof(float));
-        break;
-      }
-      case CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM: {
-        uint32_t bits = static_cast<uint32_t>(value);
-        std::memcpy(&out.pad_constant, &bits, sizeof(float));
-        break;
-      }
-      default: return CL_INVALID_VALUE;
+    case CL_ML_OP_REQUIRE_TUNING_CACHE_HIT_QCOM: out.require_tuning_cache_hit = value != 0; break;
+    case CL_ML_OP_TRAINING_COMPATIBLE_QCOM: break;
+    case CL_ML_OP_BINARY_OP_UPDATE_PARAMETERS_QCOM: break;
+    case CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM: {
+      uint32_t bits = static_cast<uint32_t>(value);
+      std::memcpy(&out.batchnorm_epsilon, &bits, sizeof(float));
+      break;
+    }
+    case CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM: {
+      uint32_t bits = static_cast<uint32_t>(value);
+      std::memcpy(&out.pad_constant, &bits, sizeof(float));
+      break;
+    }
+    default: return CL_INVALID_VALUE;
     }
   }
   return CL_SUCCESS;
@@ -61,33 +63,36 @@ cl_int parse_op_properties(const cl_ml_op_properties_qcom* list, OpProperties& o
 
 bool ml_value_to_float(const cl_ml_value_qcom& value, float& out) {
   switch (value.type) {
-    case 0:  // zero-initialised descriptors that only set fp32
-    case CL_FLOAT: out = value.fp32; return true;
-    case CL_HALF_FLOAT: {
-      const uint16_t h = value.fp16;
-      const uint32_t sign = (h & 0x8000u) << 16;
-      const int exponent = (h >> 10) & 0x1f;
-      uint32_t mantissa = h & 0x3ffu;
-      uint32_t bits;
-      if (exponent == 0x1f) {
-        bits = sign | 0x7f800000u | (mantissa << 13);
-      } else if (exponent == 0) {
-        if (mantissa == 0) {
-          bits = sign;
-        } else {
-          int e = -1;
-          do { ++e; mantissa <<= 1; } while ((mantissa & 0x400u) == 0);
-          bits = sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((mantissa & 0x3ffu) << 13);
-        }
+  case 0:  // zero-initialised descriptors that only set fp32
+  case CL_FLOAT: out = value.fp32; return true;
+  case CL_HALF_FLOAT: {
+    const uint16_t h = value.fp16;
+    const uint32_t sign = (h & 0x8000u) << 16;
+    const int exponent = (h >> 10) & 0x1f;
+    uint32_t mantissa = h & 0x3ffu;
+    uint32_t bits;
+    if (exponent == 0x1f) {
+      bits = sign | 0x7f800000u | (mantissa << 13);
+    } else if (exponent == 0) {
+      if (mantissa == 0) {
+        bits = sign;
       } else {
-        bits = sign | static_cast<uint32_t>(exponent - 15 + 127) << 23 | (mantissa << 13);
+        int e = -1;
+        do {
+          ++e;
+          mantissa <<= 1;
+        } while ((mantissa & 0x400u) == 0);
+        bits = sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((mantissa & 0x3ffu) << 13);
       }
-      std::memcpy(&out, &bits, sizeof(float));
-      return true;
+    } else {
+      bits = sign | static_cast<uint32_t>(exponent - 15 + 127) << 23 | (mantissa << 13);
     }
-    case CL_SIGNED_INT32:
-    case CL_SIGNED_INT8: out = static_cast<float>(value.int32); return true;
-    default: return false;
+    std::memcpy(&out, &bits, sizeof(float));
+    return true;
+  }
+  case CL_SIGNED_INT32:
+  case CL_SIGNED_INT8: out = static_cast<float>(value.int32); return true;
+  default: return false;
   }
 }
 
@@ -134,7 +139,9 @@ bool optimal_forced_nchw() {
   return forced;
 }
 
-size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+size_t round_up(size_t value, size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
 
 std::vector<cl::NDRange> local_candidates_1d(size_t global) {
   std::vector<cl::NDRange> out{cl::NullRange};
@@ -180,8 +187,10 @@ cl_int OpBuilder::same_dtype(std::initializer_list<const TensorPtr*> tensors, cl
   for (const TensorPtr* t : tensors) {
     if (!*t) continue;
     const cl_channel_type d = (*t)->logical().dtype;
-    if (first) dtype = d;
-    else if (d != dtype) return CL_ML_OP_NOT_ACCELERATED_QCOM;
+    if (first)
+      dtype = d;
+    else if (d != dtype)
+      return CL_ML_OP_NOT_ACCELERATED_QCOM;
     first = false;
   }
   return CL_SUCCESS;
@@ -207,8 +216,7 @@ cl_tensor_layout_qcom OpBuilder::follow_layout(const TensorInfo& input) {
 
 cl::Kernel OpBuilder::kernel(const char* program_name, const char* source, const char* kernel_name,
                              const KernelConfig& config) {
-  cl::Program program =
-      get_program(op_->context, program_name, source, build_options(config, op_->device));
+  cl::Program program = get_program(op_->context, program_name, source, build_options(config, op_->device));
   return cl::Kernel(program, kernel_name);
 }
 
@@ -217,8 +225,7 @@ void OpBuilder::bind(KernelDispatch& dispatch, cl_uint index, int slot) {
     dispatch.tensor_args.emplace_back(index, slot);
     return;
   }
-  if (op_->owned_buffers.empty())
-    op_->owned_buffers.emplace_back(op_->context, CL_MEM_READ_WRITE, 64);
+  if (op_->owned_buffers.empty()) op_->owned_buffers.emplace_back(op_->context, CL_MEM_READ_WRITE, 64);
   dispatch.kernel.setArg(index, op_->owned_buffers.front());
 }
 
@@ -253,10 +260,14 @@ cl_int OpBuilder::finish(const std::string& signature) {
         if (properties_.require_tuning_cache_hit) return CL_INVALID_VALUE;
         continue;
       }
-      if (local->empty()) d.local = cl::NullRange;
-      else if (local->size() == 1) d.local = cl::NDRange((*local)[0]);
-      else if (local->size() == 2) d.local = cl::NDRange((*local)[0], (*local)[1]);
-      else d.local = cl::NDRange((*local)[0], (*local)[1], (*local)[2]);
+      if (local->empty())
+        d.local = cl::NullRange;
+      else if (local->size() == 1)
+        d.local = cl::NDRange((*local)[0]);
+      else if (local->size() == 2)
+        d.local = cl::NDRange((*local)[0], (*local)[1]);
+      else
+        d.local = cl::NDRange((*local)[0], (*local)[1], (*local)[2]);
     }
   } else if (properties_.require_tuning_cache_hit) {
     return CL_INVALID_VALUE;
@@ -266,9 +277,8 @@ cl_int OpBuilder::finish(const std::string& signature) {
 }
 
 cl_int api_release_op(cl_ml_op_qcom handle) {
-  return guarded([&]() -> cl_int {
-    return HandleRegistry<Op>::instance().remove(handle) ? CL_SUCCESS : CL_INVALID_VALUE;
-  });
+  return guarded(
+      [&]() -> cl_int { return HandleRegistry<Op>::instance().remove(handle) ? CL_SUCCESS : CL_INVALID_VALUE; });
 }
 
 }  // namespace tessera::clml

@@ -20,16 +20,16 @@ struct KernelDispatch {
   cl::Kernel kernel;
   std::vector<std::pair<cl_uint, int>> tensor_args;  // (kernel argument index, op tensor slot)
   cl::NDRange global;
-  cl::NDRange local;                                 // cl::NullRange: implementation's choice
-  std::vector<cl::NDRange> local_candidates;         // what tuning tries
+  cl::NDRange local;                          // cl::NullRange: implementation's choice
+  std::vector<cl::NDRange> local_candidates;  // what tuning tries
 };
 
 class Op {
  public:
   cl::Context context;
   cl::Device device;
-  std::string signature;                  // identifies the op configuration for tuning
-  std::vector<TensorPtr> tensors;         // slots; unused tensors are not stored
+  std::string signature;           // identifies the op configuration for tuning
+  std::vector<TensorPtr> tensors;  // slots; unused tensors are not stored
   std::vector<TensorInfo> infos;
   std::vector<KernelDispatch> dispatches;
   std::vector<cl::Buffer> owned_buffers;  // placeholders for absent optional tensors, scratch
@@ -37,8 +37,8 @@ class Op {
 
   std::string tuning_key(size_t dispatch) const;
   // Sets the tensor arguments from `memories` (one per slot) and enqueues every dispatch.
-  void run(const cl::CommandQueue& queue, const std::vector<cl_mem>& memories,
-           const std::vector<cl::Event>* wait, cl::Event* done);
+  void run(const cl::CommandQueue& queue, const std::vector<cl_mem>& memories, const std::vector<cl::Event>* wait,
+           cl::Event* done);
 };
 
 using OpPtr = std::shared_ptr<Op>;
@@ -68,8 +68,8 @@ cl_int8 strides_arg(const TensorInfo& info);
 class OpBuilder {
  public:
   // Checks context, descriptor presence and properties.
-  cl_int begin(cl_context context, const cl_ml_op_properties_qcom* properties, const void* desc,
-               cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache);
+  cl_int begin(cl_context context, const cl_ml_op_properties_qcom* properties, const void* desc, cl_ml_op_qcom* out,
+               cl_ml_tuningcache_qcom cache);
   // Looks up a required tensor (must be live, used, same context).
   cl_int require(cl_ml_tensor_qcom handle, TensorPtr& out) const;
   // Looks up an optional tensor: NULL or UNUSED gives an empty pointer.
@@ -86,8 +86,7 @@ class OpBuilder {
   static cl_tensor_layout_qcom follow_layout(const TensorInfo& input);
   const TensorInfo& info(int slot) const { return op_->infos.at(slot); }
 
-  cl::Kernel kernel(const char* program_name, const char* source, const char* kernel_name,
-                    const KernelConfig& config);
+  cl::Kernel kernel(const char* program_name, const char* source, const char* kernel_name, const KernelConfig& config);
   // Binds a slot's buffer to kernel argument `index` (a placeholder buffer when slot < 0).
   void bind(KernelDispatch& dispatch, cl_uint index, int slot);
   void add_dispatch(KernelDispatch dispatch) { op_->dispatches.push_back(std::move(dispatch)); }

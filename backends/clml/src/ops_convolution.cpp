@@ -247,8 +247,8 @@ constexpr const char* kProgram = "convolution";
 
 std::string shape_text(const TensorInfo& info) {
   std::ostringstream s;
-  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x"
-    << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
+  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x" << info.shape[3] << "x"
+    << info.shape[4] << "/" << info.layout;
   return s.str();
 }
 
@@ -284,8 +284,8 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
                    cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
-  if (with_bn && (bn == nullptr || bn->mode != CL_BATCHNORM_MODE_SPATIAL_QCOM ||
-                  !is_valid_arithmetic_mode(bn->arithmetic_mode)))
+  if (with_bn &&
+      (bn == nullptr || bn->mode != CL_BATCHNORM_MODE_SPATIAL_QCOM || !is_valid_arithmetic_mode(bn->arithmetic_mode)))
     return CL_INVALID_VALUE;
   if (with_act && (act == nullptr || !is_valid_activation(*act))) return CL_INVALID_VALUE;
   if (desc->mode < CL_CONVOLUTION_MODE_CONVOLUTION_QCOM || desc->mode > CL_CONVOLUTION_MODE_DEPTHWISE_QCOM ||
@@ -305,8 +305,7 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
   if (with_act)
     if (cl_int err = b.optional(h.param, tp); err != CL_SUCCESS) return err;
   cl_channel_type dtype;
-  if (cl_int err = b.same_dtype({&ti, &tw, &tb, &to, &tm, &tv, &ts, &tbb, &tp}, dtype); err != CL_SUCCESS)
-    return err;
+  if (cl_int err = b.same_dtype({&ti, &tw, &tb, &to, &tm, &tv, &ts, &tbb, &tp}, dtype); err != CL_SUCCESS) return err;
   const TensorInfo ii = ti->logical(), wi0 = tw->logical(), oi = to->logical();
   if (ii.five_d != oi.five_d || wi0.five_d != ii.five_d || ii.shape[kN] != oi.shape[kN]) return CL_INVALID_VALUE;
   const bool transpose = desc->mode == CL_CONVOLUTION_MODE_TRANSPOSE_QCOM;
@@ -405,7 +404,10 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
                           " -DSW=" + std::to_string(stride[2]) + " -DDW=" + std::to_string(dil[2])};
   KernelDispatch d;
   d.kernel = b.kernel(kProgram, kConvSource,
-                      transpose ? "conv_transpose" : channels_last ? "conv_nhwc" : "conv_direct", config);
+                      transpose       ? "conv_transpose"
+                      : channels_last ? "conv_nhwc"
+                                      : "conv_direct",
+                      config);
   const TensorInfo& oinfo = b.info(so);
   const size_t gx = static_cast<size_t>((oinfo.shape[kW] + owb - 1) / owb);
   const size_t gy = static_cast<size_t>(oinfo.shape[kH]);
@@ -416,12 +418,16 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
     for (size_t ly : {1, 2, 4, 8})
       if (gx % lx == 0 && gy % ly == 0 && lx * ly >= 4) d.local_candidates.emplace_back(lx, ly, 1);
   int arg = 0;
-  if (in_repacked) d.kernel.setArg(arg++, *in_repacked);
-  else b.bind(d, arg++, si);
+  if (in_repacked)
+    d.kernel.setArg(arg++, *in_repacked);
+  else
+    b.bind(d, arg++, si);
   d.kernel.setArg(arg++, strides_arg(in_view));
   d.kernel.setArg(arg++, shape_arg(in_view));
-  if (wt_repacked) d.kernel.setArg(arg++, *wt_repacked);
-  else b.bind(d, arg++, sw);
+  if (wt_repacked)
+    d.kernel.setArg(arg++, *wt_repacked);
+  else
+    b.bind(d, arg++, sw);
   d.kernel.setArg(arg++, to_arg(wstrides));
   d.kernel.setArg(arg++, to_arg(wshape));
   b.bind(d, arg++, so);
@@ -457,8 +463,8 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
   d.kernel.setArg(arg++, with_act && act->function == CL_ACTIVATION_LEAKY_RELU ? 0.01f : 1.0f);
   b.add_dispatch(std::move(d));
   std::ostringstream sig;
-  sig << "conv" << desc->mode << "g" << groups << "s" << stride[0] << stride[1] << stride[2] << "d" << dil[0]
-      << dil[1] << dil[2] << "p" << pb[0] << pb[1] << pb[2] << "b" << (sb >= 0) << (sm >= 0) << "a"
+  sig << "conv" << desc->mode << "g" << groups << "s" << stride[0] << stride[1] << stride[2] << "d" << dil[0] << dil[1]
+      << dil[2] << "p" << pb[0] << pb[1] << pb[2] << "b" << (sb >= 0) << (sm >= 0) << "a"
       << (with_act ? act->function : -1) << shape_text(b.info(si)) << shape_text(wi) << shape_text(oinfo);
   return b.finish(sig.str());
 }
@@ -475,10 +481,10 @@ cl_int api_create_convolution(cl_context context, const cl_ml_op_properties_qcom
 }
 
 cl_int api_create_conv_activation(cl_context context, const cl_ml_op_properties_qcom* properties,
-                                  const cl_ml_op_convolution_desc_qcom* desc,
-                                  const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
-                                  cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom param,
-                                  cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+                                  const cl_ml_op_convolution_desc_qcom* desc, const cl_ml_op_activation_desc_qcom* act,
+                                  cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias,
+                                  cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
+                                  cl_ml_tuningcache_qcom cache) {
   ConvTensors h;
   h.input = input, h.weight = weight, h.bias = bias, h.output = output, h.param = param;
   return guarded([&] { return create_conv(context, properties, desc, nullptr, act, false, true, h, out, cache); });
@@ -500,9 +506,8 @@ cl_int api_create_conv_batchnorm_activation(cl_context context, const cl_ml_op_p
                                             const cl_ml_op_convolution_desc_qcom* desc,
                                             const cl_ml_op_batchnorm_desc_qcom* bn,
                                             const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
-                                            cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias,
-                                            cl_ml_tensor_qcom output, cl_ml_tensor_qcom param,
-                                            cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance,
+                                            cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
+                                            cl_ml_tensor_qcom param, cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance,
                                             cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom* out,
                                             cl_ml_tuningcache_qcom cache) {
   ConvTensors h;

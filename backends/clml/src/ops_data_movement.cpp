@@ -93,8 +93,8 @@ constexpr const char* kProgram = "movement";
 
 std::string shape_text(const TensorInfo& info) {
   std::ostringstream s;
-  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x"
-    << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
+  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x" << info.shape[3] << "x"
+    << info.shape[4] << "/" << info.layout;
   return s.str();
 }
 
@@ -202,8 +202,7 @@ cl_int create_permute(cl_context context, const cl_ml_op_properties_qcom* proper
   Shape5 src_strides{0, 0, 0, 0, 0};
   for (cl_uint i = 0; i < rank; ++i)
     src_strides[logical_axis(i, oi.five_d)] = b.info(si).strides[logical_axis(desc->order[i], ii.five_d)];
-  b.add_dispatch(copy_dispatch(b, si, src_strides, so, 0, b.info(so).strides, b.info(so).shape,
-                               desc->arithmetic_mode));
+  b.add_dispatch(copy_dispatch(b, si, src_strides, so, 0, b.info(so).strides, b.info(so).shape, desc->arithmetic_mode));
   std::ostringstream sig;
   sig << "perm";
   for (cl_uint i = 0; i < rank; ++i) sig << desc->order[i];
@@ -267,10 +266,9 @@ cl_int create_transpose(cl_context context, const cl_ml_op_properties_qcom* prop
 }
 
 cl_int create_depth_to_space(cl_context context, const cl_ml_op_properties_qcom* properties,
-                             const cl_ml_op_depthtospace_desc_qcom* desc,
-                             const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
-                             cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
-                             cl_ml_tuningcache_qcom cache, bool fused) {
+                             const cl_ml_op_depthtospace_desc_qcom* desc, const cl_ml_op_activation_desc_qcom* act,
+                             cl_ml_tensor_qcom input, cl_ml_tensor_qcom param, cl_ml_tensor_qcom output,
+                             cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache, bool fused) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
   if (fused && (act == nullptr || !is_valid_activation(*act))) return CL_INVALID_VALUE;
@@ -284,15 +282,13 @@ cl_int create_depth_to_space(cl_context context, const cl_ml_op_properties_qcom*
   if (cl_int err = b.same_dtype({&ti, &tp, &to}, dtype); err != CL_SUCCESS) return err;
   const TensorInfo ii = ti->logical(), oi = to->logical();
   const int64_t bs = desc->block_dim;
-  if (ii.shape[kC] % (bs * bs) != 0 || oi.shape[kC] != ii.shape[kC] / (bs * bs) ||
-      oi.shape[kH] != ii.shape[kH] * bs || oi.shape[kW] != ii.shape[kW] * bs || oi.shape[kN] != ii.shape[kN] ||
-      oi.shape[kD] != ii.shape[kD])
+  if (ii.shape[kC] % (bs * bs) != 0 || oi.shape[kC] != ii.shape[kC] / (bs * bs) || oi.shape[kH] != ii.shape[kH] * bs ||
+      oi.shape[kW] != ii.shape[kW] * bs || oi.shape[kN] != ii.shape[kN] || oi.shape[kD] != ii.shape[kD])
     return CL_INVALID_VALUE;
   int64_t count = 0;
   int stride = 0;
   if (tp) {
-    if (!vector_layout(tp->logical(), count, stride) || (count != 1 && count != oi.shape[kC]))
-      return CL_INVALID_VALUE;
+    if (!vector_layout(tp->logical(), count, stride) || (count != 1 && count != oi.shape[kC])) return CL_INVALID_VALUE;
   } else if (fused && act->function == CL_ACTIVATION_PRELU) {
     return CL_INVALID_VALUE;
   }
@@ -318,8 +314,7 @@ cl_int create_depth_to_space(cl_context context, const cl_ml_op_properties_qcom*
 }
 
 cl_int create_pad(cl_context context, const cl_ml_op_properties_qcom* properties, const cl_ml_op_pad_desc_qcom* desc,
-                  cl_ml_tensor_qcom input, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
-                  cl_ml_tuningcache_qcom cache) {
+                  cl_ml_tensor_qcom input, cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
   if (desc->pad_mode < CL_PAD_MODE_CONSTANT_QCOM || desc->pad_mode > CL_PAD_MODE_EDGE_QCOM ||
@@ -362,8 +357,8 @@ cl_int create_pad(cl_context context, const cl_ml_op_properties_qcom* properties
 }
 
 cl_int create_resize(cl_context context, const cl_ml_op_properties_qcom* properties,
-                     const cl_ml_op_resize_bilinear_desc_qcom* desc, cl_ml_tensor_qcom input,
-                     cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+                     const cl_ml_op_resize_bilinear_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
+                     cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
   if (!is_valid_arithmetic_mode(desc->arithmetic_mode) || (desc->align_corners && desc->half_pixel_centers))
@@ -413,8 +408,8 @@ cl_int api_create_reshape(cl_context context, const cl_ml_op_properties_qcom* pr
   return guarded([&] { return create_reshape(context, properties, input, output, out, cache); });
 }
 cl_int api_create_transpose(cl_context context, const cl_ml_op_properties_qcom* properties,
-                            const cl_ml_op_transpose_desc_qcom* desc, cl_ml_tensor_qcom input,
-                            cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+                            const cl_ml_op_transpose_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
+                            cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   return guarded([&] { return create_transpose(context, properties, desc, input, output, out, cache); });
 }
 cl_int api_create_depth_to_space(cl_context context, const cl_ml_op_properties_qcom* properties,
@@ -429,9 +424,8 @@ cl_int api_create_depth_to_space_activation(cl_context context, const cl_ml_op_p
                                             const cl_ml_op_activation_desc_qcom* act, cl_ml_tensor_qcom input,
                                             cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
                                             cl_ml_tuningcache_qcom cache) {
-  return guarded([&] {
-    return create_depth_to_space(context, properties, desc, act, input, param, output, out, cache, true);
-  });
+  return guarded(
+      [&] { return create_depth_to_space(context, properties, desc, act, input, param, output, out, cache, true); });
 }
 cl_int api_create_pad(cl_context context, const cl_ml_op_properties_qcom* properties,
                       const cl_ml_op_pad_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,

@@ -73,8 +73,8 @@ constexpr const char* kProgram = "elementwise";
 
 std::string shape_text(const TensorInfo& info) {
   std::ostringstream s;
-  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x"
-    << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
+  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x" << info.shape[3] << "x"
+    << info.shape[4] << "/" << info.layout;
   return s.str();
 }
 
@@ -107,9 +107,8 @@ cl_int8 to_arg(const Shape5& v) {
 }
 
 cl_int create_activation(cl_context context, const cl_ml_op_properties_qcom* properties,
-                         const cl_ml_op_activation_desc_qcom* desc, cl_ml_tensor_qcom input,
-                         cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
-                         cl_ml_tuningcache_qcom cache) {
+                         const cl_ml_op_activation_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom param,
+                         cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
   if (!is_valid_activation(*desc)) return CL_INVALID_VALUE;
@@ -188,9 +187,8 @@ cl_int create_binary(cl_context context, const cl_ml_op_properties_qcom* propert
   return b.finish("bin" + std::to_string(desc->binary_op) + shape_text(ci));
 }
 
-cl_int create_fill(cl_context context, const cl_ml_op_properties_qcom* properties,
-                   const cl_ml_op_fill_desc_qcom* desc, cl_ml_tensor_qcom tensor, cl_ml_op_qcom* out,
-                   cl_ml_tuningcache_qcom cache) {
+cl_int create_fill(cl_context context, const cl_ml_op_properties_qcom* properties, const cl_ml_op_fill_desc_qcom* desc,
+                   cl_ml_tensor_qcom tensor, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   OpBuilder b;
   if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
   float value;
@@ -285,10 +283,9 @@ cl_int api_create_fill(cl_context context, const cl_ml_op_properties_qcom* prope
 }
 
 cl_int api_create_batchnorm(cl_context context, const cl_ml_op_properties_qcom* properties,
-                            const cl_ml_op_batchnorm_desc_qcom* desc, cl_ml_tensor_qcom input,
-                            cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale,
-                            cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
-                            cl_ml_tuningcache_qcom cache) {
+                            const cl_ml_op_batchnorm_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom mean,
+                            cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bias,
+                            cl_ml_tensor_qcom output, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
   return guarded([&] {
     return create_batchnorm(context, properties, desc, input, mean, variance, scale, bias, output, out, cache);
   });

@@ -103,10 +103,9 @@ namespace {
 constexpr const char* kProgram = "gemm";
 
 // Adds the dispatch computing C = alpha*op(A)*op(B) + beta*C (+ bias) over packed matrices.
-void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t m, int64_t n, int64_t k,
-                       bool trans_a, bool trans_b, float alpha, float beta, cl_channel_type dtype,
-                       cl_arithmetic_mode_qcom mode, const cl::Buffer* a_repacked = nullptr,
-                       const cl::Buffer* b_repacked = nullptr) {
+void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t m, int64_t n, int64_t k, bool trans_a,
+                       bool trans_b, float alpha, float beta, cl_channel_type dtype, cl_arithmetic_mode_qcom mode,
+                       const cl::Buffer* a_repacked = nullptr, const cl::Buffer* b_repacked = nullptr) {
   // 8 x 8 blocks (64 accumulators) where the rows divide, else 4 x 8.
   const int kTileRows = m % 8 == 0 ? 8 : 4;
   const bool tiled = m % kTileRows == 0 && n % 8 == 0 && k % 4 == 0;
@@ -121,8 +120,7 @@ void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t 
     d.local_candidates.push_back(cl::NullRange);
     for (size_t lx : {1, 2, 4, 8, 16, 32})
       for (size_t ly : {1, 2, 4, 8, 16, 32})
-        if (gx % lx == 0 && gy % ly == 0 && lx * ly >= 8 && lx * ly <= 256)
-          d.local_candidates.emplace_back(lx, ly);
+        if (gx % lx == 0 && gy % ly == 0 && lx * ly >= 8 && lx * ly <= 256) d.local_candidates.emplace_back(lx, ly);
     // Default: square-ish groups of 64 work-items when they divide the range.
     for (auto [lx, ly] : {std::pair<size_t, size_t>{8, 8}, {4, 4}, {2, 2}})
       if (gx % lx == 0 && gy % ly == 0) {
@@ -136,10 +134,14 @@ void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t 
     d.local = cl::NDRange(8, 8);
     d.local_candidates = {cl::NDRange(8, 8), cl::NDRange(16, 8), cl::NDRange(8, 16), cl::NDRange(16, 16)};
   }
-  if (a_repacked) d.kernel.setArg(0, *a_repacked);
-  else b.bind(d, 0, sa);
-  if (b_repacked) d.kernel.setArg(1, *b_repacked);
-  else b.bind(d, 1, sb);
+  if (a_repacked)
+    d.kernel.setArg(0, *a_repacked);
+  else
+    b.bind(d, 0, sa);
+  if (b_repacked)
+    d.kernel.setArg(1, *b_repacked);
+  else
+    b.bind(d, 1, sb);
   b.bind(d, 2, sc);
   b.bind(d, 3, sbias);
   d.kernel.setArg(4, static_cast<cl_int>(m));
@@ -182,14 +184,12 @@ cl_int create_gemm(cl_context context, const cl_ml_op_properties_qcom* propertie
   const int64_t m = desc->m, n = desc->n, k = desc->k;
   if (ta->info().elements() != m * k || tb->info().elements() != k * n || tc->info().elements() != m * n)
     return CL_INVALID_VALUE;
-  if (!is_packed(ta->info()) || !is_packed(tb->info()) || !is_packed(tc->info()))
-    return CL_ML_OP_NOT_ACCELERATED_QCOM;
+  if (!is_packed(ta->info()) || !is_packed(tb->info()) || !is_packed(tc->info())) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   const int sa = b.add(ta), sb = b.add(tb), sc = b.add(tc);
   add_gemm_dispatch(b, sa, sb, sc, -1, m, n, k, desc->trans_a != 0, desc->trans_b != 0, alpha, beta, dtype,
                     desc->arithmetic_mode);
   std::ostringstream sig;
-  sig << "gemm" << dtype << ":" << m << "x" << n << "x" << k << "t" << desc->trans_a << desc->trans_b
-      << (beta != 0.0f);
+  sig << "gemm" << dtype << ":" << m << "x" << n << "x" << k << "t" << desc->trans_a << desc->trans_b << (beta != 0.0f);
   return b.finish(sig.str());
 }
 
@@ -239,9 +239,9 @@ cl_int create_fully_connected(cl_context context, const cl_ml_op_properties_qcom
     in_nchw = b.add_repack(si, packed_strides(b.info(si).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
   if (!b.info(sw).is_packed_nchw())
     wt_nchw = b.add_repack(sw, packed_strides(b.info(sw).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
-  add_gemm_dispatch(b, si, sw, so, sb, m, n, k, false,
-                    desc->weight_transform == CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM, 1.0f, 0.0f, dtype,
-                    desc->arithmetic_mode, in_nchw ? &*in_nchw : nullptr, wt_nchw ? &*wt_nchw : nullptr);
+  add_gemm_dispatch(b, si, sw, so, sb, m, n, k, false, desc->weight_transform == CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM,
+                    1.0f, 0.0f, dtype, desc->arithmetic_mode, in_nchw ? &*in_nchw : nullptr,
+                    wt_nchw ? &*wt_nchw : nullptr);
   std::ostringstream sig;
   sig << "fc" << dtype << ":" << m << "x" << n << "x" << k << "t" << desc->weight_transform << (sb >= 0);
   return b.finish(sig.str());
@@ -259,9 +259,8 @@ cl_int api_create_fully_connected(cl_context context, const cl_ml_op_properties_
                                   const cl_ml_op_fully_connected_desc_qcom* desc, cl_ml_tensor_qcom input,
                                   cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
                                   cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
-  return guarded([&] {
-    return create_fully_connected(context, properties, desc, input, weight, bias, output, out, cache);
-  });
+  return guarded(
+      [&] { return create_fully_connected(context, properties, desc, input, weight, bias, output, out, cache); });
 }
 
 }  // namespace tessera::clml

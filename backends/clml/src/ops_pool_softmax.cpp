@@ -75,8 +75,8 @@ constexpr const char* kProgram = "pool_softmax";
 
 std::string shape_text(const TensorInfo& info) {
   std::ostringstream s;
-  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x"
-    << info.shape[3] << "x" << info.shape[4] << "/" << info.layout;
+  s << info.dtype << ":" << info.shape[0] << "x" << info.shape[1] << "x" << info.shape[2] << "x" << info.shape[3] << "x"
+    << info.shape[4] << "/" << info.layout;
   return s.str();
 }
 
@@ -96,8 +96,7 @@ cl_int create_pooling(cl_context context, const cl_ml_op_properties_qcom* proper
   if (cl_int err = b.require(output, to); err != CL_SUCCESS) return err;
   const TensorInfo ii = ti->logical(), oi = to->logical();
   if (ii.dtype != oi.dtype) return CL_ML_OP_NOT_ACCELERATED_QCOM;
-  if (ii.five_d != oi.five_d || ii.shape[kN] != oi.shape[kN] || ii.shape[kC] != oi.shape[kC])
-    return CL_INVALID_VALUE;
+  if (ii.five_d != oi.five_d || ii.shape[kN] != oi.shape[kN] || ii.shape[kC] != oi.shape[kC]) return CL_INVALID_VALUE;
   // Spatial descriptor index i: (h, w) for 4D, (d, h, w) for 5D. Internal order: d, h, w.
   int win[3] = {1, 1, 1}, stride[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pa[3] = {0, 0, 0};
   const int first_axis = ii.five_d ? 0 : 1;
@@ -151,8 +150,8 @@ cl_int create_pooling(cl_context context, const cl_ml_op_properties_qcom* proper
   d.kernel.setArg(11, static_cast<cl_int>(desc->nan_propagation));
   b.add_dispatch(std::move(d));
   std::ostringstream sig;
-  sig << "pool" << desc->mode << "w" << win[0] << win[1] << win[2] << "s" << stride[0] << stride[1] << stride[2]
-      << "p" << pb[0] << pb[1] << pb[2] << pa[0] << pa[1] << pa[2];
+  sig << "pool" << desc->mode << "w" << win[0] << win[1] << win[2] << "s" << stride[0] << stride[1] << stride[2] << "p"
+      << pb[0] << pb[1] << pb[2] << pa[0] << pa[1] << pa[2];
   return b.finish(sig.str() + shape_text(b.info(si)) + shape_text(b.info(so)));
 }
 

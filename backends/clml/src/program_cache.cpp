@@ -17,8 +17,8 @@ bool device_has_fp16(const cl::Device& device) {
 
 std::string build_options(const KernelConfig& config, const cl::Device& device) {
   const int dt = config.dtype == CL_FLOAT ? 0 : config.dtype == CL_HALF_FLOAT ? 1 : 2;
-  const bool half_compute = config.dtype == CL_HALF_FLOAT && device_has_fp16(device) &&
-                            config.mode != CL_ARITHMETIC_MODE_FP32_QCOM;
+  const bool half_compute =
+      config.dtype == CL_HALF_FLOAT && device_has_fp16(device) && config.mode != CL_ARITHMETIC_MODE_FP32_QCOM;
   const bool half_accumulate = half_compute && config.mode == CL_ARITHMETIC_MODE_FP16_QCOM;
   std::string options = "-DDT=" + std::to_string(dt);
   options += half_compute ? " -DREAL_HALF=1" : " -DREAL_HALF=0";
@@ -43,8 +43,7 @@ ProgramCache& cache() {
 
 }  // namespace
 
-cl::Program get_program(const cl::Context& context, const char* name, const char* source,
-                        const std::string& options) {
+cl::Program get_program(const cl::Context& context, const char* name, const char* source, const std::string& options) {
   auto key = std::make_tuple(context(), std::string(name), options);
   ProgramCache& programs = cache();
   std::lock_guard<std::mutex> lock(programs.mutex);

@@ -10,9 +10,9 @@ namespace tessera::clml {
 
 // Storage/compute configuration of one kernel program build.
 struct KernelConfig {
-  cl_channel_type dtype = CL_FLOAT;          // storage type of the op's tensors
+  cl_channel_type dtype = CL_FLOAT;  // storage type of the op's tensors
   cl_arithmetic_mode_qcom mode = CL_ARITHMETIC_MODE_FP32_QCOM;
-  std::string extra;                         // extra -D options (tile sizes, variants)
+  std::string extra;  // extra -D options (tile sizes, variants)
 };
 
 // The first device of a context (where ops run; programs are built for all its devices).
@@ -24,8 +24,7 @@ bool device_has_fp16(const cl::Device& device);
 std::string build_options(const KernelConfig& config, const cl::Device& device);
 
 // Returns the built program; `name` identifies the source text (stable across calls).
-cl::Program get_program(const cl::Context& context, const char* name, const char* source,
-                        const std::string& options);
+cl::Program get_program(const cl::Context& context, const char* name, const char* source, const std::string& options);
 
 // Common OpenCL C helpers prepended to every program: typed load/store, activation functions.
 extern const char* const kKernelPrelude;

@@ -64,7 +64,9 @@ RecordingPtr open_on(cl_command_queue queue) {
   return it == open.by_queue.end() ? nullptr : it->second;
 }
 
-RecordingPtr find_recording(cl_recording_qcom handle) { return HandleRegistry<Recording>::instance().find(handle); }
+RecordingPtr find_recording(cl_recording_qcom handle) {
+  return HandleRegistry<Recording>::instance().find(handle);
+}
 
 cl_int check_dispatch_updates(size_t count, const cl_workgroup_qcom* array, size_t dispatches, cl_int null_error) {
   if (count > 0 && array == nullptr) return CL_INVALID_VALUE;
@@ -208,7 +210,9 @@ cl_int enqueue_recording(cl_command_queue queue, cl_recording_qcom handle, size_
 
 }  // namespace
 
-bool queue_is_recording(cl_command_queue queue) { return open_on(queue) != nullptr; }
+bool queue_is_recording(cl_command_queue queue) {
+  return open_on(queue) != nullptr;
+}
 
 bool capture_op(cl_command_queue queue, const OpPtr& op, const std::vector<cl_mem>& memories) {
   RecordingPtr rec = open_on(queue);

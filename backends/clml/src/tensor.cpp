@@ -10,16 +10,20 @@ namespace tessera::clml {
 
 size_t element_size_of(cl_channel_type dtype) {
   switch (dtype) {
-    case CL_FLOAT: return 4;
-    case CL_HALF_FLOAT: return 2;
-    case CL_SIGNED_INT8: return 1;
-    default: return 0;
+  case CL_FLOAT: return 4;
+  case CL_HALF_FLOAT: return 2;
+  case CL_SIGNED_INT8: return 1;
+  default: return 0;
   }
 }
 
-bool is_supported_dtype(cl_channel_type dtype) { return element_size_of(dtype) != 0; }
+bool is_supported_dtype(cl_channel_type dtype) {
+  return element_size_of(dtype) != 0;
+}
 
-size_t TensorInfo::element_size() const { return element_size_of(dtype); }
+size_t TensorInfo::element_size() const {
+  return element_size_of(dtype);
+}
 
 size_t TensorInfo::bytes() const {
   if (unused) return 0;
@@ -75,16 +79,14 @@ cl_int Tensor::create(cl_context context, const cl_ml_tensor_properties_qcom* pr
     out = std::move(tensor);
     return CL_SUCCESS;
   }
-  if (desc->num_dimensions != CL_TENSOR_DIMENSIONS_4D_QCOM &&
-      desc->num_dimensions != CL_TENSOR_DIMENSIONS_5D_QCOM)
+  if (desc->num_dimensions != CL_TENSOR_DIMENSIONS_4D_QCOM && desc->num_dimensions != CL_TENSOR_DIMENSIONS_5D_QCOM)
     return CL_INVALID_VALUE;
   if (!is_supported_dtype(desc->data_type)) return CL_INVALID_VALUE;
   if (desc->layout != CL_TENSOR_LAYOUT_OPTIMAL_QCOM && desc->layout != CL_TENSOR_LAYOUT_NCHW_QCOM &&
       desc->layout != CL_TENSOR_LAYOUT_NHWC_QCOM)
     return CL_INVALID_VALUE;
   const bool five_d = desc->num_dimensions == CL_TENSOR_DIMENSIONS_5D_QCOM;
-  if (desc->n == 0 || desc->c == 0 || desc->h == 0 || desc->w == 0 || (five_d && desc->d == 0))
-    return CL_INVALID_VALUE;
+  if (desc->n == 0 || desc->c == 0 || desc->h == 0 || desc->w == 0 || (five_d && desc->d == 0)) return CL_INVALID_VALUE;
   TensorInfo& info = tensor->info_;
   info.five_d = five_d;
   info.dtype = desc->data_type;
@@ -97,8 +99,8 @@ cl_int Tensor::create(cl_context context, const cl_ml_tensor_properties_qcom* pr
   }
   tensor->requested_layout_ = desc->layout;
   // desc->stride is indexed n, c, h, w, d (the order of the size fields).
-  const bool has_strides = desc->stride[0] || desc->stride[1] || desc->stride[2] || desc->stride[3] ||
-                           (five_d && desc->stride[4]);
+  const bool has_strides =
+      desc->stride[0] || desc->stride[1] || desc->stride[2] || desc->stride[3] || (five_d && desc->stride[4]);
   if (has_strides) {
     if (desc->layout == CL_TENSOR_LAYOUT_OPTIMAL_QCOM) return CL_INVALID_VALUE;
     const int field_of_axis[5] = {0, 1, 4, 2, 3};
@@ -153,7 +155,9 @@ TensorInfo Tensor::info() const {
   return info_;
 }
 
-TensorInfo Tensor::logical() const { return info(); }
+TensorInfo Tensor::logical() const {
+  return info();
+}
 
 TensorPtr find_tensor(cl_ml_tensor_qcom handle) {
   return HandleRegistry<Tensor>::instance().find(handle);
@@ -185,9 +189,8 @@ cl_int api_get_tensor_memory_size(cl_context context, cl_ml_tensor_qcom handle, 
 }
 
 cl_int api_release_tensor(cl_ml_tensor_qcom handle) {
-  return guarded([&]() -> cl_int {
-    return HandleRegistry<Tensor>::instance().remove(handle) ? CL_SUCCESS : CL_INVALID_VALUE;
-  });
+  return guarded(
+      [&]() -> cl_int { return HandleRegistry<Tensor>::instance().remove(handle) ? CL_SUCCESS : CL_INVALID_VALUE; });
 }
 
 }  // namespace tessera::clml

@@ -14,8 +14,7 @@ bool is_linear_layout(cl_tensor_layout_qcom layout) {
 
 // Common checks of read and write; fills `info` and `queue_ctx`.
 cl_int check_transfer(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem memory, const void* host,
-                      cl_tensor_layout_qcom layout, cl_uint num_events, const cl_event* events,
-                      TensorInfo& info) {
+                      cl_tensor_layout_qcom layout, cl_uint num_events, const cl_event* events, TensorInfo& info) {
   if (cl_int err = validate_queue(queue); err != CL_SUCCESS) return err;
   TensorPtr tensor = find_tensor(handle);
   if (!tensor || tensor->unused() || !tensor->finalized()) return CL_INVALID_VALUE;
@@ -29,8 +28,7 @@ cl_int check_transfer(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem m
 cl_int read_tensor(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem memory, void* host,
                    cl_tensor_layout_qcom layout, cl_uint num_events, const cl_event* events, cl_event* event) {
   TensorInfo info;
-  if (cl_int err = check_transfer(queue, handle, memory, host, layout, num_events, events, info);
-      err != CL_SUCCESS)
+  if (cl_int err = check_transfer(queue, handle, memory, host, layout, num_events, events, info); err != CL_SUCCESS)
     return err;
   cl::CommandQueue q(queue, true);
   cl::Context context(queue_context(queue), true);
@@ -44,8 +42,8 @@ cl_int read_tensor(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem memo
     q.enqueueReadBuffer(buffer, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, done_ptr);
   } else {
     cl::Buffer staging(context, CL_MEM_READ_WRITE, bytes);
-    enqueue_strided_copy(q, context, memory, info.dtype, 0, info.strides, staging(), info.dtype, 0,
-                         host_strides, info.shape, wait.empty() ? nullptr : &wait, nullptr);
+    enqueue_strided_copy(q, context, memory, info.dtype, 0, info.strides, staging(), info.dtype, 0, host_strides,
+                         info.shape, wait.empty() ? nullptr : &wait, nullptr);
     q.enqueueReadBuffer(staging, CL_FALSE, 0, bytes, host, nullptr, done_ptr);
   }
   hand_out(done, event);
@@ -55,8 +53,7 @@ cl_int read_tensor(cl_command_queue queue, cl_ml_tensor_qcom handle, cl_mem memo
 cl_int write_tensor(cl_command_queue queue, void* host, cl_tensor_layout_qcom layout, cl_ml_tensor_qcom handle,
                     cl_mem memory, cl_uint num_events, const cl_event* events, cl_event* event) {
   TensorInfo info;
-  if (cl_int err = check_transfer(queue, handle, memory, host, layout, num_events, events, info);
-      err != CL_SUCCESS)
+  if (cl_int err = check_transfer(queue, handle, memory, host, layout, num_events, events, info); err != CL_SUCCESS)
     return err;
   cl::CommandQueue q(queue, true);
   cl::Context context(queue_context(queue), true);
@@ -71,8 +68,8 @@ cl_int write_tensor(cl_command_queue queue, void* host, cl_tensor_layout_qcom la
   } else {
     cl::Buffer staging(context, CL_MEM_READ_WRITE, bytes);
     q.enqueueWriteBuffer(staging, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, nullptr);
-    enqueue_strided_copy(q, context, staging(), info.dtype, 0, host_strides, memory, info.dtype, 0,
-                         info.strides, info.shape, nullptr, done_ptr);
+    enqueue_strided_copy(q, context, staging(), info.dtype, 0, host_strides, memory, info.dtype, 0, info.strides,
+                         info.shape, nullptr, done_ptr);
   }
   hand_out(done, event);
   return CL_SUCCESS;
@@ -104,8 +101,8 @@ cl_int copy_tensor(cl_command_queue queue, cl_ml_tensor_qcom src_handle, cl_mem 
     cl::Buffer s(src_memory, true), d(dst_memory, true);
     q.enqueueCopyBuffer(s, d, 0, 0, si.bytes(), wait.empty() ? nullptr : &wait, done_ptr);
   } else {
-    enqueue_strided_copy(q, context, src_memory, si.dtype, 0, si.strides, dst_memory, di.dtype, 0, di.strides,
-                         si.shape, wait.empty() ? nullptr : &wait, done_ptr);
+    enqueue_strided_copy(q, context, src_memory, si.dtype, 0, si.strides, dst_memory, di.dtype, 0, di.strides, si.shape,
+                         wait.empty() ? nullptr : &wait, done_ptr);
   }
   hand_out(done, event);
   return CL_SUCCESS;
@@ -125,9 +122,7 @@ cl_int api_write_tensor(cl_command_queue queue, void* src, cl_tensor_layout_qcom
 
 cl_int api_copy_tensor(cl_command_queue queue, cl_ml_tensor_qcom src, cl_mem src_memory, cl_ml_tensor_qcom dst,
                        cl_mem dst_memory, cl_uint num_events, const cl_event* events, cl_event* event) {
-  return guarded([&] {
-    return copy_tensor(queue, src, src_memory, dst, dst_memory, num_events, events, event);
-  });
+  return guarded([&] { return copy_tensor(queue, src, src_memory, dst, dst_memory, num_events, events, event); });
 }
 
 }  // namespace tessera::clml

@@ -160,8 +160,8 @@ cl_int tune_op(cl_command_queue queue, cl_ml_op_qcom handle, cl_ml_tensor_mem_de
           cl::Event event;
           profiling.enqueueNDRangeKernel(d.kernel, cl::NullRange, d.global, local, nullptr, &event);
           event.wait();
-          const cl_ulong t = event.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                             event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+          const cl_ulong t =
+              event.getProfilingInfo<CL_PROFILING_COMMAND_END>() - event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
           fastest = std::min(fastest, t);
         }
       } catch (const cl::Error&) {

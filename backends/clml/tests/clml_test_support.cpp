@@ -70,7 +70,7 @@ uint16_t float_to_half(float value) {
   const uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow
-  if (abs < 0x38800000u) {  // subnormal or zero
+  if (abs < 0x38800000u) {                                               // subnormal or zero
     float f;
     std::memcpy(&f, &abs, 4);
     const uint32_t m = static_cast<uint32_t>(std::nearbyint(f * 16777216.0f));  // 2^24
@@ -127,7 +127,9 @@ void DeviceTensor::allocate() {
 }
 
 namespace {
-size_t element_size(cl_channel_type t) { return t == CL_FLOAT ? 4 : t == CL_HALF_FLOAT ? 2 : 1; }
+size_t element_size(cl_channel_type t) {
+  return t == CL_FLOAT ? 4 : t == CL_HALF_FLOAT ? 2 : 1;
+}
 }  // namespace
 
 void DeviceTensor::write(const std::vector<float>& values, cl_tensor_layout_qcom host_layout) {
@@ -135,12 +137,14 @@ void DeviceTensor::write(const std::vector<float>& values, cl_tensor_layout_qcom
   REQUIRE(values.size() == elements());
   std::vector<unsigned char> bytes(values.size() * element_size(desc.data_type));
   for (size_t i = 0; i < values.size(); ++i) {
-    if (desc.data_type == CL_FLOAT) std::memcpy(&bytes[4 * i], &values[i], 4);
+    if (desc.data_type == CL_FLOAT)
+      std::memcpy(&bytes[4 * i], &values[i], 4);
     else if (desc.data_type == CL_HALF_FLOAT) {
       uint16_t h = float_to_half(values[i]);
       std::memcpy(&bytes[2 * i], &h, 2);
     } else {
-      bytes[i] = static_cast<unsigned char>(static_cast<int8_t>(std::clamp(std::nearbyint(values[i]), -128.0f, 127.0f)));
+      bytes[i] =
+          static_cast<unsigned char>(static_cast<int8_t>(std::clamp(std::nearbyint(values[i]), -128.0f, 127.0f)));
     }
   }
   REQUIRE(api().clEnqueueWriteMLTensorDataQCOM(env().queue, bytes.data(), host_layout, tensor, memory, 0, nullptr,
@@ -155,7 +159,8 @@ std::vector<float> DeviceTensor::read(cl_tensor_layout_qcom host_layout) {
   REQUIRE(clFinish(env().queue) == CL_SUCCESS);
   std::vector<float> out(elements());
   for (size_t i = 0; i < out.size(); ++i) {
-    if (desc.data_type == CL_FLOAT) std::memcpy(&out[i], &bytes[4 * i], 4);
+    if (desc.data_type == CL_FLOAT)
+      std::memcpy(&out[i], &bytes[4 * i], 4);
     else if (desc.data_type == CL_HALF_FLOAT) {
       uint16_t h;
       std::memcpy(&h, &bytes[2 * i], 2);
@@ -167,8 +172,8 @@ std::vector<float> DeviceTensor::read(cl_tensor_layout_qcom host_layout) {
   return out;
 }
 
-cl_ml_tensor_desc_qcom make_desc(cl_channel_type type, cl_tensor_layout_qcom layout, cl_uint n, cl_uint c,
-                                 cl_uint h, cl_uint w, cl_uint d, bool five_d) {
+cl_ml_tensor_desc_qcom make_desc(cl_channel_type type, cl_tensor_layout_qcom layout, cl_uint n, cl_uint c, cl_uint h,
+                                 cl_uint w, cl_uint d, bool five_d) {
   cl_ml_tensor_desc_qcom desc{};
   desc.data_type = type;
   desc.layout = layout;
@@ -237,8 +242,8 @@ std::vector<float> quantize(const std::vector<float>& v, cl_channel_type type) {
   if (type == CL_FLOAT) return v;
   std::vector<float> out(v.size());
   for (size_t i = 0; i < v.size(); ++i)
-    out[i] = type == CL_HALF_FLOAT ? half_to_float(float_to_half(v[i]))
-                                   : std::clamp(std::nearbyint(v[i]), -128.0f, 127.0f);
+    out[i] =
+        type == CL_HALF_FLOAT ? half_to_float(float_to_half(v[i])) : std::clamp(std::nearbyint(v[i]), -128.0f, 127.0f);
   return out;
 }
 

@@ -25,7 +25,9 @@ struct Environment {
 
 // The process-wide environment (first GPU, else first device of the first platform).
 Environment& env();
-inline CLMLInterfaceV1QCOM& api() { return *env().api; }
+inline CLMLInterfaceV1QCOM& api() {
+  return *env().api;
+}
 
 uint16_t float_to_half(float value);
 float half_to_float(uint16_t bits);
@@ -49,8 +51,8 @@ struct DeviceTensor {
   std::vector<float> read(cl_tensor_layout_qcom host_layout = CL_TENSOR_LAYOUT_NCHW_QCOM);
 };
 
-cl_ml_tensor_desc_qcom make_desc(cl_channel_type type, cl_tensor_layout_qcom layout, cl_uint n, cl_uint c,
-                                 cl_uint h, cl_uint w, cl_uint d = 0, bool five_d = false);
+cl_ml_tensor_desc_qcom make_desc(cl_channel_type type, cl_tensor_layout_qcom layout, cl_uint n, cl_uint c, cl_uint h,
+                                 cl_uint w, cl_uint d = 0, bool five_d = false);
 // Creates the tensor (not yet backed).
 void create(DeviceTensor& t, const cl_ml_tensor_desc_qcom& desc);
 cl_ml_tensor_qcom unused_tensor();
@@ -76,6 +78,8 @@ inline cl_ml_value_qcom fp32_value(float v) {
 }
 
 // Tolerance for the storage type: fp32 value, else the fp16 value.
-inline float tolerance(cl_channel_type type, float fp32, float fp16) { return type == CL_FLOAT ? fp32 : fp16; }
+inline float tolerance(cl_channel_type type, float fp32, float fp16) {
+  return type == CL_FLOAT ? fp32 : fp16;
+}
 
 }  // namespace clml_test

@@ -68,14 +68,14 @@ inline std::vector<float> conv2d_transpose(const ConvParams& p, int OH, int OW, 
 
 inline float activate(float x, int fn, float param = 0.01f) {
   switch (fn) {
-    case 0: return std::max(x, 0.0f);
-    case 1: return std::tanh(x);
-    case 2: return 1.0f / (1.0f + std::exp(-x));
-    case 3: return std::min(std::max(x, 0.0f), 6.0f);
-    case 4: return x > 0 ? x : param * (std::exp(x) - 1.0f);
-    case 5:
-    case 6: return x > 0 ? x : param * x;
-    default: return x;
+  case 0: return std::max(x, 0.0f);
+  case 1: return std::tanh(x);
+  case 2: return 1.0f / (1.0f + std::exp(-x));
+  case 3: return std::min(std::max(x, 0.0f), 6.0f);
+  case 4: return x > 0 ? x : param * (std::exp(x) - 1.0f);
+  case 5:
+  case 6: return x > 0 ? x : param * x;
+  default: return x;
   }
 }
 
@@ -87,7 +87,8 @@ inline std::vector<float> gemm(int m, int n, int k, bool ta, bool tb, float alph
     for (int j = 0; j < n; ++j) {
       double acc = 0;
       for (int p = 0; p < k; ++p)
-        acc += double(ta ? a[size_t(p) * m + i] : a[size_t(i) * k + p]) * (tb ? b[size_t(j) * k + p] : b[size_t(p) * n + j]);
+        acc += double(ta ? a[size_t(p) * m + i] : a[size_t(i) * k + p]) *
+               (tb ? b[size_t(j) * k + p] : b[size_t(p) * n + j]);
       out[size_t(i) * n + j] = float(alpha * acc + (beta != 0 ? beta * c[size_t(i) * n + j] : 0.0));
     }
   return out;

@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#define CHECK_TRUE(cond)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
+#define CHECK_TRUE(cond)                                                            \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::exit(1);                                                            \
-    }                                                                          \
+      std::exit(1);                                                                 \
+    }                                                                               \
   } while (0)
 
 namespace {
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   cl_int minorVersions[MAX_VERSIONS];
   cl_uint numVersions = 0;
 
-  //Create a CL Context
+  // Create a CL Context
   cl_context context = clCreateContext(NULL, 1, &deviceId, NULL, NULL, &err);
   CHECK_TRUE(err == CL_SUCCESS);
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, deviceId, NULL, &err);
@@ -119,49 +119,35 @@ int main(int argc, char** argv) {
   err = clQueryMLInterfaceVersionsQCOM(majorVersions, minorVersions, numVersions, NULL);
   CHECK_TRUE(err == CL_SUCCESS);
 
-  //Look for and retrieve Extension Interface V1
+  // Look for and retrieve Extension Interface V1
 
-  for (cl_uint i = 0; i < numVersions; ++i)
-  {
-      if (majorVersions[i] == 1)
-      {
-          err = CL_GET_ML_INTERFACE_QCOM(extensionIntf, majorVersions[i], minorVersions[i]);
-          CHECK_TRUE(err == CL_SUCCESS);
-      }
+  for (cl_uint i = 0; i < numVersions; ++i) {
+    if (majorVersions[i] == 1) {
+      err = CL_GET_ML_INTERFACE_QCOM(extensionIntf, majorVersions[i], minorVersions[i]);
+      CHECK_TRUE(err == CL_SUCCESS);
+    }
   }
   CHECK_TRUE(extensionIntf != NULL);
 
   cl_ml_tensor_qcom input, weight, output, bias;
 
   // Create the input tensor
-  cl_ml_tensor_desc_qcom input_desc =
-  {
-      CL_HALF_FLOAT,
-      CL_TENSOR_LAYOUT_OPTIMAL_QCOM,
-      1, 3, 224, 224, 0,
-      CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
+  cl_ml_tensor_desc_qcom input_desc = {
+      CL_HALF_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 3, 224, 224, 0, CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
   err = extensionIntf->clCreateMLTensorQCOM(context, NULL, &input_desc, &input);
   CHECK_TRUE(err == CL_SUCCESS);
 
   // Create the weight tensor
 
-  cl_ml_tensor_desc_qcom weight_desc =
-  {
-      CL_HALF_FLOAT,
-      CL_TENSOR_LAYOUT_OPTIMAL_QCOM,
-      32, 3, 3, 3, 0,
-      CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
+  cl_ml_tensor_desc_qcom weight_desc = {
+      CL_HALF_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 32, 3, 3, 3, 0, CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
   err = extensionIntf->clCreateMLTensorQCOM(context, NULL, &weight_desc, &weight);
   CHECK_TRUE(err == CL_SUCCESS);
 
   // Create the output tensor
 
-  cl_ml_tensor_desc_qcom output_desc =
-  {
-      CL_HALF_FLOAT,
-      CL_TENSOR_LAYOUT_OPTIMAL_QCOM,
-      1, 32, 112, 112, 0,
-      CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
+  cl_ml_tensor_desc_qcom output_desc = {
+      CL_HALF_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 32, 112, 112, 0, CL_TENSOR_DIMENSIONS_4D_QCOM, {}};
   err = extensionIntf->clCreateMLTensorQCOM(context, NULL, &output_desc, &output);
   CHECK_TRUE(err == CL_SUCCESS);
 
@@ -174,21 +160,19 @@ int main(int argc, char** argv) {
 
   // Create the Convolution Op
 
-  cl_ml_op_convolution_desc_qcom convDesc =
-  {
-      CL_CONVOLUTION_MODE_CONVOLUTION_QCOM,
-      1, // group count
-      4, // num dimensions
-      {1, 1}, {1, 1}, // spatial padding
-      {2, 2}, // filter stride (correction 5)
-      {1, 1}, // dilation
-      0, // flags
-      CL_ARITHMETIC_MODE_FP16_QCOM
-  };
+  cl_ml_op_convolution_desc_qcom convDesc = {CL_CONVOLUTION_MODE_CONVOLUTION_QCOM,
+                                             1,  // group count
+                                             4,  // num dimensions
+                                             {1, 1},
+                                             {1, 1},  // spatial padding
+                                             {2, 2},  // filter stride (correction 5)
+                                             {1, 1},  // dilation
+                                             0,       // flags
+                                             CL_ARITHMETIC_MODE_FP16_QCOM};
 
   cl_ml_op_qcom op_conv;
-  err = extensionIntf->clCreateMLOpConvolutionForwardQCOM(context, NULL, &convDesc,
-            input, weight, bias, output, &op_conv, NULL);
+  err = extensionIntf->clCreateMLOpConvolutionForwardQCOM(context, NULL, &convDesc, input, weight, bias, output,
+                                                          &op_conv, NULL);
   CHECK_TRUE(err == CL_SUCCESS);
 
   // Query the tensor sizes and allocate backing buffers for input, output and weight tensors.
@@ -199,58 +183,51 @@ int main(int argc, char** argv) {
 
   err = extensionIntf->clGetMLTensorMemorySizeQCOM(context, input, &size);  // correction 1
   CHECK_TRUE(err == CL_SUCCESS);
-  inputMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                 size, NULL, &err);
+  inputMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
   CHECK_TRUE(err == CL_SUCCESS);
 
   err = extensionIntf->clGetMLTensorMemorySizeQCOM(context, output, &size);
   CHECK_TRUE(err == CL_SUCCESS);
-  outputMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                  size, NULL, &err);
+  outputMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
   CHECK_TRUE(err == CL_SUCCESS);
 
   err = extensionIntf->clGetMLTensorMemorySizeQCOM(context, weight, &size);
   CHECK_TRUE(err == CL_SUCCESS);
-  weightMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                   size, NULL, &err);
+  weightMem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
   CHECK_TRUE(err == CL_SUCCESS);
-
 
   // upload data to input and  weight tensors
 
-  char *inputTensorData = readInputData();
-  err = extensionIntf->clEnqueueWriteMLTensorDataQCOM(queue, inputTensorData,
-            CL_TENSOR_LAYOUT_NCHW_QCOM, input, inputMem, 0, NULL, NULL);
+  char* inputTensorData = readInputData();
+  err = extensionIntf->clEnqueueWriteMLTensorDataQCOM(queue, inputTensorData, CL_TENSOR_LAYOUT_NCHW_QCOM, input,
+                                                      inputMem, 0, NULL, NULL);
   CHECK_TRUE(err == CL_SUCCESS);
 
-  char *weightTensorData = readWeightData();
-  err = extensionIntf->clEnqueueWriteMLTensorDataQCOM(queue, weightTensorData,
-            CL_TENSOR_LAYOUT_NCHW_QCOM, weight, weightMem, 0, NULL, NULL);
+  char* weightTensorData = readWeightData();
+  err = extensionIntf->clEnqueueWriteMLTensorDataQCOM(queue, weightTensorData, CL_TENSOR_LAYOUT_NCHW_QCOM, weight,
+                                                      weightMem, 0, NULL, NULL);
   CHECK_TRUE(err == CL_SUCCESS);
 
   // set up tensor memory descriptor. The bias tensor is not included since
   // it is an empty tensor
 
-  cl_ml_tensor_memory_desc_qcom descArray[] =
-  {
-      // {tensor, memory}
-      {input, inputMem},
-      {weight, weightMem},
-      {output, outputMem}
-  };
+  cl_ml_tensor_memory_desc_qcom descArray[] = {// {tensor, memory}
+                                               {input, inputMem},
+                                               {weight, weightMem},
+                                               {output, outputMem}};
 
   cl_ml_tensor_mem_desc_set_qcom descriptorSet;
   err = extensionIntf->clCreateMLTensorMemoryDescriptorSetQCOM(&descriptorSet);
   CHECK_TRUE(err == CL_SUCCESS);
 
-  err = extensionIntf->clUpdateMLTensorMemoryDescriptorSetQCOM(descriptorSet, sizeof(descArray)/sizeof(descArray[0]), descArray);
+  err = extensionIntf->clUpdateMLTensorMemoryDescriptorSetQCOM(descriptorSet, sizeof(descArray) / sizeof(descArray[0]),
+                                                               descArray);
   CHECK_TRUE(err == CL_SUCCESS);
 
   // enqueue the ML Op
 
   cl_event opEvent;
-  err = extensionIntf->clEnqueueMLOpQCOM(queue, op_conv,
-            descriptorSet, 0, NULL, &opEvent);
+  err = extensionIntf->clEnqueueMLOpQCOM(queue, op_conv, descriptorSet, 0, NULL, &opEvent);
   CHECK_TRUE(err == CL_SUCCESS);
 
   clWaitForEvents(1, &opEvent);  // correction 2
@@ -283,7 +260,7 @@ int main(int argc, char** argv) {
   err = extensionIntf->clReleaseMLTensorMemoryDescriptorSetQCOM(descriptorSet);  // correction 3
   CHECK_TRUE(err == CL_SUCCESS);
 
-  //release resources
+  // release resources
   clReleaseMemObject(inputMem);
   clReleaseMemObject(outputMem);
   clReleaseMemObject(weightMem);

@@ -18,7 +18,8 @@ struct ConvCase {
   int batch = 1;
 };
 
-void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM) {
+void run_conv(const ConvCase& k, cl_channel_type type,
+              cl_tensor_layout_qcom io_layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM) {
   CAPTURE(k.c);
   CAPTURE(k.h);
   CAPTURE(k.o);
@@ -52,9 +53,9 @@ void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_
   if (k.act >= 0) {
     cl_ml_op_activation_desc_qcom act{static_cast<cl_activation_function_qcom>(k.act), CL_PROPAGATE_NAN_QCOM,
                                       desc.arithmetic_mode};
-    REQUIRE(api().clCreateMLOpFusedConvolutionActivationForwardQCOM(
-                env().context, nullptr, &desc, &act, in.tensor, wt.tensor, k.bias ? bias.tensor : unused_tensor(),
-                nullptr, out.tensor, &op, nullptr) == CL_SUCCESS);
+    REQUIRE(api().clCreateMLOpFusedConvolutionActivationForwardQCOM(env().context, nullptr, &desc, &act, in.tensor,
+                                                                    wt.tensor, k.bias ? bias.tensor : unused_tensor(),
+                                                                    nullptr, out.tensor, &op, nullptr) == CL_SUCCESS);
   } else {
     REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &desc, in.tensor, wt.tensor,
                                                      k.bias ? bias.tensor : unused_tensor(), out.tensor, &op,
@@ -66,8 +67,10 @@ void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_
   in.write(x);
   wt.write(w);
   if (k.bias) bias.write(b);
-  if (k.bias) run_op(op, {&in, &wt, &bias, &out});
-  else run_op(op, {&in, &wt, &out});
+  if (k.bias)
+    run_op(op, {&in, &wt, &bias, &out});
+  else
+    run_op(op, {&in, &wt, &out});
   std::vector<float> want = ref::conv2d(p, x, w, b);
   if (k.act >= 0)
     for (float& v : want) v = ref::activate(v, k.act);
@@ -75,9 +78,12 @@ void run_conv(const ConvCase& k, cl_channel_type type, cl_tensor_layout_qcom io_
 }
 
 const ConvCase kClientCases[] = {
-    {14, 10, 10, 4, 3, 3, 1, 1, true, -1},  {16, 10, 10, 4, 2, 2, 1, 1, false, -1},
-    {14, 10, 10, 4, 5, 5, 1, 2, false, -1}, {6, 64, 64, 4, 5, 5, 1, 1, true, CL_ACTIVATION_RELU},
-    {4, 96, 96, 4, 3, 3, 0, 1, false, -1},  {16, 20, 20, 16, 1, 3, 0, 1, false, CL_ACTIVATION_RELU},
+    {14, 10, 10, 4, 3, 3, 1, 1, true, -1},
+    {16, 10, 10, 4, 2, 2, 1, 1, false, -1},
+    {14, 10, 10, 4, 5, 5, 1, 2, false, -1},
+    {6, 64, 64, 4, 5, 5, 1, 1, true, CL_ACTIVATION_RELU},
+    {4, 96, 96, 4, 3, 3, 0, 1, false, -1},
+    {16, 20, 20, 16, 1, 3, 0, 1, false, CL_ACTIVATION_RELU},
     {64, 20, 20, 64, 3, 1, 0, 1, false, CL_ACTIVATION_RELU},
 };
 
@@ -155,8 +161,8 @@ TEST_CASE("5D convolution") {
   }
   desc.arithmetic_mode = CL_ARITHMETIC_MODE_FP32_QCOM;
   cl_ml_op_qcom op = nullptr;
-  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &desc, in.tensor, wt.tensor,
-                                                   unused_tensor(), out.tensor, &op, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &desc, in.tensor, wt.tensor, unused_tensor(),
+                                                   out.tensor, &op, nullptr) == CL_SUCCESS);
   std::vector<float> x = random_values(in.elements(), -1, 1, 51), w = random_values(wt.elements(), -1, 1, 52);
   in.write(x);
   wt.write(w);

@@ -128,8 +128,8 @@ TEST_CASE("resize bilinear x2: client shapes") {
     create(out, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, k.c, OH, OW));
     cl_ml_op_resize_bilinear_desc_qcom desc{k.align, k.half, CL_ARITHMETIC_MODE_FP32_QCOM};
     cl_ml_op_qcom op = nullptr;
-    REQUIRE(api().clCreateMLOpResizeBilinearQCOM(env().context, nullptr, &desc, in.tensor, out.tensor, &op,
-                                                 nullptr) == CL_SUCCESS);
+    REQUIRE(api().clCreateMLOpResizeBilinearQCOM(env().context, nullptr, &desc, in.tensor, out.tensor, &op, nullptr) ==
+            CL_SUCCESS);
     std::vector<float> v = random_values(in.elements());
     in.write(v);
     run_op(op, {&in, &out});
@@ -175,7 +175,8 @@ TEST_CASE("pad: constant (with value property), reflect, symmetric, edge") {
     const float value = 7.5f;
     uint32_t bits;
     std::memcpy(&bits, &value, 4);
-    cl_ml_op_properties_qcom props[] = {CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM, static_cast<cl_ml_op_properties_qcom>(bits), 0};
+    cl_ml_op_properties_qcom props[] = {CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM,
+                                        static_cast<cl_ml_op_properties_qcom>(bits), 0};
     cl_ml_op_qcom op = nullptr;
     REQUIRE(api().clCreateMLOpPadQCOM(env().context, props, &desc, in.tensor, out.tensor, &op, nullptr) == CL_SUCCESS);
     std::vector<float> v = random_values(in.elements());
@@ -188,8 +189,10 @@ TEST_CASE("pad: constant (with value property), reflect, symmetric, edge") {
         for (int x = 0; x < OW; ++x) {
           const int iy = y - t, ix = x - l;
           float val;
-          if (mode == CL_PAD_MODE_CONSTANT_QCOM && (iy < 0 || iy >= H || ix < 0 || ix >= W)) val = value;
-          else val = v[(c * H + index(iy, H, mode)) * W + index(ix, W, mode)];
+          if (mode == CL_PAD_MODE_CONSTANT_QCOM && (iy < 0 || iy >= H || ix < 0 || ix >= W))
+            val = value;
+          else
+            val = v[(c * H + index(iy, H, mode)) * W + index(ix, W, mode)];
           want[(c * OH + y) * OW + x] = val;
         }
     check_close(out.read(), want, 0);

@@ -28,14 +28,17 @@ TEST_CASE("activation: every function, NCHW and NHWC") {
         create(param, make_desc(type, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, C, 1, 1));
         param.write(slopes);
       }
-      cl_ml_op_activation_desc_qcom desc{static_cast<cl_activation_function_qcom>(fn), CL_PROPAGATE_NAN_QCOM,
-                                         type == CL_FLOAT ? CL_ARITHMETIC_MODE_FP32_QCOM : CL_ARITHMETIC_MODE_FP16_QCOM};
+      cl_ml_op_activation_desc_qcom desc{
+          static_cast<cl_activation_function_qcom>(fn), CL_PROPAGATE_NAN_QCOM,
+          type == CL_FLOAT ? CL_ARITHMETIC_MODE_FP32_QCOM : CL_ARITHMETIC_MODE_FP16_QCOM};
       cl_ml_op_qcom op = nullptr;
       REQUIRE(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &desc, in.tensor,
                                                       with_param ? param.tensor : nullptr, out.tensor, &op,
                                                       nullptr) == CL_SUCCESS);
-      if (with_param) run_op(op, {&in, &param, &out});
-      else run_op(op, {&in, &out});
+      if (with_param)
+        run_op(op, {&in, &param, &out});
+      else
+        run_op(op, {&in, &out});
       std::vector<float> want(x.size());
       for (size_t i = 0; i < x.size(); ++i) {
         const int c = static_cast<int>(i / (H * W)) % C;
@@ -84,14 +87,18 @@ TEST_CASE("binary: all ops with alpha, beta, gamma and broadcasting") {
       cl_ml_op_binary_desc_qcom desc{static_cast<cl_binary_op_qcom>(bop), fp32_value(alpha), fp32_value(beta),
                                      fp32_value(gamma), CL_ARITHMETIC_MODE_FP32_QCOM};
       cl_ml_op_qcom op = nullptr;
-      REQUIRE(api().clCreateMLOpBinaryQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op,
-                                           nullptr) == CL_SUCCESS);
+      REQUIRE(api().clCreateMLOpBinaryQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, nullptr) ==
+              CL_SUCCESS);
       run_op(op, {&a, &b, &c});
       std::vector<float> want(va.size());
       for (size_t i = 0; i < va.size(); ++i) {
         const float x = alpha * va[i], y = beta * vb[i / (H * W)];
-        float r = bop == 0 ? x + y : bop == 1 ? x - y : bop == 2 ? x * y : bop == 3 ? std::min(x, y)
-                : bop == 4 ? std::max(x, y) : x / y;
+        float r = bop == 0   ? x + y
+                  : bop == 1 ? x - y
+                  : bop == 2 ? x * y
+                  : bop == 3 ? std::min(x, y)
+                  : bop == 4 ? std::max(x, y)
+                             : x / y;
         want[i] = r + gamma * vc[i];
       }
       check_close(c.read(), want, tolerance(type, 1e-5f, 1e-2f));
@@ -136,18 +143,22 @@ TEST_CASE("batchnorm with epsilon property") {
     DeviceTensor in, mean, var, scale, bias, out;
     create(in, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, N, C, H, W));
     create(out, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, N, C, H, W));
-    for (DeviceTensor* t : {&mean, &var, &scale, &bias}) create(*t, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, C, 1, 1));
+    for (DeviceTensor* t : {&mean, &var, &scale, &bias})
+      create(*t, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, C, 1, 1));
     const float eps = 1e-3f;
     uint32_t eps_bits;
     std::memcpy(&eps_bits, &eps, 4);
-    cl_ml_op_properties_qcom props[] = {CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM, static_cast<cl_ml_op_properties_qcom>(eps_bits), 0};
+    cl_ml_op_properties_qcom props[] = {CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM,
+                                        static_cast<cl_ml_op_properties_qcom>(eps_bits), 0};
     cl_ml_op_batchnorm_desc_qcom desc{CL_BATCHNORM_MODE_SPATIAL_QCOM, CL_ARITHMETIC_MODE_FP32_QCOM};
     cl_ml_op_qcom op = nullptr;
     REQUIRE(api().clCreateMLOpBatchNormForwardQCOM(env().context, props, &desc, in.tensor, mean.tensor, var.tensor,
                                                    scale.tensor, bias.tensor, out.tensor, &op, nullptr) == CL_SUCCESS);
     std::vector<float> x = quantize(random_values(in.elements(), -2, 2), type);
-    std::vector<float> m = quantize(random_values(C, -1, 1, 11), type), v = quantize(random_values(C, 0.5f, 2, 12), type);
-    std::vector<float> g = quantize(random_values(C, 0.5f, 1.5f, 13), type), b = quantize(random_values(C, -1, 1, 14), type);
+    std::vector<float> m = quantize(random_values(C, -1, 1, 11), type),
+                       v = quantize(random_values(C, 0.5f, 2, 12), type);
+    std::vector<float> g = quantize(random_values(C, 0.5f, 1.5f, 13), type),
+                       b = quantize(random_values(C, -1, 1, 14), type);
     in.write(x);
     mean.write(m);
     var.write(v);

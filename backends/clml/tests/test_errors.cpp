@@ -17,8 +17,12 @@ struct Fixture {
   }
 };
 
-cl_ml_tensor_qcom bogus_tensor() { return reinterpret_cast<cl_ml_tensor_qcom>(uintptr_t{0x1234}); }
-cl_ml_op_qcom bogus_op() { return reinterpret_cast<cl_ml_op_qcom>(uintptr_t{0x1234}); }
+cl_ml_tensor_qcom bogus_tensor() {
+  return reinterpret_cast<cl_ml_tensor_qcom>(uintptr_t{0x1234});
+}
+cl_ml_op_qcom bogus_op() {
+  return reinterpret_cast<cl_ml_op_qcom>(uintptr_t{0x1234});
+}
 
 }  // namespace
 
@@ -33,9 +37,15 @@ TEST_CASE("tensor creation and size errors") {
            [](cl_ml_tensor_desc_qcom& d) { d.layout = static_cast<cl_tensor_layout_qcom>(7); },
            [](cl_ml_tensor_desc_qcom& d) { d.num_dimensions = static_cast<cl_tensor_dimensions_qcom>(9); },
            [](cl_ml_tensor_desc_qcom& d) { d.c = 0; },
-           [](cl_ml_tensor_desc_qcom& d) { d.num_dimensions = CL_TENSOR_DIMENSIONS_5D_QCOM; d.d = 0; },
+           [](cl_ml_tensor_desc_qcom& d) {
+             d.num_dimensions = CL_TENSOR_DIMENSIONS_5D_QCOM;
+             d.d = 0;
+           },
            [](cl_ml_tensor_desc_qcom& d) { d.n = d.c = d.h = d.w = 65536; },
-           [](cl_ml_tensor_desc_qcom& d) { d.layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM; d.stride[3] = 4; },
+           [](cl_ml_tensor_desc_qcom& d) {
+             d.layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM;
+             d.stride[3] = 4;
+           },
        }) {
     cl_ml_tensor_desc_qcom bad = desc;
     mutate(bad);
@@ -55,14 +65,14 @@ TEST_CASE("op creation errors") {
   Fixture f;
   cl_ml_op_qcom op = nullptr;
   cl_ml_op_activation_desc_qcom act{CL_ACTIVATION_RELU, CL_DO_NOT_PROPAGATE_NAN_QCOM, CL_ARITHMETIC_MODE_FP32_QCOM};
-  CHECK(api().clCreateMLOpActivationForwardQCOM(nullptr, nullptr, &act, f.a.tensor, nullptr, f.b.tensor, &op, nullptr) ==
-        CL_INVALID_CONTEXT);
+  CHECK(api().clCreateMLOpActivationForwardQCOM(nullptr, nullptr, &act, f.a.tensor, nullptr, f.b.tensor, &op,
+                                                nullptr) == CL_INVALID_CONTEXT);
   CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, nullptr, f.a.tensor, nullptr, f.b.tensor, &op,
                                                 nullptr) == CL_INVALID_VALUE);
   CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &act, bogus_tensor(), nullptr, f.b.tensor, &op,
                                                 nullptr) == CL_INVALID_VALUE);
-  CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &act, f.a.tensor, nullptr, unused_tensor(),
-                                                &op, nullptr) == CL_INVALID_VALUE);
+  CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &act, f.a.tensor, nullptr, unused_tensor(), &op,
+                                                nullptr) == CL_INVALID_VALUE);
   cl_ml_op_activation_desc_qcom bad_act{static_cast<cl_activation_function_qcom>(42), CL_DO_NOT_PROPAGATE_NAN_QCOM,
                                         CL_ARITHMETIC_MODE_FP32_QCOM};
   CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &bad_act, f.a.tensor, nullptr, f.b.tensor, &op,
@@ -78,10 +88,16 @@ TEST_CASE("op creation errors") {
   CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &prelu, f.a.tensor, nullptr, f.b.tensor, &op,
                                                 nullptr) == CL_INVALID_VALUE);
   // Gemm: optimal tensors have the wrong layout; shape mismatch.
-  cl_ml_op_gemm_desc_qcom gemm{8, 8, 8, CL_GEMM_TRANSFORM_NONE_QCOM, CL_GEMM_TRANSFORM_NONE_QCOM, fp32_value(1),
-                               fp32_value(0), CL_ARITHMETIC_MODE_FP32_QCOM};
-  CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.opt.tensor, f.a.tensor, f.b.tensor, &op,
-                                   nullptr) == CL_INVALID_VALUE);
+  cl_ml_op_gemm_desc_qcom gemm{8,
+                               8,
+                               8,
+                               CL_GEMM_TRANSFORM_NONE_QCOM,
+                               CL_GEMM_TRANSFORM_NONE_QCOM,
+                               fp32_value(1),
+                               fp32_value(0),
+                               CL_ARITHMETIC_MODE_FP32_QCOM};
+  CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.opt.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
+        CL_INVALID_VALUE);
   gemm.k = 4;  // A (64 elements) is not m x k
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
@@ -164,8 +180,8 @@ TEST_CASE("op creation errors") {
   CHECK(api().clCreateMLOpBinaryQCOM(env().context, nullptr, &bin, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
   cl_ml_op_batchnorm_desc_qcom bn{static_cast<cl_batchnorm_mode_qcom>(1), CL_ARITHMETIC_MODE_FP32_QCOM};
-  CHECK(api().clCreateMLOpBatchNormForwardQCOM(env().context, nullptr, &bn, f.a.tensor, f.a.tensor, f.a.tensor,
-                                               nullptr, nullptr, f.b.tensor, &op, nullptr) == CL_INVALID_VALUE);
+  CHECK(api().clCreateMLOpBatchNormForwardQCOM(env().context, nullptr, &bn, f.a.tensor, f.a.tensor, f.a.tensor, nullptr,
+                                               nullptr, f.b.tensor, &op, nullptr) == CL_INVALID_VALUE);
   cl_ml_op_transpose_desc_qcom tr{3, 5, CL_ARITHMETIC_MODE_FP32_QCOM};
   CHECK(api().clCreateMLOpTransposeQCOM(env().context, nullptr, &tr, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
@@ -174,8 +190,8 @@ TEST_CASE("op creation errors") {
                                              &op, nullptr) == CL_INVALID_VALUE);
   cl_ml_op_batchnorm_desc_qcom good_bn{CL_BATCHNORM_MODE_SPATIAL_QCOM, CL_ARITHMETIC_MODE_FP32_QCOM};
   CHECK(api().clCreateMLOpFusedConvolutionBatchNormForwardQCOM(env().context, nullptr, &conv, &good_bn, f.a.tensor,
-                                                               w.tensor, nullptr, f.b.tensor, nullptr, nullptr,
-                                                               nullptr, nullptr, &op, nullptr) == CL_INVALID_VALUE);
+                                                               w.tensor, nullptr, f.b.tensor, nullptr, nullptr, nullptr,
+                                                               nullptr, &op, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM(
             env().context, nullptr, &conv, &good_bn, nullptr, f.a.tensor, w.tensor, nullptr, f.b.tensor, nullptr,
             nullptr, nullptr, nullptr, nullptr, &op, nullptr) == CL_INVALID_VALUE);
@@ -226,8 +242,8 @@ TEST_CASE("enqueue, read, write, copy and descriptor set errors") {
   }
   // Read / write / copy.
   std::vector<float> host(64);
-  CHECK(api().clEnqueueReadMLTensorDataQCOM(nullptr, f.a.tensor, f.a.memory, host.data(), CL_TENSOR_LAYOUT_NCHW_QCOM,
-                                            0, nullptr, nullptr) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(api().clEnqueueReadMLTensorDataQCOM(nullptr, f.a.tensor, f.a.memory, host.data(), CL_TENSOR_LAYOUT_NCHW_QCOM, 0,
+                                            nullptr, nullptr) == CL_INVALID_COMMAND_QUEUE);
   CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, bogus_tensor(), f.a.memory, host.data(),
                                             CL_TENSOR_LAYOUT_NCHW_QCOM, 0, nullptr, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.opt.tensor, f.a.memory, host.data(),
@@ -236,13 +252,13 @@ TEST_CASE("enqueue, read, write, copy and descriptor set errors") {
                                             0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
   CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.a.tensor, tiny, host.data(), CL_TENSOR_LAYOUT_NCHW_QCOM, 0,
                                             nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
-  CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, nullptr, CL_TENSOR_LAYOUT_NCHW_QCOM,
-                                            0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, nullptr, CL_TENSOR_LAYOUT_NCHW_QCOM, 0,
+                                            nullptr, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, host.data(),
                                             CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 0, nullptr, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clEnqueueReadMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, host.data(),
-                                            CL_TENSOR_LAYOUT_NCHW_QCOM, 2, nullptr, nullptr) ==
-        CL_INVALID_EVENT_WAIT_LIST);
+                                            CL_TENSOR_LAYOUT_NCHW_QCOM, 2, nullptr,
+                                            nullptr) == CL_INVALID_EVENT_WAIT_LIST);
   CHECK(api().clEnqueueWriteMLTensorDataQCOM(nullptr, host.data(), CL_TENSOR_LAYOUT_NCHW_QCOM, f.a.tensor, f.a.memory,
                                              0, nullptr, nullptr) == CL_INVALID_COMMAND_QUEUE);
   CHECK(api().clEnqueueWriteMLTensorDataQCOM(env().queue, nullptr, CL_TENSOR_LAYOUT_NCHW_QCOM, f.a.tensor, f.a.memory,
@@ -253,13 +269,13 @@ TEST_CASE("enqueue, read, write, copy and descriptor set errors") {
                                              0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
   CHECK(api().clEnqueueCopyMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, f.b.tensor, nullptr, 0, nullptr,
                                             nullptr) == CL_INVALID_MEM_OBJECT);
-  CHECK(api().clEnqueueCopyMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, bogus_tensor(), f.b.memory, 0,
-                                            nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(api().clEnqueueCopyMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, bogus_tensor(), f.b.memory, 0, nullptr,
+                                            nullptr) == CL_INVALID_VALUE);
   DeviceTensor other;
   create(other, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 2, 4, 8));
   other.allocate();
-  CHECK(api().clEnqueueCopyMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, other.tensor, other.memory, 0,
-                                            nullptr, nullptr) == CL_ML_OP_NOT_ACCELERATED_QCOM);
+  CHECK(api().clEnqueueCopyMLTensorDataQCOM(env().queue, f.a.tensor, f.a.memory, other.tensor, other.memory, 0, nullptr,
+                                            nullptr) == CL_ML_OP_NOT_ACCELERATED_QCOM);
   CHECK(api().clEnqueueCopyMLTensorDataQCOM(nullptr, f.a.tensor, f.a.memory, f.b.tensor, f.b.memory, 0, nullptr,
                                             nullptr) == CL_INVALID_COMMAND_QUEUE);
   // Tuning errors.
@@ -270,8 +286,8 @@ TEST_CASE("enqueue, read, write, copy and descriptor set errors") {
   CHECK(api().clTuneMLOpQCOM(env().queue, bogus_op(), set, cache, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clTuneMLOpQCOM(env().queue, op, set, nullptr, nullptr) == CL_INVALID_VALUE);
   CHECK(api().clSaveMLTuningCacheQCOM(nullptr, 0, nullptr, nullptr) == CL_INVALID_VALUE);
-  CHECK(api().clLoadMLTuningCacheQCOM(nullptr, 4, host.data() ? reinterpret_cast<unsigned char*>(host.data()) : nullptr) ==
-        CL_INVALID_VALUE);
+  CHECK(api().clLoadMLTuningCacheQCOM(
+            nullptr, 4, host.data() ? reinterpret_cast<unsigned char*>(host.data()) : nullptr) == CL_INVALID_VALUE);
   CHECK(api().clReleaseMLTuningCacheQCOM(cache) == CL_SUCCESS);
   // Recording errors.
   cl_recording_qcom rec = clNewRecordingQCOM(nullptr, &err);

@@ -22,9 +22,13 @@ using tessera::clml::kKernelPrelude;
 
 namespace {
 
-cl::Device test_device() { return cl::Device(env().device, true); }
+cl::Device test_device() {
+  return cl::Device(env().device, true);
+}
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 // Builds prelude + source on the test device; returns the status and the build log.
 cl_int build_on_device(const std::string& source, const std::string& options, std::string& log) {

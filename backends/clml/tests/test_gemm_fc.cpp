@@ -23,10 +23,14 @@ void gemm_case(cl_channel_type type, int m, int n, int k, bool ta, bool tb, floa
   a.write(va);
   b.write(vb);
   c.write(vc);
-  cl_ml_op_gemm_desc_qcom desc{static_cast<cl_uint>(m), static_cast<cl_uint>(n), static_cast<cl_uint>(k),
+  cl_ml_op_gemm_desc_qcom desc{static_cast<cl_uint>(m),
+                               static_cast<cl_uint>(n),
+                               static_cast<cl_uint>(k),
                                ta ? CL_GEMM_TRANSFORM_TRANSPOSE_QCOM : CL_GEMM_TRANSFORM_NONE_QCOM,
                                tb ? CL_GEMM_TRANSFORM_TRANSPOSE_QCOM : CL_GEMM_TRANSFORM_NONE_QCOM,
-                               fp32_value(alpha), fp32_value(beta), CL_ARITHMETIC_MODE_FP32_QCOM};
+                               fp32_value(alpha),
+                               fp32_value(beta),
+                               CL_ARITHMETIC_MODE_FP32_QCOM};
   cl_ml_op_qcom op = nullptr;
   REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, nullptr) ==
           CL_SUCCESS);
@@ -83,10 +87,9 @@ void dense_case(cl_channel_type type, int batch, int k, int units, bool with_bia
                                    : make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, k, units));
   if (with_bias) create(bias, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, 1, units));
   create(out, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, batch, units, 1, 1));
-  cl_ml_op_fully_connected_desc_qcom desc{1,
-                                          transposed_weight ? CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM
-                                                            : CL_FC_WEIGHT_TRANSFORM_NONE_QCOM,
-                                          CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_op_fully_connected_desc_qcom desc{
+      1, transposed_weight ? CL_FC_WEIGHT_TRANSFORM_TRANSPOSE_QCOM : CL_FC_WEIGHT_TRANSFORM_NONE_QCOM,
+      CL_ARITHMETIC_MODE_FP32_QCOM};
   cl_ml_op_qcom op = nullptr;
   REQUIRE(api().clCreateMLOpFullyConnectedQCOM(env().context, nullptr, &desc, in.tensor, weight.tensor,
                                                with_bias ? bias.tensor : unused_tensor(), out.tensor, &op,
@@ -97,8 +100,10 @@ void dense_case(cl_channel_type type, int batch, int k, int units, bool with_bia
   in.write(x);
   weight.write(w);
   if (with_bias) bias.write(bv);
-  if (with_bias) run_op(op, {&in, &weight, &bias, &out});
-  else run_op(op, {&in, &weight, &out});
+  if (with_bias)
+    run_op(op, {&in, &weight, &bias, &out});
+  else
+    run_op(op, {&in, &weight, &out});
   std::vector<float> want = ref::gemm(batch, units, k, false, transposed_weight, 1.0f, 0.0f, x, w, {});
   if (with_bias)
     for (int i = 0; i < batch; ++i)

@@ -217,8 +217,8 @@ TEST_CASE("OPTIMAL channels-last: a depthwise conv reads a conv's NHWC output th
   cl_ml_op_qcom conv = nullptr, depthwise = nullptr;
   REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &cd, in.tensor, wt.tensor, unused_tensor(),
                                                    mid.tensor, &conv, nullptr) == CL_SUCCESS);
-  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &dd, mid.tensor, dwt.tensor,
-                                                   unused_tensor(), out.tensor, &depthwise, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &dd, mid.tensor, dwt.tensor, unused_tensor(),
+                                                   out.tensor, &depthwise, nullptr) == CL_SUCCESS);
   const std::vector<float> x = random_values(in.elements(), -1, 1, 341);
   const std::vector<float> w = random_values(wt.elements(), -1, 1, 342);
   const std::vector<float> wd = random_values(dwt.elements(), -1, 1, 343);

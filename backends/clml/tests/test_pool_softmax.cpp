@@ -32,8 +32,10 @@ void pool_case(cl_channel_type type, int mode, int c, int h, int w, int k, int s
   in.write(x);
   run_op(op, {&in, &out});
   std::vector<float> want;
-  if (global) want = ref::pool2d(1, c, h, w, h, w, 1, 1, 0, 0, 0, 0, mode == 3 ? 0 : 2, 1, 1, x);
-  else want = ref::pool2d(1, c, h, w, k, k, s, s, pt, pl, pb, pr, mode, OH, OW, x);
+  if (global)
+    want = ref::pool2d(1, c, h, w, h, w, 1, 1, 0, 0, 0, 0, mode == 3 ? 0 : 2, 1, 1, x);
+  else
+    want = ref::pool2d(1, c, h, w, k, k, s, s, pt, pl, pb, pr, mode, OH, OW, x);
   check_close(out.read(), want, tolerance(type, 1e-5f, 1e-2f));
 }
 

@@ -77,30 +77,30 @@ TEST_CASE("recording: capture, replay, replay with updated output memory") {
   REQUIRE(api().clEnqueueMLOpImmutableQCOM(rq, s.op, s.set, 0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(api().clEnqueueMLOpQCOM(rq, s.op, s.set, 0, nullptr, nullptr) == CL_SUCCESS);
   // Not ended yet.
-  CHECK(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
-                                         nullptr, 0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_INVALID_OPERATION);
+  CHECK(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                                         0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_INVALID_OPERATION);
   REQUIRE(clEndRecordingQCOM(rec) == CL_SUCCESS);
   // Nothing ran during recording.
   std::vector<float> zeros(s.b.elements(), 0.0f);
   REQUIRE(clEnqueueWriteBuffer(env().queue, s.b.memory, CL_TRUE, 0, zeros.size() * 4, zeros.data(), 0, nullptr,
                                nullptr) == CL_SUCCESS);
   cl_event done = nullptr;
-  REQUIRE(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
-                                           nullptr, 0, nullptr, 0, nullptr, 0, nullptr, &done) == CL_SUCCESS);
+  REQUIRE(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                                           0, nullptr, 0, nullptr, 0, nullptr, &done) == CL_SUCCESS);
   REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
   clReleaseEvent(done);
   check_close(s.read_mem(s.b.memory), s.expected(), 0);
   // Replay dispatch 1 into another buffer.
   cl_ml_tensor_memory_desc_qcom update{s.b.tensor, s.b2.memory};
   cl_ml_op_array_arg_qcom op_arg{1, &update, 1};
-  REQUIRE(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 1, &op_arg, 0, nullptr, 0, nullptr, 0,
-                                           nullptr, 0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 1, &op_arg, 0, nullptr, 0, nullptr, 0, nullptr,
+                                           0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
   clFinish(env().queue);
   check_close(s.read_mem(s.b2.memory), s.expected(), 0);
   // Bad dispatch index / bad tensor / kernel-arg update.
   op_arg.dispatch_index = 2;
-  CHECK(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 1, &op_arg, 0, nullptr, 0, nullptr, 0,
-                                         nullptr, 0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_INVALID_KERNEL_ARGS);
+  CHECK(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 0, nullptr, 1, &op_arg, 0, nullptr, 0, nullptr, 0, nullptr,
+                                         0, nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_INVALID_KERNEL_ARGS);
   cl_array_arg_qcom karg{0, 0, sizeof(cl_mem), &s.b2.memory};
   CHECK(api().clEnqueueRecordingMLOpQCOM(env().queue, rec, 1, &karg, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
                                          nullptr, 0, nullptr, 0, nullptr, nullptr) == CL_INVALID_ARG_INDEX);
@@ -124,8 +124,14 @@ TEST_CASE("tuning: tune, save with size query, load into a new cache, reject bad
   c.allocate();
   cl_ml_tuningcache_qcom cache = nullptr;
   REQUIRE(api().clCreateMLTuningCacheQCOM(&cache) == CL_SUCCESS);
-  cl_ml_op_gemm_desc_qcom desc{n, n, n, CL_GEMM_TRANSFORM_NONE_QCOM, CL_GEMM_TRANSFORM_NONE_QCOM, fp32_value(1),
-                               fp32_value(0), CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_op_gemm_desc_qcom desc{n,
+                               n,
+                               n,
+                               CL_GEMM_TRANSFORM_NONE_QCOM,
+                               CL_GEMM_TRANSFORM_NONE_QCOM,
+                               fp32_value(1),
+                               fp32_value(0),
+                               CL_ARITHMETIC_MODE_FP32_QCOM};
   cl_ml_op_qcom op = nullptr;
   REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
           CL_SUCCESS);

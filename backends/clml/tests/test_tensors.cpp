@@ -10,7 +10,8 @@ TEST_CASE("interface versions and table") {
   REQUIRE(count >= 1);
   std::vector<cl_int> majors(count), minors(count);
   CHECK(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), count, nullptr) == CL_SUCCESS);
-  if (count > 1) CHECK(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), count - 1, nullptr) == CL_INVALID_VALUE);
+  if (count > 1)
+    CHECK(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), count - 1, nullptr) == CL_INVALID_VALUE);
   CHECK(majors.back() == 1);
   CHECK(minors.back() == 1);
   CLMLInterfaceV1QCOM* table = clGetMLInterfaceV1QCOM(1);

@@ -22,8 +22,9 @@ struct ConvCase {
     DataLayout in_layout = DataLayout::nchw16c;
 };
 
-std::vector<float> reference_conv(const ConvCase& c, const std::vector<float>& x, const std::vector<float>& wt,
-                                  const std::vector<float>& bias, int64_t oh, int64_t ow) {
+std::vector<float> reference_conv(const ConvCase& c, const std::vector<float>& x,
+                                  const std::vector<float>& wt, const std::vector<float>& bias,
+                                  int64_t oh, int64_t ow) {
     const int64_t icg = c.ic / c.g.groups, ocg = c.oc / c.g.groups;
     std::vector<float> y(static_cast<std::size_t>(c.n * c.oc * oh * ow));
     for (int64_t n = 0; n < c.n; ++n)
@@ -35,14 +36,19 @@ std::vector<float> reference_conv(const ConvCase& c, const std::vector<float>& x
                     for (int64_t ci = 0; ci < icg; ++ci)
                         for (int64_t ky = 0; ky < c.kh; ++ky)
                             for (int64_t kx = 0; kx < c.kw; ++kx) {
-                                const int64_t iy = yy * c.g.stride_h - c.g.pad_top + ky * c.g.dilation_h;
-                                const int64_t ix = xx * c.g.stride_w - c.g.pad_left + kx * c.g.dilation_w;
+                                const int64_t iy =
+                                    yy * c.g.stride_h - c.g.pad_top + ky * c.g.dilation_h;
+                                const int64_t ix =
+                                    xx * c.g.stride_w - c.g.pad_left + kx * c.g.dilation_w;
                                 if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
                                 const int64_t cin = grp * icg + ci;
-                                sum += static_cast<double>(x[static_cast<std::size_t>(((n * c.ic + cin) * c.h + iy) * c.w + ix)]) *
-                                       wt[static_cast<std::size_t>(((o * icg + ci) * c.kh + ky) * c.kw + kx)];
+                                sum += static_cast<double>(x[static_cast<std::size_t>(
+                                           ((n * c.ic + cin) * c.h + iy) * c.w + ix)]) *
+                                       wt[static_cast<std::size_t>(
+                                           ((o * icg + ci) * c.kh + ky) * c.kw + kx)];
                             }
-                    y[static_cast<std::size_t>(((n * c.oc + o) * oh + yy) * ow + xx)] = static_cast<float>(sum);
+                    y[static_cast<std::size_t>(((n * c.oc + o) * oh + yy) * ow + xx)] =
+                        static_cast<float>(sum);
                 }
     return y;
 }
@@ -60,8 +66,8 @@ const ConvCase kCases[] = {
     {1, 3, 8, 8, 16, 3, 3, geom(1, 1)},
     {2, 5, 9, 11, 7, 3, 3, geom(2, 1)},
     {1, 20, 7, 13, 33, 3, 3, geom(1, 1)},
-    {1, 8, 10, 10, 12, 3, 3, geom(1, 2, 2, 4)},         // groups 4, dilation 2
-    {3, 32, 6, 5, 48, 1, 1, geom(1, 0, 1, 2)},          // 1x1, groups 2 block-aligned
+    {1, 8, 10, 10, 12, 3, 3, geom(1, 2, 2, 4)},  // groups 4, dilation 2
+    {3, 32, 6, 5, 48, 1, 1, geom(1, 0, 1, 2)},   // 1x1, groups 2 block-aligned
     {1, 3, 23, 21, 16, 7, 7, geom(2, 3), DataLayout::nchw},
     {2, 6, 9, 8, 20, 3, 5, geom(1, 2), DataLayout::nhwc},
     {1, 17, 5, 19, 40, 2, 3, geom(3, 0)},
@@ -70,7 +76,8 @@ const ConvCase kCases[] = {
 
 }  // namespace
 
-TEST_CASE("conv2d matches the 7-loop reference (layouts, strides, padding, dilation, groups, batch)") {
+TEST_CASE(
+    "conv2d matches the 7-loop reference (layouts, strides, padding, dilation, groups, batch)") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         uint32_t seed = 100;
@@ -79,10 +86,12 @@ TEST_CASE("conv2d matches the 7-loop reference (layouts, strides, padding, dilat
             CAPTURE(c.ic);
             CAPTURE(c.oc);
             const auto x = random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
-            const auto wt = random_vector(static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
+            const auto wt = random_vector(
+                static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
             const auto b = random_vector(static_cast<std::size_t>(c.oc), seed++);
-            auto src = make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout, DataType::f32,
-                                   PaddingSize{c.g.pad_top, c.g.pad_right, c.g.pad_bottom, c.g.pad_left});
+            auto src =
+                make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout, DataType::f32,
+                            PaddingSize{c.g.pad_top, c.g.pad_right, c.g.pad_bottom, c.g.pad_left});
             write_nchw(*src, x);
             auto weights = make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw});
             write_nchw(*weights, wt);
@@ -124,13 +133,15 @@ TEST_CASE("conv2d: unpadded allocated input, f16 input, batch-norm fold and acti
     auto conv_ref = reference_conv(c, x, wt, b, c.h, c.w);
     const int64_t plane = c.h * c.w;
     for (std::size_t i = 0; i < conv_ref.size(); ++i) {
-        const std::size_t o = (i / static_cast<std::size_t>(plane)) % static_cast<std::size_t>(c.oc);
+        const std::size_t o =
+            (i / static_cast<std::size_t>(plane)) % static_cast<std::size_t>(c.oc);
         conv_ref[i] = (conv_ref[i] - mean[o]) * gamma[o] / std::sqrt(var[o] + 1e-3f) + beta[o];
     }
     BatchNormFold bn{t_mean.get(), t_var.get(), t_gamma.get(), t_beta.get(), 1e-3f};
 
     SUBCASE("already allocated unpadded f32 input is copied into a padded temporary; relu6 fused") {
-        auto src = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c);  // no padding, allocated
+        auto src =
+            make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c);  // no padding, allocated
         write_nchw(*src, x);
         auto dst = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
         Conv2d conv(ctx);
@@ -158,17 +169,21 @@ TEST_CASE("conv2d: unpadded allocated input, f16 input, batch-norm fold and acti
         for (float& v : want) v = 0.5f * v * (1.0f + std::erf(v / std::sqrt(2.0f)));
         auto dst = make_tensor({c.n, c.oc, c.h, c.w}, DataLayout::nchw16c);
         Conv2d conv(ctx);
-        conv.configure(*src16, *weights, bias.get(), *dst, Conv2dInfo{c.g, ActivationInfo{ActivationKind::gelu}, nullptr});
+        conv.configure(*src16, *weights, bias.get(), *dst,
+                       Conv2dInfo{c.g, ActivationInfo{ActivationKind::gelu}, nullptr});
         conv.run();
         CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-3f));
     }
 }
 
-TEST_CASE("conv2d: 1 and 2 threads bit-identical, packed weights shared through the weights manager") {
+TEST_CASE(
+    "conv2d: 1 and 2 threads bit-identical, packed weights shared through the weights manager") {
     for (Isa isa : available_isas()) {
         Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
-        for (const ConvCase& c : {ConvCase{2, 16, 14, 13, 32, 3, 3, geom(1, 1)}, ConvCase{1, 64, 5, 5, 96, 3, 3, geom(1, 1)}}) {
-            auto src = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+        for (const ConvCase& c : {ConvCase{2, 16, 14, 13, 32, 3, 3, geom(1, 1)},
+                                  ConvCase{1, 64, 5, 5, 96, 3, 3, geom(1, 1)}}) {
+            auto src = make_tensor({c.n, c.ic, c.h, c.w}, DataLayout::nchw16c, DataType::f32,
+                                   PaddingSize{1, 1, 1, 1});
             write_nchw(*src, random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), 3));
             auto weights = make_tensor({c.oc, c.ic, 3, 3});
             write_nchw(*weights, random_vector(static_cast<std::size_t>(c.oc * c.ic * 9), 4));
@@ -182,11 +197,13 @@ TEST_CASE("conv2d: 1 and 2 threads bit-identical, packed weights shared through 
             CHECK(std::memcmp(d1->buffer(), d2->buffer(), d1->info().total_size_in_bytes()) == 0);
         }
         // Two functions on the same weights in one context: packed once.
-        auto src = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+        auto src =
+            make_tensor({1, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
         write_nchw(*src, random_vector(16 * 36, 5));
         auto weights = make_tensor({16, 16, 3, 3});
         write_nchw(*weights, random_vector(16 * 16 * 9, 6));
-        auto da = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c), db = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c);
+        auto da = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c),
+             db = make_tensor({1, 16, 6, 6}, DataLayout::nchw16c);
         Conv2d ca(two), cb(two);
         ca.configure(*src, *weights, nullptr, *da, Conv2dInfo{geom(1, 1), {}, nullptr});
         cb.configure(*src, *weights, nullptr, *db, Conv2dInfo{geom(1, 1), {}, nullptr});

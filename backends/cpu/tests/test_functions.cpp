@@ -26,7 +26,8 @@ using namespace tessera::cpu::test;
 TEST_CASE("fully connected (flattened 4-D input, bias, fused and unfused activations) vs loops") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
-        for (auto act : {ActivationInfo{ActivationKind::relu}, ActivationInfo{ActivationKind::sigmoid}}) {
+        for (auto act :
+             {ActivationInfo{ActivationKind::relu}, ActivationInfo{ActivationKind::sigmoid}}) {
             const int64_t n = 5, c = 3, h = 4, w = 7, out = 37, in = c * h * w;
             auto src = make_tensor({n, c, h, w});
             const auto x = random_vector(static_cast<std::size_t>(n * in), 1);
@@ -46,9 +47,11 @@ TEST_CASE("fully connected (flattened 4-D input, bias, fused and unfused activat
                 for (int64_t o = 0; o < out; ++o) {
                     double s = b[static_cast<std::size_t>(o)];
                     for (int64_t k = 0; k < in; ++k)
-                        s += static_cast<double>(x[static_cast<std::size_t>(i * in + k)]) * wt[static_cast<std::size_t>(o * in + k)];
+                        s += static_cast<double>(x[static_cast<std::size_t>(i * in + k)]) *
+                             wt[static_cast<std::size_t>(o * in + k)];
                     const float v = static_cast<float>(s);
-                    want.push_back(act.kind == ActivationKind::relu ? std::max(v, 0.0f) : 1.0f / (1.0f + std::exp(-v)));
+                    want.push_back(act.kind == ActivationKind::relu ? std::max(v, 0.0f)
+                                                                    : 1.0f / (1.0f + std::exp(-v)));
                 }
             CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
         }
@@ -61,7 +64,8 @@ TEST_CASE("gemm function: alpha/beta, transposes, constant B packed once") {
     auto a = make_tensor({k, m});  // transposed A
     auto b = make_tensor({k, n});
     auto c = make_tensor({m, n});
-    const auto av = random_vector(static_cast<std::size_t>(k * m), 4), bv = random_vector(static_cast<std::size_t>(k * n), 5),
+    const auto av = random_vector(static_cast<std::size_t>(k * m), 4),
+               bv = random_vector(static_cast<std::size_t>(k * n), 5),
                cv = random_vector(static_cast<std::size_t>(m * n), 6);
     write_nchw(*a, av);
     write_nchw(*b, bv);
@@ -84,8 +88,11 @@ TEST_CASE("gemm function: alpha/beta, transposes, constant B packed once") {
     for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
             double s = 0;
-            for (int64_t p = 0; p < k; ++p) s += static_cast<double>(av[static_cast<std::size_t>(p * m + i)]) * bv[static_cast<std::size_t>(p * n + j)];
-            want[static_cast<std::size_t>(i * n + j)] = static_cast<float>(0.5 * s + 2.0 * cv[static_cast<std::size_t>(i * n + j)]);
+            for (int64_t p = 0; p < k; ++p)
+                s += static_cast<double>(av[static_cast<std::size_t>(p * m + i)]) *
+                     bv[static_cast<std::size_t>(p * n + j)];
+            want[static_cast<std::size_t>(i * n + j)] =
+                static_cast<float>(0.5 * s + 2.0 * cv[static_cast<std::size_t>(i * n + j)]);
         }
     CHECK(all_close(read_nchw(*c), want, 1e-4f, 1e-4f));
     CHECK(read_nchw(*c) == read_nchw(*c2));
@@ -99,15 +106,22 @@ TEST_CASE("elementwise binary broadcasting matches loops") {
     struct Case {
         std::vector<int64_t> a, b;
     };
-    const Case cases[] = {{{2, 3, 5}, {2, 3, 5}}, {{2, 3, 5}, {5}}, {{4, 1, 7}, {1, 6, 1}}, {{3, 1}, {2, 1, 9}}, {{1}, {17}}};
-    const ElementwiseOp ops[] = {ElementwiseOp::add, ElementwiseOp::sub, ElementwiseOp::mul, ElementwiseOp::div,
-                                 ElementwiseOp::min, ElementwiseOp::max, ElementwiseOp::pow, ElementwiseOp::squared_diff};
+    const Case cases[] = {{{2, 3, 5}, {2, 3, 5}},
+                          {{2, 3, 5}, {5}},
+                          {{4, 1, 7}, {1, 6, 1}},
+                          {{3, 1}, {2, 1, 9}},
+                          {{1}, {17}}};
+    const ElementwiseOp ops[] = {ElementwiseOp::add, ElementwiseOp::sub,         ElementwiseOp::mul,
+                                 ElementwiseOp::div, ElementwiseOp::min,         ElementwiseOp::max,
+                                 ElementwiseOp::pow, ElementwiseOp::squared_diff};
     uint32_t seed = 20;
     for (const Case& cs : cases)
         for (ElementwiseOp op : ops) {
             auto a = make_tensor(cs.a), b = make_tensor(cs.b);
-            const auto av = random_vector(static_cast<std::size_t>(a->info().element_count()), seed++, 0.5f, 2.0f);
-            const auto bv = random_vector(static_cast<std::size_t>(b->info().element_count()), seed++, 0.5f, 2.0f);
+            const auto av = random_vector(static_cast<std::size_t>(a->info().element_count()),
+                                          seed++, 0.5f, 2.0f);
+            const auto bv = random_vector(static_cast<std::size_t>(b->info().element_count()),
+                                          seed++, 0.5f, 2.0f);
             write_nchw(*a, av);
             write_nchw(*b, bv);
             const auto shape = ElementwiseBinary::output_shape(a->info(), b->info());
@@ -137,14 +151,30 @@ TEST_CASE("elementwise binary broadcasting matches loops") {
                 const float x = av[index(cs.a)], y = bv[index(cs.b)];
                 float r = 0;
                 switch (op) {
-                    case ElementwiseOp::add: r = x + y; break;
-                    case ElementwiseOp::sub: r = x - y; break;
-                    case ElementwiseOp::mul: r = x * y; break;
-                    case ElementwiseOp::div: r = x / y; break;
-                    case ElementwiseOp::min: r = std::min(x, y); break;
-                    case ElementwiseOp::max: r = std::max(x, y); break;
-                    case ElementwiseOp::pow: r = std::pow(x, y); break;
-                    case ElementwiseOp::squared_diff: r = (x - y) * (x - y); break;
+                    case ElementwiseOp::add:
+                        r = x + y;
+                        break;
+                    case ElementwiseOp::sub:
+                        r = x - y;
+                        break;
+                    case ElementwiseOp::mul:
+                        r = x * y;
+                        break;
+                    case ElementwiseOp::div:
+                        r = x / y;
+                        break;
+                    case ElementwiseOp::min:
+                        r = std::min(x, y);
+                        break;
+                    case ElementwiseOp::max:
+                        r = std::max(x, y);
+                        break;
+                    case ElementwiseOp::pow:
+                        r = std::pow(x, y);
+                        break;
+                    case ElementwiseOp::squared_diff:
+                        r = (x - y) * (x - y);
+                        break;
                 }
                 want.push_back(r);
             }
@@ -158,8 +188,10 @@ TEST_CASE("activations match their formulas on every instruction set") {
     const std::pair<ActivationInfo, std::function<double(double)>> acts[] = {
         {{ActivationKind::relu}, [](double x) { return std::max(x, 0.0); }},
         {{ActivationKind::relu6}, [](double x) { return std::min(std::max(x, 0.0), 6.0); }},
-        {{ActivationKind::bounded_relu, 1.5f}, [](double x) { return std::min(std::max(x, 0.0), 1.5); }},
-        {{ActivationKind::lu_bounded_relu, 1.0f, -0.5f}, [](double x) { return std::min(std::max(x, -0.5), 1.0); }},
+        {{ActivationKind::bounded_relu, 1.5f},
+         [](double x) { return std::min(std::max(x, 0.0), 1.5); }},
+        {{ActivationKind::lu_bounded_relu, 1.0f, -0.5f},
+         [](double x) { return std::min(std::max(x, -0.5), 1.0); }},
         {{ActivationKind::leaky_relu, 0.2f}, [](double x) { return x > 0 ? x : 0.2 * x; }},
         {{ActivationKind::elu, 0.7f}, [](double x) { return x > 0 ? x : 0.7 * (std::exp(x) - 1); }},
         {{ActivationKind::tanh, 1.2f, 0.8f}, [](double x) { return 1.2 * std::tanh(0.8 * x); }},
@@ -169,19 +201,23 @@ TEST_CASE("activations match their formulas on every instruction set") {
         {{ActivationKind::square}, [](double x) { return x * x; }},
         {{ActivationKind::sqrt}, [](double x) { return std::sqrt(std::fabs(x)); }},
         {{ActivationKind::linear, 2.0f, -1.0f}, [](double x) { return 2 * x - 1; }},
-        {{ActivationKind::gelu}, [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
-        {{ActivationKind::clip, -0.3f, 0.4f}, [](double x) { return std::min(std::max(x, -0.3), 0.4); }},
+        {{ActivationKind::gelu},
+         [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
+        {{ActivationKind::clip, -0.3f, 0.4f},
+         [](double x) { return std::min(std::max(x, -0.3), 0.4); }},
     };
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         for (const auto& [act, f] : acts) {
             CAPTURE(static_cast<int>(act.kind));
-            auto src = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 2, 1, 2});
+            auto src = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c, DataType::f32,
+                                   PaddingSize{1, 2, 1, 2});
             auto x = random_vector(3 * 20 * 35, 9, -4.0f, 4.0f);
             if (act.kind == ActivationKind::sqrt)
                 for (float& v : x) v = std::fabs(v);
             write_nchw(*src, x);
-            auto dst = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c);  // different padding from src
+            auto dst =
+                make_tensor({3, 20, 5, 7}, DataLayout::nchw16c);  // different padding from src
             Activation a(ctx);
             a.configure(*src, *dst, act);
             a.run();
@@ -206,8 +242,10 @@ TEST_CASE("softmax and log-softmax rows vs loops") {
             std::vector<float> want;
             for (int64_t r = 0; r < 6; ++r) {
                 double mx = -1e30, sum = 0;
-                for (int64_t i = 0; i < len; ++i) mx = std::max<double>(mx, x[static_cast<std::size_t>(r * len + i)]);
-                for (int64_t i = 0; i < len; ++i) sum += std::exp(0.5 * (x[static_cast<std::size_t>(r * len + i)] - mx));
+                for (int64_t i = 0; i < len; ++i)
+                    mx = std::max<double>(mx, x[static_cast<std::size_t>(r * len + i)]);
+                for (int64_t i = 0; i < len; ++i)
+                    sum += std::exp(0.5 * (x[static_cast<std::size_t>(r * len + i)] - mx));
                 for (int64_t i = 0; i < len; ++i) {
                     const double z = 0.5 * (x[static_cast<std::size_t>(r * len + i)] - mx);
                     want.push_back(static_cast<float>(log ? z - std::log(sum) : std::exp(z) / sum));
@@ -221,8 +259,10 @@ TEST_CASE("batch-norm in every layout vs loops") {
     Context ctx(ContextOptions{2});
     const int64_t n = 2, c = 19, h = 3, w = 5;
     const auto x = random_vector(static_cast<std::size_t>(n * c * h * w), 40);
-    const auto mean = random_vector(static_cast<std::size_t>(c), 41), var = random_vector(static_cast<std::size_t>(c), 42, 0.1f, 2.0f),
-               gamma = random_vector(static_cast<std::size_t>(c), 43), beta = random_vector(static_cast<std::size_t>(c), 44);
+    const auto mean = random_vector(static_cast<std::size_t>(c), 41),
+               var = random_vector(static_cast<std::size_t>(c), 42, 0.1f, 2.0f),
+               gamma = random_vector(static_cast<std::size_t>(c), 43),
+               beta = random_vector(static_cast<std::size_t>(c), 44);
     auto tm = make_tensor({c}), tv = make_tensor({c}), tg = make_tensor({c}), tb = make_tensor({c});
     write_nchw(*tm, mean);
     write_nchw(*tv, var);
@@ -231,14 +271,17 @@ TEST_CASE("batch-norm in every layout vs loops") {
     std::vector<float> want;
     for (int64_t i = 0; i < n * c * h * w; ++i) {
         const std::size_t ch = static_cast<std::size_t>((i / (h * w)) % c);
-        const float v = (x[static_cast<std::size_t>(i)] - mean[ch]) / std::sqrt(var[ch] + 1e-3f) * gamma[ch] + beta[ch];
+        const float v =
+            (x[static_cast<std::size_t>(i)] - mean[ch]) / std::sqrt(var[ch] + 1e-3f) * gamma[ch] +
+            beta[ch];
         want.push_back(std::max(v, 0.0f));
     }
     for (DataLayout layout : {DataLayout::nchw, DataLayout::nhwc, DataLayout::nchw16c}) {
         auto src = make_tensor({n, c, h, w}, layout);
         write_nchw(*src, x);
         BatchNormalization bn(ctx);
-        bn.configure(*src, *src, *tm, *tv, tg.get(), tb.get(), 1e-3f, ActivationInfo{ActivationKind::relu});
+        bn.configure(*src, *src, *tm, *tv, tg.get(), tb.get(), 1e-3f,
+                     ActivationInfo{ActivationKind::relu});
         bn.run();
         CHECK(all_close(read_nchw(*src), want, 1e-5f, 1e-5f));
     }
@@ -250,7 +293,8 @@ TEST_CASE("permute matches index arithmetic") {
     auto src = make_tensor(shape);
     const auto x = random_vector(360, 50);
     write_nchw(*src, x);
-    for (const std::vector<int>& perm : {std::vector<int>{3, 2, 1, 0}, std::vector<int>{0, 2, 3, 1}, std::vector<int>{1, 0, 2, 3}}) {
+    for (const std::vector<int>& perm : {std::vector<int>{3, 2, 1, 0}, std::vector<int>{0, 2, 3, 1},
+                                         std::vector<int>{1, 0, 2, 3}}) {
         auto dst = make_tensor(Permute::output_shape(src->info(), perm));
         Permute p(ctx);
         p.configure(*src, *dst, perm);
@@ -264,7 +308,8 @@ TEST_CASE("permute matches index arithmetic") {
                         int64_t s[4];
                         const int64_t o[4] = {a, b, c, d};
                         for (int i = 0; i < 4; ++i) s[perm[static_cast<std::size_t>(i)]] = o[i];
-                        want.push_back(x[static_cast<std::size_t>(((s[0] * 4 + s[1]) * 5 + s[2]) * 6 + s[3])]);
+                        want.push_back(
+                            x[static_cast<std::size_t>(((s[0] * 4 + s[1]) * 5 + s[2]) * 6 + s[3])]);
                     }
         CHECK(read_nchw(*dst) == want);
     }
@@ -275,7 +320,8 @@ TEST_CASE("permute matches index arithmetic") {
 
 TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies into slices") {
     Context ctx(ContextOptions{2});
-    auto src = make_tensor({2, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+    auto src =
+        make_tensor({2, 16, 6, 6}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
     write_nchw(*src, random_vector(2 * 16 * 36, 60));
     auto w1 = make_tensor({16, 16, 3, 3}), w2 = make_tensor({20, 16, 3, 3});
     write_nchw(*w1, random_vector(16 * 16 * 9, 61));
@@ -283,7 +329,8 @@ TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies i
     Conv2dGeometry g;
     g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = 1;
     // separate outputs
-    auto o1 = make_tensor({2, 16, 6, 6}, DataLayout::nchw16c), o2 = make_tensor({2, 20, 6, 6}, DataLayout::nchw16c);
+    auto o1 = make_tensor({2, 16, 6, 6}, DataLayout::nchw16c),
+         o2 = make_tensor({2, 20, 6, 6}, DataLayout::nchw16c);
     Conv2d c1(ctx), c2(ctx);
     c1.configure(*src, *w1, nullptr, *o1, Conv2dInfo{g, {}, nullptr});
     c2.configure(*src, *w2, nullptr, *o2, Conv2dInfo{g, {}, nullptr});
@@ -303,12 +350,15 @@ TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies i
     // interleave per batch: [n][16 ch] then [n][20 ch]
     std::vector<float> expected;
     for (int64_t n = 0; n < 2; ++n) {
-        expected.insert(expected.end(), want.begin() + n * 16 * 36, want.begin() + (n + 1) * 16 * 36);
-        expected.insert(expected.end(), second.begin() + n * 20 * 36, second.begin() + (n + 1) * 20 * 36);
+        expected.insert(expected.end(), want.begin() + n * 16 * 36,
+                        want.begin() + (n + 1) * 16 * 36);
+        expected.insert(expected.end(), second.begin() + n * 20 * 36,
+                        second.begin() + (n + 1) * 20 * 36);
     }
     CHECK(read_nchw(*cat) == expected);
     // copying concatenation from nchw inputs into a blocked output
-    auto i1 = make_tensor({2, 16, 6, 6}, DataLayout::nchw), i2 = make_tensor({2, 20, 6, 6}, DataLayout::nchw);
+    auto i1 = make_tensor({2, 16, 6, 6}, DataLayout::nchw),
+         i2 = make_tensor({2, 20, 6, 6}, DataLayout::nchw);
     write_nchw(*i1, want);
     write_nchw(*i2, second);
     auto cat2 = make_tensor({2, 36, 6, 6}, DataLayout::nchw16c);
@@ -316,21 +366,26 @@ TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies i
     concat.configure({i1.get(), i2.get()}, *cat2);
     concat.run();
     CHECK(read_nchw(*cat2) == expected);
-    CHECK_THROWS_AS(Concatenate::views(*cat, {8, 28}), InvalidArgument);  // not block aligned
+    CHECK_THROWS_AS(Concatenate::views(*cat, {8, 28}), InvalidArgument);   // not block aligned
     CHECK_THROWS_AS(Concatenate::views(*cat, {16, 16}), InvalidArgument);  // sizes do not add up
 }
 
 TEST_CASE("int8 matmul (u8 x s8 -> s32) with zero offsets, odd K, matches exact loops") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
-        for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {9, 13, 17}, {33, 64, 40}, {20, 301, 3}}) {
+        for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1},
+                               {9, 13, 17},
+                               {33, 64, 40},
+                               {20, 301, 3}}) {
             Tensor a(TensorInfo({m, k}, DataType::u8, DataLayout::plain, {0.1f, 7}));
             Tensor b(TensorInfo({k, n}, DataType::s8, DataLayout::plain, {0.2f, -3}));
             Tensor c(TensorInfo({m, n}, DataType::s32));
             for (Tensor* t : {&a, &b, &c}) t->allocator().allocate();
             std::mt19937 rng(static_cast<uint32_t>(m * 1000 + k));
-            for (int64_t i = 0; i < m * k; ++i) a.data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 256);
-            for (int64_t i = 0; i < k * n; ++i) b.data<int8_t>()[i] = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+            for (int64_t i = 0; i < m * k; ++i)
+                a.data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 256);
+            for (int64_t i = 0; i < k * n; ++i)
+                b.data<int8_t>()[i] = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
             QuantizedMatmul q(ctx);
             q.configure(a, b, c);
             q.run();
@@ -339,7 +394,8 @@ TEST_CASE("int8 matmul (u8 x s8 -> s32) with zero offsets, odd K, matches exact 
                 for (int64_t j = 0; j < n; ++j) {
                     int64_t s = 0;
                     for (int64_t p = 0; p < k; ++p)
-                        s += (static_cast<int64_t>(a.data<uint8_t>()[i * k + p]) - 7) * (static_cast<int64_t>(b.data<int8_t>()[p * n + j]) + 3);
+                        s += (static_cast<int64_t>(a.data<uint8_t>()[i * k + p]) - 7) *
+                             (static_cast<int64_t>(b.data<int8_t>()[p * n + j]) + 3);
                     ok = ok && c.data<int32_t>()[i * n + j] == s;
                 }
             CHECK(ok);

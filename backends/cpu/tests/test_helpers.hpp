@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -13,7 +13,8 @@
 
 namespace tessera::cpu::test {
 
-inline std::vector<float> random_vector(std::size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+inline std::vector<float> random_vector(std::size_t n, uint32_t seed, float lo = -1.0f,
+                                        float hi = 1.0f) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(lo, hi);
     std::vector<float> v(n);
@@ -22,8 +23,8 @@ inline std::vector<float> random_vector(std::size_t n, uint32_t seed, float lo =
 }
 
 /// max |a-b| / (atol + rtol*|b|) <= 1 for every element.
-inline bool all_close(const std::vector<float>& got, const std::vector<float>& want, float atol = 1e-4f,
-                      float rtol = 1e-4f) {
+inline bool all_close(const std::vector<float>& got, const std::vector<float>& want,
+                      float atol = 1e-4f, float rtol = 1e-4f) {
     if (got.size() != want.size()) return false;
     for (std::size_t i = 0; i < got.size(); ++i) {
         if (std::isnan(got[i]) && std::isnan(want[i])) continue;  // untouched poison
@@ -53,8 +54,10 @@ inline std::vector<Isa> available_isas() {
 namespace tessera::cpu::test {
 
 /// An allocated tensor.
-inline std::unique_ptr<Tensor> make_tensor(std::vector<int64_t> shape, DataLayout layout = DataLayout::plain,
-                                           DataType type = DataType::f32, PaddingSize padding = {}) {
+inline std::unique_ptr<Tensor> make_tensor(std::vector<int64_t> shape,
+                                           DataLayout layout = DataLayout::plain,
+                                           DataType type = DataType::f32,
+                                           PaddingSize padding = {}) {
     TensorInfo info(std::move(shape), type, layout, {}, "t");
     info.extend_padding(padding);
     auto t = std::make_unique<Tensor>(info);
@@ -93,7 +96,8 @@ inline void write_nchw(ITensor& t, const std::vector<float>& values) {
     for (int64_t n = 0; n < i.n(); ++n)
         for (int64_t c = 0; c < i.c(); ++c)
             for (int64_t h = 0; h < i.h(); ++h)
-                for (int64_t w = 0; w < i.w(); ++w) std::memcpy(t.buffer() + i.offset_of(n, c, h, w), &values[k++], 4);
+                for (int64_t w = 0; w < i.w(); ++w)
+                    std::memcpy(t.buffer() + i.offset_of(n, c, h, w), &values[k++], 4);
 }
 
 }  // namespace tessera::cpu::test

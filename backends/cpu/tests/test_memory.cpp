@@ -16,10 +16,11 @@ using namespace tessera::cpu::test;
 TEST_CASE("lifetime manager: objects alive at once get distinct blobs, later ones reuse them") {
     auto mm = std::make_shared<MemoryManager>();
     MemoryGroup group(mm);
-    Tensor t1(TensorInfo({100}, DataType::f32)), t2(TensorInfo({50}, DataType::f32)), t3(TensorInfo({300}, DataType::f32));
+    Tensor t1(TensorInfo({100}, DataType::f32)), t2(TensorInfo({50}, DataType::f32)),
+        t3(TensorInfo({300}, DataType::f32));
     group.manage(t1.allocator());
     group.manage(t2.allocator());
-    t1.allocator().allocate();  // t1's lifetime ends
+    t1.allocator().allocate();     // t1's lifetime ends
     group.manage(t3.allocator());  // starts after t1 ended: may take t1's blob
     t2.allocator().allocate();
     t3.allocator().allocate();
@@ -89,8 +90,10 @@ TEST_CASE("import memory checks size, alignment and management") {
     CHECK(storage[3] == 5.0f);
     t.allocator().free();
     CHECK_THROWS_AS(t.allocator().import_memory(storage, 8 * 8 * 4 - 4), MemoryError);
-    CHECK_THROWS_AS(t.allocator().import_memory(reinterpret_cast<uint8_t*>(storage) + 2, 300), MemoryError);
-    CHECK_THROWS_AS(t.allocator().import_memory(reinterpret_cast<uint8_t*>(storage) + 4, 300, 64), MemoryError);
+    CHECK_THROWS_AS(t.allocator().import_memory(reinterpret_cast<uint8_t*>(storage) + 2, 300),
+                    MemoryError);
+    CHECK_THROWS_AS(t.allocator().import_memory(reinterpret_cast<uint8_t*>(storage) + 4, 300, 64),
+                    MemoryError);
     CHECK_THROWS_AS(t.allocator().import_memory(nullptr, 300), MemoryError);
     try {
         t.allocator().import_memory(reinterpret_cast<uint8_t*>(storage) + 2, 300);
@@ -134,6 +137,7 @@ TEST_CASE("sub-tensors alias the parent and refuse spatial or misaligned views")
     CHECK_THROWS_AS(SubTensor(*parent, {1, 16, 4, 4}, {0, 8, 0, 0}), InvalidArgument);
     CHECK_THROWS_AS(SubTensor(*parent, {1, 8, 4, 4}, {0, 0, 0, 0}), InvalidArgument);
     auto parent40 = make_tensor({1, 40, 4, 4}, DataLayout::nchw16c);
-    CHECK_NOTHROW(SubTensor(*parent40, {1, 8, 4, 4}, {0, 32, 0, 0}));  // partial block ending the parent
+    CHECK_NOTHROW(
+        SubTensor(*parent40, {1, 8, 4, 4}, {0, 32, 0, 0}));  // partial block ending the parent
     CHECK_THROWS_AS(SubTensor(*parent, {1, 32, 4, 4}, {0, 32, 0, 0}), InvalidArgument);
 }

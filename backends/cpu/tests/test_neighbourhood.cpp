@@ -1,5 +1,5 @@
-// Depthwise convolution (border modes, valid region) and pooling (max/avg incl/excl padding, global)
-// against direct loops; 1 vs 2 threads bit-identical.
+// Depthwise convolution (border modes, valid region) and pooling (max/avg incl/excl padding,
+// global) against direct loops; 1 vs 2 threads bit-identical.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,8 +20,8 @@ struct Dims {
 };
 
 /// Input value at (n, c, y, x) under a border mode (x/y may be outside).
-float sample(const std::vector<float>& x, const Dims& d, int64_t n, int64_t c, int64_t y, int64_t xx,
-             BorderMode mode, float value) {
+float sample(const std::vector<float>& x, const Dims& d, int64_t n, int64_t c, int64_t y,
+             int64_t xx, BorderMode mode, float value) {
     if (y < 0 || y >= d.h || xx < 0 || xx >= d.w) {
         if (mode == BorderMode::constant) return value;
         y = std::min(std::max<int64_t>(y, 0), d.h - 1);
@@ -65,7 +65,8 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
             auto dst = make_tensor({d.n, d.c, oh, ow}, DataLayout::nchw16c);
             DepthwiseConv2dInfo info;
             info.geometry.stride_h = info.geometry.stride_w = cs.stride;
-            info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left = info.geometry.pad_right = cs.pad;
+            info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left =
+                info.geometry.pad_right = cs.pad;
             info.geometry.dilation_h = info.geometry.dilation_w = cs.dil;
             info.border_mode = cs.mode;
             info.activation = ActivationInfo{ActivationKind::leaky_relu, 0.1f};
@@ -80,13 +81,16 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
                 for (int64_t c = 0; c < d.c; ++c)
                     for (int64_t y = 0; y < oh; ++y)
                         for (int64_t xx = 0; xx < ow; ++xx) {
-                            const bool inside_all = y * cs.stride - cs.pad >= 0 && xx * cs.stride - cs.pad >= 0 &&
-                                                    y * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.h &&
-                                                    xx * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.w;
-                            const bool in_valid = y >= valid.anchor[2] && y < valid.anchor[2] + valid.shape[2] &&
-                                                  xx >= valid.anchor[3] && xx < valid.anchor[3] + valid.shape[3];
+                            const bool inside_all =
+                                y * cs.stride - cs.pad >= 0 && xx * cs.stride - cs.pad >= 0 &&
+                                y * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.h &&
+                                xx * cs.stride - cs.pad + (cs.k - 1) * cs.dil < d.w;
+                            const bool in_valid =
+                                y >= valid.anchor[2] && y < valid.anchor[2] + valid.shape[2] &&
+                                xx >= valid.anchor[3] && xx < valid.anchor[3] + valid.shape[3];
                             if (cs.mode == BorderMode::undefined) {
-                                CHECK(in_valid == inside_all);  // valid region = windows inside the image
+                                CHECK(in_valid ==
+                                      inside_all);  // valid region = windows inside the image
                                 if (!in_valid) continue;
                             } else {
                                 CHECK(in_valid);
@@ -94,12 +98,17 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
                             double sum = b[static_cast<std::size_t>(c)];
                             for (int64_t ky = 0; ky < cs.k; ++ky)
                                 for (int64_t kx = 0; kx < cs.k; ++kx)
-                                    sum += static_cast<double>(sample(x, d, n, c, y * cs.stride - cs.pad + ky * cs.dil,
-                                                                      xx * cs.stride - cs.pad + kx * cs.dil, cs.mode, 0.0f)) *
-                                           wt[static_cast<std::size_t>((c * cs.k + ky) * cs.k + kx)];
-                            const float want = sum > 0 ? static_cast<float>(sum) : 0.1f * static_cast<float>(sum);
-                            const float g = got[static_cast<std::size_t>(((n * d.c + c) * oh + y) * ow + xx)];
-                            if (!(std::fabs(g - want) <= 1e-4f + 1e-4f * std::fabs(want))) ok = false;
+                                    sum +=
+                                        static_cast<double>(sample(
+                                            x, d, n, c, y * cs.stride - cs.pad + ky * cs.dil,
+                                            xx * cs.stride - cs.pad + kx * cs.dil, cs.mode, 0.0f)) *
+                                        wt[static_cast<std::size_t>((c * cs.k + ky) * cs.k + kx)];
+                            const float want =
+                                sum > 0 ? static_cast<float>(sum) : 0.1f * static_cast<float>(sum);
+                            const float g =
+                                got[static_cast<std::size_t>(((n * d.c + c) * oh + y) * ow + xx)];
+                            if (!(std::fabs(g - want) <= 1e-4f + 1e-4f * std::fabs(want)))
+                                ok = false;
                             ++checked;
                         }
             CHECK(ok);
@@ -121,8 +130,11 @@ TEST_CASE("pooling matches direct loops: max, avg incl/excl padding, global") {
         PoolingInfo global{PoolingType::average, 1, 1, 1, 1, 0, 0, 0, 0, true, true};
         PoolingInfo global_max = global;
         global_max.type = PoolingType::max;
-        const Case cases[] = {{{2, 20, 9, 11}, max3}, {{1, 16, 8, 7}, avg_excl}, {{1, 33, 6, 6}, avg_incl},
-                              {{3, 17, 5, 7}, global}, {{1, 16, 4, 4}, global_max}};
+        const Case cases[] = {{{2, 20, 9, 11}, max3},
+                              {{1, 16, 8, 7}, avg_excl},
+                              {{1, 33, 6, 6}, avg_incl},
+                              {{3, 17, 5, 7}, global},
+                              {{1, 16, 4, 4}, global_max}};
         uint32_t seed = 70;
         for (const Case& cs : cases) {
             const Dims& d = cs.d;
@@ -150,11 +162,14 @@ TEST_CASE("pooling matches direct loops: max, avg incl/excl padding, global") {
                                 for (int64_t kx = 0; kx < kw; ++kx) {
                                     const int64_t iy = y * sh - pt + ky, ix = xx * sw - pl + kx;
                                     if (iy < 0 || iy >= d.h || ix < 0 || ix >= d.w) continue;
-                                    const float v = x[static_cast<std::size_t>(((n * d.c + c) * d.h + iy) * d.w + ix)];
-                                    acc = p.type == PoolingType::max ? std::max<double>(acc, v) : acc + v;
+                                    const float v = x[static_cast<std::size_t>(
+                                        ((n * d.c + c) * d.h + iy) * d.w + ix)];
+                                    acc = p.type == PoolingType::max ? std::max<double>(acc, v)
+                                                                     : acc + v;
                                     ++count;
                                 }
-                            if (p.type == PoolingType::average) acc /= p.exclude_padding ? count : kh * kw;
+                            if (p.type == PoolingType::average)
+                                acc /= p.exclude_padding ? count : kh * kw;
                             want.push_back(static_cast<float>(acc));
                         }
             CHECK(all_close(read_nchw(*dst), want, 1e-5f, 1e-5f));
@@ -164,13 +179,16 @@ TEST_CASE("pooling matches direct loops: max, avg incl/excl padding, global") {
 
 TEST_CASE("depthwise and pooling: 1 and 2 threads bit-identical") {
     Context one(ContextOptions{1}), two(ContextOptions{2});
-    auto src = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
+    auto src =
+        make_tensor({1, 48, 17, 15}, DataLayout::nchw16c, DataType::f32, PaddingSize{1, 1, 1, 1});
     write_nchw(*src, random_vector(48 * 17 * 15, 1));
     auto weights = make_tensor({48, 1, 3, 3});
     write_nchw(*weights, random_vector(48 * 9, 2));
-    auto d1 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c), d2 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c);
+    auto d1 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c),
+         d2 = make_tensor({1, 48, 17, 15}, DataLayout::nchw16c);
     DepthwiseConv2dInfo info;
-    info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left = info.geometry.pad_right = 1;
+    info.geometry.pad_top = info.geometry.pad_bottom = info.geometry.pad_left =
+        info.geometry.pad_right = 1;
     DepthwiseConv2d a(one), b(two);
     a.configure(*src, *weights, nullptr, *d1, info);
     b.configure(*src, *weights, nullptr, *d2, info);

@@ -25,7 +25,8 @@ void reference_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float al
                 sum += static_cast<double>(av) * bv;
             }
             float& cv = c[i * ldc + j];
-            cv = static_cast<float>(alpha * sum + (beta == 0.0f ? 0.0 : static_cast<double>(beta) * cv));
+            cv = static_cast<float>(alpha * sum +
+                                    (beta == 0.0f ? 0.0 : static_cast<double>(beta) * cv));
         }
 }
 
@@ -38,10 +39,11 @@ struct Case {
 }  // namespace
 
 TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
-    const Case cases[] = {{1, 1, 1, false, false, 1.0f, 0.0f},   {7, 13, 5, false, false, 1.0f, 0.0f},
-                          {33, 47, 301, false, false, 0.5f, 2.0f}, {64, 64, 64, true, false, 1.0f, 1.0f},
-                          {19, 70, 260, false, true, -1.0f, 0.5f}, {150, 37, 17, true, true, 2.0f, 0.0f},
-                          {5, 300, 3, false, false, 1.0f, -1.0f},  {200, 130, 520, false, false, 1.0f, 0.0f}};
+    const Case cases[] = {
+        {1, 1, 1, false, false, 1.0f, 0.0f},     {7, 13, 5, false, false, 1.0f, 0.0f},
+        {33, 47, 301, false, false, 0.5f, 2.0f}, {64, 64, 64, true, false, 1.0f, 1.0f},
+        {19, 70, 260, false, true, -1.0f, 0.5f}, {150, 37, 17, true, true, 2.0f, 0.0f},
+        {5, 300, 3, false, false, 1.0f, -1.0f},  {200, 130, 520, false, false, 1.0f, 0.0f}};
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         CAPTURE(ctx.isa_name());
@@ -50,17 +52,20 @@ TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
             CAPTURE(cs.m);
             CAPTURE(cs.n);
             CAPTURE(cs.k);
-            const int64_t lda = (cs.ta ? cs.m : cs.k) + 3, ldb = (cs.tb ? cs.k : cs.n) + 1, ldc = cs.n + 5;
-            const auto a = random_vector(static_cast<std::size_t>((cs.ta ? cs.k : cs.m) * lda), seed++);
-            const auto b = random_vector(static_cast<std::size_t>((cs.tb ? cs.n : cs.k) * ldb), seed++);
+            const int64_t lda = (cs.ta ? cs.m : cs.k) + 3, ldb = (cs.tb ? cs.k : cs.n) + 1,
+                          ldc = cs.n + 5;
+            const auto a =
+                random_vector(static_cast<std::size_t>((cs.ta ? cs.k : cs.m) * lda), seed++);
+            const auto b =
+                random_vector(static_cast<std::size_t>((cs.tb ? cs.n : cs.k) * ldb), seed++);
             auto c = random_vector(static_cast<std::size_t>(cs.m * ldc), seed++);
             if (cs.beta == 0.0f)  // C must not be read: poison it
                 for (float& x : c) x = std::numeric_limits<float>::quiet_NaN();
             auto want = c;
-            sgemm(cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb, cs.beta, c.data(),
-                  ldc, ctx);
-            reference_sgemm(cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb, cs.beta,
-                            want.data(), ldc);
+            sgemm(cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb, cs.beta,
+                  c.data(), ldc, ctx);
+            reference_sgemm(cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb,
+                            cs.beta, want.data(), ldc);
             // compare only the m x n block; the padding columns must be untouched
             CHECK(all_close(c, want, 1e-3f, 1e-4f));
         }
@@ -75,11 +80,14 @@ TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
             const auto a = random_vector(static_cast<std::size_t>(size * size), 11);
             const auto b = random_vector(static_cast<std::size_t>(size * size), 12);
             std::vector<float> c1(static_cast<std::size_t>(size * size)), c2(c1.size());
-            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c1.data(), size, one);
-            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c2.data(), size, two);
+            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f,
+                  c1.data(), size, one);
+            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f,
+                  c2.data(), size, two);
             CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
             std::fill(c2.begin(), c2.end(), 0.0f);
-            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f, c2.data(), size, pool);
+            sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f,
+                  c2.data(), size, pool);
             CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
         }
     }
@@ -88,10 +96,12 @@ TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
 TEST_CASE("sgemm: bad arguments throw InvalidArgument naming the function") {
     Context ctx;
     std::vector<float> buf(16);
-    CHECK_THROWS_AS(sgemm(false, false, -1, 2, 2, 1, buf.data(), 2, buf.data(), 2, 0, buf.data(), 2, ctx),
-                    InvalidArgument);
-    CHECK_THROWS_AS(sgemm(false, false, 2, 4, 4, 1, buf.data(), 3, buf.data(), 4, 0, buf.data(), 4, ctx),
-                    InvalidArgument);
+    CHECK_THROWS_AS(
+        sgemm(false, false, -1, 2, 2, 1, buf.data(), 2, buf.data(), 2, 0, buf.data(), 2, ctx),
+        InvalidArgument);
+    CHECK_THROWS_AS(
+        sgemm(false, false, 2, 4, 4, 1, buf.data(), 3, buf.data(), 4, 0, buf.data(), 4, ctx),
+        InvalidArgument);
     try {
         sgemm(false, false, 2, 2, 2, 1, nullptr, 2, buf.data(), 2, 0, buf.data(), 2, ctx);
         FAIL("expected an exception");
@@ -109,7 +119,8 @@ TEST_CASE("sgemm: A rows 4 KiB apart take the packed-A path and still match the 
         const auto b = random_vector(static_cast<std::size_t>(k * n), 22);
         std::vector<float> c(static_cast<std::size_t>(m * n)), want(c.size());
         sgemm(false, false, m, n, k, 1.0f, a.data(), lda, b.data(), n, 0.0f, c.data(), n, ctx);
-        reference_sgemm(false, false, m, n, k, 1.0f, a.data(), lda, b.data(), n, 0.0f, want.data(), n);
+        reference_sgemm(false, false, m, n, k, 1.0f, a.data(), lda, b.data(), n, 0.0f, want.data(),
+                        n);
         CHECK(all_close(c, want, 1e-3f, 1e-4f));
     }
 }

@@ -61,7 +61,7 @@ TEST_CASE("window: invalid dimensions and sub-windows are rejected") {
 namespace {
 // Records which sub-windows it ran.
 class RecordingKernel final : public ICpuKernel {
-public:
+  public:
     RecordingKernel(int64_t steps, int64_t min_chunk, int parts_per_thread = 1) {
         Window w;
         w.set(2, Window::Dimension(0, steps * 2, 2));
@@ -71,7 +71,8 @@ public:
     }
     const char* name() const override { return "RecordingKernel"; }
     void run(const Window& w, const ThreadInfo&) override {
-        for (int64_t i = w[2].start(); i < w[2].end(); i += 2) hits[static_cast<std::size_t>(i / 2)]++;
+        for (int64_t i = w[2].start(); i < w[2].end(); i += 2)
+            hits[static_cast<std::size_t>(i / 2)]++;
     }
     std::vector<int> hits;
 };

@@ -211,20 +211,11 @@ typedef uint32_t zdnn_concat_info;
 
 typedef enum lstm_gru_direction ZDNN_ENUM_BASE_ { FWD, BWD, BIDIR } lstm_gru_direction;
 
-typedef enum zdnn_pool_padding ZDNN_ENUM_BASE_ {
-  VALID_PADDING = 0,
-  SAME_PADDING = 1
-} zdnn_pool_padding;
+typedef enum zdnn_pool_padding ZDNN_ENUM_BASE_ { VALID_PADDING = 0, SAME_PADDING = 1 } zdnn_pool_padding;
 
-typedef enum zdnn_softmax_act ZDNN_ENUM_BASE_ {
-  SOFTMAX_ACT_NONE = 0,
-  SOFTMAX_ACT_LOG = 1
-} zdnn_softmax_act;
+typedef enum zdnn_softmax_act ZDNN_ENUM_BASE_ { SOFTMAX_ACT_NONE = 0, SOFTMAX_ACT_LOG = 1 } zdnn_softmax_act;
 
-typedef enum zdnn_conv2d_act ZDNN_ENUM_BASE_ {
-  CONV2D_ACT_NONE = 0,
-  CONV2D_ACT_RELU = 1
-} zdnn_conv2d_act;
+typedef enum zdnn_conv2d_act ZDNN_ENUM_BASE_ { CONV2D_ACT_NONE = 0, CONV2D_ACT_RELU = 1 } zdnn_conv2d_act;
 
 typedef enum zdnn_matmul_ops ZDNN_ENUM_BASE_ {
   MATMUL_OP_ADDITION = 0,
@@ -271,15 +262,15 @@ typedef struct zdnn_tensor_desc {
 } zdnn_tensor_desc;
 
 typedef struct zdnn_ztensor {
-  zdnn_tensor_desc *pre_transformed_desc; /* shape before transformation */
-  zdnn_tensor_desc *transformed_desc;     /* transformed shape */
+  zdnn_tensor_desc* pre_transformed_desc; /* shape before transformation */
+  zdnn_tensor_desc* transformed_desc;     /* transformed shape */
   uint64_t buffer_size;                   /* tensor size in bytes */
-  void *buffer;                           /* the tensor in memory */
+  void* buffer;                           /* the tensor in memory */
   bool is_transformed;                    /* data in buffer is transformed */
   char reserved[3];                       /* not used, should contain zeros */
-  float rec_scale;   /* quantization scale, stored as reciprocal */
-  float offset;      /* quantization offset */
-  char reserved2[20]; /* not used, should contain zeros */
+  float rec_scale;                        /* quantization scale, stored as reciprocal */
+  float offset;                           /* quantization offset */
+  char reserved2[20];                     /* not used, should contain zeros */
 } zdnn_ztensor;
 
 /* -------------------------------------------------------- support functions */
@@ -292,158 +283,103 @@ bool zdnn_is_nnpa_function_installed(int count, ...);
 bool zdnn_is_nnpa_parmblk_fmt_installed(int count, ...);
 bool zdnn_is_nnpa_datatype_installed(uint16_t types_bitmask);
 bool zdnn_is_nnpa_layout_fmt_installed(uint32_t layout_bitmask);
-bool zdnn_is_nnpa_conversion_installed(nnpa_data_type type,
-                                       uint16_t format_bitmask);
+bool zdnn_is_nnpa_conversion_installed(nnpa_data_type type, uint16_t format_bitmask);
 uint32_t zdnn_get_library_version(void);
-char *zdnn_get_library_version_str(void);
+char* zdnn_get_library_version_str(void);
 zdnn_status zdnn_refresh_nnpa_query_result(void);
-uint64_t zdnn_getsize_ztensor(const zdnn_tensor_desc *tfrmd_desc);
-void zdnn_getrange_ztensor(const zdnn_ztensor *ztensor, float *min, float *max);
-zdnn_status zdnn_get_max_limit(zdnn_data_types transformed_type,
-                               zdnn_data_types pre_transformed_type,
-                               void *limit);
-zdnn_status zdnn_get_min_limit(zdnn_data_types transformed_type,
-                               zdnn_data_types pre_transformed_type,
-                               void *limit);
-void zdnn_init_pre_transformed_desc(zdnn_data_layouts layout,
-                                    zdnn_data_types type,
-                                    zdnn_tensor_desc *pre_tfrmd_desc, ...);
-zdnn_status zdnn_generate_transformed_desc(const zdnn_tensor_desc *pre_tfrmd_desc,
-                                           zdnn_tensor_desc *tfrmd_desc);
-zdnn_status zdnn_generate_quantized_transformed_desc(
-    const zdnn_tensor_desc *pre_tfrmd_desc,
-    zdnn_quantized_transform_types transform_type, zdnn_tensor_desc *tfrmd_desc);
-zdnn_status zdnn_generate_transformed_desc_concatenated(
-    const zdnn_tensor_desc *pre_tfrmd_desc, zdnn_concat_info info,
-    zdnn_tensor_desc *tfrmd_desc);
-void zdnn_init_ztensor(zdnn_tensor_desc *pre_tfrmd_desc,
-                       zdnn_tensor_desc *tfrmd_desc, zdnn_ztensor *output);
-zdnn_status zdnn_init_ztensor_with_malloc(zdnn_tensor_desc *pre_tfrmd_desc,
-                                          zdnn_tensor_desc *tfrmd_desc,
-                                          zdnn_ztensor *output);
-void zdnn_init_quantized_ztensor(zdnn_tensor_desc *pre_tfrmd_desc,
-                                 zdnn_tensor_desc *tfrmd_desc, float scale,
-                                 float offset, zdnn_ztensor *output);
-zdnn_status zdnn_init_quantized_ztensor_with_malloc(
-    zdnn_tensor_desc *pre_tfrmd_desc, zdnn_tensor_desc *tfrmd_desc, float scale,
-    float offset, zdnn_ztensor *output);
-bool zdnn_is_quantized_ztensor(zdnn_ztensor *ztensor);
-void zdnn_reset_ztensor(zdnn_ztensor *ztensor);
-zdnn_status zdnn_allochelper_ztensor(zdnn_ztensor *ztensor);
-zdnn_status zdnn_free_ztensor_buffer(const zdnn_ztensor *ztensor);
-const char *zdnn_get_status_message(zdnn_status status);
-zdnn_status zdnn_reshape_ztensor(const zdnn_ztensor *src, zdnn_ztensor *dest);
+uint64_t zdnn_getsize_ztensor(const zdnn_tensor_desc* tfrmd_desc);
+void zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max);
+zdnn_status zdnn_get_max_limit(zdnn_data_types transformed_type, zdnn_data_types pre_transformed_type, void* limit);
+zdnn_status zdnn_get_min_limit(zdnn_data_types transformed_type, zdnn_data_types pre_transformed_type, void* limit);
+void zdnn_init_pre_transformed_desc(zdnn_data_layouts layout, zdnn_data_types type, zdnn_tensor_desc* pre_tfrmd_desc,
+                                    ...);
+zdnn_status zdnn_generate_transformed_desc(const zdnn_tensor_desc* pre_tfrmd_desc, zdnn_tensor_desc* tfrmd_desc);
+zdnn_status zdnn_generate_quantized_transformed_desc(const zdnn_tensor_desc* pre_tfrmd_desc,
+                                                     zdnn_quantized_transform_types transform_type,
+                                                     zdnn_tensor_desc* tfrmd_desc);
+zdnn_status zdnn_generate_transformed_desc_concatenated(const zdnn_tensor_desc* pre_tfrmd_desc, zdnn_concat_info info,
+                                                        zdnn_tensor_desc* tfrmd_desc);
+void zdnn_init_ztensor(zdnn_tensor_desc* pre_tfrmd_desc, zdnn_tensor_desc* tfrmd_desc, zdnn_ztensor* output);
+zdnn_status zdnn_init_ztensor_with_malloc(zdnn_tensor_desc* pre_tfrmd_desc, zdnn_tensor_desc* tfrmd_desc,
+                                          zdnn_ztensor* output);
+void zdnn_init_quantized_ztensor(zdnn_tensor_desc* pre_tfrmd_desc, zdnn_tensor_desc* tfrmd_desc, float scale,
+                                 float offset, zdnn_ztensor* output);
+zdnn_status zdnn_init_quantized_ztensor_with_malloc(zdnn_tensor_desc* pre_tfrmd_desc, zdnn_tensor_desc* tfrmd_desc,
+                                                    float scale, float offset, zdnn_ztensor* output);
+bool zdnn_is_quantized_ztensor(zdnn_ztensor* ztensor);
+void zdnn_reset_ztensor(zdnn_ztensor* ztensor);
+zdnn_status zdnn_allochelper_ztensor(zdnn_ztensor* ztensor);
+zdnn_status zdnn_free_ztensor_buffer(const zdnn_ztensor* ztensor);
+const char* zdnn_get_status_message(zdnn_status status);
+zdnn_status zdnn_reshape_ztensor(const zdnn_ztensor* src, zdnn_ztensor* dest);
 bool zdnn_is_version_runnable(uint32_t ver_num);
 uint32_t zdnn_get_max_runnable_version(void);
 
 /* ---------------------------------------------------------- transformations */
-zdnn_status zdnn_transform_ztensor(zdnn_ztensor *ztensor, ...);
-zdnn_status zdnn_transform_ztensor_with_saturation(zdnn_ztensor *ztensor, ...);
-zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor *ztensor,
-                                             bool saturation_control,
-                                             int8_t clip_min, int8_t clip_max,
-                                             const void *data);
-zdnn_status zdnn_transform_origtensor(const zdnn_ztensor *ztensor,
-                                      void *out_buf);
+zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...);
+zdnn_status zdnn_transform_ztensor_with_saturation(zdnn_ztensor* ztensor, ...);
+zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* ztensor, bool saturation_control, int8_t clip_min,
+                                             int8_t clip_max, const void* data);
+zdnn_status zdnn_transform_origtensor(const zdnn_ztensor* ztensor, void* out_buf);
 
 /* ---------------------------------------------------------------- operations */
-zdnn_status zdnn_add(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_sub(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_mul(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_div(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_min(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_max(const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-                     zdnn_ztensor *output);
-zdnn_status zdnn_log(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_exp(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_sqrt(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_invsqrt(const zdnn_ztensor *input, float epsilon,
-                         zdnn_ztensor *output);
+zdnn_status zdnn_add(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_sub(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_mul(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_div(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_min(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_max(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_log(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_exp(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_sqrt(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_invsqrt(const zdnn_ztensor* input, float epsilon, zdnn_ztensor* output);
 
-zdnn_status zdnn_relu(const zdnn_ztensor *input, const void *clipping_value,
-                      zdnn_ztensor *output);
-zdnn_status zdnn_leaky_relu(const zdnn_ztensor *input,
-                            const void *clipping_value, float adjustment_factor,
-                            zdnn_ztensor *output);
-zdnn_status zdnn_tanh(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_sigmoid(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_softmax(const zdnn_ztensor *input, void *save_area,
-                         zdnn_softmax_act act_func, zdnn_ztensor *output);
-zdnn_status zdnn_softmax_mask(const zdnn_ztensor *input, void *save_area,
-                              zdnn_softmax_act act_func, uint32_t softmax_mask,
-                              zdnn_ztensor *output);
-zdnn_status zdnn_gelu(const zdnn_ztensor *input, zdnn_ztensor *output);
+zdnn_status zdnn_relu(const zdnn_ztensor* input, const void* clipping_value, zdnn_ztensor* output);
+zdnn_status zdnn_leaky_relu(const zdnn_ztensor* input, const void* clipping_value, float adjustment_factor,
+                            zdnn_ztensor* output);
+zdnn_status zdnn_tanh(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_sigmoid(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_softmax(const zdnn_ztensor* input, void* save_area, zdnn_softmax_act act_func, zdnn_ztensor* output);
+zdnn_status zdnn_softmax_mask(const zdnn_ztensor* input, void* save_area, zdnn_softmax_act act_func,
+                              uint32_t softmax_mask, zdnn_ztensor* output);
+zdnn_status zdnn_gelu(const zdnn_ztensor* input, zdnn_ztensor* output);
 
-zdnn_status zdnn_meanreduce2d(const zdnn_ztensor *input, zdnn_ztensor *output);
-zdnn_status zdnn_batchnorm(const zdnn_ztensor *input_a,
-                           const zdnn_ztensor *input_b,
-                           const zdnn_ztensor *input_c, zdnn_ztensor *output);
-zdnn_status zdnn_norm(const zdnn_ztensor *input_a, zdnn_ztensor *input_b,
-                      zdnn_ztensor *output);
-zdnn_status zdnn_moments(const zdnn_ztensor *input,
-                         zdnn_moments_bessel bessel_correction_type,
-                         zdnn_ztensor *output_a, zdnn_ztensor *output_b);
-zdnn_status zdnn_layernorm(const zdnn_ztensor *input_a,
-                           const zdnn_ztensor *input_b,
-                           const zdnn_ztensor *input_c, float beta, float gamma,
-                           float epsilon, zdnn_ztensor *output);
-zdnn_status zdnn_reduce(const zdnn_ztensor *input, void *save_area,
-                        zdnn_reduce_ops op_type, zdnn_ztensor *output);
+zdnn_status zdnn_meanreduce2d(const zdnn_ztensor* input, zdnn_ztensor* output);
+zdnn_status zdnn_batchnorm(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,
+                           zdnn_ztensor* output);
+zdnn_status zdnn_norm(const zdnn_ztensor* input_a, zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_moments(const zdnn_ztensor* input, zdnn_moments_bessel bessel_correction_type, zdnn_ztensor* output_a,
+                         zdnn_ztensor* output_b);
+zdnn_status zdnn_layernorm(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,
+                           float beta, float gamma, float epsilon, zdnn_ztensor* output);
+zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type, zdnn_ztensor* output);
 
-zdnn_status zdnn_matmul_op(const zdnn_ztensor *input_a,
-                           const zdnn_ztensor *input_b,
-                           const zdnn_ztensor *input_c, zdnn_matmul_ops op_type,
-                           zdnn_ztensor *output);
-zdnn_status zdnn_matmul_bcast_op(const zdnn_ztensor *input_a,
-                                 const zdnn_ztensor *input_b,
-                                 const zdnn_ztensor *input_c,
-                                 zdnn_matmul_bcast_ops op_type,
-                                 zdnn_ztensor *output);
-zdnn_status zdnn_matmul_transpose_op(const zdnn_ztensor *input_a,
-                                     const zdnn_ztensor *input_b,
-                                     const zdnn_ztensor *input_c,
-                                     bool transpose_a, bool transpose_b,
-                                     zdnn_matmul_ops op_type,
-                                     zdnn_ztensor *output);
-zdnn_status zdnn_quantized_matmul_op(
-    const zdnn_ztensor *input_a, const zdnn_ztensor *input_b,
-    const zdnn_ztensor *input_c, zdnn_matmul_ops op_type, const int8_t clip_min,
-    const int8_t clip_max, const bool disable_clipping, const bool dequantize,
-    const bool pre_computed, void *work_area, zdnn_ztensor *output);
+zdnn_status zdnn_matmul_op(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,
+                           zdnn_matmul_ops op_type, zdnn_ztensor* output);
+zdnn_status zdnn_matmul_bcast_op(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,
+                                 zdnn_matmul_bcast_ops op_type, zdnn_ztensor* output);
+zdnn_status zdnn_matmul_transpose_op(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b,
+                                     const zdnn_ztensor* input_c, bool transpose_a, bool transpose_b,
+                                     zdnn_matmul_ops op_type, zdnn_ztensor* output);
+zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b,
+                                     const zdnn_ztensor* input_c, zdnn_matmul_ops op_type, const int8_t clip_min,
+                                     const int8_t clip_max, const bool disable_clipping, const bool dequantize,
+                                     const bool pre_computed, void* work_area, zdnn_ztensor* output);
 
-zdnn_status zdnn_lstm(const zdnn_ztensor *input, const zdnn_ztensor *h0,
-                      const zdnn_ztensor *c0, const zdnn_ztensor *weights,
-                      const zdnn_ztensor *biases,
-                      const zdnn_ztensor *hidden_weights,
-                      const zdnn_ztensor *hidden_biases,
-                      lstm_gru_direction direction, void *work_area,
-                      zdnn_ztensor *hn_output, zdnn_ztensor *cf_output);
-zdnn_status zdnn_gru(const zdnn_ztensor *input, const zdnn_ztensor *h0,
-                     const zdnn_ztensor *weights, const zdnn_ztensor *biases,
-                     const zdnn_ztensor *hidden_weights,
-                     const zdnn_ztensor *hidden_biases,
-                     lstm_gru_direction direction, void *work_area,
-                     zdnn_ztensor *hn_output);
-zdnn_status zdnn_avgpool2d(const zdnn_ztensor *input,
-                           zdnn_pool_padding padding_type,
-                           uint32_t kernel_height, uint32_t kernel_width,
-                           uint32_t stride_height, uint32_t stride_width,
-                           zdnn_ztensor *output);
-zdnn_status zdnn_maxpool2d(const zdnn_ztensor *input,
-                           zdnn_pool_padding padding_type,
-                           uint32_t kernel_height, uint32_t kernel_width,
-                           uint32_t stride_height, uint32_t stride_width,
-                           zdnn_ztensor *output);
-zdnn_status zdnn_conv2d(const zdnn_ztensor *input, const zdnn_ztensor *kernel,
-                        const zdnn_ztensor *bias, zdnn_pool_padding padding_type,
-                        uint32_t stride_height, uint32_t stride_width,
-                        zdnn_conv2d_act act_func, const void *clipping_value,
-                        zdnn_ztensor *output);
+zdnn_status zdnn_lstm(const zdnn_ztensor* input, const zdnn_ztensor* h0, const zdnn_ztensor* c0,
+                      const zdnn_ztensor* weights, const zdnn_ztensor* biases, const zdnn_ztensor* hidden_weights,
+                      const zdnn_ztensor* hidden_biases, lstm_gru_direction direction, void* work_area,
+                      zdnn_ztensor* hn_output, zdnn_ztensor* cf_output);
+zdnn_status zdnn_gru(const zdnn_ztensor* input, const zdnn_ztensor* h0, const zdnn_ztensor* weights,
+                     const zdnn_ztensor* biases, const zdnn_ztensor* hidden_weights, const zdnn_ztensor* hidden_biases,
+                     lstm_gru_direction direction, void* work_area, zdnn_ztensor* hn_output);
+zdnn_status zdnn_avgpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
+                           uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output);
+zdnn_status zdnn_maxpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
+                           uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output);
+zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias,
+                        zdnn_pool_padding padding_type, uint32_t stride_height, uint32_t stride_width,
+                        zdnn_conv2d_act act_func, const void* clipping_value, zdnn_ztensor* output);
 
 /*
  * Source compatibility for zdnn_quantized_matmul_op: the spec's usage
@@ -460,13 +396,11 @@ zdnn_status zdnn_conv2d(const zdnn_ztensor *input, const zdnn_ztensor *kernel,
   (zdnn_quantized_matmul_op)(a, b, c, op, lo, hi, false, dq, pc, wa, out)
 #define ZDNN_QMM_ARGS8_(a, b, c, op, lo, hi, wa, out) \
   (zdnn_quantized_matmul_op)(a, b, c, op, lo, hi, false, false, false, wa, out)
-#define zdnn_quantized_matmul_op(...)                                          \
-  ZDNN_QMM_SELECT_(__VA_ARGS__, ZDNN_QMM_ARGS11_, ZDNN_QMM_ARGS10_,             \
-                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_ARGS8_,                    \
-                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_,            \
-                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_,            \
-                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_,            \
-                   ZDNN_QMM_BAD_ARG_COUNT_)(__VA_ARGS__)
+#define zdnn_quantized_matmul_op(...)                                                                                  \
+  ZDNN_QMM_SELECT_(__VA_ARGS__, ZDNN_QMM_ARGS11_, ZDNN_QMM_ARGS10_, ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_ARGS8_,          \
+                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_, \
+                   ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_, ZDNN_QMM_BAD_ARG_COUNT_)                          \
+  (__VA_ARGS__)
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -44,8 +44,10 @@ zdnn_status store_dense(zdnn_ztensor& t, const float* values) {
       for (uint32_t c0 = 0; c0 < d.dim1; c0 += 64) {
         const uint32_t count = std::min<uint32_t>(64, d.dim1 - c0);
         auto* stick = reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, 0, c0));
-        if (count < 64) std::memset(stick, 0, size_t(w_padded) * kStickBytes);
-        else if (w_padded > d.dim2) std::memset(stick + size_t(d.dim2) * 64, 0, size_t(w_padded - d.dim2) * kStickBytes);
+        if (count < 64)
+          std::memset(stick, 0, size_t(w_padded) * kStickBytes);
+        else if (w_padded > d.dim2)
+          std::memset(stick + size_t(d.dim2) * 64, 0, size_t(w_padded - d.dim2) * kStickBytes);
         const float* src = values + (static_cast<size_t>(row) * d.dim2) * d.dim1 + c0;
         violation |= fp32_rows_to_sticks(src, d.dim1, stick, d.dim2, count, false);
       }

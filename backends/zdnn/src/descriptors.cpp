@@ -11,9 +11,15 @@ namespace tessera::zdnn {
 int dims_of_layout(zdnn_data_layouts layout) {
   switch (layout) {
   case ZDNN_1D: return 1;
-  case ZDNN_2D: case ZDNN_2DS: return 2;
-  case ZDNN_3D: case ZDNN_3DS: return 3;
-  case ZDNN_4D: case ZDNN_4DS: case ZDNN_NHWC: case ZDNN_NCHW: case ZDNN_HWCK: return 4;
+  case ZDNN_2D:
+  case ZDNN_2DS: return 2;
+  case ZDNN_3D:
+  case ZDNN_3DS: return 3;
+  case ZDNN_4D:
+  case ZDNN_4DS:
+  case ZDNN_NHWC:
+  case ZDNN_NCHW:
+  case ZDNN_HWCK: return 4;
   default: return 0;
   }
 }
@@ -23,20 +29,62 @@ zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out)
   out.format = ZDNN_FORMAT_4DFEATURE;
   out.layout = ZDNN_NHWC;
   switch (pre.layout) {
-  case ZDNN_1D: out.dim4 = 1; out.dim3 = 1; out.dim2 = 1; out.dim1 = d1; break;
-  case ZDNN_2D: out.dim4 = 1; out.dim3 = 1; out.dim2 = d2; out.dim1 = d1; break;
-  case ZDNN_2DS: out.dim4 = d2; out.dim3 = 1; out.dim2 = 1; out.dim1 = d1; break;
-  case ZDNN_3D: out.dim4 = 1; out.dim3 = d3; out.dim2 = d2; out.dim1 = d1; break;
-  case ZDNN_3DS: out.dim4 = d3; out.dim3 = 1; out.dim2 = d2; out.dim1 = d1; break;
-  case ZDNN_4D: case ZDNN_NHWC: out.dim4 = d4; out.dim3 = d3; out.dim2 = d2; out.dim1 = d1; break;
-  case ZDNN_NCHW: out.dim4 = d4; out.dim3 = d2; out.dim2 = d1; out.dim1 = d3; break;
+  case ZDNN_1D:
+    out.dim4 = 1;
+    out.dim3 = 1;
+    out.dim2 = 1;
+    out.dim1 = d1;
+    break;
+  case ZDNN_2D:
+    out.dim4 = 1;
+    out.dim3 = 1;
+    out.dim2 = d2;
+    out.dim1 = d1;
+    break;
+  case ZDNN_2DS:
+    out.dim4 = d2;
+    out.dim3 = 1;
+    out.dim2 = 1;
+    out.dim1 = d1;
+    break;
+  case ZDNN_3D:
+    out.dim4 = 1;
+    out.dim3 = d3;
+    out.dim2 = d2;
+    out.dim1 = d1;
+    break;
+  case ZDNN_3DS:
+    out.dim4 = d3;
+    out.dim3 = 1;
+    out.dim2 = d2;
+    out.dim1 = d1;
+    break;
+  case ZDNN_4D:
+  case ZDNN_NHWC:
+    out.dim4 = d4;
+    out.dim3 = d3;
+    out.dim2 = d2;
+    out.dim1 = d1;
+    break;
+  case ZDNN_NCHW:
+    out.dim4 = d4;
+    out.dim3 = d2;
+    out.dim2 = d1;
+    out.dim1 = d3;
+    break;
   case ZDNN_4DS:
-    out.dim4 = d4; out.dim3 = 1; out.dim2 = d2;
+    out.dim4 = d4;
+    out.dim3 = 1;
+    out.dim2 = d2;
     out.dim1 = d3 == 1 ? d1 : d3 * padded64(d1);
     break;
   case ZDNN_HWCK:
-    out.layout = ZDNN_HWCK; out.format = ZDNN_FORMAT_4DKERNEL;
-    out.dim4 = d4; out.dim3 = d3; out.dim2 = d2; out.dim1 = d1;
+    out.layout = ZDNN_HWCK;
+    out.format = ZDNN_FORMAT_4DKERNEL;
+    out.dim4 = d4;
+    out.dim3 = d3;
+    out.dim2 = d2;
+    out.dim1 = d1;
     break;
   default: return ZDNN_INVALID_LAYOUT;
   }
@@ -48,7 +96,8 @@ bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tf) {
   if (is_concatenated_layout(tf.layout)) {
     const uint32_t width = gates_of_layout(tf.layout) * padded64(pre.dim1);
     const bool bidir = tf.layout == ZDNN_BIDIR_FICO || tf.layout == ZDNN_BIDIR_ZRH;
-    if (pre.layout == ZDNN_2DS && !bidir) return tf.dim4 == pre.dim2 && tf.dim3 == 1 && tf.dim2 == 1 && tf.dim1 == width;
+    if (pre.layout == ZDNN_2DS && !bidir)
+      return tf.dim4 == pre.dim2 && tf.dim3 == 1 && tf.dim2 == 1 && tf.dim1 == width;
     if (pre.layout != ZDNN_3DS) return false;
     const uint32_t rows = bidir ? 2 * padded64(pre.dim2 / 2) : pre.dim2;
     return tf.dim4 == pre.dim3 && tf.dim3 == 1 && tf.dim2 == rows && tf.dim1 == width;
@@ -63,8 +112,8 @@ using namespace tessera::zdnn;
 
 extern "C" {
 
-void zdnn_init_pre_transformed_desc(zdnn_data_layouts layout, zdnn_data_types type,
-                                    zdnn_tensor_desc* pre_tfrmd_desc, ...) {
+void zdnn_init_pre_transformed_desc(zdnn_data_layouts layout, zdnn_data_types type, zdnn_tensor_desc* pre_tfrmd_desc,
+                                    ...) {
   if (!pre_tfrmd_desc) return;
   uint32_t dims[4] = {1, 1, 1, 1};  // dim4..dim1
   const int count = dims_of_layout(layout);
@@ -86,9 +135,12 @@ zdnn_status zdnn_generate_transformed_desc(const zdnn_tensor_desc* pre, zdnn_ten
   if (!pre || !out) return report(ZDNN_INVALID_BUFFER, where, "NULL descriptor");
   if (!is_pre_transformed_layout(pre->layout)) return report(ZDNN_INVALID_LAYOUT, where);
   zdnn_data_types type;
-  if (is_pre_transformed_float_type(pre->type)) type = ZDNN_DLFLOAT16;
-  else if (pre->type == INT32) type = ZDNN_BINARY_INT32;
-  else return report(ZDNN_INVALID_TYPE, where);
+  if (is_pre_transformed_float_type(pre->type))
+    type = ZDNN_DLFLOAT16;
+  else if (pre->type == INT32)
+    type = ZDNN_BINARY_INT32;
+  else
+    return report(ZDNN_INVALID_TYPE, where);
   zdnn_tensor_desc result{};
   if (zdnn_status s = transformed_dims(*pre, result); s != ZDNN_OK) return report(s, where);
   result.type = type;
@@ -102,7 +154,13 @@ zdnn_status zdnn_generate_quantized_transformed_desc(const zdnn_tensor_desc* pre
   static constexpr const char* where = "zdnn_generate_quantized_transformed_desc";
   if (!pre || !out) return report(ZDNN_INVALID_BUFFER, where, "NULL descriptor");
   switch (pre->layout) {
-  case ZDNN_1D: case ZDNN_2D: case ZDNN_2DS: case ZDNN_3D: case ZDNN_3DS: case ZDNN_4D: case ZDNN_NHWC: break;
+  case ZDNN_1D:
+  case ZDNN_2D:
+  case ZDNN_2DS:
+  case ZDNN_3D:
+  case ZDNN_3DS:
+  case ZDNN_4D:
+  case ZDNN_NHWC: break;
   default: return report(ZDNN_INVALID_LAYOUT, where);
   }
   zdnn_tensor_desc result{};

@@ -9,7 +9,7 @@
 
 namespace tessera::zdnn {
 
-inline constexpr float kDlfMax = 8573157376.0f;     // 0x7FFE
+inline constexpr float kDlfMax = 8573157376.0f;  // 0x7FFE
 
 inline uint32_t float_bits(float f) {
   uint32_t u;
@@ -48,7 +48,9 @@ inline float dlf16_to_fp32(uint16_t v) {
 }
 
 // Rounds a float to the nearest DLFLOAT16 value and back ("cleansing").
-inline float dlf16_round(float f) { return dlf16_to_fp32(fp32_to_dlf16(f)); }
+inline float dlf16_round(float f) {
+  return dlf16_to_fp32(fp32_to_dlf16(f));
+}
 
 // IEEE binary16 <-> binary32 (round to nearest even when narrowing).
 inline float fp16_to_fp32(uint16_t h) {
@@ -70,8 +72,8 @@ inline uint16_t fp32_to_fp16(float f) {
   const uint32_t magnitude = u & 0x7FFFFFFFu;
   if (magnitude > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);
   if (magnitude >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds to inf
-  if (magnitude < 0x38800000u) {  // subnormal or zero in binary16
-    const float scaled = bits_float(magnitude) * 16777216.0f;  // / 2^-24
+  if (magnitude < 0x38800000u) {                                               // subnormal or zero in binary16
+    const float scaled = bits_float(magnitude) * 16777216.0f;                  // / 2^-24
     const float rounded = __builtin_nearbyintf(scaled);
     return static_cast<uint16_t>(sign | static_cast<uint16_t>(rounded));
   }
@@ -80,7 +82,9 @@ inline uint16_t fp32_to_fp16(float f) {
   return static_cast<uint16_t>(sign | ((rounded - (112u << 23)) >> 13));
 }
 
-inline float bf16_to_fp32(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
+inline float bf16_to_fp32(uint16_t b) {
+  return bits_float(static_cast<uint32_t>(b) << 16);
+}
 
 inline uint16_t fp32_to_bf16(float f) {
   const uint32_t u = float_bits(f);

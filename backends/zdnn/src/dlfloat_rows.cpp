@@ -51,26 +51,28 @@ inline void from_dlf16(const uint16_t* src, float* dst, size_t n) {
 
 }  // namespace
 
-__attribute__((target_clones("avx2", "default"))) bool fp32_row_to_dlf16(const float* src, uint16_t* dst,
-                                                                          size_t count, bool saturate) {
+__attribute__((target_clones("avx2", "default"))) bool fp32_row_to_dlf16(const float* src, uint16_t* dst, size_t count,
+                                                                         bool saturate) {
   return to_dlf16<0>(src, dst, count, saturate) != 0;
 }
 
-__attribute__((target_clones("avx2", "default"))) static bool rows_to_sticks_portable(const float* src, size_t src_stride,
-                                                                            uint16_t* dst, size_t sticks,
-                                                                            uint32_t count, bool saturate) {
+__attribute__((target_clones("avx2", "default"))) static bool rows_to_sticks_portable(const float* src,
+                                                                                      size_t src_stride, uint16_t* dst,
+                                                                                      size_t sticks, uint32_t count,
+                                                                                      bool saturate) {
   uint32_t overflow = 0;
   if (count == 64) {
     for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64) overflow |= to_dlf16<64>(src, dst, 64, saturate);
   } else {
-    for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64) overflow |= to_dlf16<0>(src, dst, count, saturate);
+    for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64)
+      overflow |= to_dlf16<0>(src, dst, count, saturate);
   }
   return overflow != 0;
 }
 
 __attribute__((target_clones("avx2", "default"))) static void sticks_to_rows_portable(const uint16_t* src, float* dst,
-                                                                            size_t dst_stride, size_t sticks,
-                                                                            uint32_t count) {
+                                                                                      size_t dst_stride, size_t sticks,
+                                                                                      uint32_t count) {
   if (count == 64) {
     for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride) from_dlf16<64>(src, dst, 64);
   } else {
@@ -88,14 +90,16 @@ __attribute__((target("avx2"))) inline __m256i to_dlf16_x8(__m256 x, bool satura
     const __m256i max_bits = _mm256_set1_epi32(static_cast<int>(float_bits(kDlfMax)));
     const __m256i clamp = _mm256_and_si256(_mm256_cmpgt_epi32(magnitude, max_bits),
                                            _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7F800000), magnitude));
-    u = _mm256_blendv_epi8(u, _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(int(0x80000000u))), max_bits), clamp);
+    u = _mm256_blendv_epi8(u, _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(int(0x80000000u))), max_bits),
+                           clamp);
   }
   const __m256i sign = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x8000));
-  const __m256i rounded = _mm256_add_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)), _mm256_set1_epi32(0x2000));
+  const __m256i rounded =
+      _mm256_add_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)), _mm256_set1_epi32(0x2000));
   __m256i out = _mm256_sub_epi32(_mm256_srli_epi32(rounded, 14), _mm256_set1_epi32(96 << 9));
   const __m256i under = _mm256_cmpeq_epi32(_mm256_min_epu32(rounded, _mm256_set1_epi32((96 << 23) - 1)), rounded);
-  const __m256i over =
-      _mm256_cmpeq_epi32(_mm256_max_epu32(rounded, _mm256_set1_epi32(static_cast<int>(kDlfOverflowMagnitude))), rounded);
+  const __m256i over = _mm256_cmpeq_epi32(
+      _mm256_max_epu32(rounded, _mm256_set1_epi32(static_cast<int>(kDlfOverflowMagnitude))), rounded);
   out = _mm256_andnot_si256(under, out);
   out = _mm256_blendv_epi8(out, _mm256_set1_epi32(0x7FFF), over);
   overflow = _mm256_or_si256(overflow, over);
@@ -103,7 +107,7 @@ __attribute__((target("avx2"))) inline __m256i to_dlf16_x8(__m256 x, bool satura
 }
 
 __attribute__((target("avx2"))) bool rows_to_sticks_avx2(const float* src, size_t src_stride, uint16_t* dst,
-                                                          size_t sticks, bool saturate) {
+                                                         size_t sticks, bool saturate) {
   __m256i overflow = _mm256_setzero_si256();
   for (size_t s = 0; s < sticks; ++s, src += src_stride, dst += 64)
     for (int i = 0; i < 64; i += 16) {
@@ -132,18 +136,20 @@ __attribute__((target("avx2"))) void sticks_to_rows_avx2(const uint16_t* src, fl
     }
 }
 
-__attribute__((target("avx2"))) bool rows_to_sticks_streaming_avx2(const float* src, size_t src_stride,
-                                                                    uint16_t* dst, size_t sticks,
-                                                                    size_t padded_sticks, uint32_t count,
-                                                                    bool saturate) {
+__attribute__((target("avx2"))) bool rows_to_sticks_streaming_avx2(const float* src, size_t src_stride, uint16_t* dst,
+                                                                   size_t sticks, size_t padded_sticks, uint32_t count,
+                                                                   bool saturate) {
   alignas(32) uint16_t stick[64];
   uint32_t overflow = 0;
   std::memset(stick, 0, sizeof stick);
   for (size_t s = 0; s < padded_sticks; ++s, src += src_stride, dst += 64) {
-    if (s < sticks) overflow |= to_dlf16<0>(src, stick, count, saturate);
-    else std::memset(stick, 0, sizeof stick);
+    if (s < sticks)
+      overflow |= to_dlf16<0>(src, stick, count, saturate);
+    else
+      std::memset(stick, 0, sizeof stick);
     for (int i = 0; i < 64; i += 16)
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_load_si256(reinterpret_cast<const __m256i*>(stick + i)));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                          _mm256_load_si256(reinterpret_cast<const __m256i*>(stick + i)));
   }
   return overflow != 0;
 }
@@ -170,7 +176,9 @@ bool fp32_rows_to_sticks_streaming(const float* src, size_t src_stride, uint16_t
   return rows_to_sticks_portable(src, src_stride, dst, sticks, count, saturate);
 }
 
-void store_fence() { _mm_sfence(); }
+void store_fence() {
+  _mm_sfence();
+}
 
 void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count) {
   static const bool avx2 = cpu_has_avx2();

@@ -56,27 +56,32 @@ void pack_b_sliver(const MatrixView& b, size_t p_base, size_t kc, size_t j_base,
     for (size_t p = 0; p < kc; ++p) std::fill(out + p * T::kNr + cols, out + p * T::kNr + T::kNr, 0.0f);
 }
 
-__attribute__((target("avx2,fma"))) void micro_avx2(size_t kc, const float* ap, const float* bp, float* c,
-                                                     size_t ldc, bool accumulate) {
+__attribute__((target("avx2,fma"))) void micro_avx2(size_t kc, const float* ap, const float* bp, float* c, size_t ldc,
+                                                    bool accumulate) {
   constexpr size_t kMr = Avx2Tile::kMr, kNr = Avx2Tile::kNr;
-  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(),
-         c11 = _mm256_setzero_ps(), c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(),
-         c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps(), c40 = _mm256_setzero_ps(),
-         c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps(),
+         c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(), c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps(),
+         c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
   for (size_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
     const __m256 b0 = _mm256_load_ps(bp), b1 = _mm256_load_ps(bp + 8);
     __m256 a = _mm256_broadcast_ss(ap + 0);
-    c00 = _mm256_fmadd_ps(a, b0, c00); c01 = _mm256_fmadd_ps(a, b1, c01);
+    c00 = _mm256_fmadd_ps(a, b0, c00);
+    c01 = _mm256_fmadd_ps(a, b1, c01);
     a = _mm256_broadcast_ss(ap + 1);
-    c10 = _mm256_fmadd_ps(a, b0, c10); c11 = _mm256_fmadd_ps(a, b1, c11);
+    c10 = _mm256_fmadd_ps(a, b0, c10);
+    c11 = _mm256_fmadd_ps(a, b1, c11);
     a = _mm256_broadcast_ss(ap + 2);
-    c20 = _mm256_fmadd_ps(a, b0, c20); c21 = _mm256_fmadd_ps(a, b1, c21);
+    c20 = _mm256_fmadd_ps(a, b0, c20);
+    c21 = _mm256_fmadd_ps(a, b1, c21);
     a = _mm256_broadcast_ss(ap + 3);
-    c30 = _mm256_fmadd_ps(a, b0, c30); c31 = _mm256_fmadd_ps(a, b1, c31);
+    c30 = _mm256_fmadd_ps(a, b0, c30);
+    c31 = _mm256_fmadd_ps(a, b1, c31);
     a = _mm256_broadcast_ss(ap + 4);
-    c40 = _mm256_fmadd_ps(a, b0, c40); c41 = _mm256_fmadd_ps(a, b1, c41);
+    c40 = _mm256_fmadd_ps(a, b0, c40);
+    c41 = _mm256_fmadd_ps(a, b1, c41);
     a = _mm256_broadcast_ss(ap + 5);
-    c50 = _mm256_fmadd_ps(a, b0, c50); c51 = _mm256_fmadd_ps(a, b1, c51);
+    c50 = _mm256_fmadd_ps(a, b0, c50);
+    c51 = _mm256_fmadd_ps(a, b1, c51);
   }
   const __m256 rows[kMr][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
   for (size_t r = 0; r < kMr; ++r) {
@@ -92,8 +97,8 @@ __attribute__((target("avx2,fma"))) void micro_avx2(size_t kc, const float* ap, 
 }
 
 // 12 x 32 tile: 24 zmm accumulators, two B vectors, A broadcast from memory.
-__attribute__((target("avx512f"))) void micro_avx512(size_t kc, const float* ap, const float* bp, float* c,
-                                                      size_t ldc, bool accumulate) {
+__attribute__((target("avx512f"))) void micro_avx512(size_t kc, const float* ap, const float* bp, float* c, size_t ldc,
+                                                     bool accumulate) {
   constexpr size_t kMr = Avx512Tile::kMr, kNr = Avx512Tile::kNr;
   __m512 acc[kMr][2];
 #pragma GCC unroll 12
@@ -132,8 +137,8 @@ void micro_generic(size_t kc, const float* ap, const float* bp, float* c, size_t
 
 // Multiplies one packed A block (mc x kc) by the packed B panel (kc x nc) into C.
 template <class T>
-void block_multiply(MicroKernel<T> kernel, size_t mc, size_t nc, size_t kc, const float* ap, const float* bp,
-                    float* c, size_t ldc, bool accumulate) {
+void block_multiply(MicroKernel<T> kernel, size_t mc, size_t nc, size_t kc, const float* ap, const float* bp, float* c,
+                    size_t ldc, bool accumulate) {
   alignas(64) float tile[T::kMr * T::kNr];
   for (size_t j0 = 0; j0 < nc; j0 += T::kNr) {
     const size_t cols = std::min(T::kNr, nc - j0);

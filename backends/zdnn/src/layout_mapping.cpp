@@ -3,8 +3,7 @@
 
 namespace tessera::zdnn {
 
-LayoutMapping::LayoutMapping(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tfrmd)
-    : pre_(pre), tfrmd_(tfrmd) {
+LayoutMapping::LayoutMapping(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tfrmd) : pre_(pre), tfrmd_(tfrmd) {
   geometry_ = feature_geometry(tfrmd);
   ok_ = true;
   if (tfrmd.format == ZDNN_FORMAT_4DKERNEL) {
@@ -27,9 +26,7 @@ void LayoutMapping::row_segments(uint32_t n, uint32_t h, uint32_t w, std::vector
   out.clear();
   const FeatureGeometry& g = geometry_;
   switch (kind_) {
-  case Kind::contiguous:
-    out.push_back({0, 0, g.c, ((static_cast<uint64_t>(n) * g.h + h) * g.w + w) * g.c, 1});
-    return;
+  case Kind::contiguous: out.push_back({0, 0, g.c, ((static_cast<uint64_t>(n) * g.h + h) * g.w + w) * g.c, 1}); return;
   case Kind::nchw: {
     // pre (N, C, H, W) -> transformed (N, H, W, C)
     const uint64_t C = pre_.dim3, H = pre_.dim2, W = pre_.dim1;

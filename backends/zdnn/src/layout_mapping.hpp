@@ -14,7 +14,7 @@ namespace tessera::zdnn {
 // One run of a transformed row copied from the source: cells [dst_c, dst_c+count) of the row
 // take source elements src_index, src_index+stride, ... of source buffer `source`.
 struct RowSegment {
-  uint32_t source;     // which data pointer (gate index for concatenations)
+  uint32_t source;  // which data pointer (gate index for concatenations)
   uint32_t dst_c;
   uint32_t count;
   uint64_t src_index;  // element index

@@ -17,11 +17,31 @@ namespace {
 // Writes `value` (already within range) in the pre-transformed type.
 zdnn_status store_limit(zdnn_data_types pre_type, double value, void* limit) {
   switch (pre_type) {
-  case FP32: { const float v = static_cast<float>(value); std::memcpy(limit, &v, 4); return ZDNN_OK; }
-  case FP16: { const uint16_t v = fp32_to_fp16(static_cast<float>(value)); std::memcpy(limit, &v, 2); return ZDNN_OK; }
-  case BFLOAT: { const uint16_t v = fp32_to_bf16(static_cast<float>(value)); std::memcpy(limit, &v, 2); return ZDNN_OK; }
-  case INT8: { const int8_t v = static_cast<int8_t>(value); std::memcpy(limit, &v, 1); return ZDNN_OK; }
-  case INT32: { const int32_t v = static_cast<int32_t>(value); std::memcpy(limit, &v, 4); return ZDNN_OK; }
+  case FP32: {
+    const float v = static_cast<float>(value);
+    std::memcpy(limit, &v, 4);
+    return ZDNN_OK;
+  }
+  case FP16: {
+    const uint16_t v = fp32_to_fp16(static_cast<float>(value));
+    std::memcpy(limit, &v, 2);
+    return ZDNN_OK;
+  }
+  case BFLOAT: {
+    const uint16_t v = fp32_to_bf16(static_cast<float>(value));
+    std::memcpy(limit, &v, 2);
+    return ZDNN_OK;
+  }
+  case INT8: {
+    const int8_t v = static_cast<int8_t>(value);
+    std::memcpy(limit, &v, 1);
+    return ZDNN_OK;
+  }
+  case INT32: {
+    const int32_t v = static_cast<int32_t>(value);
+    std::memcpy(limit, &v, 4);
+    return ZDNN_OK;
+  }
   default: return ZDNN_INVALID_TYPE;
   }
 }
@@ -31,22 +51,28 @@ zdnn_status limit(zdnn_data_types transformed, zdnn_data_types pre, bool maximum
   double value;
   switch (transformed) {
   case ZDNN_DLFLOAT16:
-    if (pre == FP32 || pre == BFLOAT) value = kDlfMax;  // 0x7FFE is exact in binary32 and bfloat16
-    else if (pre == FP16) value = 65504.0;              // binary16 is the narrower one
-    else return report(ZDNN_INVALID_TYPE, where);
+    if (pre == FP32 || pre == BFLOAT)
+      value = kDlfMax;  // 0x7FFE is exact in binary32 and bfloat16
+    else if (pre == FP16)
+      value = 65504.0;  // binary16 is the narrower one
+    else
+      return report(ZDNN_INVALID_TYPE, where);
     break;
   case ZDNN_BINARY_INT8:
     if (!is_pre_transformed_type(pre) || pre == INT32) return report(ZDNN_INVALID_TYPE, where);
     value = maximum ? 127.0 : -128.0;
     return report(store_limit(pre, value, out), where);
   case ZDNN_BINARY_INT32:
-    if (pre == INT32) value = maximum ? 2147483647.0 : -2147483648.0;
-    else if (pre == INT8) value = maximum ? 127.0 : -128.0;
-    else if (pre == FP32) value = maximum ? 2147483520.0 : -2147483648.0;  // largest float < 2^31
-    else return report(ZDNN_INVALID_TYPE, where);
+    if (pre == INT32)
+      value = maximum ? 2147483647.0 : -2147483648.0;
+    else if (pre == INT8)
+      value = maximum ? 127.0 : -128.0;
+    else if (pre == FP32)
+      value = maximum ? 2147483520.0 : -2147483648.0;  // largest float < 2^31
+    else
+      return report(ZDNN_INVALID_TYPE, where);
     return report(store_limit(pre, value, out), where);
-  default:
-    return report(ZDNN_INVALID_TYPE, where);
+  default: return report(ZDNN_INVALID_TYPE, where);
   }
   return report(store_limit(pre, maximum ? value : -value, out), where);
 }
@@ -68,8 +94,14 @@ zdnn_status zdnn_get_min_limit(zdnn_data_types transformed_type, zdnn_data_types
 void zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max) {
   static constexpr const char* where = "zdnn_getrange_ztensor";
   if (!min || !max) return;
-  if (zdnn_status s = check_dlfloat_operand(ztensor); s != ZDNN_OK) { report(s, where); return; }
-  if (!ztensor->is_transformed) { report(ZDNN_INVALID_STATE, where); return; }
+  if (zdnn_status s = check_dlfloat_operand(ztensor); s != ZDNN_OK) {
+    report(s, where);
+    return;
+  }
+  if (!ztensor->is_transformed) {
+    report(ZDNN_INVALID_STATE, where);
+    return;
+  }
   guarded(where, [&] {
     const DenseTensor values = load_dense(*ztensor);
     float lo = -0.0f, hi = 0.0f;

@@ -27,13 +27,27 @@ void apply_matmul_op(int op, float* dot, const float* c, uint32_t m, uint32_t p)
   for (uint32_t i = 0; i < m; ++i) {
     float* row = dot + static_cast<size_t>(i) * p;
     switch (op) {
-    case MATMUL_OP_ADDITION: for (uint32_t j = 0; j < p; ++j) row[j] += c[j]; break;
-    case MATMUL_OP_GREATER: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] > c[j] ? 1.0f : 0.0f; break;
-    case MATMUL_OP_GREATER_EQUAL: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] >= c[j] ? 1.0f : 0.0f; break;
-    case MATMUL_OP_EQUAL: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] == c[j] ? 1.0f : 0.0f; break;
-    case MATMUL_OP_NOT_EQUAL: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] != c[j] ? 1.0f : 0.0f; break;
-    case MATMUL_OP_LESSER_EQUAL: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] <= c[j] ? 1.0f : 0.0f; break;
-    case MATMUL_OP_LESSER: for (uint32_t j = 0; j < p; ++j) row[j] = row[j] < c[j] ? 1.0f : 0.0f; break;
+    case MATMUL_OP_ADDITION:
+      for (uint32_t j = 0; j < p; ++j) row[j] += c[j];
+      break;
+    case MATMUL_OP_GREATER:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] > c[j] ? 1.0f : 0.0f;
+      break;
+    case MATMUL_OP_GREATER_EQUAL:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] >= c[j] ? 1.0f : 0.0f;
+      break;
+    case MATMUL_OP_EQUAL:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] == c[j] ? 1.0f : 0.0f;
+      break;
+    case MATMUL_OP_NOT_EQUAL:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] != c[j] ? 1.0f : 0.0f;
+      break;
+    case MATMUL_OP_LESSER_EQUAL:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] <= c[j] ? 1.0f : 0.0f;
+      break;
+    case MATMUL_OP_LESSER:
+      for (uint32_t j = 0; j < p; ++j) row[j] = row[j] < c[j] ? 1.0f : 0.0f;
+      break;
     default: break;
     }
   }

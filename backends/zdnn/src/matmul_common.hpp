@@ -19,7 +19,9 @@ zdnn_status matmul_shape(const zdnn_tensor_desc& a, const zdnn_tensor_desc& b, c
                          MatmulShape& shape);
 
 // True when `op` is one of MATMUL_OP_ADDITION .. MATMUL_OP_LESSER.
-inline bool valid_matmul_op(int op) { return op >= MATMUL_OP_ADDITION && op <= MATMUL_OP_LESSER; }
+inline bool valid_matmul_op(int op) {
+  return op >= MATMUL_OP_ADDITION && op <= MATMUL_OP_LESSER;
+}
 
 // Applies the fused operation of `op` between dot products and c (per column) in place.
 void apply_matmul_op(int op, float* dot, const float* c, uint32_t m, uint32_t p);

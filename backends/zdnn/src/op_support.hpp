@@ -48,6 +48,8 @@ inline bool has_dims(const zdnn_ztensor* t, uint32_t d4, uint32_t d3, uint32_t d
 }
 
 // A save area / work area given by the caller must be 4K aligned.
-inline bool misaligned(const void* area) { return area && (reinterpret_cast<uintptr_t>(area) % 4096) != 0; }
+inline bool misaligned(const void* area) {
+  return area && (reinterpret_cast<uintptr_t>(area) % 4096) != 0;
+}
 
 }  // namespace tessera::zdnn

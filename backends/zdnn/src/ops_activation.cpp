@@ -81,14 +81,14 @@ zdnn_status zdnn_gelu(const zdnn_ztensor* input, zdnn_ztensor* output) {
   });
 }
 
-zdnn_status zdnn_softmax(const zdnn_ztensor* input, void* save_area, zdnn_softmax_act act_func,
-                         zdnn_ztensor* output) {
+zdnn_status zdnn_softmax(const zdnn_ztensor* input, void* save_area, zdnn_softmax_act act_func, zdnn_ztensor* output) {
   return guarded("zdnn_softmax", [&] { return softmax_impl("zdnn_softmax", input, save_area, act_func, 0, output); });
 }
 
 zdnn_status zdnn_softmax_mask(const zdnn_ztensor* input, void* save_area, zdnn_softmax_act act_func,
                               uint32_t softmax_mask, zdnn_ztensor* output) {
-  return guarded("zdnn_softmax_mask", [&] { return softmax_impl("zdnn_softmax_mask", input, save_area, act_func, softmax_mask, output); });
+  return guarded("zdnn_softmax_mask",
+                 [&] { return softmax_impl("zdnn_softmax_mask", input, save_area, act_func, softmax_mask, output); });
 }
 
 }  // extern "C"

@@ -26,8 +26,8 @@ zdnn_status check_kernel(const zdnn_ztensor* k) {
 }  // namespace
 
 static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias,
-                                   zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func,
-                                   const void* clipping_value, zdnn_ztensor* output) {
+                                    zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func,
+                                    const void* clipping_value, zdnn_ztensor* output) {
   static constexpr const char* where = "zdnn_conv2d";
   if (zdnn_status s = check_operands({input, bias, output}); s != ZDNN_OK) return report(s, where);
   if (zdnn_status s = check_kernel(kernel); s != ZDNN_OK) return report(s, where);
@@ -109,6 +109,10 @@ static zdnn_status zdnn_conv2d_impl(const zdnn_ztensor* input, const zdnn_ztenso
   return finish(output, y, where);
 }
 
-extern "C" zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias, zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func, const void* clipping_value, zdnn_ztensor* output) {
-  return guarded("zdnn_conv2d", [&] { return zdnn_conv2d_impl(input, kernel, bias, padding, sh, sw, act_func, clipping_value, output); });
+extern "C" zdnn_status zdnn_conv2d(const zdnn_ztensor* input, const zdnn_ztensor* kernel, const zdnn_ztensor* bias,
+                                   zdnn_pool_padding padding, uint32_t sh, uint32_t sw, zdnn_conv2d_act act_func,
+                                   const void* clipping_value, zdnn_ztensor* output) {
+  return guarded("zdnn_conv2d", [&] {
+    return zdnn_conv2d_impl(input, kernel, bias, padding, sh, sw, act_func, clipping_value, output);
+  });
 }

@@ -24,20 +24,24 @@ zdnn_status matmul(const char* where, const zdnn_ztensor* a, const zdnn_ztensor*
 
 extern "C" {
 
-zdnn_status zdnn_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
-                           zdnn_matmul_ops op_type, zdnn_ztensor* output) {
-  return guarded("zdnn_matmul_op", [&] { return matmul("zdnn_matmul_op", a, b, c, false, false, op_type, false, output); });
+zdnn_status zdnn_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c, zdnn_matmul_ops op_type,
+                           zdnn_ztensor* output) {
+  return guarded("zdnn_matmul_op",
+                 [&] { return matmul("zdnn_matmul_op", a, b, c, false, false, op_type, false, output); });
 }
 
 zdnn_status zdnn_matmul_bcast_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
                                  zdnn_matmul_bcast_ops op_type, zdnn_ztensor* output) {
-  return guarded("zdnn_matmul_bcast_op", [&] { return matmul("zdnn_matmul_bcast_op", a, b, c, false, false, op_type, true, output); });
+  return guarded("zdnn_matmul_bcast_op",
+                 [&] { return matmul("zdnn_matmul_bcast_op", a, b, c, false, false, op_type, true, output); });
 }
 
 zdnn_status zdnn_matmul_transpose_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
                                      bool transpose_a, bool transpose_b, zdnn_matmul_ops op_type,
                                      zdnn_ztensor* output) {
-  return guarded("zdnn_matmul_transpose_op", [&] { return matmul("zdnn_matmul_transpose_op", a, b, c, transpose_a, transpose_b, op_type, true, output); });
+  return guarded("zdnn_matmul_transpose_op", [&] {
+    return matmul("zdnn_matmul_transpose_op", a, b, c, transpose_a, transpose_b, op_type, true, output);
+  });
 }
 
 }  // extern "C"

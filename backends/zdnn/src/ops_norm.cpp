@@ -88,7 +88,8 @@ zdnn_status zdnn_moments(const zdnn_ztensor* input, zdnn_moments_bessel bessel, 
       double sq = 0.0;
       for (uint64_t i = 0; i < count; ++i) sq += (v[i] - m) * (v[i] - m);
       mean.data[n] = static_cast<float>(m);
-      variance.data[n] = static_cast<float>(sq / static_cast<double>(bessel == MOMENTS_BESSEL_SAMPLE ? count - 1 : count));
+      variance.data[n] =
+          static_cast<float>(sq / static_cast<double>(bessel == MOMENTS_BESSEL_SAMPLE ? count - 1 : count));
     }
     const zdnn_status s1 = finish(mean_out, mean, where);
     const zdnn_status s2 = finish(variance_out, variance, where);
@@ -96,8 +97,8 @@ zdnn_status zdnn_moments(const zdnn_ztensor* input, zdnn_moments_bessel bessel, 
   });
 }
 
-zdnn_status zdnn_layernorm(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c, float beta,
-                           float gamma, float epsilon, zdnn_ztensor* out) {
+zdnn_status zdnn_layernorm(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c, float beta, float gamma,
+                           float epsilon, zdnn_ztensor* out) {
   static constexpr const char* where = "zdnn_layernorm";
   return guarded(where, [&]() -> zdnn_status {
     if (zdnn_status s = check_operands({a, b, c, out}); s != ZDNN_OK) return report(s, where);

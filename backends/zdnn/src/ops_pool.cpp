@@ -9,8 +9,8 @@ using namespace tessera::zdnn;
 
 namespace {
 
-zdnn_status pool(const char* where, bool average, const zdnn_ztensor* input, zdnn_pool_padding padding,
-                 uint32_t kh, uint32_t kw, uint32_t sh, uint32_t sw, zdnn_ztensor* output) {
+zdnn_status pool(const char* where, bool average, const zdnn_ztensor* input, zdnn_pool_padding padding, uint32_t kh,
+                 uint32_t kw, uint32_t sh, uint32_t sw, zdnn_ztensor* output) {
   if (zdnn_status s = check_operands({input, output}); s != ZDNN_OK) return report(s, where);
   const zdnn_tensor_desc& in = *input->transformed_desc;
   const zdnn_tensor_desc& out = *output->transformed_desc;
@@ -61,14 +61,18 @@ extern "C" {
 
 zdnn_status zdnn_avgpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
                            uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output) {
-  return guarded("zdnn_avgpool2d", [&] { return pool("zdnn_avgpool2d", true, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
-              output); });
+  return guarded("zdnn_avgpool2d", [&] {
+    return pool("zdnn_avgpool2d", true, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
+                output);
+  });
 }
 
 zdnn_status zdnn_maxpool2d(const zdnn_ztensor* input, zdnn_pool_padding padding_type, uint32_t kernel_height,
                            uint32_t kernel_width, uint32_t stride_height, uint32_t stride_width, zdnn_ztensor* output) {
-  return guarded("zdnn_maxpool2d", [&] { return pool("zdnn_maxpool2d", false, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
-              output); });
+  return guarded("zdnn_maxpool2d", [&] {
+    return pool("zdnn_maxpool2d", false, input, padding_type, kernel_height, kernel_width, stride_height, stride_width,
+                output);
+  });
 }
 
 }  // extern "C"

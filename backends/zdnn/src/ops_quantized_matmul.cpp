@@ -31,7 +31,9 @@ bool valid_scale(float rec_scale) {
   const float scale = 1.0f / rec_scale;
   return std::isfinite(scale) && scale != 0.0f && std::fabs(scale) <= kDlfMax;
 }
-bool valid_offset(float offset) { return std::isfinite(offset) && std::fabs(offset) <= kDlfMax; }
+bool valid_offset(float offset) {
+  return std::isfinite(offset) && std::fabs(offset) <= kDlfMax;
+}
 
 // Reads every cell of an int8 4DFEATURE or 4DWEIGHTS tensor into dense floats.
 std::vector<float> load_int8(const zdnn_ztensor& t) {
@@ -52,9 +54,9 @@ std::vector<float> load_int8(const zdnn_ztensor& t) {
 }  // namespace
 
 static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
-                                                zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max,
-                                                const bool disable_clipping, const bool dequantize,
-                                                const bool pre_computed, void* work_area, zdnn_ztensor* output) {
+                                                 zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max,
+                                                 const bool disable_clipping, const bool dequantize,
+                                                 const bool pre_computed, void* work_area, zdnn_ztensor* output) {
   static constexpr const char* where = "zdnn_quantized_matmul_op";
   if (!has_descriptors(a) || !has_descriptors(b) || !has_descriptors(c) || !has_descriptors(output))
     return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
@@ -84,7 +86,8 @@ static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zd
     aq = load_dense(*a).data;
     for (float& v : aq) {
       float q = v * a->rec_scale + a->offset;
-      if (!disable_clipping) q = std::clamp(std::nearbyint(q), static_cast<float>(clip_min), static_cast<float>(clip_max));
+      if (!disable_clipping)
+        q = std::clamp(std::nearbyint(q), static_cast<float>(clip_min), static_cast<float>(clip_max));
       v = q;
     }
   } else {
@@ -132,6 +135,12 @@ static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zd
   return finish(output, y, where);
 }
 
-extern "C" zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c, zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max, const bool disable_clipping, const bool dequantize, const bool pre_computed, void* work_area, zdnn_ztensor* output) {
-  return guarded("zdnn_quantized_matmul_op", [&] { return zdnn_quantized_matmul_op_impl(a, b, c, op_type, clip_min, clip_max, disable_clipping, dequantize, pre_computed, work_area, output); });
+extern "C" zdnn_status zdnn_quantized_matmul_op(const zdnn_ztensor* a, const zdnn_ztensor* b, const zdnn_ztensor* c,
+                                                zdnn_matmul_ops op_type, const int8_t clip_min, const int8_t clip_max,
+                                                const bool disable_clipping, const bool dequantize,
+                                                const bool pre_computed, void* work_area, zdnn_ztensor* output) {
+  return guarded("zdnn_quantized_matmul_op", [&] {
+    return zdnn_quantized_matmul_op_impl(a, b, c, op_type, clip_min, clip_max, disable_clipping, dequantize,
+                                         pre_computed, work_area, output);
+  });
 }

@@ -8,7 +8,7 @@
 using namespace tessera::zdnn;
 
 static zdnn_status zdnn_reduce_impl(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type,
-                                   zdnn_ztensor* output) {
+                                    zdnn_ztensor* output) {
   static constexpr const char* where = "zdnn_reduce";
   if (zdnn_status s = check_operands({input}); s != ZDNN_OK) return report(s, where);
   if (!has_descriptors(output)) return report(ZDNN_INVALID_BUFFER, where);
@@ -33,7 +33,10 @@ static zdnn_status zdnn_reduce_impl(const zdnn_ztensor* input, void* save_area, 
     int32_t at = 0;
     for (uint32_t i = 0; i < d.dim1; ++i) {
       nonnumeric |= std::isnan(v[i]);
-      if (want_max ? v[i] > b : v[i] < b) { b = v[i]; at = static_cast<int32_t>(i); }
+      if (want_max ? v[i] > b : v[i] < b) {
+        b = v[i];
+        at = static_cast<int32_t>(i);
+      }
     }
     best.data[row] = b;
     index[row] = at;
@@ -53,6 +56,7 @@ static zdnn_status zdnn_reduce_impl(const zdnn_ztensor* input, void* save_area, 
   return nonnumeric ? report(ZDNN_ELEMENT_RANGE_VIOLATION, where) : ZDNN_OK;
 }
 
-extern "C" zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type, zdnn_ztensor* output) {
+extern "C" zdnn_status zdnn_reduce(const zdnn_ztensor* input, void* save_area, zdnn_reduce_ops op_type,
+                                   zdnn_ztensor* output) {
   return guarded("zdnn_reduce", [&] { return zdnn_reduce_impl(input, save_area, op_type, output); });
 }

@@ -17,7 +17,9 @@ using namespace tessera::zdnn;
 
 namespace {
 
-float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+float sigmoid(float x) {
+  return 1.0f / (1.0f + std::exp(-x));
+}
 
 struct RnnTensors {
   const zdnn_ztensor *input, *h0, *c0, *weights, *biases, *hidden_weights, *hidden_biases;
@@ -153,18 +155,21 @@ zdnn_status zdnn_lstm(const zdnn_ztensor* input, const zdnn_ztensor* h0, const z
                       const zdnn_ztensor* weights, const zdnn_ztensor* biases, const zdnn_ztensor* hidden_weights,
                       const zdnn_ztensor* hidden_biases, lstm_gru_direction direction, void* work_area,
                       zdnn_ztensor* hn_output, zdnn_ztensor* cf_output) {
-  return guarded("zdnn_lstm", [&] { return rnn("zdnn_lstm", true,
-             RnnTensors{input, h0, c0, weights, biases, hidden_weights, hidden_biases, hn_output, cf_output},
-             direction, work_area); });
+  return guarded("zdnn_lstm", [&] {
+    return rnn("zdnn_lstm", true,
+               RnnTensors{input, h0, c0, weights, biases, hidden_weights, hidden_biases, hn_output, cf_output},
+               direction, work_area);
+  });
 }
 
 zdnn_status zdnn_gru(const zdnn_ztensor* input, const zdnn_ztensor* h0, const zdnn_ztensor* weights,
-                     const zdnn_ztensor* biases, const zdnn_ztensor* hidden_weights,
-                     const zdnn_ztensor* hidden_biases, lstm_gru_direction direction, void* work_area,
-                     zdnn_ztensor* hn_output) {
-  return guarded("zdnn_gru", [&] { return rnn("zdnn_gru", false,
-             RnnTensors{input, h0, nullptr, weights, biases, hidden_weights, hidden_biases, hn_output, nullptr},
-             direction, work_area); });
+                     const zdnn_ztensor* biases, const zdnn_ztensor* hidden_weights, const zdnn_ztensor* hidden_biases,
+                     lstm_gru_direction direction, void* work_area, zdnn_ztensor* hn_output) {
+  return guarded("zdnn_gru", [&] {
+    return rnn("zdnn_gru", false,
+               RnnTensors{input, h0, nullptr, weights, biases, hidden_weights, hidden_biases, hn_output, nullptr},
+               direction, work_area);
+  });
 }
 
 }  // extern "C"

@@ -1,10 +1,10 @@
 // Environment-variable settings of the zDNN emulator, read once at load and by zdnn_init().
 #include "settings.hpp"
 
+#include <strings.h>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <strings.h>
 
 namespace tessera::zdnn {
 namespace {
@@ -19,10 +19,12 @@ Settings& settings_storage() {
 }
 
 LogLevel parse_level(const char* text) {
-  struct Named { const char* name; LogLevel level; };
-  static constexpr Named names[] = {{"off", LogLevel::off},     {"fatal", LogLevel::fatal},
-                                    {"error", LogLevel::error}, {"warn", LogLevel::warn},
-                                    {"info", LogLevel::info},   {"debug", LogLevel::debug},
+  struct Named {
+    const char* name;
+    LogLevel level;
+  };
+  static constexpr Named names[] = {{"off", LogLevel::off},    {"fatal", LogLevel::fatal}, {"error", LogLevel::error},
+                                    {"warn", LogLevel::warn},  {"info", LogLevel::info},   {"debug", LogLevel::debug},
                                     {"trace", LogLevel::trace}};
   for (const auto& n : names)
     if (strcasecmp(text, n.name) == 0) return n.level;

@@ -60,15 +60,16 @@ const char* status_message(zdnn_status status) {
 zdnn_status report(zdnn_status status, const char* where, const char* detail) {
   if (status != ZDNN_OK) {
     const LogLevel level = is_error(status) ? LogLevel::error : LogLevel::warn;
-    log_message(level, "status", where, "%s (0x%08X)%s%s", status_message(status),
-                static_cast<unsigned>(status), detail ? ": " : "", detail ? detail : "");
+    log_message(level, "status", where, "%s (0x%08X)%s%s", status_message(status), static_cast<unsigned>(status),
+                detail ? ": " : "", detail ? detail : "");
   }
   const Settings s = current_settings();
   if (s.diag_enabled && s.diag_status == static_cast<uint32_t>(status)) {
-    std::fprintf(stderr, "zDNN Diagnostic\n==================================================\n"
-                         "status = 0x%08X, %s\nin %s%s%s\n",
-                 static_cast<unsigned>(status), status_message(status), where,
-                 detail ? ": " : "", detail ? detail : "");
+    std::fprintf(stderr,
+                 "zDNN Diagnostic\n==================================================\n"
+                 "status = 0x%08X, %s\nin %s%s%s\n",
+                 static_cast<unsigned>(status), status_message(status), where, detail ? ": " : "",
+                 detail ? detail : "");
   }
   return status;
 }

@@ -28,6 +28,8 @@ zdnn_status guarded(const char* where, Body&& body) noexcept {
   }
 }
 
-inline bool is_error(zdnn_status s) { return s != ZDNN_OK && s != ZDNN_ELEMENT_RANGE_VIOLATION; }
+inline bool is_error(zdnn_status s) {
+  return s != ZDNN_OK && s != ZDNN_ELEMENT_RANGE_VIOLATION;
+}
 
 }  // namespace tessera::zdnn

@@ -7,7 +7,8 @@ uint32_t cells_per_stick(zdnn_data_types t) {
   switch (t) {
   case ZDNN_DLFLOAT16: return 64;
   case ZDNN_BINARY_INT8: return 128;
-  case ZDNN_BINARY_INT32: case ZDNN_BINARY_FP32: return 32;
+  case ZDNN_BINARY_INT32:
+  case ZDNN_BINARY_FP32: return 32;
   default: return 0;
   }
 }
@@ -34,8 +35,7 @@ uint64_t weights_offset(const zdnn_tensor_desc& d, uint32_t e4, uint32_t e3, uin
   const uint64_t e3n = d.dim3;
   const uint64_t e2l = round_up(d.dim2, 64);
   const uint64_t e1l = round_up(d.dim1, 64);
-  return e4 * e3n * e2l * e1l + e3 * e2l * 64 + (e2 / 2) * 128 + (e1 / 64) * e2l * e3n * 64 + (e1 * 2) % 128 +
-         e2 % 2;
+  return e4 * e3n * e2l * e1l + e3 * e2l * 64 + (e2 / 2) * 128 + (e1 / 64) * e2l * e3n * 64 + (e1 * 2) % 128 + e2 % 2;
 }
 
 }  // namespace tessera::zdnn

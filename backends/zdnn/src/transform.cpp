@@ -111,8 +111,8 @@ bool stickify_general(const void* const* sources, zdnn_data_types src_type, cons
             row[s.dst_c + i] = load_element(sources[s.source], s.src_index + i * s.stride, src_type);
         for (uint32_t c0 = 0; c0 < g.c; c0 += 64) {
           const uint32_t count = std::min<uint32_t>(64, g.c - c0);
-          violation |= fp32_row_to_dlf16(row.data() + c0, reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, w, c0)),
-                                         count, saturate);
+          violation |= fp32_row_to_dlf16(
+              row.data() + c0, reinterpret_cast<uint16_t*>(base + g.stick_offset(n, h, w, c0)), count, saturate);
         }
       }
   return violation;
@@ -219,7 +219,8 @@ extern "C" {
 zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...) {
   va_list args;
   va_start(args, ztensor);
-  const zdnn_status s = guarded("zdnn_transform_ztensor", [&] { return transform(ztensor, args, false, "zdnn_transform_ztensor"); });
+  const zdnn_status s =
+      guarded("zdnn_transform_ztensor", [&] { return transform(ztensor, args, false, "zdnn_transform_ztensor"); });
   va_end(args);
   return s;
 }
@@ -227,13 +228,16 @@ zdnn_status zdnn_transform_ztensor(zdnn_ztensor* ztensor, ...) {
 zdnn_status zdnn_transform_ztensor_with_saturation(zdnn_ztensor* ztensor, ...) {
   va_list args;
   va_start(args, ztensor);
-  const zdnn_status s = guarded("zdnn_transform_ztensor_with_saturation", [&] { return transform(ztensor, args, true, "zdnn_transform_ztensor_with_saturation"); });
+  const zdnn_status s = guarded("zdnn_transform_ztensor_with_saturation", [&] {
+    return transform(ztensor, args, true, "zdnn_transform_ztensor_with_saturation");
+  });
   va_end(args);
   return s;
 }
 
 zdnn_status zdnn_transform_origtensor(const zdnn_ztensor* ztensor, void* out_buf) {
-  return guarded("zdnn_transform_origtensor", [&] { return unstickify(ztensor, out_buf, "zdnn_transform_origtensor"); });
+  return guarded("zdnn_transform_origtensor",
+                 [&] { return unstickify(ztensor, out_buf, "zdnn_transform_origtensor"); });
 }
 
 }  // extern "C"

@@ -15,15 +15,22 @@
 using namespace tessera::zdnn;
 
 static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool saturation_control, int8_t clip_min,
-                                                        int8_t clip_max, const void* data) {
+                                                         int8_t clip_max, const void* data) {
   static constexpr const char* where = "zdnn_transform_quantized_ztensor";
   if (!has_descriptors(t)) return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
   const zdnn_tensor_desc& pre = *t->pre_transformed_desc;
   const zdnn_tensor_desc& tf = *t->transformed_desc;
   if (t->is_transformed) return report(ZDNN_INVALID_STATE, where);
-  if (tf.format != ZDNN_FORMAT_4DFEATURE && tf.format != ZDNN_FORMAT_4DWEIGHTS) return report(ZDNN_INVALID_FORMAT, where);
+  if (tf.format != ZDNN_FORMAT_4DFEATURE && tf.format != ZDNN_FORMAT_4DWEIGHTS)
+    return report(ZDNN_INVALID_FORMAT, where);
   switch (pre.layout) {
-  case ZDNN_1D: case ZDNN_2D: case ZDNN_2DS: case ZDNN_3D: case ZDNN_3DS: case ZDNN_4D: case ZDNN_NHWC: break;
+  case ZDNN_1D:
+  case ZDNN_2D:
+  case ZDNN_2DS:
+  case ZDNN_3D:
+  case ZDNN_3DS:
+  case ZDNN_4D:
+  case ZDNN_NHWC: break;
   default: return report(ZDNN_INVALID_LAYOUT, where);
   }
   if (tf.layout != ZDNN_NHWC) return report(ZDNN_INVALID_LAYOUT, where);
@@ -39,7 +46,8 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
   if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
   if (!dims_consistent(pre, tf)) return report(ZDNN_INVALID_SHAPE, where, "descriptors disagree");
   if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
-  if (tf.type == ZDNN_BINARY_INT8 && !weights && clip_min >= clip_max) return report(ZDNN_INVALID_CLIPPING_VALUE, where);
+  if (tf.type == ZDNN_BINARY_INT8 && !weights && clip_min >= clip_max)
+    return report(ZDNN_INVALID_CLIPPING_VALUE, where);
   if (!std::isfinite(t->rec_scale) || t->rec_scale == 0.0f || !std::isfinite(t->offset))
     return report(ZDNN_FUNC_RC_F001, where, "scale or offset non-numeric or scale zero");
   if (!data) return report(ZDNN_INVALID_BUFFER, where, "NULL data");
@@ -70,6 +78,9 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
   return ZDNN_OK;
 }
 
-extern "C" zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* t, bool saturation_control, int8_t clip_min, int8_t clip_max, const void* data) {
-  return guarded("zdnn_transform_quantized_ztensor", [&] { return zdnn_transform_quantized_ztensor_impl(t, saturation_control, clip_min, clip_max, data); });
+extern "C" zdnn_status zdnn_transform_quantized_ztensor(zdnn_ztensor* t, bool saturation_control, int8_t clip_min,
+                                                        int8_t clip_max, const void* data) {
+  return guarded("zdnn_transform_quantized_ztensor", [&] {
+    return zdnn_transform_quantized_ztensor_impl(t, saturation_control, clip_min, clip_max, data);
+  });
 }

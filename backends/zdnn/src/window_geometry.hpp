@@ -10,9 +10,9 @@
 namespace tessera::zdnn {
 
 struct WindowAxis {
-  uint32_t out = 0;         // number of window positions
-  uint32_t step = 1;        // stride (1 when the stride is 0: a single window)
-  int64_t pad_before = 0;   // input positions before the first window start
+  uint32_t out = 0;        // number of window positions
+  uint32_t step = 1;       // stride (1 when the stride is 0: a single window)
+  int64_t pad_before = 0;  // input positions before the first window start
 
   // Input index of window position `o`, tap `k` (may fall into the padding).
   int64_t input_index(uint32_t o, uint32_t k) const { return int64_t(o) * step - pad_before + k; }

@@ -63,7 +63,9 @@ zdnn_status zdnn_init_quantized_ztensor_with_malloc(zdnn_tensor_desc* pre, zdnn_
   return allocate_for(output, "zdnn_init_quantized_ztensor_with_malloc");
 }
 
-bool zdnn_is_quantized_ztensor(zdnn_ztensor* ztensor) { return ztensor && ztensor->rec_scale != 0.0f; }
+bool zdnn_is_quantized_ztensor(zdnn_ztensor* ztensor) {
+  return ztensor && ztensor->rec_scale != 0.0f;
+}
 
 void zdnn_reset_ztensor(zdnn_ztensor* ztensor) {
   if (!ztensor) return;

@@ -1,7 +1,7 @@
 // Queries, versions, limits, status messages, getrange and ZDNN_STATUS_DIAG.
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "test_support.hpp"
 

@@ -9,8 +9,8 @@ namespace {
 // Transforms one FP32 value in a 1D tensor and returns (status, first cell).
 std::pair<zdnn_status, uint16_t> convert(float value, bool saturate = false) {
   Tensor t(ZDNN_1D, FP32, {1});
-  const zdnn_status s = saturate ? zdnn_transform_ztensor_with_saturation(&t.z, &value)
-                                 : zdnn_transform_ztensor(&t.z, &value);
+  const zdnn_status s =
+      saturate ? zdnn_transform_ztensor_with_saturation(&t.z, &value) : zdnn_transform_ztensor(&t.z, &value);
   uint16_t cell;
   std::memcpy(&cell, t.z.buffer, 2);
   return {s, cell};
@@ -107,11 +107,12 @@ TEST_CASE("independent cleanse matches the library on random values") {
 
 TEST_CASE("full-stick (vectorised) conversion path agrees on edge values") {
   std::vector<float> v(2 * 64);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = std::ldexp(1.0f + float(i % 7) / 1024.0f, int(i % 64) - 32);  // 2^-32 .. 2^31
-  v[3] = 1.0f + 1.0f / 1024;            // tie
-  v[4] = -(1.0f + 3.0f / 1024);         // tie, negative
-  v[5] = std::ldexp(1.0f, -40);         // underflow
-  v[6] = 8573157376.0f;                 // largest finite
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = std::ldexp(1.0f + float(i % 7) / 1024.0f, int(i % 64) - 32);  // 2^-32 .. 2^31
+  v[3] = 1.0f + 1.0f / 1024;                                             // tie
+  v[4] = -(1.0f + 3.0f / 1024);                                          // tie, negative
+  v[5] = std::ldexp(1.0f, -40);                                          // underflow
+  v[6] = 8573157376.0f;                                                  // largest finite
   v[7] = 0.0f;
   v[8] = -0.0f;
   Tensor t(ZDNN_2D, FP32, {2, 64});
@@ -131,8 +132,10 @@ TEST_CASE("full-stick (vectorised) conversion path agrees on edge values") {
     CHECK(zdnn_transform_ztensor_with_saturation(&u.z, w.data()) ==
           (std::isfinite(bad) ? ZDNN_OK : ZDNN_ELEMENT_RANGE_VIOLATION));
     const auto r = u.read();
-    if (std::isfinite(bad)) CHECK(r[17] == 8573157376.0f);
-    else CHECK(std::isnan(r[17]));
+    if (std::isfinite(bad))
+      CHECK(r[17] == 8573157376.0f);
+    else
+      CHECK(std::isnan(r[17]));
     CHECK(r[16] == 1.0f);
   }
 }

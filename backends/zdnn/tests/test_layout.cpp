@@ -55,17 +55,20 @@ TEST_CASE("every element lands where the 4DFEATURE formula says") {
 TEST_CASE("padding cells are zero") {
   Tensor t(ZDNN_NHWC, FP32, {1, 1, 3, 5});
   REQUIRE(t.load(std::vector<float>(15, 1.0f)) == ZDNN_OK);
-  CHECK(cell_at(t.z, 5 * 2) == 0);          // cell c=5 of stick 0
-  CHECK(cell_at(t.z, 3 * 128) == 0);        // stick w=3 (W padding)
+  CHECK(cell_at(t.z, 5 * 2) == 0);    // cell c=5 of stick 0
+  CHECK(cell_at(t.z, 3 * 128) == 0);  // stick w=3 (W padding)
   CHECK(cell_at(t.z, 4094) == 0);
 }
 
 TEST_CASE("round trip over every layout with odd sizes and all float types") {
-  struct Case { zdnn_data_layouts layout; std::initializer_list<uint32_t> dims; };
-  const Case cases[] = {{ZDNN_1D, {67}},         {ZDNN_2D, {3, 65}},          {ZDNN_2DS, {5, 33}},
-                        {ZDNN_3D, {2, 33, 3}},   {ZDNN_3DS, {3, 5, 129}},     {ZDNN_4D, {2, 3, 5, 7}},
-                        {ZDNN_NHWC, {1, 3, 37, 65}}, {ZDNN_NCHW, {2, 67, 3, 5}}, {ZDNN_4DS, {3, 1, 5, 7}},
-                        {ZDNN_4DS, {3, 2, 5, 7}}};
+  struct Case {
+    zdnn_data_layouts layout;
+    std::initializer_list<uint32_t> dims;
+  };
+  const Case cases[] = {
+      {ZDNN_1D, {67}},          {ZDNN_2D, {3, 65}},      {ZDNN_2DS, {5, 33}},         {ZDNN_3D, {2, 33, 3}},
+      {ZDNN_3DS, {3, 5, 129}},  {ZDNN_4D, {2, 3, 5, 7}}, {ZDNN_NHWC, {1, 3, 37, 65}}, {ZDNN_NCHW, {2, 67, 3, 5}},
+      {ZDNN_4DS, {3, 1, 5, 7}}, {ZDNN_4DS, {3, 2, 5, 7}}};
   unsigned seed = 1;
   for (const Case& c : cases) {
     Tensor t(c.layout, FP32, c.dims);
@@ -233,7 +236,8 @@ TEST_CASE("FP16 and BFLOAT round trips through NHWC and NCHW") {
         data[i] = type == BFLOAT ? uint16_t(bits >> 16) : 0;
         if (type == FP16) {  // v = m/8 with |m| <= 100: build binary16 by hand
           const float a = std::fabs(v);
-          if (a == 0) data[i] = 0;
+          if (a == 0)
+            data[i] = 0;
           else {
             int e;
             const float m = std::frexp(a, &e);  // a = m * 2^e

@@ -48,18 +48,29 @@ TEST_CASE("elementwise binary ops") {
 }
 
 TEST_CASE("elementwise unary ops and activations") {
-  check_unary(zdnn_log, [](float x) { return std::log(x); }, 0.01f, 100);
-  check_unary(zdnn_exp, [](float x) { return std::exp(x); }, -10, 10);
-  check_unary(zdnn_sqrt, [](float x) { return std::sqrt(x); }, 0, 100);
-  check_unary(zdnn_tanh, [](float x) { return std::tanh(x); }, -4, 4);
-  check_unary(zdnn_sigmoid, [](float x) { return 1 / (1 + std::exp(-x)); }, -8, 8);
-  check_unary(zdnn_gelu, [](float x) { return 0.5f * x * (1 + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }, -4, 4);
+  check_unary(
+      zdnn_log, [](float x) { return std::log(x); }, 0.01f, 100);
+  check_unary(
+      zdnn_exp, [](float x) { return std::exp(x); }, -10, 10);
+  check_unary(
+      zdnn_sqrt, [](float x) { return std::sqrt(x); }, 0, 100);
+  check_unary(
+      zdnn_tanh, [](float x) { return std::tanh(x); }, -4, 4);
+  check_unary(
+      zdnn_sigmoid, [](float x) { return 1 / (1 + std::exp(-x)); }, -8, 8);
+  check_unary(
+      zdnn_gelu, [](float x) { return 0.5f * x * (1 + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }, -4,
+      4);
   check_unary([](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_invsqrt(i, 0.5f, o); },
               [](float x) { return 1 / std::sqrt(x + 0.5f); }, 0, 10);
   check_unary([](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_relu(i, nullptr, o); },
               [](float x) { return std::max(x, 0.0f); }, -5, 5);
-  check_unary([](const zdnn_ztensor* i, zdnn_ztensor* o) { const float clip = 2; return zdnn_relu(i, &clip, o); },
-              [](float x) { return std::min(std::max(x, 0.0f), 2.0f); }, -5, 5);
+  check_unary(
+      [](const zdnn_ztensor* i, zdnn_ztensor* o) {
+        const float clip = 2;
+        return zdnn_relu(i, &clip, o);
+      },
+      [](float x) { return std::min(std::max(x, 0.0f), 2.0f); }, -5, 5);
   check_unary([](const zdnn_ztensor* i, zdnn_ztensor* o) { return zdnn_leaky_relu(i, nullptr, 0.1f, o); },
               [](float x) { return x < 0 ? 0.1f * x : x; }, -5, 5);
 }
@@ -111,7 +122,8 @@ TEST_CASE("softmax, log-softmax and softmax_mask") {
         double sum = 0;
         for (uint32_t i = 0; i < count; ++i) sum += std::exp(v[i] - mx);
         for (uint32_t i = 0; i < count; ++i)
-          want[row * n + i] = act == SOFTMAX_ACT_LOG ? float(v[i] - mx - std::log(sum)) : float(std::exp(v[i] - mx) / sum);
+          want[row * n + i] =
+              act == SOFTMAX_ACT_LOG ? float(v[i] - mx - std::log(sum)) : float(std::exp(v[i] - mx) / sum);
       }
       ztest::check_close(out.read(), want, 4, 1e-6f);
     }
@@ -137,7 +149,8 @@ TEST_CASE("meanreduce2d, batchnorm, norm, moments, layernorm") {
   ztest::check_close(mean_out.read(), want, 4, 1e-4f);
 
   Tensor scale(ZDNN_1D, FP32, {C}), bias(ZDNN_1D, FP32, {C}), bn(ZDNN_NHWC, FP32, {N, H, W, C});
-  const auto sc = ztest::cleansed(ztest::random_values(C, -2, 2, 3)), bi = ztest::cleansed(ztest::random_values(C, -2, 2, 4));
+  const auto sc = ztest::cleansed(ztest::random_values(C, -2, 2, 3)),
+             bi = ztest::cleansed(ztest::random_values(C, -2, 2, 4));
   REQUIRE(scale.load(sc) == ZDNN_OK);
   REQUIRE(bias.load(bi) == ZDNN_OK);
   REQUIRE(zdnn_batchnorm(&in.z, &scale.z, &bias.z, &bn.z) == ZDNN_OK);
@@ -176,8 +189,7 @@ TEST_CASE("meanreduce2d, batchnorm, norm, moments, layernorm") {
   REQUIRE(zdnn_layernorm(&in.z, &m.z, &v.z, 0.5f, 2.0f, 0.001f, &ln.z) == ZDNN_OK);
   const auto mr = m.read(), vr = v.read();
   std::vector<float> lw(x.size());
-  for (size_t i = 0; i < x.size(); ++i)
-    lw[i] = (x[i] - mr[i / per]) / std::sqrt(vr[i / per] + 0.001f) * 2.0f + 0.5f;
+  for (size_t i = 0; i < x.size(); ++i) lw[i] = (x[i] - mr[i / per]) / std::sqrt(vr[i / per] + 0.001f) * 2.0f + 0.5f;
   ztest::check_close(ln.read(), lw, 8, 1e-3f);
 }
 
@@ -190,7 +202,8 @@ TEST_CASE("reduce min/max and their indices") {
     REQUIRE(zdnn_reduce(&in.z, nullptr, op, &out.z) == ZDNN_OK);
     std::vector<float> want(20);
     for (size_t r = 0; r < 20; ++r)
-      want[r] = op == REDUCE_OP_MINIMUM ? *std::min_element(&x[r * 6], &x[r * 6] + 6) : *std::max_element(&x[r * 6], &x[r * 6] + 6);
+      want[r] = op == REDUCE_OP_MINIMUM ? *std::min_element(&x[r * 6], &x[r * 6] + 6)
+                                        : *std::max_element(&x[r * 6], &x[r * 6] + 6);
     CHECK(out.read() == want);
   }
   for (auto op : {REDUCE_OP_MINIMUM_IDX, REDUCE_OP_MAXIMUM_IDX}) {
@@ -215,7 +228,8 @@ std::vector<float> naive_matmul(const std::vector<float>& a, const std::vector<f
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < p; ++j) {
       double s = 0;
-      for (uint32_t k = 0; k < n; ++k) s += double(ta ? a[k * m + i] : a[i * n + k]) * (tb ? b[j * n + k] : b[k * p + j]);
+      for (uint32_t k = 0; k < n; ++k)
+        s += double(ta ? a[k * m + i] : a[i * n + k]) * (tb ? b[j * n + k] : b[k * p + j]);
       out[i * p + j] = float(s);
     }
   return out;
@@ -226,7 +240,8 @@ std::vector<float> naive_matmul(const std::vector<float>& a, const std::vector<f
 TEST_CASE("matmul_op unstacked and stacked with addition, odd sizes") {
   const uint32_t m = 37, n = 70, p = 45;
   Tensor a(ZDNN_2D, FP32, {m, n}), b(ZDNN_2D, FP32, {n, p}), c(ZDNN_1D, FP32, {p}), o(ZDNN_2D, FP32, {m, p});
-  const auto av = ztest::cleansed(ztest::random_values(m * n, -1, 1, 1)), bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 2));
+  const auto av = ztest::cleansed(ztest::random_values(m * n, -1, 1, 1)),
+             bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 2));
   const auto cv = ztest::cleansed(ztest::random_values(p, -1, 1, 3));
   REQUIRE(a.load(av) == ZDNN_OK);
   REQUIRE(b.load(bv) == ZDNN_OK);
@@ -238,8 +253,10 @@ TEST_CASE("matmul_op unstacked and stacked with addition, odd sizes") {
   ztest::check_close(o.read(), want, 4, 2e-3f);
 
   const uint32_t s = 3;
-  Tensor sa(ZDNN_3DS, FP32, {s, 5, 9}), sb(ZDNN_3DS, FP32, {s, 9, 7}), sc(ZDNN_2DS, FP32, {s, 7}), so(ZDNN_3DS, FP32, {s, 5, 7});
-  const auto x = ztest::cleansed(ztest::random_values(s * 45, -1, 1, 4)), y = ztest::cleansed(ztest::random_values(s * 63, -1, 1, 5));
+  Tensor sa(ZDNN_3DS, FP32, {s, 5, 9}), sb(ZDNN_3DS, FP32, {s, 9, 7}), sc(ZDNN_2DS, FP32, {s, 7}),
+      so(ZDNN_3DS, FP32, {s, 5, 7});
+  const auto x = ztest::cleansed(ztest::random_values(s * 45, -1, 1, 4)),
+             y = ztest::cleansed(ztest::random_values(s * 63, -1, 1, 5));
   const auto z = ztest::cleansed(ztest::random_values(s * 7, -1, 1, 6));
   REQUIRE(sa.load(x) == ZDNN_OK);
   REQUIRE(sb.load(y) == ZDNN_OK);
@@ -247,7 +264,8 @@ TEST_CASE("matmul_op unstacked and stacked with addition, odd sizes") {
   REQUIRE(zdnn_matmul_op(&sa.z, &sb.z, &sc.z, MATMUL_OP_ADDITION, &so.z) == ZDNN_OK);
   std::vector<float> sw;
   for (uint32_t st = 0; st < s; ++st) {
-    auto r = naive_matmul({x.begin() + st * 45, x.begin() + st * 45 + 45}, {y.begin() + st * 63, y.begin() + st * 63 + 63}, 5, 9, 7);
+    auto r = naive_matmul({x.begin() + st * 45, x.begin() + st * 45 + 45},
+                          {y.begin() + st * 63, y.begin() + st * 63 + 63}, 5, 9, 7);
     for (uint32_t i = 0; i < 5; ++i)
       for (uint32_t j = 0; j < 7; ++j) r[i * 7 + j] += z[st * 7 + j];
     sw.insert(sw.end(), r.begin(), r.end());
@@ -261,8 +279,8 @@ TEST_CASE("matmul comparison ops give 1/0") {
   REQUIRE(b.load({1, 0, 1, 0, 1, 1}) == ZDNN_OK);  // dots: 1, 2, 3
   REQUIRE(c.load({2, 2, 2}) == ZDNN_OK);
   const std::pair<zdnn_matmul_ops, std::vector<float>> cases[] = {
-      {MATMUL_OP_GREATER, {0, 0, 1}}, {MATMUL_OP_GREATER_EQUAL, {0, 1, 1}}, {MATMUL_OP_EQUAL, {0, 1, 0}},
-      {MATMUL_OP_NOT_EQUAL, {1, 0, 1}}, {MATMUL_OP_LESSER_EQUAL, {1, 1, 0}}, {MATMUL_OP_LESSER, {1, 0, 0}}};
+      {MATMUL_OP_GREATER, {0, 0, 1}},   {MATMUL_OP_GREATER_EQUAL, {0, 1, 1}}, {MATMUL_OP_EQUAL, {0, 1, 0}},
+      {MATMUL_OP_NOT_EQUAL, {1, 0, 1}}, {MATMUL_OP_LESSER_EQUAL, {1, 1, 0}},  {MATMUL_OP_LESSER, {1, 0, 0}}};
   for (const auto& [op, want] : cases) {
     Tensor o(ZDNN_2D, FP32, {1, 3});
     REQUIRE(zdnn_matmul_op(&a.z, &b.z, &c.z, op, &o.z) == ZDNN_OK);
@@ -276,7 +294,8 @@ TEST_CASE("matmul comparison ops give 1/0") {
 TEST_CASE("matmul_bcast_op (bcast23, bcast1) and matmul_transpose_op") {
   const uint32_t s = 2, m = 3, n = 4, p = 5;
   Tensor a3(ZDNN_3DS, FP32, {s, m, n}), b2(ZDNN_2D, FP32, {n, p}), c1(ZDNN_1D, FP32, {p}), o(ZDNN_3DS, FP32, {s, m, p});
-  const auto av = ztest::cleansed(ztest::random_values(s * m * n, -1, 1, 7)), bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 8));
+  const auto av = ztest::cleansed(ztest::random_values(s * m * n, -1, 1, 7)),
+             bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 8));
   const auto cv = ztest::cleansed(ztest::random_values(p, -1, 1, 9));
   REQUIRE(a3.load(av) == ZDNN_OK);
   REQUIRE(b2.load(bv) == ZDNN_OK);
@@ -292,8 +311,10 @@ TEST_CASE("matmul_bcast_op (bcast23, bcast1) and matmul_transpose_op") {
   Tensor o_bad(ZDNN_3DS, FP32, {s, m, p});
   CHECK(zdnn_matmul_op(&a3.z, &b2.z, &c1.z, MATMUL_OP_ADDITION, &o_bad.z) == ZDNN_INVALID_SHAPE);
 
-  Tensor a2(ZDNN_2D, FP32, {m, n}), b3(ZDNN_3DS, FP32, {s, n, p}), c2(ZDNN_2DS, FP32, {s, p}), o1(ZDNN_3DS, FP32, {s, m, p});
-  const auto bv3 = ztest::cleansed(ztest::random_values(s * n * p, -1, 1, 10)), cv2 = ztest::cleansed(ztest::random_values(s * p, -1, 1, 11));
+  Tensor a2(ZDNN_2D, FP32, {m, n}), b3(ZDNN_3DS, FP32, {s, n, p}), c2(ZDNN_2DS, FP32, {s, p}),
+      o1(ZDNN_3DS, FP32, {s, m, p});
+  const auto bv3 = ztest::cleansed(ztest::random_values(s * n * p, -1, 1, 10)),
+             cv2 = ztest::cleansed(ztest::random_values(s * p, -1, 1, 11));
   std::vector<float> a2v(av.begin(), av.begin() + m * n);
   REQUIRE(a2.load(a2v) == ZDNN_OK);
   REQUIRE(b3.load(bv3) == ZDNN_OK);
@@ -309,7 +330,8 @@ TEST_CASE("matmul_bcast_op (bcast23, bcast1) and matmul_transpose_op") {
 
   // transpose: a given as (n, m), b as (p, n)
   Tensor at(ZDNN_2D, FP32, {n, m}), bt(ZDNN_2D, FP32, {p, n}), ot(ZDNN_2D, FP32, {m, p});
-  const auto atv = ztest::cleansed(ztest::random_values(n * m, -1, 1, 12)), btv = ztest::cleansed(ztest::random_values(p * n, -1, 1, 13));
+  const auto atv = ztest::cleansed(ztest::random_values(n * m, -1, 1, 12)),
+             btv = ztest::cleansed(ztest::random_values(p * n, -1, 1, 13));
   REQUIRE(at.load(atv) == ZDNN_OK);
   REQUIRE(bt.load(btv) == ZDNN_OK);
   REQUIRE(zdnn_matmul_transpose_op(&at.z, &bt.z, &c1.z, true, true, MATMUL_OP_ADDITION, &ot.z) == ZDNN_OK);
@@ -321,7 +343,8 @@ TEST_CASE("matmul_bcast_op (bcast23, bcast1) and matmul_transpose_op") {
 TEST_CASE("large matmul through the packed kernel") {
   const uint32_t m = 200, n = 300, p = 130;
   Tensor a(ZDNN_2D, FP32, {m, n}), b(ZDNN_2D, FP32, {n, p}), c(ZDNN_1D, FP32, {p}), o(ZDNN_2D, FP32, {m, p});
-  const auto av = ztest::cleansed(ztest::random_values(m * n, -1, 1, 31)), bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 32));
+  const auto av = ztest::cleansed(ztest::random_values(m * n, -1, 1, 31)),
+             bv = ztest::cleansed(ztest::random_values(n * p, -1, 1, 32));
   REQUIRE(a.load(av) == ZDNN_OK);
   REQUIRE(b.load(bv) == ZDNN_OK);
   REQUIRE(c.load(std::vector<float>(p, 0.0f)) == ZDNN_OK);
@@ -364,7 +387,8 @@ TEST_CASE("avgpool2d and maxpool2d, VALID and SAME") {
       std::vector<float> want;
       for (uint32_t i = 0; i < oh; ++i)
         for (uint32_t j = 0; j < ow; ++j)
-          for (uint32_t c = 0; c < C; ++c) want.push_back(pool_ref(x, H, W, C, avg, i * sh - pt, j * sw - pl, kh, kw, c));
+          for (uint32_t c = 0; c < C; ++c)
+            want.push_back(pool_ref(x, H, W, C, avg, i * sh - pt, j * sw - pl, kh, kw, c));
       ztest::check_close(out.read(), want, 4, 1e-3f);
     }
   Tensor global(ZDNN_NHWC, FP32, {1, 1, 1, C});
@@ -390,7 +414,8 @@ TEST_CASE("conv2d VALID/SAME with bias, relu and clipping") {
       const uint32_t ow = pad == SAME_PADDING ? (W + sw - 1) / sw : (W - KW + sw) / sw;
       Tensor out(ZDNN_NHWC, FP32, {N, oh, ow, Co});
       const float clip = 0.75f;
-      REQUIRE(zdnn_conv2d(&in.z, &k.z, &b.z, pad, sh, sw, act, act == CONV2D_ACT_RELU ? &clip : nullptr, &out.z) == ZDNN_OK);
+      REQUIRE(zdnn_conv2d(&in.z, &k.z, &b.z, pad, sh, sw, act, act == CONV2D_ACT_RELU ? &clip : nullptr, &out.z) ==
+              ZDNN_OK);
       const int64_t pt = pad == SAME_PADDING ? std::max<int64_t>(0, int64_t(oh - 1) * sh + KH - H) / 2 : 0;
       const int64_t pl = pad == SAME_PADDING ? std::max<int64_t>(0, int64_t(ow - 1) * sw + KW - W) / 2 : 0;
       std::vector<float> want;
@@ -402,7 +427,8 @@ TEST_CASE("conv2d VALID/SAME with bias, relu and clipping") {
               for (uint32_t bb = 0; bb < KW; ++bb) {
                 const int64_t h = int64_t(i) * sh - pt + a, w = int64_t(j) * sw - pl + bb;
                 if (h < 0 || w < 0 || h >= H || w >= W) continue;
-                for (uint32_t ci = 0; ci < Ci; ++ci) s += double(x[(h * W + w) * Ci + ci]) * kv[((a * KW + bb) * Ci + ci) * Co + co];
+                for (uint32_t ci = 0; ci < Ci; ++ci)
+                  s += double(x[(h * W + w) * Ci + ci]) * kv[((a * KW + bb) * Ci + ci) * Co + co];
               }
             float v = float(s);
             if (act == CONV2D_ACT_RELU) v = std::min(std::max(v, 0.0f), clip);
@@ -431,7 +457,8 @@ TEST_CASE("conv2d large enough to be computed in several im2col chunks") {
           for (uint32_t c = 0; c < K; ++c) {
             const int64_t h = int64_t(i) + a - 1, w = int64_t(j) + c - 1;
             if (h < 0 || w < 0 || h >= H || w >= W) continue;
-            for (uint32_t ci = 0; ci < Ci; ++ci) s += double(x[(h * W + w) * Ci + ci]) * kv[((a * K + c) * Ci + ci) * Co + co];
+            for (uint32_t ci = 0; ci < Ci; ++ci)
+              s += double(x[(h * W + w) * Ci + ci]) * kv[((a * K + c) * Ci + ci) * Co + co];
           }
         want.push_back(float(s));
       }

@@ -12,15 +12,19 @@ struct Gates {
   zdnn_tensor_desc pre{}, tf{};
   zdnn_ztensor z{};
   Gates(zdnn_data_layouts layout, uint32_t dirs, uint32_t rows, uint32_t hidden, zdnn_concat_info info) {
-    if (layout == ZDNN_2DS) zdnn_init_pre_transformed_desc(ZDNN_2DS, FP32, &pre, dirs, hidden);
-    else zdnn_init_pre_transformed_desc(ZDNN_3DS, FP32, &pre, dirs, rows, hidden);
+    if (layout == ZDNN_2DS)
+      zdnn_init_pre_transformed_desc(ZDNN_2DS, FP32, &pre, dirs, hidden);
+    else
+      zdnn_init_pre_transformed_desc(ZDNN_3DS, FP32, &pre, dirs, rows, hidden);
     REQUIRE(zdnn_generate_transformed_desc_concatenated(&pre, info, &tf) == ZDNN_OK);
     REQUIRE(zdnn_init_ztensor_with_malloc(&pre, &tf, &z) == ZDNN_OK);
   }
   ~Gates() { zdnn_free_ztensor_buffer(&z); }
 };
 
-float sig(float x) { return 1 / (1 + std::exp(-x)); }
+float sig(float x) {
+  return 1 / (1 + std::exp(-x));
+}
 
 void run_rnn(bool lstm, lstm_gru_direction dir, bool all_steps) {
   const uint32_t T = 3, B = 2, F = 5, S = 4, D = dir == BIDIR ? 2 : 1, G = lstm ? 4 : 3;
@@ -56,7 +60,8 @@ void run_rnn(bool lstm, lstm_gru_direction dir, bool all_steps) {
   REQUIRE(st == ZDNN_OK);
   std::vector<float> want_h(TO * D * B * S), want_c(D * B * S);
   for (uint32_t d = 0; d < D; ++d) {
-    std::vector<float> h(hv.begin() + d * B * S, hv.begin() + (d + 1) * B * S), c(cv.begin() + d * B * S, cv.begin() + (d + 1) * B * S);
+    std::vector<float> h(hv.begin() + d * B * S, hv.begin() + (d + 1) * B * S),
+        c(cv.begin() + d * B * S, cv.begin() + (d + 1) * B * S);
     const bool back = dir == BWD || d == 1;
     for (uint32_t step = 0; step < T; ++step) {
       const uint32_t t = back ? T - 1 - step : step;
@@ -72,7 +77,8 @@ void run_rnn(bool lstm, lstm_gru_direction dir, bool all_steps) {
             hg[g] = float(z);
           }
           if (lstm) {
-            const float f = sig(xg[0] + hg[0]), i = sig(xg[1] + hg[1]), g = std::tanh(xg[2] + hg[2]), o = sig(xg[3] + hg[3]);
+            const float f = sig(xg[0] + hg[0]), i = sig(xg[1] + hg[1]), g = std::tanh(xg[2] + hg[2]),
+                        o = sig(xg[3] + hg[3]);
             c[b * S + k] = f * c[b * S + k] + i * g;
             nh[b * S + k] = o * std::tanh(c[b * S + k]);
           } else {
@@ -135,10 +141,13 @@ TEST_CASE("quantized matmul: int8 inputs, scales, offsets, dequantize") {
   REQUIRE(zdnn_transform_quantized_ztensor(&a, false, INT8_MIN, INT8_MAX, av.data()) == ZDNN_OK);
   REQUIRE(zdnn_transform_quantized_ztensor(&b, false, INT8_MIN, INT8_MAX, bv.data()) == ZDNN_OK);
   REQUIRE(zdnn_transform_quantized_ztensor(&c, false, INT8_MIN, INT8_MAX, cv.data()) == ZDNN_OK);
-  REQUIRE(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, INT8_MIN, INT8_MAX, false, true, false, nullptr, &o) == ZDNN_OK);
+  REQUIRE(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, INT8_MIN, INT8_MAX, false, true, false, nullptr,
+                                   &o) == ZDNN_OK);
   std::vector<float> got(m * p);
   REQUIRE(zdnn_transform_origtensor(&o, got.data()) == ZDNN_OK);
-  auto q = [](float x, float s, float z) { return std::min(127.0f, std::max(-128.0f, std::nearbyint(x * (1 / s) + z))); };
+  auto q = [](float x, float s, float z) {
+    return std::min(127.0f, std::max(-128.0f, std::nearbyint(x * (1 / s) + z)));
+  };
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < p; ++j) {
       double dot = 0;

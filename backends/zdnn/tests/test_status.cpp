@@ -10,7 +10,8 @@ TEST_CASE("descriptor helpers reject bad layouts, types, transform types and con
   zdnn_init_pre_transformed_desc(ZDNN_FICO, FP32, &pre, 1, 1, 1);
   CHECK(zdnn_generate_transformed_desc(&pre, &tf) == ZDNN_INVALID_LAYOUT);
   zdnn_init_pre_transformed_desc(ZDNN_NHWC, FP32, &pre, 1, 1, 1, 1);
-  CHECK(zdnn_generate_quantized_transformed_desc(&pre, (zdnn_quantized_transform_types)7, &tf) == ZDNN_INVALID_TRANSFORM_TYPE);
+  CHECK(zdnn_generate_quantized_transformed_desc(&pre, (zdnn_quantized_transform_types)7, &tf) ==
+        ZDNN_INVALID_TRANSFORM_TYPE);
   CHECK(zdnn_generate_quantized_transformed_desc(&pre, QUANTIZED_WEIGHTS_INT8, &tf) == ZDNN_INVALID_TYPE);
   zdnn_init_pre_transformed_desc(ZDNN_NCHW, FP32, &pre, 1, 1, 1, 1);
   CHECK(zdnn_generate_quantized_transformed_desc(&pre, QUANTIZED_INT8, &tf) == ZDNN_INVALID_LAYOUT);
@@ -33,7 +34,8 @@ TEST_CASE("allocation and init reject bad transformed descriptors") {
   bad.dim1 = 40000;
   CHECK(zdnn_init_ztensor_with_malloc(&pre, &bad, &z) == ZDNN_INVALID_SHAPE);
   bad = tf;
-  bad.dim4 = 30000; bad.dim3 = 30000;  // > 4 GiB
+  bad.dim4 = 30000;
+  bad.dim3 = 30000;  // > 4 GiB
   CHECK(zdnn_init_ztensor_with_malloc(&pre, &bad, &z) == ZDNN_INVALID_SHAPE);
   bad = tf;
   bad.format = (zdnn_data_formats)9;
@@ -142,11 +144,13 @@ TEST_CASE("pooling and conv2d statuses") {
   CHECK(zdnn_avgpool2d(&in.z, VALID_PADDING, 2, 2, 2, 2, &out.z) == ZDNN_OK);
   Tensor k(ZDNN_HWCK, FP32, {2, 2, 2, 2}), b(ZDNN_1D, FP32, {2});
   CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 2, 2, (zdnn_conv2d_act)4, nullptr, &out.z) == ZDNN_FUNC_RC_F001);
-  CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, (zdnn_pool_padding)4, 2, 2, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_FUNC_RC_F000);
+  CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, (zdnn_pool_padding)4, 2, 2, CONV2D_ACT_NONE, nullptr, &out.z) ==
+        ZDNN_FUNC_RC_F000);
   CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 14, 14, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_FUNC_RC_F004);
   CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 1, 0, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_INVALID_STRIDES);
   const float neg = -2;
-  CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 2, 2, CONV2D_ACT_RELU, &neg, &out.z) == ZDNN_INVALID_CLIPPING_VALUE);
+  CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 2, 2, CONV2D_ACT_RELU, &neg, &out.z) ==
+        ZDNN_INVALID_CLIPPING_VALUE);
   CHECK(zdnn_conv2d(&in.z, &b.z, &b.z, VALID_PADDING, 2, 2, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_INVALID_FORMAT);
   CHECK(zdnn_conv2d(&in.z, &k.z, &b.z, VALID_PADDING, 2, 2, CONV2D_ACT_NONE, nullptr, &out.z) == ZDNN_OK);
 }
@@ -212,7 +216,8 @@ TEST_CASE("quantized matmul scale, offset and clipping statuses") {
   c.offset = 0;
   CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false,
                                  reinterpret_cast<void*>(0x10), &o) == ZDNN_MISALIGNED_SAVEAREA);
-  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) == ZDNN_OK);
+  CHECK(zdnn_quantized_matmul_op(&a, &b, &c, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) ==
+        ZDNN_OK);
   CHECK(zdnn_quantized_matmul_op(&a, &b, &o, MATMUL_OP_ADDITION, -128, 127, false, false, false, nullptr, &o) ==
         ZDNN_FUNC_RC_F001);  // DLFLOAT16 bias without pre_computed
   for (zdnn_ztensor* t : {&a, &b, &c, &o}) zdnn_free_ztensor_buffer(t);

@@ -56,8 +56,10 @@ struct Tensor {
   size_t elements() const {
     switch (pre.layout) {
     case ZDNN_1D: return pre.dim1;
-    case ZDNN_2D: case ZDNN_2DS: return size_t(pre.dim2) * pre.dim1;
-    case ZDNN_3D: case ZDNN_3DS: return size_t(pre.dim3) * pre.dim2 * pre.dim1;
+    case ZDNN_2D:
+    case ZDNN_2DS: return size_t(pre.dim2) * pre.dim1;
+    case ZDNN_3D:
+    case ZDNN_3DS: return size_t(pre.dim3) * pre.dim2 * pre.dim1;
     default: return size_t(pre.dim4) * pre.dim3 * pre.dim2 * pre.dim1;
     }
   }

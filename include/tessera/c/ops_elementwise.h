@@ -38,9 +38,9 @@ typedef enum tsr_binary_op {
  * Inputs: A, B and optionally C (the output's previous content; required when gamma != 0,
  * ignored when gamma == 0; must be broadcastable to the output shape). OpenVX multiply's scale
  * is alpha. CLML's form with B unused, C = (gamma*C) op (alpha*A), is A' = C, B' = A,
- * alpha' = gamma, beta' = alpha, gamma' = 0. Integer tensors are computed exactly on their real values (dequantised), then
- * rounded with `rounding` and narrowed with `overflow` to the output's dtype; an integer
- * division by zero gives 0. */
+ * alpha' = gamma, beta' = alpha, gamma' = 0. Integer tensors are computed exactly on their real
+ * values (dequantised), then rounded with `rounding` and narrowed with `overflow` to the output's
+ * dtype; an integer division by zero gives 0. */
 typedef struct tsr_binary_params {
     uint32_t struct_size;
     int32_t op; /* tsr_binary_op */

@@ -96,22 +96,22 @@ typedef enum tsr_support_level {
 /* Why a backend declined; hosts branch on the code, never on the text. */
 typedef enum tsr_reason {
     TSR_REASON_NONE = 0,
-    TSR_REASON_OP_KIND = 1,    /* the op is not implemented at all */
-    TSR_REASON_DTYPE = 2,      /* a tensor's data type is not supported */
-    TSR_REASON_LAYOUT = 3,     /* a requested layout is not supported */
-    TSR_REASON_SHAPE = 4,      /* a shape or rank exceeds the backend's limits */
-    TSR_REASON_ATTRIBUTE = 5,  /* an attribute value (mode, padding, ...) is not supported */
-    TSR_REASON_DEVICE = 6,     /* no usable device */
-    TSR_REASON_INVALID = 7     /* the descriptor itself is invalid */
+    TSR_REASON_OP_KIND = 1,   /* the op is not implemented at all */
+    TSR_REASON_DTYPE = 2,     /* a tensor's data type is not supported */
+    TSR_REASON_LAYOUT = 3,    /* a requested layout is not supported */
+    TSR_REASON_SHAPE = 4,     /* a shape or rank exceeds the backend's limits */
+    TSR_REASON_ATTRIBUTE = 5, /* an attribute value (mode, padding, ...) is not supported */
+    TSR_REASON_DEVICE = 6,    /* no usable device */
+    TSR_REASON_INVALID = 7    /* the descriptor itself is invalid */
 } tsr_reason;
 
 /* One op with its tensors, as the host asks about it or hands it over. Output descriptors may
  * have layout TSR_LAYOUT_ANY; so may inputs that come from another op of the same backend. */
 typedef struct tsr_op_desc {
     uint32_t struct_size;
-    int32_t kind;         /* tsr_op_kind */
-    const void* params;   /* the op's parameter struct; starts with its struct_size */
-    const char* name;     /* node name, for messages */
+    int32_t kind;       /* tsr_op_kind */
+    const void* params; /* the op's parameter struct; starts with its struct_size */
+    const char* name;   /* node name, for messages */
     int32_t num_inputs;
     const tsr_tensor_desc* inputs;
     int32_t num_outputs;
@@ -123,8 +123,8 @@ typedef struct tsr_op_desc {
  * request where the request was already concrete). */
 typedef struct tsr_op_support {
     uint32_t struct_size;
-    int32_t level;       /* tsr_support_level */
-    int32_t reason;      /* tsr_reason, when level is NONE or EMULATED */
+    int32_t level;  /* tsr_support_level */
+    int32_t reason; /* tsr_reason, when level is NONE or EMULATED */
     char reason_text[256];
     tsr_tensor_desc* chosen_inputs;
     tsr_tensor_desc* chosen_outputs;
@@ -160,9 +160,9 @@ typedef struct tsr_partition {
 } tsr_partition;
 
 typedef enum tsr_import_mode {
-    TSR_IMPORT_COPY = 0,          /* copy now; the caller may reuse its memory at once */
-    TSR_IMPORT_ZERO_COPY_RO = 1,  /* use in place, read only */
-    TSR_IMPORT_ZERO_COPY_RW = 2   /* use in place, read and written */
+    TSR_IMPORT_COPY = 0,         /* copy now; the caller may reuse its memory at once */
+    TSR_IMPORT_ZERO_COPY_RO = 1, /* use in place, read only */
+    TSR_IMPORT_ZERO_COPY_RW = 2  /* use in place, read and written */
 } tsr_import_mode;
 
 typedef enum tsr_map_access { TSR_MAP_READ = 1, TSR_MAP_WRITE = 2 } tsr_map_access;
@@ -177,7 +177,8 @@ typedef struct tsr_plugin_api {
     const char* description; /* one line */
 
     /* [required] */
-    tsr_status (*create_backend)(const tsr_backend_options* options, tsr_backend* out, tsr_error* err);
+    tsr_status (*create_backend)(const tsr_backend_options* options, tsr_backend* out,
+                                 tsr_error* err);
     void (*release_backend)(tsr_backend backend);
 
     int32_t (*device_count)(tsr_backend backend);
@@ -196,7 +197,8 @@ typedef struct tsr_plugin_api {
                           tsr_event* out_event, tsr_error* err);
 
     /* [required] Memory. A buffer holds bytes; descriptors say how to read them. */
-    tsr_status (*buffer_allocate)(tsr_backend backend, int64_t size_bytes, tsr_buffer* out, tsr_error* err);
+    tsr_status (*buffer_allocate)(tsr_backend backend, int64_t size_bytes, tsr_buffer* out,
+                                  tsr_error* err);
     tsr_status (*buffer_import)(tsr_backend backend, void* host, int64_t size_bytes, int32_t mode,
                                 tsr_buffer* out, tsr_error* err);
     void (*buffer_release)(tsr_buffer buffer);
@@ -206,8 +208,9 @@ typedef struct tsr_plugin_api {
     /* [required] Copies converting layout: any layout of this backend <-> a strided host layout. */
     tsr_status (*copy_to_host)(tsr_backend backend, tsr_buffer src, const tsr_tensor_desc* src_desc,
                                void* host, const tsr_tensor_desc* host_desc, tsr_error* err);
-    tsr_status (*copy_from_host)(tsr_backend backend, const void* host, const tsr_tensor_desc* host_desc,
-                                 tsr_buffer dst, const tsr_tensor_desc* dst_desc, tsr_error* err);
+    tsr_status (*copy_from_host)(tsr_backend backend, const void* host,
+                                 const tsr_tensor_desc* host_desc, tsr_buffer dst,
+                                 const tsr_tensor_desc* dst_desc, tsr_error* err);
 
     tsr_status (*event_wait)(tsr_event event, tsr_error* err);
     void (*event_release)(tsr_event event);

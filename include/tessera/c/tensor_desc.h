@@ -53,12 +53,12 @@ typedef struct tsr_tensor_desc {
     uint32_t struct_size; /* sizeof(tsr_tensor_desc) of the writer */
     int32_t rank;
     int64_t dims[TSR_MAX_DIMS];
-    int32_t labels[TSR_MAX_DIMS]; /* tsr_dim_label per dimension */
-    int32_t dtype;                /* tsr_dtype */
-    float scale;                  /* i8/u8 quantisation */
-    int32_t zero_point;           /* i8/u8 quantisation */
-    int32_t fixed_point_pos;      /* i16 fixed point */
-    int32_t layout_kind;          /* tsr_layout_kind */
+    int32_t labels[TSR_MAX_DIMS];  /* tsr_dim_label per dimension */
+    int32_t dtype;                 /* tsr_dtype */
+    float scale;                   /* i8/u8 quantisation */
+    int32_t zero_point;            /* i8/u8 quantisation */
+    int32_t fixed_point_pos;       /* i16 fixed point */
+    int32_t layout_kind;           /* tsr_layout_kind */
     int64_t strides[TSR_MAX_DIMS]; /* elements; for TSR_LAYOUT_STRIDED */
     int64_t offset;                /* elements from the buffer start; views */
     tsr_opaque_layout opaque;      /* for TSR_LAYOUT_OPAQUE */

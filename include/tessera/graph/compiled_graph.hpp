@@ -42,19 +42,19 @@ struct memory_plan_stats {
 
 /// A pending asynchronous run.
 class run_event {
-public:
+  public:
     explicit run_event(std::shared_future<std::map<std::string, tensor>> f) : f_(std::move(f)) {}
     void wait() const { f_.wait(); }
     bool ready() const { return f_.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
     /// The outputs; rethrows the run's error.
     std::map<std::string, tensor> get() const { return f_.get(); }
 
-private:
+  private:
     std::shared_future<std::map<std::string, tensor>> f_;
 };
 
 class compiled_graph {
-public:
+  public:
     compiled_graph(const compiled_graph&) = delete;
     compiled_graph& operator=(const compiled_graph&) = delete;
     compiled_graph(compiled_graph&&) = default;
@@ -64,15 +64,21 @@ public:
     std::map<std::string, tensor> run(const std::map<std::string, tensor>& inputs) {
         std::lock_guard<std::mutex> lock(*run_mutex_);
         for (const auto& [name, t] : inputs) {
-            if (!feeds_by_name_.count(name)) throw error(status::invalid_argument, "'" + name + "' is not a graph input", {"", "", name});
+            if (!feeds_by_name_.count(name))
+                throw error(status::invalid_argument, "'" + name + "' is not a graph input",
+                            {"", "", name});
         }
         for (const auto& f : feeds_) {
             auto it = inputs.find(f.name);
-            if (it == inputs.end()) throw error(status::invalid_argument, "input '" + f.name + "' was not given", {"", "", f.name});
+            if (it == inputs.end())
+                throw error(status::invalid_argument, "input '" + f.name + "' was not given",
+                            {"", "", f.name});
             const tensor& t = it->second;
             if (t.dims() != f.logical.dims() || t.type() != f.logical.type()) {
                 throw error(status::invalid_argument,
-                            "input is " + t.desc().to_string() + ", the graph expects " + f.logical.to_string(), {"", "", f.name});
+                            "input is " + t.desc().to_string() + ", the graph expects " +
+                                f.logical.to_string(),
+                            {"", "", f.name});
             }
             buffer_of(f.slot).copy_from_host(t, slots_[f.slot].desc);
         }
@@ -99,7 +105,9 @@ public:
 
     /// Starts a run on another thread. The compiled graph must outlive the event.
     run_event run_async(std::map<std::string, tensor> inputs) {
-        return run_event(std::async(std::launch::async, [this, in = std::move(inputs)] { return run(in); }).share());
+        return run_event(std::async(std::launch::async, [this, in = std::move(inputs)] {
+                             return run(in);
+                         }).share());
     }
 
     const std::vector<node_placement>& placements() const { return placements_; }
@@ -116,17 +124,19 @@ public:
         for (const auto& b : backends_) s += " " + b.name();
         s += ")\n";
         for (const auto& p : placements_) {
-            s += "  " + p.node + " [" + p.op + "] -> " + p.backend + (p.level == TSR_SUPPORT_EMULATED ? " (emulated)" : "") +
+            s += "  " + p.node + " [" + p.op + "] -> " + p.backend +
+                 (p.level == TSR_SUPPORT_EMULATED ? " (emulated)" : "") +
                  (p.inserted ? " (inserted)" : "") + "\n";
             for (const auto& d : p.declined) s += "      declined by " + d + "\n";
         }
         for (const auto& t : transfers_) s += "  transfer " + t.label + "\n";
-        s += "  memory: " + std::to_string(stats_.buffers) + " buffers, " + std::to_string(stats_.planned_bytes) + " bytes for " +
-             std::to_string(stats_.tensors) + " tensors needing " + std::to_string(stats_.unshared_bytes) + " bytes unshared\n";
+        s += "  memory: " + std::to_string(stats_.buffers) + " buffers, " +
+             std::to_string(stats_.planned_bytes) + " bytes for " + std::to_string(stats_.tensors) +
+             " tensors needing " + std::to_string(stats_.unshared_bytes) + " bytes unshared\n";
         return s;
     }
 
-private:
+  private:
     friend class graph;
     friend class graph_compiler;
 
@@ -168,7 +178,9 @@ private:
 
     compiled_graph() : run_mutex_(std::make_unique<std::mutex>()) {}
 
-    const buffer& buffer_of(int slot) const { return buffers_[static_cast<std::size_t>(slots_[slot].buffer)]; }
+    const buffer& buffer_of(int slot) const {
+        return buffers_[static_cast<std::size_t>(slots_[slot].buffer)];
+    }
 
     std::string config_text_;
     std::vector<backend> backends_;

@@ -18,7 +18,7 @@ namespace tessera {
 class compiled_graph;
 
 class graph {
-public:
+  public:
     using tensor_id = int;
 
     enum class tensor_role { input, constant, intermediate };
@@ -27,7 +27,7 @@ public:
         std::string name;
         tensor_role role = tensor_role::intermediate;
         std::optional<tensor_desc> desc;  ///< known for inputs and constants; inferred otherwise
-        tensor value;                      ///< constants only
+        tensor value;                     ///< constants only
         bool is_output = false;
     };
 
@@ -47,7 +47,9 @@ public:
         return add_tensor(name, tensor_role::constant, value.desc(), value);
     }
     /// A virtual intermediate tensor whose descriptor comes from inference.
-    tensor_id intermediate(const std::string& name) { return add_tensor(name, tensor_role::intermediate, std::nullopt, {}); }
+    tensor_id intermediate(const std::string& name) {
+        return add_tensor(name, tensor_role::intermediate, std::nullopt, {});
+    }
 
     /// Adds a node reading `inputs` and writing existing tensors `outputs`.
     void node(const std::string& name, const op_desc& op, const std::vector<tensor_id>& inputs,
@@ -55,14 +57,17 @@ public:
         for (auto id : inputs) check_id(id, name);
         for (auto id : outputs) check_id(id, name);
         for (const auto& n : nodes_)
-            if (n.name == name) throw error(status::invalid_graph, "node name '" + name + "' is used twice", {"", name, ""});
+            if (n.name == name)
+                throw error(status::invalid_graph, "node name '" + name + "' is used twice",
+                            {"", name, ""});
         nodes_.push_back({name, op, inputs, outputs});
         verified_ = false;
     }
 
     /// Adds a node and creates its outputs as intermediates named "<name>" (one output) or
     /// "<name>:<i>"; returns their ids.
-    std::vector<tensor_id> add(const std::string& name, const op_desc& op, const std::vector<tensor_id>& inputs) {
+    std::vector<tensor_id> add(const std::string& name, const op_desc& op,
+                               const std::vector<tensor_id>& inputs) {
         std::vector<tensor_desc> descs;
         for (auto id : inputs) {
             check_id(id, name);
@@ -70,15 +75,19 @@ public:
         }
         const std::size_t n = op.infer(descs).size();
         std::vector<tensor_id> outputs;
-        for (std::size_t i = 0; i < n; ++i) outputs.push_back(intermediate(n == 1 ? name : name + ":" + std::to_string(i)));
+        for (std::size_t i = 0; i < n; ++i)
+            outputs.push_back(intermediate(n == 1 ? name : name + ":" + std::to_string(i)));
         node(name, op, inputs, outputs);
         return outputs;
     }
     /// add() for single-output ops.
-    tensor_id apply(const std::string& name, const op_desc& op, const std::vector<tensor_id>& inputs) {
+    tensor_id apply(const std::string& name, const op_desc& op,
+                    const std::vector<tensor_id>& inputs) {
         auto outs = add(name, op, inputs);
         if (outs.size() != 1) {
-            throw error(status::invalid_argument, "has " + std::to_string(outs.size()) + " outputs; use add()", {"", name, ""});
+            throw error(status::invalid_argument,
+                        "has " + std::to_string(outs.size()) + " outputs; use add()",
+                        {"", name, ""});
         }
         return outs[0];
     }
@@ -99,11 +108,14 @@ public:
             for (auto id : nodes_[n].outputs) {
                 auto& t = tensors_[static_cast<std::size_t>(id)];
                 if (t.role != tensor_role::intermediate) {
-                    throw error(status::invalid_graph, "writes " + role_name(t.role) + " '" + t.name + "'", {"", nodes_[n].name, t.name});
+                    throw error(status::invalid_graph,
+                                "writes " + role_name(t.role) + " '" + t.name + "'",
+                                {"", nodes_[n].name, t.name});
                 }
                 if (writer[id] >= 0) {
-                    throw error(status::invalid_graph, "tensor '" + t.name + "' has two writers: '" + nodes_[writer[id]].name +
-                                                           "' and '" + nodes_[n].name + "'",
+                    throw error(status::invalid_graph,
+                                "tensor '" + t.name + "' has two writers: '" +
+                                    nodes_[writer[id]].name + "' and '" + nodes_[n].name + "'",
                                 {"", nodes_[n].name, t.name});
                 }
                 writer[id] = static_cast<int>(n);
@@ -118,11 +130,14 @@ public:
                 for (const auto& n : nodes_)
                     for (auto id : n.inputs) read |= id == static_cast<int>(i);
                 if (read || t.is_output) {
-                    throw error(status::invalid_graph, "virtual tensor '" + t.name + "' is read but no node writes it", {"", "", t.name});
+                    throw error(status::invalid_graph,
+                                "virtual tensor '" + t.name + "' is read but no node writes it",
+                                {"", "", t.name});
                 }
             }
         }
-        if (!any_output) throw error(status::invalid_graph, "no tensor is marked as a graph output");
+        if (!any_output)
+            throw error(status::invalid_graph, "no tensor is marked as a graph output");
 
         // Kahn's algorithm over node dependencies; leftovers are on a cycle.
         std::vector<int> pending(nodes_.size(), 0);
@@ -156,11 +171,13 @@ public:
             try {
                 out = nd.op.infer(in);
             } catch (const error& e) {
-                throw error(e.code(), e.message(), {"", nd.name + " (" + std::string(nd.op.name()) + ")", e.tensor()});
+                throw error(e.code(), e.message(),
+                            {"", nd.name + " (" + std::string(nd.op.name()) + ")", e.tensor()});
             }
             if (out.size() != nd.outputs.size()) {
-                throw error(status::invalid_graph, "produces " + std::to_string(out.size()) + " outputs but " +
-                                                       std::to_string(nd.outputs.size()) + " tensors are attached",
+                throw error(status::invalid_graph,
+                            "produces " + std::to_string(out.size()) + " outputs but " +
+                                std::to_string(nd.outputs.size()) + " tensors are attached",
                             {"", nd.name, ""});
             }
             for (std::size_t i = 0; i < out.size(); ++i) tensors_[nd.outputs[i]].desc = out[i];
@@ -172,7 +189,10 @@ public:
 
     const tensor_desc& desc(tensor_id id) const {
         const auto& t = tensors_.at(static_cast<std::size_t>(id));
-        if (!t.desc) throw error(status::invalid_graph, "descriptor of '" + t.name + "' is not known before verify()", {"", "", t.name});
+        if (!t.desc)
+            throw error(status::invalid_graph,
+                        "descriptor of '" + t.name + "' is not known before verify()",
+                        {"", "", t.name});
         return *t.desc;
     }
     tensor_id find(const std::string& name) const {
@@ -186,17 +206,23 @@ public:
     /// Places and compiles for a config string such as "cpu", "qcom-ml:device=0|cpu" or "auto".
     compiled_graph compile(const std::string& config_text);
 
-private:
+  private:
     static std::string role_name(tensor_role r) {
-        return r == tensor_role::input ? "input" : r == tensor_role::constant ? "constant" : "intermediate";
+        return r == tensor_role::input      ? "input"
+               : r == tensor_role::constant ? "constant"
+                                            : "intermediate";
     }
 
-    tensor_id add_tensor(const std::string& name, tensor_role role, std::optional<tensor_desc> desc, tensor value) {
+    tensor_id add_tensor(const std::string& name, tensor_role role, std::optional<tensor_desc> desc,
+                         tensor value) {
         if (name.empty()) throw error(status::invalid_argument, "tensors need a name");
         for (const auto& t : tensors_)
-            if (t.name == name) throw error(status::invalid_graph, "tensor name '" + name + "' is used twice", {"", "", name});
+            if (t.name == name)
+                throw error(status::invalid_graph, "tensor name '" + name + "' is used twice",
+                            {"", "", name});
         if (desc && !desc->is_strided()) {
-            throw error(status::invalid_argument, "graph inputs and constants need a strided layout", {"", "", name});
+            throw error(status::invalid_argument,
+                        "graph inputs and constants need a strided layout", {"", "", name});
         }
         tensors_.push_back({name, role, std::move(desc), std::move(value), false});
         verified_ = false;
@@ -205,7 +231,8 @@ private:
 
     void check_id(tensor_id id, const std::string& where) const {
         if (id < 0 || static_cast<std::size_t>(id) >= tensors_.size()) {
-            throw error(status::invalid_graph, "unknown tensor id " + std::to_string(id), {"", where, ""});
+            throw error(status::invalid_graph, "unknown tensor id " + std::to_string(id),
+                        {"", where, ""});
         }
     }
 
@@ -222,7 +249,8 @@ private:
                 return *t.desc;
             }
         }
-        throw error(status::invalid_graph, "tensor '" + t.name + "' has no writer yet", {"", where, t.name});
+        throw error(status::invalid_graph, "tensor '" + t.name + "' has no writer yet",
+                    {"", where, t.name});
     }
 
     std::vector<tensor_info> tensors_;

@@ -15,8 +15,10 @@
 namespace tessera {
 
 class graph_compiler {
-public:
-    graph_compiler(graph& g, const std::string& config_text) : g_(g) { out_.config_text_ = config_text; }
+  public:
+    graph_compiler(graph& g, const std::string& config_text) : g_(g) {
+        out_.config_text_ = config_text;
+    }
 
     compiled_graph run() {
         const auto& order = g_.verify();
@@ -36,7 +38,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     struct pending_node {
         op_desc op;
         std::string name;
@@ -54,10 +56,12 @@ private:
                     backend b(p.api);
                     found.emplace_back(rank_for_auto(b), std::move(b));
                 } catch (const error& e) {
-                    log::warn("graph", std::string("auto: skipping '") + p.api->name + "': " + e.what());
+                    log::warn("graph",
+                              std::string("auto: skipping '") + p.api->name + "': " + e.what());
                 }
             }
-            std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::stable_sort(found.begin(), found.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
             for (auto& f : found) {
                 out_.backends_.push_back(std::move(f.second));
                 strict_.push_back(false);
@@ -73,8 +77,8 @@ private:
                 }
                 throw error(status::not_found,
                             "config \"" + out_.config_text_ + "\" names backend '" + req.name +
-                                "', which no plugin provides (mark it optional with '" + req.name + "?').\nLoader report:\n" +
-                                registry.report_text(),
+                                "', which no plugin provides (mark it optional with '" + req.name +
+                                "?').\nLoader report:\n" + registry.report_text(),
                             {req.name, "", ""});
             }
             try {
@@ -82,10 +86,13 @@ private:
                 strict_.push_back(req.strict);
             } catch (const error& e) {
                 if (!req.optional) throw;
-                log::info("graph", "optional backend '" + req.name + "' failed to start: " + e.what());
+                log::info("graph",
+                          "optional backend '" + req.name + "' failed to start: " + e.what());
             }
         }
-        if (out_.backends_.empty()) throw error(status::not_found, "config \"" + out_.config_text_ + "\" leaves no usable backend");
+        if (out_.backends_.empty())
+            throw error(status::not_found,
+                        "config \"" + out_.config_text_ + "\" leaves no usable backend");
     }
 
     /// auto's priority: GPUs and accelerators, then CPUs, then emulators, the reference last.
@@ -108,11 +115,14 @@ private:
             for (auto id : n.inputs) requested.push_back(offered_desc(id, static_cast<int>(b)));
             const op_support s = out_.backends_[b].query(n.op, requested, outputs_any, n.name);
             if (!s.supported()) {
-                placement.declined.push_back(out_.backends_[b].name() + ": " + s.text + " (" + reason_name(s.reason) + ")");
+                placement.declined.push_back(out_.backends_[b].name() + ": " + s.text + " (" +
+                                             reason_name(s.reason) + ")");
                 if (strict_[b]) {
                     throw error(status::unsupported,
-                                "strict backend '" + out_.backends_[b].name() + "' declined: " + s.text + " (" + reason_name(s.reason) + ")",
-                                {out_.backends_[b].name(), n.name + " (" + std::string(n.op.name()) + ")", ""});
+                                "strict backend '" + out_.backends_[b].name() +
+                                    "' declined: " + s.text + " (" + reason_name(s.reason) + ")",
+                                {out_.backends_[b].name(),
+                                 n.name + " (" + std::string(n.op.name()) + ")", ""});
                 }
                 continue;
             }
@@ -124,20 +134,29 @@ private:
         }
         std::string why;
         for (const auto& d : placement.declined) why += "\n  " + d;
-        throw error(status::unsupported, "no backend in \"" + out_.config_text_ + "\" runs it:" + why,
+        throw error(status::unsupported,
+                    "no backend in \"" + out_.config_text_ + "\" runs it:" + why,
                     {"", n.name + " (" + std::string(n.op.name()) + ")", ""});
     }
 
     static std::string reason_name(tsr_reason r) {
         switch (r) {
-            case TSR_REASON_NONE: return "none";
-            case TSR_REASON_OP_KIND: return "op kind";
-            case TSR_REASON_DTYPE: return "dtype";
-            case TSR_REASON_LAYOUT: return "layout";
-            case TSR_REASON_SHAPE: return "shape";
-            case TSR_REASON_ATTRIBUTE: return "attribute";
-            case TSR_REASON_DEVICE: return "device";
-            case TSR_REASON_INVALID: return "invalid";
+            case TSR_REASON_NONE:
+                return "none";
+            case TSR_REASON_OP_KIND:
+                return "op kind";
+            case TSR_REASON_DTYPE:
+                return "dtype";
+            case TSR_REASON_LAYOUT:
+                return "layout";
+            case TSR_REASON_SHAPE:
+                return "shape";
+            case TSR_REASON_ATTRIBUTE:
+                return "attribute";
+            case TSR_REASON_DEVICE:
+                return "device";
+            case TSR_REASON_INVALID:
+                return "invalid";
         }
         return "unknown";
     }
@@ -146,7 +165,8 @@ private:
     /// own layout when the producer runs on b, else the tensor's plain descriptor.
     tensor_desc offered_desc(graph::tensor_id id, int b) const {
         auto it = producer_.find(id);
-        if (it != producer_.end() && out_.slots_[it->second].backend == b) return out_.slots_[it->second].desc;
+        if (it != producer_.end() && out_.slots_[it->second].backend == b)
+            return out_.slots_[it->second].desc;
         return g_.desc(id);
     }
 
@@ -159,7 +179,9 @@ private:
         const int t = tick_++;  // after the conversions slot_for may have emitted
         for (int in : p.inputs) out_.slots_[in].last_tick = std::max(out_.slots_[in].last_tick, t);
         for (std::size_t i = 0; i < n.outputs.size(); ++i) {
-            const tensor_desc d = i < s.outputs.size() && !s.outputs[i].is_any() ? s.outputs[i] : g_.desc(n.outputs[i]);
+            const tensor_desc d = i < s.outputs.size() && !s.outputs[i].is_any()
+                                      ? s.outputs[i]
+                                      : g_.desc(n.outputs[i]);
             const int slot = new_slot(b, d, n.outputs[i], t);
             out_.slots_[slot].last_tick = t;  // unread outputs die at once
             producer_[n.outputs[i]] = slot;
@@ -192,13 +214,19 @@ private:
         const int from = producer_slot(id);
         if (out_.slots_[from].backend == b) {  // same backend, other layout: try its reorder
             op::reorder r(wanted);
-            const op_support rs = out_.backends_[b].query(r, {out_.slots_[from].desc}, {wanted}, "reorder");
+            const op_support rs =
+                out_.backends_[b].query(r, {out_.slots_[from].desc}, {wanted}, "reorder");
             if (rs.supported()) {
                 const int t = tick_++;
                 out_.slots_[from].last_tick = std::max(out_.slots_[from].last_tick, t);
                 const int s = new_slot(b, wanted, id, t);
-                out_.placements_.push_back({"reorder(" + info.name + ")", "reorder", out_.backends_[b].name(), rs.level,
-                                            {out_.slots_[from].desc.to_string() + " -> " + wanted.to_string()}, true});
+                out_.placements_.push_back(
+                    {"reorder(" + info.name + ")",
+                     "reorder",
+                     out_.backends_[b].name(),
+                     rs.level,
+                     {out_.slots_[from].desc.to_string() + " -> " + wanted.to_string()},
+                     true});
                 add_to_partition(b, pending_node{r, "reorder(" + info.name + ")", {from}, {s}});
                 copies_[id].push_back(s);
                 return s;
@@ -209,10 +237,13 @@ private:
         const int t = tick_++;
         out_.slots_[from].last_tick = std::max(out_.slots_[from].last_tick, t);
         const int s = new_slot(b, wanted, id, t);
-        const std::string label = "'" + info.name + "' " + out_.backends_[out_.slots_[from].backend].name() + " [" +
-                                  out_.slots_[from].desc.to_string() + "] -> " + out_.backends_[b].name() + " [" + wanted.to_string() + "]";
+        const std::string label = "'" + info.name + "' " +
+                                  out_.backends_[out_.slots_[from].backend].name() + " [" +
+                                  out_.slots_[from].desc.to_string() + "] -> " +
+                                  out_.backends_[b].name() + " [" + wanted.to_string() + "]";
         out_.steps_.push_back({compiled_graph::step_kind::transfer, out_.transfers_.size()});
-        out_.transfers_.push_back({from, s, tensor(info.desc->with_layout(layout::row_major())), label});
+        out_.transfers_.push_back(
+            {from, s, tensor(info.desc->with_layout(layout::row_major())), label});
         copies_[id].push_back(s);
         return s;
     }
@@ -222,7 +253,9 @@ private:
         if (it == producer_.end()) {  // inputs and constants read back directly
             auto c = copies_.find(id);
             if (c != copies_.end() && !c->second.empty()) return c->second.front();
-            throw error(status::invalid_graph, "graph output '" + g_.tensors()[static_cast<std::size_t>(id)].name + "' is never computed");
+            throw error(status::invalid_graph, "graph output '" +
+                                                   g_.tensors()[static_cast<std::size_t>(id)].name +
+                                                   "' is never computed");
         }
         return it->second;
     }
@@ -307,7 +340,8 @@ private:
             for (int s : slots) {
                 tensors.push_back(out_.slots_[s].desc.c_desc());
                 const auto& r = readers[s];
-                const bool later = std::any_of(r.begin(), r.end(), [&](int reader) { return reader != static_cast<int>(k); });
+                const bool later = std::any_of(
+                    r.begin(), r.end(), [&](int reader) { return reader != static_cast<int>(k); });
                 flags.push_back(later ? TSR_TENSOR_READ_LATER : 0);
             }
             tsr_partition p{};
@@ -326,7 +360,8 @@ private:
         auto& slots = out_.slots_;
         std::vector<int> order(slots.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[a].def_tick < slots[b].def_tick; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return slots[a].def_tick < slots[b].def_tick; });
         struct pooled {
             int backend;
             std::int64_t size;
@@ -342,8 +377,11 @@ private:
             if (!s.persistent) {
                 for (std::size_t k = 0; k < pool.size(); ++k) {
                     const auto& p = pool[k];
-                    if (p.backend != s.backend || p.free_after < 0 || p.free_after >= s.def_tick || p.size < bytes) continue;
-                    if (chosen < 0 || p.size < pool[static_cast<std::size_t>(chosen)].size) chosen = static_cast<int>(k);
+                    if (p.backend != s.backend || p.free_after < 0 || p.free_after >= s.def_tick ||
+                        p.size < bytes)
+                        continue;
+                    if (chosen < 0 || p.size < pool[static_cast<std::size_t>(chosen)].size)
+                        chosen = static_cast<int>(k);
                 }
             }
             if (chosen < 0) {
@@ -360,7 +398,8 @@ private:
 
     void upload_constants() {
         for (const auto& [slot, value] : constant_uploads_) {
-            out_.buffers_[static_cast<std::size_t>(out_.slots_[slot].buffer)].copy_from_host(value, out_.slots_[slot].desc);
+            out_.buffers_[static_cast<std::size_t>(out_.slots_[slot].buffer)].copy_from_host(
+                value, out_.slots_[slot].desc);
             out_.constants_.push_back(value);
         }
     }
@@ -377,6 +416,8 @@ private:
     int tick_ = 0;
 };
 
-inline compiled_graph graph::compile(const std::string& config_text) { return graph_compiler(*this, config_text).run(); }
+inline compiled_graph graph::compile(const std::string& config_text) {
+    return graph_compiler(*this, config_text).run();
+}
 
 }  // namespace tessera

@@ -50,7 +50,8 @@ Int to_integer(double value, rounding_policy rounding, overflow_policy overflow)
 
 /// Real -> fixed point with `fraction_bits` fractional bits (Q7.8: int16_t, 8).
 template <typename Int>
-Int to_fixed(double value, int fraction_bits, rounding_policy rounding = rounding_policy::to_nearest_even,
+Int to_fixed(double value, int fraction_bits,
+             rounding_policy rounding = rounding_policy::to_nearest_even,
              overflow_policy overflow = overflow_policy::saturate) {
     return to_integer<Int>(std::ldexp(value, fraction_bits), rounding, overflow);
 }
@@ -69,7 +70,8 @@ Int fixed_multiply(Int a, Int b, int fraction_bits, rounding_policy rounding,
     static_assert(sizeof(Int) <= 4, "the exact product must fit in 64 bits");
     const std::int64_t wide = static_cast<std::int64_t>(a) * static_cast<std::int64_t>(b);
     if (fraction_bits < 0 || fraction_bits > 62) {
-        return to_integer<Int>(std::ldexp(static_cast<double>(wide), -fraction_bits), rounding, overflow);
+        return to_integer<Int>(std::ldexp(static_cast<double>(wide), -fraction_bits), rounding,
+                               overflow);
     }
     const std::int64_t unit = std::int64_t{1} << fraction_bits;
     std::int64_t quotient = wide / unit;  // toward zero

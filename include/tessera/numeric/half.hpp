@@ -28,7 +28,7 @@ inline std::uint16_t f32_to_f16(float value) {
         return static_cast<std::uint16_t>(sign | 0x7C00u | (abs > 0x7F800000u ? 0x200u : 0u));
     }
     if (abs >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past max
-    if (abs < 0x38800000u) {  // result is subnormal or zero: value < 2^-14
+    if (abs < 0x38800000u) {                 // result is subnormal or zero: value < 2^-14
         if (abs < 0x33000000u) return sign;  // < 2^-25: rounds to zero (ties at 2^-25 go to 0)
         const int exponent = static_cast<int>(abs >> 23);
         const std::uint32_t mantissa = (abs & 0x7FFFFFu) | 0x800000u;
@@ -74,6 +74,8 @@ inline std::uint16_t f32_to_bf16(float value) {
 }
 
 /// bfloat16 bits -> fp32 (exact: append 16 zero bits).
-inline float bf16_to_f32(std::uint16_t b) { return bits_float(static_cast<std::uint32_t>(b) << 16); }
+inline float bf16_to_f32(std::uint16_t b) {
+    return bits_float(static_cast<std::uint32_t>(b) << 16);
+}
 
 }  // namespace tessera::numeric

@@ -82,14 +82,17 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
     }
     /// The kind with its usual parameters: tanh a = b = 1 (plain tanh), linear a = 1 (identity),
     /// elu a = 1; every other parameter 0 (gelu: the erf form).
-    explicit activation(tsr_activation_kind kind) : activation(kind, default_a(kind), default_b(kind)) {}
+    explicit activation(tsr_activation_kind kind)
+        : activation(kind, default_a(kind), default_b(kind)) {}
     activation(tsr_activation_kind kind, float a, float b = 0.0f) : activation() {
         act = tsr_activation_spec{kind, a, b};
     }
     static constexpr float default_a(tsr_activation_kind k) {
         return k == TSR_ACT_TANH || k == TSR_ACT_LINEAR || k == TSR_ACT_ELU ? 1.0f : 0.0f;
     }
-    static constexpr float default_b(tsr_activation_kind k) { return k == TSR_ACT_TANH ? 1.0f : 0.0f; }
+    static constexpr float default_b(tsr_activation_kind k) {
+        return k == TSR_ACT_TANH ? 1.0f : 0.0f;
+    }
 
     activation& set_kind(tsr_activation_kind kind) {
         act.kind = kind;

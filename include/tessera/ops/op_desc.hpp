@@ -27,13 +27,13 @@ namespace tessera {
 using op_variant =
     std::variant<op::conv2d, op::fully_connected, op::gemm, op::matmul, op::quantized_matmul,
                  op::pooling, op::batchnorm, op::lrn, op::layer_norm, op::norm, op::moments,
-                 op::mean_reduce2d, op::reduce, op::softmax, op::activation, op::binary,
-                 op::unary, op::concat, op::permute, op::transpose, op::reshape,
-                 op::depth_to_space, op::resize_bilinear, op::pad, op::fill, op::table_lookup,
-                 op::reorder, op::lstm, op::gru, op::custom>;
+                 op::mean_reduce2d, op::reduce, op::softmax, op::activation, op::binary, op::unary,
+                 op::concat, op::permute, op::transpose, op::reshape, op::depth_to_space,
+                 op::resize_bilinear, op::pad, op::fill, op::table_lookup, op::reorder, op::lstm,
+                 op::gru, op::custom>;
 
 class op_desc {
-public:
+  public:
     template <typename Op, typename = std::enable_if_t<std::is_constructible_v<op_variant, Op>>>
     op_desc(Op op) : v_(std::move(op)) {}
 
@@ -52,7 +52,9 @@ public:
         return std::visit([](const auto& o) { return o.c_params(); }, v_);
     }
     template <typename Op>
-    const Op* get_if() const { return std::get_if<Op>(&v_); }
+    const Op* get_if() const {
+        return std::get_if<Op>(&v_);
+    }
     const op_variant& variant() const { return v_; }
 
     /// Rebuilds a descriptor received across the ABI; unknown kinds throw.
@@ -60,7 +62,7 @@ public:
         return from_c_impl<0>(kind, params);
     }
 
-private:
+  private:
     template <std::size_t I>
     static op_desc from_c_impl(std::int32_t kind, const void* params) {
         if constexpr (I == std::variant_size_v<op_variant>) {

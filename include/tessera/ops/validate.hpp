@@ -21,27 +21,30 @@ struct checker {
 
     void count(const std::vector<tensor_desc>& inputs, std::size_t min, std::size_t max) const {
         if (inputs.size() < min || inputs.size() > max) {
-            fail("", "expects " + (min == max ? std::to_string(min)
-                                              : std::to_string(min) + " to " + std::to_string(max)) +
+            fail("", "expects " +
+                         (min == max ? std::to_string(min)
+                                     : std::to_string(min) + " to " + std::to_string(max)) +
                          " inputs, got " + std::to_string(inputs.size()));
         }
     }
     void rank(std::string_view tensor, const tensor_desc& d, int expected) const {
         if (d.rank() != expected) {
-            fail(tensor, "rank is " + std::to_string(d.rank()) + ", expected " + std::to_string(expected));
+            fail(tensor,
+                 "rank is " + std::to_string(d.rank()) + ", expected " + std::to_string(expected));
         }
     }
     void rank_between(std::string_view tensor, const tensor_desc& d, int lo, int hi) const {
         if (d.rank() < lo || d.rank() > hi) {
-            fail(tensor, "rank is " + std::to_string(d.rank()) + ", expected " + std::to_string(lo) +
-                             " to " + std::to_string(hi));
+            fail(tensor, "rank is " + std::to_string(d.rank()) + ", expected " +
+                             std::to_string(lo) + " to " + std::to_string(hi));
         }
     }
     void dim(std::string_view tensor, const tensor_desc& d, int i, std::int64_t expected,
              std::string_view what = {}) const {
         if (d.dim(i) != expected) {
-            fail(tensor, "dim " + std::to_string(i) + (what.empty() ? "" : " (" + std::string(what) + ")") +
-                             " is " + std::to_string(d.dim(i)) + ", expected " + std::to_string(expected));
+            fail(tensor, "dim " + std::to_string(i) +
+                             (what.empty() ? "" : " (" + std::string(what) + ")") + " is " +
+                             std::to_string(d.dim(i)) + ", expected " + std::to_string(expected));
         }
     }
     void same_type(std::string_view tensor, const tensor_desc& d, const tensor_desc& like) const {
@@ -50,19 +53,24 @@ struct checker {
                              std::string(to_string(like.type())));
         }
     }
-    void type_in(std::string_view tensor, const tensor_desc& d, std::initializer_list<dtype> allowed) const {
+    void type_in(std::string_view tensor, const tensor_desc& d,
+                 std::initializer_list<dtype> allowed) const {
         for (dtype t : allowed)
             if (d.type() == t) return;
         std::string list;
         for (dtype t : allowed) list += (list.empty() ? "" : ", ") + std::string(to_string(t));
-        fail(tensor, "dtype " + std::string(to_string(d.type())) + " not allowed; expected one of " + list);
+        fail(tensor,
+             "dtype " + std::string(to_string(d.type())) + " not allowed; expected one of " + list);
     }
     void positive_dims(std::string_view tensor, const tensor_desc& d) const {
         for (int i = 0; i < d.rank(); ++i)
-            if (d.dim(i) <= 0) fail(tensor, "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) + ", must be > 0");
+            if (d.dim(i) <= 0)
+                fail(tensor, "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) +
+                                 ", must be > 0");
     }
     void positive(std::string_view what, std::int64_t value) const {
-        if (value <= 0) fail("", std::string(what) + " is " + std::to_string(value) + ", must be > 0");
+        if (value <= 0)
+            fail("", std::string(what) + " is " + std::to_string(value) + ", must be > 0");
     }
     template <typename Enum>
     void enum_in_range(std::string_view what, std::int32_t value, Enum lo, Enum hi) const {

@@ -52,7 +52,8 @@ inline tsr_error make_error_record() {
     return e;
 }
 
-inline void check(tsr_status st, const tsr_error& e, const std::string& backend, const std::string& what) {
+inline void check(tsr_status st, const tsr_error& e, const std::string& backend,
+                  const std::string& what) {
     if (st == TSR_SUCCESS) return;
     std::string message = e.message[0] ? e.message : what + " failed";
     throw error(static_cast<status>(st), message, {backend, e.op, e.tensor});
@@ -61,18 +62,21 @@ inline void check(tsr_status st, const tsr_error& e, const std::string& backend,
 /// Whether the plugin's table (of its own struct_size) has the slot at `member`.
 template <typename F>
 bool has_slot(const tsr_plugin_api* api, F tsr_plugin_api::*member) {
-    const auto offset = reinterpret_cast<const char*>(&(api->*member)) - reinterpret_cast<const char*>(api);
-    return static_cast<std::size_t>(offset) + sizeof(F) <= api->struct_size && api->*member != nullptr;
+    const auto offset =
+        reinterpret_cast<const char*>(&(api->*member)) - reinterpret_cast<const char*>(api);
+    return static_cast<std::size_t>(offset) + sizeof(F) <= api->struct_size &&
+           api->*member != nullptr;
 }
 
 }  // namespace detail
 
 /// A host-mapped view of a buffer; unmaps when destroyed.
 class mapped_region {
-public:
+  public:
     mapped_region(std::shared_ptr<detail::backend_state> state, tsr_buffer b, void* p)
         : state_(std::move(state)), buffer_(b), ptr_(p) {}
-    mapped_region(mapped_region&& o) noexcept : state_(std::move(o.state_)), buffer_(o.buffer_), ptr_(std::exchange(o.ptr_, nullptr)) {}
+    mapped_region(mapped_region&& o) noexcept
+        : state_(std::move(o.state_)), buffer_(o.buffer_), ptr_(std::exchange(o.ptr_, nullptr)) {}
     mapped_region(const mapped_region&) = delete;
     mapped_region& operator=(const mapped_region&) = delete;
     mapped_region& operator=(mapped_region&&) = delete;
@@ -84,7 +88,7 @@ public:
     }
     void* data() const { return ptr_; }
 
-private:
+  private:
     std::shared_ptr<detail::backend_state> state_;
     tsr_buffer buffer_;
     void* ptr_;
@@ -92,11 +96,12 @@ private:
 
 /// Memory owned by a backend. Move-only; released when destroyed.
 class buffer {
-public:
+  public:
     buffer() = default;
     buffer(std::shared_ptr<detail::backend_state> state, tsr_buffer b, std::int64_t size)
         : state_(std::move(state)), handle_(b), size_(size) {}
-    buffer(buffer&& o) noexcept : state_(std::move(o.state_)), handle_(std::exchange(o.handle_, nullptr)), size_(o.size_) {}
+    buffer(buffer&& o) noexcept
+        : state_(std::move(o.state_)), handle_(std::exchange(o.handle_, nullptr)), size_(o.size_) {}
     buffer& operator=(buffer&& o) noexcept {
         if (this != &o) {
             reset();
@@ -117,7 +122,9 @@ public:
     /// Maps for host access; throws unsupported on backends whose memory the host cannot address.
     mapped_region map(int access = TSR_MAP_READ | TSR_MAP_WRITE) const {
         if (!detail::has_slot(state_->api, &tsr_plugin_api::buffer_map)) {
-            throw error(status::unsupported, "buffers cannot be mapped; use copy_to_host/copy_from_host", {state_->name, "", ""});
+            throw error(status::unsupported,
+                        "buffers cannot be mapped; use copy_to_host/copy_from_host",
+                        {state_->name, "", ""});
         }
         void* p = nullptr;
         auto e = detail::make_error_record();
@@ -128,17 +135,19 @@ public:
     /// Copies the buffer, holding a tensor laid out as `src_desc`, into `dst` (converting).
     void copy_to_host(const tensor_desc& src_desc, const tensor& dst) const {
         auto e = detail::make_error_record();
-        detail::check(state_->api->copy_to_host(state_->handle, handle_, &src_desc.c_desc(), dst.base(), &dst.desc().c_desc(), &e),
+        detail::check(state_->api->copy_to_host(state_->handle, handle_, &src_desc.c_desc(),
+                                                dst.base(), &dst.desc().c_desc(), &e),
                       e, state_->name, "copy_to_host");
     }
     /// Copies `src` into the buffer, laid out as `dst_desc` (converting).
     void copy_from_host(const tensor& src, const tensor_desc& dst_desc) const {
         auto e = detail::make_error_record();
-        detail::check(state_->api->copy_from_host(state_->handle, src.base(), &src.desc().c_desc(), handle_, &dst_desc.c_desc(), &e),
+        detail::check(state_->api->copy_from_host(state_->handle, src.base(), &src.desc().c_desc(),
+                                                  handle_, &dst_desc.c_desc(), &e),
                       e, state_->name, "copy_from_host");
     }
 
-private:
+  private:
     void reset() {
         if (handle_) state_->api->buffer_release(handle_);
         handle_ = nullptr;
@@ -150,9 +159,11 @@ private:
 
 /// A partition compiled by a backend.
 class compiled_partition {
-public:
-    compiled_partition(std::shared_ptr<detail::backend_state> state, tsr_compiled c) : state_(std::move(state)), handle_(c) {}
-    compiled_partition(compiled_partition&& o) noexcept : state_(std::move(o.state_)), handle_(std::exchange(o.handle_, nullptr)) {}
+  public:
+    compiled_partition(std::shared_ptr<detail::backend_state> state, tsr_compiled c)
+        : state_(std::move(state)), handle_(c) {}
+    compiled_partition(compiled_partition&& o) noexcept
+        : state_(std::move(o.state_)), handle_(std::exchange(o.handle_, nullptr)) {}
     compiled_partition(const compiled_partition&) = delete;
     compiled_partition& operator=(const compiled_partition&) = delete;
     compiled_partition& operator=(compiled_partition&&) = delete;
@@ -164,26 +175,30 @@ public:
     void execute(const std::vector<tsr_buffer>& buffers) const {
         auto e = detail::make_error_record();
         tsr_event ev = nullptr;
-        detail::check(state_->api->execute(handle_, buffers.data(), static_cast<std::int32_t>(buffers.size()), &ev, &e), e,
-                      state_->name, "execute");
+        detail::check(state_->api->execute(handle_, buffers.data(),
+                                           static_cast<std::int32_t>(buffers.size()), &ev, &e),
+                      e, state_->name, "execute");
         if (ev) {
             auto we = detail::make_error_record();
-            const tsr_status st = detail::has_slot(state_->api, &tsr_plugin_api::event_wait) ? state_->api->event_wait(ev, &we)
-                                                                                           : TSR_SUCCESS;
-            if (detail::has_slot(state_->api, &tsr_plugin_api::event_release)) state_->api->event_release(ev);
+            const tsr_status st = detail::has_slot(state_->api, &tsr_plugin_api::event_wait)
+                                      ? state_->api->event_wait(ev, &we)
+                                      : TSR_SUCCESS;
+            if (detail::has_slot(state_->api, &tsr_plugin_api::event_release))
+                state_->api->event_release(ev);
             detail::check(st, we, state_->name, "event_wait");
         }
     }
 
-private:
+  private:
     std::shared_ptr<detail::backend_state> state_;
     tsr_compiled handle_;
 };
 
 /// A backend instance created from a plugin with the options of one config element.
 class backend {
-public:
-    backend(const tsr_plugin_api* api, const backend_request& request = {}) : state_(std::make_shared<detail::backend_state>()) {
+  public:
+    backend(const tsr_plugin_api* api, const backend_request& request = {})
+        : state_(std::make_shared<detail::backend_state>()) {
         state_->api = api;
         state_->name = api->name;
         std::vector<tsr_option> opts;
@@ -193,7 +208,8 @@ public:
         o.num_options = static_cast<std::int32_t>(opts.size());
         o.options = opts.data();
         auto e = detail::make_error_record();
-        detail::check(api->create_backend(&o, &state_->handle, &e), e, state_->name, "create_backend");
+        detail::check(api->create_backend(&o, &state_->handle, &e), e, state_->name,
+                      "create_backend");
     }
 
     /// Finds the named plugin in the registry and creates its backend.
@@ -201,7 +217,8 @@ public:
         const tsr_plugin_api* api = plugin_registry::instance().find(request.name);
         if (!api) {
             throw error(status::not_found,
-                        "no plugin provides backend '" + request.name + "'. Loader report:\n" + plugin_registry::instance().report_text(),
+                        "no plugin provides backend '" + request.name + "'. Loader report:\n" +
+                            plugin_registry::instance().report_text(),
                         {request.name, "", ""});
         }
         return backend(api, request);
@@ -214,7 +231,9 @@ public:
 
     const std::string& name() const { return state_->name; }
     std::string version() const { return state_->api->version ? state_->api->version : ""; }
-    std::string description() const { return state_->api->description ? state_->api->description : ""; }
+    std::string description() const {
+        return state_->api->description ? state_->api->description : "";
+    }
 
     std::vector<device_info> devices() const {
         std::vector<device_info> out;
@@ -223,14 +242,16 @@ public:
         for (std::int32_t i = 0; i < n; ++i) {
             tsr_device_info d{};
             d.struct_size = sizeof d;
-            if (state_->api->device_info && state_->api->device_info(state_->handle, i, &d) == TSR_SUCCESS)
+            if (state_->api->device_info &&
+                state_->api->device_info(state_->handle, i, &d) == TSR_SUCCESS)
                 out.push_back({d.name, d.kind, d.details});
         }
         return out;
     }
 
     /// Asks whether the backend runs `op` on these tensors, and in which layouts.
-    op_support query(const op_desc& op, const std::vector<tensor_desc>& inputs, const std::vector<tensor_desc>& outputs,
+    op_support query(const op_desc& op, const std::vector<tensor_desc>& inputs,
+                     const std::vector<tensor_desc>& outputs,
                      const std::string& node_name = {}) const {
         std::vector<tsr_tensor_desc> in, out;
         for (const auto& d : inputs) in.push_back(d.c_desc());
@@ -274,7 +295,8 @@ public:
     buffer allocate(std::int64_t bytes) const {
         tsr_buffer b = nullptr;
         auto e = detail::make_error_record();
-        detail::check(state_->api->buffer_allocate(state_->handle, bytes, &b, &e), e, state_->name, "buffer_allocate");
+        detail::check(state_->api->buffer_allocate(state_->handle, bytes, &b, &e), e, state_->name,
+                      "buffer_allocate");
         return buffer(state_, b, bytes);
     }
     buffer allocate(const tensor_desc& d) const { return allocate(d.size_bytes()); }
@@ -282,15 +304,17 @@ public:
     /// Wraps user memory: copied now, or used in place (alignment checked by the backend).
     buffer import(void* host, std::int64_t bytes, tsr_import_mode mode) const {
         if (!detail::has_slot(state_->api, &tsr_plugin_api::buffer_import)) {
-            throw error(status::unsupported, "buffer import is not supported", {state_->name, "", ""});
+            throw error(status::unsupported, "buffer import is not supported",
+                        {state_->name, "", ""});
         }
         tsr_buffer b = nullptr;
         auto e = detail::make_error_record();
-        detail::check(state_->api->buffer_import(state_->handle, host, bytes, mode, &b, &e), e, state_->name, "buffer_import");
+        detail::check(state_->api->buffer_import(state_->handle, host, bytes, mode, &b, &e), e,
+                      state_->name, "buffer_import");
         return buffer(state_, b, bytes);
     }
 
-private:
+  private:
     std::shared_ptr<detail::backend_state> state_;
 };
 

@@ -9,10 +9,10 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <dirent.h>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -37,14 +37,22 @@ enum class load_result {
 
 inline const char* to_string(load_result r) {
     switch (r) {
-        case load_result::loaded: return "loaded";
-        case load_result::builtin: return "built-in";
-        case load_result::not_found: return "not found";
-        case load_result::dlopen_failed: return "dlopen failed";
-        case load_result::missing_entry: return "missing entry symbol";
-        case load_result::abi_mismatch: return "ABI mismatch";
-        case load_result::init_failed: return "init failed";
-        case load_result::duplicate: return "duplicate";
+        case load_result::loaded:
+            return "loaded";
+        case load_result::builtin:
+            return "built-in";
+        case load_result::not_found:
+            return "not found";
+        case load_result::dlopen_failed:
+            return "dlopen failed";
+        case load_result::missing_entry:
+            return "missing entry symbol";
+        case load_result::abi_mismatch:
+            return "ABI mismatch";
+        case load_result::init_failed:
+            return "init failed";
+        case load_result::duplicate:
+            return "duplicate";
     }
     return "?";
 }
@@ -52,7 +60,8 @@ inline const char* to_string(load_result r) {
 /// One candidate plugin file and what became of it.
 struct load_record {
     std::string path;
-    std::string source;   ///< "api", "TESSERA_PLUGINS", "TESSERA_PLUGIN_PATH", "install dir", "built-in"
+    std::string
+        source;  ///< "api", "TESSERA_PLUGINS", "TESSERA_PLUGIN_PATH", "install dir", "built-in"
     load_result result = load_result::not_found;
     std::string backend;  ///< the backend's name when known
     std::string detail;
@@ -95,7 +104,9 @@ inline std::vector<std::string> split_list(const char* text) {
 }
 
 /// Same major version, and a plugin minor version this host still accepts.
-inline bool abi_compatible(int major, int minor) { return major == TSR_ABI_MAJOR && minor >= TSR_ABI_MIN_PLUGIN_MINOR; }
+inline bool abi_compatible(int major, int minor) {
+    return major == TSR_ABI_MAJOR && minor >= TSR_ABI_MIN_PLUGIN_MINOR;
+}
 
 /// The first required table slot that is missing, or nullptr.
 inline const char* missing_required_slot(const tsr_plugin_api* t) {
@@ -116,7 +127,7 @@ inline const char* missing_required_slot(const tsr_plugin_api* t) {
 }  // namespace detail
 
 class plugin_registry {
-public:
+  public:
     /// The process-wide registry.
     static plugin_registry& instance() {
         static plugin_registry registry;
@@ -170,14 +181,16 @@ public:
         return s;
     }
 
-private:
+  private:
     plugin_registry() = default;
 
     void discover_locked() {
         if (discovered_) return;
         discovered_ = true;
-        for (const auto& file : detail::split_list(std::getenv("TESSERA_PLUGINS"))) load_locked(file, "TESSERA_PLUGINS");
-        for (const auto& dir : detail::split_list(std::getenv("TESSERA_PLUGIN_PATH"))) scan_locked(dir, "TESSERA_PLUGIN_PATH");
+        for (const auto& file : detail::split_list(std::getenv("TESSERA_PLUGINS")))
+            load_locked(file, "TESSERA_PLUGINS");
+        for (const auto& dir : detail::split_list(std::getenv("TESSERA_PLUGIN_PATH")))
+            scan_locked(dir, "TESSERA_PLUGIN_PATH");
 #if defined(TESSERA_INSTALL_PLUGIN_DIR)
         scan_locked(TESSERA_INSTALL_PLUGIN_DIR, "install dir");
 #endif
@@ -205,13 +218,15 @@ private:
     void scan_locked(const std::string& dir, const std::string& source) {
         DIR* d = opendir(dir.c_str());
         if (!d) {
-            records_.push_back({dir, source, load_result::not_found, {}, "directory cannot be read"});
+            records_.push_back(
+                {dir, source, load_result::not_found, {}, "directory cannot be read"});
             return;
         }
         std::vector<std::string> files;
         while (const dirent* e = readdir(d)) {
             const std::string name = e->d_name;
-            if (name.rfind("libtessera_plugin_", 0) == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0)
+            if (name.rfind("libtessera_plugin_", 0) == 0 && name.size() > 3 &&
+                name.compare(name.size() - 3, 3, ".so") == 0)
                 files.push_back(dir + "/" + name);
         }
         closedir(d);
@@ -225,11 +240,14 @@ private:
             r.result = result;
             r.detail = std::move(detail);
             records_.push_back(r);
-            if (result == load_result::loaded) log::info("loader", "loaded " + path + " (" + r.backend + ")");
-            else log::warn("loader", path + ": " + to_string(result) + (r.detail.empty() ? "" : ": " + r.detail));
+            if (result == load_result::loaded)
+                log::info("loader", "loaded " + path + " (" + r.backend + ")");
+            else
+                log::warn("loader", path + ": " + to_string(result) +
+                                        (r.detail.empty() ? "" : ": " + r.detail));
             return r;
         };
-        struct stat st{};
+        struct stat st {};
         if (stat(path.c_str(), &st) != 0) return finish(load_result::not_found, "no such file");
         char resolved[PATH_MAX];
         const std::string real = realpath(path.c_str(), resolved) ? std::string(resolved) : path;
@@ -241,28 +259,37 @@ private:
             const char* why = dlerror();
             return finish(load_result::dlopen_failed, why ? why : "unknown dlopen error");
         }
-        // Libraries stay loaded for the life of the process: unloading at exit is the classic crash.
+        // Libraries stay loaded for the life of the process: unloading at exit is the classic
+        // crash.
         dlerror();
         void* sym = dlsym(handle, TSR_PLUGIN_ENTRY_SYMBOL);
-        if (!sym) return finish(load_result::missing_entry, std::string("no symbol ") + TSR_PLUGIN_ENTRY_SYMBOL);
+        if (!sym)
+            return finish(load_result::missing_entry,
+                          std::string("no symbol ") + TSR_PLUGIN_ENTRY_SYMBOL);
         const auto entry = reinterpret_cast<tsr_plugin_entry_fn>(sym);
         tsr_error err{};
         err.struct_size = sizeof err;
         const tsr_plugin_api* api = entry(detail::host_api(), &err);
-        if (!api) return finish(load_result::init_failed, err.message[0] ? err.message : "entry returned no table");
+        if (!api)
+            return finish(load_result::init_failed,
+                          err.message[0] ? err.message : "entry returned no table");
         if (api->struct_size < offsetof(tsr_plugin_api, event_wait)) {
-            return finish(load_result::init_failed, "table too short (" + std::to_string(api->struct_size) + " bytes)");
+            return finish(load_result::init_failed,
+                          "table too short (" + std::to_string(api->struct_size) + " bytes)");
         }
         r.backend = api->name ? api->name : "";
         if (!detail::abi_compatible(api->abi_major, api->abi_minor)) {
             return finish(load_result::abi_mismatch,
-                          "plugin ABI " + std::to_string(api->abi_major) + "." + std::to_string(api->abi_minor) +
-                              ", host ABI " + std::to_string(TSR_ABI_MAJOR) + "." + std::to_string(TSR_ABI_MINOR) +
-                              " (needs major " + std::to_string(TSR_ABI_MAJOR) + ", minor >= " +
-                              std::to_string(TSR_ABI_MIN_PLUGIN_MINOR) + "); rebuild the plugin against this Tessera");
+                          "plugin ABI " + std::to_string(api->abi_major) + "." +
+                              std::to_string(api->abi_minor) + ", host ABI " +
+                              std::to_string(TSR_ABI_MAJOR) + "." + std::to_string(TSR_ABI_MINOR) +
+                              " (needs major " + std::to_string(TSR_ABI_MAJOR) +
+                              ", minor >= " + std::to_string(TSR_ABI_MIN_PLUGIN_MINOR) +
+                              "); rebuild the plugin against this Tessera");
         }
         if (const char* slot = detail::missing_required_slot(api)) {
-            return finish(load_result::init_failed, std::string("required slot '") + slot + "' is missing");
+            return finish(load_result::init_failed,
+                          std::string("required slot '") + slot + "' is missing");
         }
         for (auto it = plugins_.begin(); it != plugins_.end(); ++it) {
             if (std::string_view(it->api->name) == api->name) {
@@ -270,11 +297,13 @@ private:
                     plugins_.erase(it);
                     break;
                 }
-                return finish(load_result::duplicate, "backend '" + r.backend + "' already provided by " + it->path);
+                return finish(load_result::duplicate,
+                              "backend '" + r.backend + "' already provided by " + it->path);
             }
         }
         plugins_.push_back({api, real});
-        return finish(load_result::loaded, api->version ? std::string("version ") + api->version : std::string());
+        return finish(load_result::loaded,
+                      api->version ? std::string("version ") + api->version : std::string());
     }
 
     std::mutex mutex_;

@@ -33,7 +33,8 @@ inline dtype compute_type(dtype t) {
 inline tensor normalized(const tensor& t) {
     const dtype ct = compute_type(t.type());
     if (ct == t.type() && t.desc().is_row_major()) return t;
-    tensor out(t.desc().with_type(ct, ct == t.type() ? t.desc().quant() : quantization{})
+    tensor out(t.desc()
+                   .with_type(ct, ct == t.type() ? t.desc().quant() : quantization{})
                    .with_layout(layout::row_major())
                    .with_offset(0));
     tensor::copy_elements(t, out);
@@ -49,7 +50,8 @@ inline void execute(const op_desc& op, const std::vector<tensor>& inputs,
     const auto expected = op.infer(in_descs);
     if (expected.size() != outputs.size()) {
         throw error(status::invalid_argument,
-                    "expects " + std::to_string(expected.size()) + " outputs, got " + std::to_string(outputs.size()),
+                    "expects " + std::to_string(expected.size()) + " outputs, got " +
+                        std::to_string(outputs.size()),
                     {"reference", std::string(op.name()), ""});
     }
     std::vector<tensor> in;
@@ -57,11 +59,13 @@ inline void execute(const op_desc& op, const std::vector<tensor>& inputs,
     std::vector<tensor> out;
     for (const auto& t : outputs) {
         const dtype ct = compute_type(t.type());
-        out.push_back(ct == t.type() && t.desc().is_row_major()
-                          ? t
-                          : tensor(t.desc().with_type(ct, ct == t.type() ? t.desc().quant() : quantization{})
-                                       .with_layout(layout::row_major())
-                                       .with_offset(0)));
+        out.push_back(
+            ct == t.type() && t.desc().is_row_major()
+                ? t
+                : tensor(t.desc()
+                             .with_type(ct, ct == t.type() ? t.desc().quant() : quantization{})
+                             .with_layout(layout::row_major())
+                             .with_offset(0)));
     }
     std::visit([&](const auto& o) { run(o, in, out); }, op.variant());
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -74,7 +78,8 @@ inline std::vector<tensor> execute(const op_desc& op, const std::vector<tensor>&
     std::vector<tensor_desc> in_descs;
     for (const auto& t : inputs) in_descs.push_back(t.desc());
     std::vector<tensor> outputs;
-    for (const auto& d : op.infer(in_descs)) outputs.emplace_back(d.with_layout(layout::row_major()));
+    for (const auto& d : op.infer(in_descs))
+        outputs.emplace_back(d.with_layout(layout::row_major()));
     execute(op, inputs, outputs);
     return outputs;
 }

@@ -54,7 +54,7 @@ struct support {
 
 /// Backend memory. host_data() is non-null when the host can address the bytes directly.
 class buffer {
-public:
+  public:
     virtual ~buffer() = default;
     virtual std::int64_t size() const = 0;
     virtual void* host_data() { return nullptr; }
@@ -62,15 +62,18 @@ public:
 
 /// Host memory: owned (aligned, zeroed) or borrowed from the caller.
 class host_buffer final : public buffer {
-public:
+  public:
     explicit host_buffer(std::int64_t bytes) : size_(bytes) {
         const std::size_t rounded = (static_cast<std::size_t>(bytes) + 63) / 64 * 64;
         data_ = rounded ? std::aligned_alloc(64, rounded) : nullptr;
-        if (rounded && !data_) throw error(status::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes");
+        if (rounded && !data_)
+            throw error(status::out_of_memory,
+                        "cannot allocate " + std::to_string(bytes) + " bytes");
         if (data_) std::memset(data_, 0, rounded);
         owned_ = true;
     }
-    host_buffer(void* borrowed, std::int64_t bytes) : data_(borrowed), size_(bytes), owned_(false) {}
+    host_buffer(void* borrowed, std::int64_t bytes)
+        : data_(borrowed), size_(bytes), owned_(false) {}
     ~host_buffer() override {
         if (owned_) std::free(data_);
     }
@@ -80,7 +83,7 @@ public:
     std::int64_t size() const override { return size_; }
     void* host_data() override { return data_; }
 
-private:
+  private:
     void* data_ = nullptr;
     std::int64_t size_ = 0;
     bool owned_ = false;
@@ -104,26 +107,29 @@ struct partition {
 
     /// Whether the partition's result in tensor `id` is needed after it has run.
     bool is_read_later(int id) const {
-        return static_cast<std::size_t>(id) >= read_later.size() || read_later[static_cast<std::size_t>(id)];
+        return static_cast<std::size_t>(id) >= read_later.size() ||
+               read_later[static_cast<std::size_t>(id)];
     }
 };
 
 /// A compiled partition: execute() gets one buffer per partition tensor, in id order.
 class executable {
-public:
+  public:
     virtual ~executable() = default;
     virtual void execute(const std::vector<buffer*>& buffers) = 0;
 };
 
 class backend {
-public:
+  public:
     virtual ~backend() = default;
 
     virtual std::vector<device> devices() const { return {device{"host", "cpu", {}}}; }
     virtual support query(const op_query& q) const = 0;
     virtual std::unique_ptr<executable> compile(const partition& p) = 0;
 
-    virtual std::unique_ptr<buffer> allocate(std::int64_t bytes) { return std::make_unique<host_buffer>(bytes); }
+    virtual std::unique_ptr<buffer> allocate(std::int64_t bytes) {
+        return std::make_unique<host_buffer>(bytes);
+    }
 
     /// Copy mode copies now; zero-copy modes use the caller's memory in place.
     virtual std::unique_ptr<buffer> import(void* host, std::int64_t bytes, tsr_import_mode mode) {
@@ -153,17 +159,20 @@ public:
         tensor::copy_elements(src, view_of(dst, dst_desc));
     }
 
-protected:
+  protected:
     /// A host tensor over a host-accessible buffer holding a strided tensor.
     static tensor view_of(buffer& b, const tensor_desc& desc) {
         if (!desc.is_strided()) {
-            throw error(status::unsupported, "no host view of layout " + desc.to_string() + "; the backend must convert it");
+            throw error(status::unsupported, "no host view of layout " + desc.to_string() +
+                                                 "; the backend must convert it");
         }
         void* p = b.host_data();
         if (!p) throw error(status::unsupported, "buffer is not host-accessible");
         if (desc.size_bytes() > b.size()) {
-            throw error(status::invalid_argument, "tensor " + desc.to_string() + " needs " + std::to_string(desc.size_bytes()) +
-                                                      " bytes, buffer has " + std::to_string(b.size()));
+            throw error(status::invalid_argument, "tensor " + desc.to_string() + " needs " +
+                                                      std::to_string(desc.size_bytes()) +
+                                                      " bytes, buffer has " +
+                                                      std::to_string(b.size()));
         }
         return tensor::borrow(desc, p);
     }

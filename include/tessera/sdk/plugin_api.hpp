@@ -45,7 +45,8 @@ inline void copy_text(char* dst, std::size_t cap, const std::string& src) {
 /// Runs fn, turning exceptions into a status and the host's error record.
 template <typename Fn>
 tsr_status guarded(tsr_error* err, Fn&& fn) noexcept {
-    auto report = [&](tsr_status code, const std::string& op, const std::string& tensor, const std::string& message) {
+    auto report = [&](tsr_status code, const std::string& op, const std::string& tensor,
+                      const std::string& message) {
         if (err && err->struct_size >= sizeof(tsr_error)) {
             err->code = code;
             copy_text(err->op, sizeof err->op, op);
@@ -74,7 +75,9 @@ inline std::vector<tensor_desc> descs(const tsr_tensor_desc* d, std::int32_t n) 
     return out;
 }
 
-inline tensor_desc concrete(const tensor_desc& d) { return d.is_any() ? d.with_layout(layout::row_major()) : d; }
+inline tensor_desc concrete(const tensor_desc& d) {
+    return d.is_any() ? d.with_layout(layout::row_major()) : d;
+}
 
 inline op_query to_query(const tsr_op_desc& op) {
     return op_query{op_desc::from_c(op.kind, op.params), op.name ? op.name : "",
@@ -88,7 +91,8 @@ struct table_functions {
         return value;
     }
 
-    static tsr_status create_backend(const tsr_backend_options* opts, tsr_backend* out, tsr_error* err) {
+    static tsr_status create_backend(const tsr_backend_options* opts, tsr_backend* out,
+                                     tsr_error* err) {
         return guarded(err, [&] {
             options o;
             if (opts) {
@@ -136,32 +140,43 @@ struct table_functions {
         if (st != TSR_SUCCESS) {  // an invalid or unknown op is a decline, not a failure
             std::string text = err.op[0] ? std::string(err.op) + ": " : std::string();
             if (err.tensor[0]) text += "tensor '" + std::string(err.tensor) + "': ";
-            answer = support::declined(st == TSR_UNSUPPORTED ? TSR_REASON_OP_KIND : TSR_REASON_INVALID, text + err.message);
+            answer =
+                support::declined(st == TSR_UNSUPPORTED ? TSR_REASON_OP_KIND : TSR_REASON_INVALID,
+                                  text + err.message);
         }
         s->level = answer.level;
         s->reason = answer.reason;
         copy_text(s->reason_text, sizeof s->reason_text, answer.text);
         if (answer.level != TSR_SUPPORT_NONE) {
-            for (std::int32_t i = 0; i < op->num_inputs && i < static_cast<std::int32_t>(answer.inputs.size()); ++i)
+            for (std::int32_t i = 0;
+                 i < op->num_inputs && i < static_cast<std::int32_t>(answer.inputs.size()); ++i)
                 if (s->chosen_inputs) s->chosen_inputs[i] = answer.inputs[i].c_desc();
-            for (std::int32_t i = 0; i < op->num_outputs && i < static_cast<std::int32_t>(answer.outputs.size()); ++i)
+            for (std::int32_t i = 0;
+                 i < op->num_outputs && i < static_cast<std::int32_t>(answer.outputs.size()); ++i)
                 if (s->chosen_outputs) s->chosen_outputs[i] = answer.outputs[i].c_desc();
         }
         return TSR_SUCCESS;
     }
 
-    static tsr_status compile(tsr_backend b, const tsr_partition* p, tsr_compiled* out, tsr_error* err) {
+    static tsr_status compile(tsr_backend b, const tsr_partition* p, tsr_compiled* out,
+                              tsr_error* err) {
         return guarded(err, [&] {
             partition part;
             part.tensors = descs(p->tensors, p->num_tensors);
-            const bool has_flags = p->struct_size >= offsetof(tsr_partition, tensor_flags) + sizeof p->tensor_flags && p->tensor_flags;
+            const bool has_flags =
+                p->struct_size >= offsetof(tsr_partition, tensor_flags) + sizeof p->tensor_flags &&
+                p->tensor_flags;
             for (std::int32_t i = 0; i < p->num_tensors; ++i)
-                part.read_later.push_back(!has_flags || (p->tensor_flags[i] & TSR_TENSOR_READ_LATER) != 0);
+                part.read_later.push_back(!has_flags ||
+                                          (p->tensor_flags[i] & TSR_TENSOR_READ_LATER) != 0);
             for (std::int32_t i = 0; i < p->num_nodes; ++i) {
                 const tsr_node& n = p->nodes[i];
-                node nd{op_desc::from_c(n.op.kind, n.op.params), n.op.name ? n.op.name : "", {}, {}};
-                for (std::int32_t j = 0; j < n.op.num_inputs; ++j) nd.inputs.push_back(n.input_ids[j]);
-                for (std::int32_t j = 0; j < n.op.num_outputs; ++j) nd.outputs.push_back(n.output_ids[j]);
+                node nd{
+                    op_desc::from_c(n.op.kind, n.op.params), n.op.name ? n.op.name : "", {}, {}};
+                for (std::int32_t j = 0; j < n.op.num_inputs; ++j)
+                    nd.inputs.push_back(n.input_ids[j]);
+                for (std::int32_t j = 0; j < n.op.num_outputs; ++j)
+                    nd.outputs.push_back(n.output_ids[j]);
                 part.nodes.push_back(std::move(nd));
             }
             auto handle = std::make_unique<tsr_compiled_s>();
@@ -171,16 +186,19 @@ struct table_functions {
     }
     static void release_compiled(tsr_compiled c) { delete c; }
 
-    static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n, tsr_event* ev, tsr_error* err) {
+    static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n,
+                              tsr_event* ev, tsr_error* err) {
         return guarded(err, [&] {
             std::vector<buffer*> bufs;
-            for (std::int32_t i = 0; i < n; ++i) bufs.push_back(buffers[i] ? buffers[i]->impl.get() : nullptr);
+            for (std::int32_t i = 0; i < n; ++i)
+                bufs.push_back(buffers[i] ? buffers[i]->impl.get() : nullptr);
             c->impl->execute(bufs);
             if (ev) *ev = nullptr;  // finished: no event to wait on
         });
     }
 
-    static tsr_status buffer_allocate(tsr_backend b, std::int64_t bytes, tsr_buffer* out, tsr_error* err) {
+    static tsr_status buffer_allocate(tsr_backend b, std::int64_t bytes, tsr_buffer* out,
+                                      tsr_error* err) {
         return guarded(err, [&] {
             if (bytes < 0) throw error(status::invalid_argument, "negative buffer size");
             auto handle = std::make_unique<tsr_buffer_s>();
@@ -189,10 +207,11 @@ struct table_functions {
             *out = handle.release();
         });
     }
-    static tsr_status buffer_import(tsr_backend b, void* host, std::int64_t bytes, std::int32_t mode, tsr_buffer* out,
-                                    tsr_error* err) {
+    static tsr_status buffer_import(tsr_backend b, void* host, std::int64_t bytes,
+                                    std::int32_t mode, tsr_buffer* out, tsr_error* err) {
         return guarded(err, [&] {
-            if (mode < TSR_IMPORT_COPY || mode > TSR_IMPORT_ZERO_COPY_RW) throw error(status::invalid_argument, "unknown import mode");
+            if (mode < TSR_IMPORT_COPY || mode > TSR_IMPORT_ZERO_COPY_RW)
+                throw error(status::invalid_argument, "unknown import mode");
             if (!host && bytes) throw error(status::invalid_argument, "null host pointer");
             auto handle = std::make_unique<tsr_buffer_s>();
             handle->impl = b->impl->import(host, bytes, static_cast<tsr_import_mode>(mode));
@@ -207,17 +226,20 @@ struct table_functions {
     static tsr_status buffer_unmap(tsr_buffer buf, void* host, tsr_error* err) {
         return guarded(err, [&] { buf->owner->unmap(*buf->impl, host); });
     }
-    static tsr_status copy_to_host(tsr_backend b, tsr_buffer src, const tsr_tensor_desc* src_desc, void* host,
-                                   const tsr_tensor_desc* host_desc, tsr_error* err) {
+    static tsr_status copy_to_host(tsr_backend b, tsr_buffer src, const tsr_tensor_desc* src_desc,
+                                   void* host, const tsr_tensor_desc* host_desc, tsr_error* err) {
         return guarded(err, [&] {
-            b->impl->copy_to_host(*src->impl, tensor_desc(*src_desc), tensor::borrow(tensor_desc(*host_desc), host));
+            b->impl->copy_to_host(*src->impl, tensor_desc(*src_desc),
+                                  tensor::borrow(tensor_desc(*host_desc), host));
         });
     }
-    static tsr_status copy_from_host(tsr_backend b, const void* host, const tsr_tensor_desc* host_desc, tsr_buffer dst,
+    static tsr_status copy_from_host(tsr_backend b, const void* host,
+                                     const tsr_tensor_desc* host_desc, tsr_buffer dst,
                                      const tsr_tensor_desc* dst_desc, tsr_error* err) {
         return guarded(err, [&] {
-            b->impl->copy_from_host(tensor::borrow(tensor_desc(*host_desc), const_cast<void*>(host)), *dst->impl,
-                                    tensor_desc(*dst_desc));
+            b->impl->copy_from_host(
+                tensor::borrow(tensor_desc(*host_desc), const_cast<void*>(host)), *dst->impl,
+                tensor_desc(*dst_desc));
         });
     }
     static tsr_status event_wait(tsr_event, tsr_error*) { return TSR_SUCCESS; }
@@ -244,7 +266,8 @@ inline const tsr_host_api*& host_services() {
 /// Logs through the host when it offered a logger.
 inline void log(tsr_log_level level, const char* plugin, const std::string& message) {
     const tsr_host_api* h = host_services();
-    if (h && h->struct_size >= sizeof(tsr_host_api) && h->log) h->log(level, plugin, message.c_str());
+    if (h && h->struct_size >= sizeof(tsr_host_api) && h->log)
+        h->log(level, plugin, message.c_str());
 }
 
 /// The C table for Backend, built once per plugin library. The host checks the ABI version it

@@ -10,11 +10,14 @@ graph small_cnn() {
     graph g;
     const auto x = g.input("x", tensor_desc(shape::nchw(2, 5, 12, 10), dtype::f32));
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1).bias(),
-                     {x, g.constant("w", data(shape{24, 5, 3, 3}, 30, 0.3f)), g.constant("b", data(shape{24}, 31, 0.1f))});
+                     {x, g.constant("w", data(shape{24, 5, 3, 3}, 30, 0.3f)),
+                      g.constant("b", data(shape{24}, 31, 0.1f))});
     t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
-    t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(24), {t, g.constant("dw.w", data(shape{24, 1, 3, 3}, 32, 0.3f))});
+    t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(24),
+                {t, g.constant("dw.w", data(shape{24, 1, 3, 3}, 32, 0.3f))});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
-    t = g.apply("fc", op::fully_connected().flatten_from(1), {t, g.constant("fc.w", data(shape{7, 24 * 6 * 5}, 33, 0.05f))});
+    t = g.apply("fc", op::fully_connected().flatten_from(1),
+                {t, g.constant("fc.w", data(shape{7, 24 * 6 * 5}, 33, 0.05f))});
     t = g.apply("softmax", op::softmax(), {t});
     g.output(t);
     return g;
@@ -48,7 +51,8 @@ TEST_CASE("1 and 2 threads give bit-identical results") {
     auto two = g2.compile("cpu:threads=2");
     const tensor x = data(shape::nchw(2, 5, 12, 10), 35);
     const tensor a = one.run({{"x", x}}).at("softmax"), b = two.run({{"x", x}}).at("softmax");
-    for (std::int64_t i = 0; i < a.num_elements(); ++i) CHECK(a.data_as<float>()[i] == b.data_as<float>()[i]);
+    for (std::int64_t i = 0; i < a.num_elements(); ++i)
+        CHECK(a.data_as<float>()[i] == b.data_as<float>()[i]);
 }
 
 TEST_CASE("bad options are typed errors") {

@@ -6,7 +6,8 @@ using namespace cpu_test;
 
 namespace {
 
-void compare(const op_desc& op, const std::vector<tensor>& in, const char* expected_backend, float tol = 1e-4f) {
+void compare(const op_desc& op, const std::vector<tensor>& in, const char* expected_backend,
+             float tol = 1e-4f) {
     load_cpu_plugin();
     std::string where;
     const auto got = run_op(op, in, "cpu", &where);
@@ -25,11 +26,13 @@ TEST_CASE("conv2d: dense, strided, dilated, grouped, depthwise, fused bias/batch
     };
     const conv_case cases[] = {
         {1, 3, 9, 11, 16, 3, 3, op::conv2d().padding(1, 1, 1, 1).bias()},
-        {2, 5, 10, 7, 7, 3, 3, op::conv2d().stride(2, 2).padding(1, 0, 1, 2).bias().fuse(TSR_ACT_RELU)},
+        {2, 5, 10, 7, 7, 3, 3,
+         op::conv2d().stride(2, 2).padding(1, 0, 1, 2).bias().fuse(TSR_ACT_RELU)},
         {1, 8, 12, 12, 12, 3, 3, op::conv2d().dilation(2, 2).padding(2, 2, 2, 2).groups(4)},
         {1, 17, 6, 9, 40, 1, 1, op::conv2d().bias().fuse(TSR_ACT_RELU6)},
         {2, 16, 8, 8, 16, 3, 3, op::conv2d().padding(1, 1, 1, 1).groups(16).bias()},
-        {1, 20, 7, 5, 24, 3, 3, op::conv2d().padding(1, 1, 1, 1).batchnorm(true, 1e-3f).fuse(TSR_ACT_CLIP, -0.5f, 0.75f)},
+        {1, 20, 7, 5, 24, 3, 3,
+         op::conv2d().padding(1, 1, 1, 1).batchnorm(true, 1e-3f).fuse(TSR_ACT_CLIP, -0.5f, 0.75f)},
         {1, 3, 13, 13, 8, 7, 7, op::conv2d().stride(2, 2).padding(3, 3, 3, 3)},
     };
     int seed = 1;
@@ -37,7 +40,8 @@ TEST_CASE("conv2d: dense, strided, dilated, grouped, depthwise, fused bias/batch
         CAPTURE(c.c);
         CAPTURE(c.o);
         const std::int64_t group_in = c.c / c.op.tsr_conv2d_params::groups;
-        std::vector<tensor> in{data(shape::nchw(c.n, c.c, c.h, c.w), seed++), data(shape{c.o, group_in, c.kh, c.kw}, seed++, 0.3f)};
+        std::vector<tensor> in{data(shape::nchw(c.n, c.c, c.h, c.w), seed++),
+                               data(shape{c.o, group_in, c.kh, c.kw}, seed++, 0.3f)};
         if (c.op.has_bias) in.push_back(data(shape{c.o}, seed++, 0.1f));
         if (c.op.fuse_batchnorm) {
             in.push_back(data(shape{c.o}, seed++, 0.1f));
@@ -52,28 +56,39 @@ TEST_CASE("conv2d: dense, strided, dilated, grouped, depthwise, fused bias/batch
 TEST_CASE("pooling: max, average with and without padding, global") {
     const tensor x = data(shape::nchw(2, 19, 11, 9), 3);
     compare(op::pooling(TSR_POOL_MAX).kernel(3, 3).stride(2, 2).padding(1, 1, 1, 1), {x}, "cpu");
-    compare(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).stride(1, 1).padding(1, 1, 1, 1), {x}, "cpu");
-    compare(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(2, 3).stride(2, 1).padding(0, 1, 1, 0), {x}, "cpu");
+    compare(
+        op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).stride(1, 1).padding(1, 1, 1, 1),
+        {x}, "cpu");
+    compare(
+        op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(2, 3).stride(2, 1).padding(0, 1, 1, 0),
+        {x}, "cpu");
     compare(op::pooling(TSR_POOL_GLOBAL_AVERAGE), {x}, "cpu");
     compare(op::pooling(TSR_POOL_GLOBAL_MAX), {x}, "cpu");
 }
 
 TEST_CASE("activations, element-wise, batchnorm") {
     const tensor x = data(shape::nchw(2, 21, 5, 7), 4, 2.0f);
-    for (auto k : {TSR_ACT_RELU, TSR_ACT_RELU6, TSR_ACT_TANH, TSR_ACT_SIGMOID, TSR_ACT_ELU, TSR_ACT_GELU, TSR_ACT_SOFT_RELU, TSR_ACT_ABS})
+    for (auto k : {TSR_ACT_RELU, TSR_ACT_RELU6, TSR_ACT_TANH, TSR_ACT_SIGMOID, TSR_ACT_ELU,
+                   TSR_ACT_GELU, TSR_ACT_SOFT_RELU, TSR_ACT_ABS})
         compare(op::activation(k, 1.0f, 1.0f), {x}, "cpu");
     compare(op::activation(TSR_ACT_LEAKY_RELU, 0.1f), {x}, "cpu");
     const tensor y = data(shape::nchw(2, 21, 5, 7), 5, 1.0f, 2.5f);
-    for (auto o : {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL, TSR_BINARY_DIV, TSR_BINARY_MIN, TSR_BINARY_MAX})
+    for (auto o : {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL, TSR_BINARY_DIV, TSR_BINARY_MIN,
+                   TSR_BINARY_MAX})
         compare(op::binary(o), {x, y}, "cpu");
-    compare(op::batchnorm(), {x, data(shape{21}, 6, 0.1f), data(shape{21}, 7, 0.2f, 1.0f), data(shape{21}, 8, 0.2f, 1.0f), data(shape{21}, 9)},
+    compare(op::batchnorm(),
+            {x, data(shape{21}, 6, 0.1f), data(shape{21}, 7, 0.2f, 1.0f),
+             data(shape{21}, 8, 0.2f, 1.0f), data(shape{21}, 9)},
             "cpu");
 }
 
 TEST_CASE("fully connected, gemm, softmax on row-major tensors") {
-    compare(op::fully_connected().bias(), {data(shape{3, 37}, 10), data(shape{11, 37}, 11, 0.2f), data(shape{11}, 12)}, "cpu");
-    compare(op::fully_connected().flatten_from(1), {data(shape::nchw(2, 4, 3, 3), 13), data(shape{5, 36}, 14, 0.2f)}, "cpu");
-    compare(op::gemm(), {data(shape{17, 23}, 15), data(shape{23, 9}, 16), data(shape{17, 9}, 17)}, "cpu");
+    compare(op::fully_connected().bias(),
+            {data(shape{3, 37}, 10), data(shape{11, 37}, 11, 0.2f), data(shape{11}, 12)}, "cpu");
+    compare(op::fully_connected().flatten_from(1),
+            {data(shape::nchw(2, 4, 3, 3), 13), data(shape{5, 36}, 14, 0.2f)}, "cpu");
+    compare(op::gemm(), {data(shape{17, 23}, 15), data(shape{23, 9}, 16), data(shape{17, 9}, 17)},
+            "cpu");
     compare(op::softmax(), {data(shape{4, 33}, 18, 3.0f)}, "cpu");
 }
 

@@ -16,19 +16,22 @@ using namespace tessera;
 
 inline void load_cpu_plugin() {
     const auto r = plugin_registry::instance().load(CPU_PLUGIN);
-    REQUIRE_MESSAGE((r.result == load_result::loaded || r.result == load_result::duplicate), r.detail);
+    REQUIRE_MESSAGE((r.result == load_result::loaded || r.result == load_result::duplicate),
+                    r.detail);
 }
 
 inline tensor data(const shape& s, int seed, float scale = 1.0f, float shift = 0.0f) {
     tensor t(tensor_desc(s, dtype::f32));
     for (std::int64_t i = 0; i < t.num_elements(); ++i)
-        t.data_as<float>()[i] = scale * std::sin(0.37f * static_cast<float>(i) + 1.3f * static_cast<float>(seed)) + shift;
+        t.data_as<float>()[i] =
+            scale * std::sin(0.37f * static_cast<float>(i) + 1.3f * static_cast<float>(seed)) +
+            shift;
     return t;
 }
 
 /// Runs `op` on `inputs` as a one-node graph compiled for `config`; returns outputs and placement.
-inline std::vector<tensor> run_op(const op_desc& op, const std::vector<tensor>& inputs, const std::string& config,
-                                  std::string* placed_on = nullptr) {
+inline std::vector<tensor> run_op(const op_desc& op, const std::vector<tensor>& inputs,
+                                  const std::string& config, std::string* placed_on = nullptr) {
     graph g;
     std::vector<graph::tensor_id> ids;
     std::map<std::string, tensor> feed;
@@ -48,7 +51,8 @@ inline std::vector<tensor> run_op(const op_desc& op, const std::vector<tensor>& 
 }
 
 /// |a - b| <= atol + rtol * |b| element-wise.
-inline void check_close(const tensor& got, const tensor& want, float rtol = 1e-5f, float atol = 1e-5f) {
+inline void check_close(const tensor& got, const tensor& want, float rtol = 1e-5f,
+                        float atol = 1e-5f) {
     REQUIRE(got.dims() == want.dims());
     const tensor g = got.clone(), w = want.clone();
     int bad = 0;

@@ -14,7 +14,7 @@ namespace tessera::qcom_ml {
 using shared_tensor = std::shared_ptr<const ml_tensor_handle>;
 
 class cl_buffer final : public sdk::buffer {
-public:
+  public:
     cl_buffer(mem_handle mem, std::int64_t bytes) : mem_(std::move(mem)), size_(bytes) {}
 
     std::int64_t size() const override { return size_; }
@@ -24,7 +24,7 @@ public:
     const shared_tensor& written_by() const { return written_by_; }
     void set_written_by(shared_tensor t) { written_by_ = std::move(t); }
 
-private:
+  private:
     mem_handle mem_;
     std::int64_t size_ = 0;
     shared_tensor written_by_;

@@ -52,9 +52,11 @@ std::vector<device_entry> list_devices() {
     if (clGetPlatformIDs(np, platforms.data(), nullptr) != CL_SUCCESS) return out;
     for (cl_platform_id p : platforms) {
         cl_uint nd = 0;
-        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0)
+            continue;
         std::vector<cl_device_id> devices(nd);
-        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS) continue;
+        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS)
+            continue;
         for (cl_device_id d : devices) {
             device_entry e;
             e.platform = p;
@@ -67,11 +69,14 @@ std::vector<device_entry> list_devices() {
             e.has_fp16 = has_extension(ext, "cl_khr_fp16");
             e.has_recordable_queues = has_extension(ext, "cl_qcom_recordable_queues");
             const bool native_ml = has_extension(ext, "cl_qcom_ml_ops");
-            e.details = "platform " + platform_text(p, CL_PLATFORM_NAME) + " (" + platform_text(p, CL_PLATFORM_VERSION) +
-                        "); driver " + device_text(d, CL_DRIVER_VERSION) + "; " + device_text(d, CL_DEVICE_VERSION) +
-                        "; cl_khr_fp16 " + (e.has_fp16 ? "yes" : "no (f16 stored, computed in f32)") +
-                        "; cl_qcom_ml_ops " + (native_ml ? "listed" : "not listed (open CLML over OpenCL)") +
-                        "; cl_qcom_recordable_queues " + (e.has_recordable_queues ? "listed" : "emulated");
+            e.details =
+                "platform " + platform_text(p, CL_PLATFORM_NAME) + " (" +
+                platform_text(p, CL_PLATFORM_VERSION) + "); driver " +
+                device_text(d, CL_DRIVER_VERSION) + "; " + device_text(d, CL_DEVICE_VERSION) +
+                "; cl_khr_fp16 " + (e.has_fp16 ? "yes" : "no (f16 stored, computed in f32)") +
+                "; cl_qcom_ml_ops " +
+                (native_ml ? "listed" : "not listed (open CLML over OpenCL)") +
+                "; cl_qcom_recordable_queues " + (e.has_recordable_queues ? "listed" : "emulated");
             out.push_back(std::move(e));
         }
     }
@@ -82,21 +87,26 @@ device_context::device_context(int index) {
     const auto devices = list_devices();
     if (devices.empty()) throw error(status::not_found, "no OpenCL device");
     if (index < 0 || index >= static_cast<int>(devices.size())) {
-        throw error(status::not_found, "device=" + std::to_string(index) + ": there are " + std::to_string(devices.size()) +
-                                           " OpenCL devices (0.." + std::to_string(devices.size() - 1) + ")");
+        throw error(status::not_found, "device=" + std::to_string(index) + ": there are " +
+                                           std::to_string(devices.size()) + " OpenCL devices (0.." +
+                                           std::to_string(devices.size() - 1) + ")");
     }
     device_ = devices[static_cast<std::size_t>(index)];
     cl_int err = CL_SUCCESS;
-    const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device_.platform), 0};
+    const cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device_.platform), 0};
     context_ = context_handle(clCreateContext(props, 1, &device_.id, nullptr, nullptr, &err));
     check_cl(err, "clCreateContext");
-    queue_ = queue_handle(clCreateCommandQueueWithProperties(context_.get(), device_.id, nullptr, &err));
+    queue_ =
+        queue_handle(clCreateCommandQueueWithProperties(context_.get(), device_.id, nullptr, &err));
     check_cl(err, "clCreateCommandQueueWithProperties");
     if (device_.has_recordable_queues) {
         const cl_queue_properties rec[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_RECORDABLE_QCOM, 0};
-        record_queue_ = queue_handle(clCreateCommandQueueWithProperties(context_.get(), device_.id, rec, &err));
+        record_queue_ =
+            queue_handle(clCreateCommandQueueWithProperties(context_.get(), device_.id, rec, &err));
     } else {
-        record_queue_ = queue_handle(clCreateCommandQueueWithProperties(context_.get(), device_.id, nullptr, &err));
+        record_queue_ = queue_handle(
+            clCreateCommandQueueWithProperties(context_.get(), device_.id, nullptr, &err));
     }
     check_cl(err, "clCreateCommandQueueWithProperties (recording queue)");
 }

@@ -27,7 +27,7 @@ struct device_entry {
 std::vector<device_entry> list_devices();
 
 class device_context {
-public:
+  public:
     /// Opens device `index` of list_devices(); throws not_found when there is no such device.
     explicit device_context(int index);
 
@@ -40,7 +40,7 @@ public:
     /// Serialises command sequences on the queues (one backend may serve several graphs).
     std::mutex& queue_mutex() const { return mutex_; }
 
-private:
+  private:
     device_entry device_;
     context_handle context_;
     queue_handle queue_;

@@ -13,7 +13,7 @@ namespace tessera::qcom_ml {
 /// Owns one handle of type T, released by Release::operator() when not null.
 template <typename T, typename Release>
 class unique_handle {
-public:
+  public:
     unique_handle() = default;
     explicit unique_handle(T h) : h_(h) {}
     unique_handle(unique_handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
@@ -35,7 +35,7 @@ public:
         h_ = nullptr;
     }
 
-private:
+  private:
     T h_ = nullptr;
 };
 
@@ -55,7 +55,9 @@ struct release_ml_op {
     void operator()(cl_ml_op_qcom o) const { clml_v1()->clReleaseMLOpQCOM(o); }
 };
 struct release_desc_set {
-    void operator()(cl_ml_tensor_mem_desc_set_qcom s) const { clml_v1()->clReleaseMLTensorMemoryDescriptorSetQCOM(s); }
+    void operator()(cl_ml_tensor_mem_desc_set_qcom s) const {
+        clml_v1()->clReleaseMLTensorMemoryDescriptorSetQCOM(s);
+    }
 };
 struct release_recording {
     void operator()(cl_recording_qcom r) const { clReleaseRecordingQCOM(r); }

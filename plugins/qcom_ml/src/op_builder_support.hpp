@@ -15,7 +15,9 @@
 
 namespace tessera::qcom_ml::detail {
 
-[[noreturn]] inline void decline(tsr_reason why, const std::string& text) { throw op_declined(why, text); }
+[[noreturn]] inline void decline(tsr_reason why, const std::string& text) {
+    throw op_declined(why, text);
+}
 
 inline cl_ml_value_qcom f32_value(float v) {
     cl_ml_value_qcom out;
@@ -42,22 +44,24 @@ inline cl_ml_op_properties_qcom float_property(float v) {
 /// default.
 struct mapped_activation {
     cl_activation_function_qcom function = CL_ACTIVATION_RELU;
-    bool uses_slope_input = false;          ///< PReLU: the slope is a node input
-    std::optional<float> parameter;         ///< an internal parameter tensor holding this value
+    bool uses_slope_input = false;   ///< PReLU: the slope is a node input
+    std::optional<float> parameter;  ///< an internal parameter tensor holding this value
 };
 
 /// The exact CLML form of `a`, or op_declined.
 mapped_activation map_activation(const tsr_activation_spec& a);
 
 /// The activation descriptor for a mapped activation.
-inline cl_ml_op_activation_desc_qcom activation_desc(const mapped_activation& m, bool propagate_nan, dtype t) {
-    return {m.function, propagate_nan ? CL_PROPAGATE_NAN_QCOM : CL_DO_NOT_PROPAGATE_NAN_QCOM, arithmetic_for(t)};
+inline cl_ml_op_activation_desc_qcom activation_desc(const mapped_activation& m, bool propagate_nan,
+                                                     dtype t) {
+    return {m.function, propagate_nan ? CL_PROPAGATE_NAN_QCOM : CL_DO_NOT_PROPAGATE_NAN_QCOM,
+            arithmetic_for(t)};
 }
 
 /// The parameter tensor of an activation: the node's slope input, an internal 1-value tensor,
 /// or an unused tensor.
-cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activation& m, const node_tensors& t,
-                                   int slope_input, dtype type, built_op& b);
+cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activation& m,
+                                   const node_tensors& t, int slope_input, dtype type, built_op& b);
 
 /// An internal one-value tensor of storage type `type` holding `value` (memory only when the op
 /// is really built, i.e. with a fill queue).
@@ -78,24 +82,31 @@ void create(built_op& b, const char* what, Create&& creator) {
 }
 
 /// Absolute axis for a possibly negative one.
-inline int absolute_axis(int axis, int rank) { return axis < 0 ? axis + rank : axis; }
+inline int absolute_axis(int axis, int rank) {
+    return axis < 0 ? axis + rank : axis;
+}
 
 /// Family builders (op_builders_compute.cpp, op_builders_data.cpp).
 built_op build_conv2d(const build_context& ctx, const op::conv2d& op, const node_tensors& t);
-built_op build_fully_connected(const build_context& ctx, const op::fully_connected& op, const node_tensors& t);
+built_op build_fully_connected(const build_context& ctx, const op::fully_connected& op,
+                               const node_tensors& t);
 built_op build_gemm(const build_context& ctx, const op::gemm& op, const node_tensors& t);
 built_op build_pooling(const build_context& ctx, const op::pooling& op, const node_tensors& t);
 built_op build_batchnorm(const build_context& ctx, const op::batchnorm& op, const node_tensors& t);
 built_op build_softmax(const build_context& ctx, const op::softmax& op, const node_tensors& t);
-built_op build_activation(const build_context& ctx, const op::activation& op, const node_tensors& t);
+built_op build_activation(const build_context& ctx, const op::activation& op,
+                          const node_tensors& t);
 built_op build_binary(const build_context& ctx, const op::binary& op, const node_tensors& t);
 built_op build_fill(const build_context& ctx, const op::fill& op, const node_tensors& t);
 built_op build_concat(const build_context& ctx, const op::concat& op, const node_tensors& t);
-built_op build_permute(const build_context& ctx, const std::vector<int>& order, const node_tensors& t);
+built_op build_permute(const build_context& ctx, const std::vector<int>& order,
+                       const node_tensors& t);
 built_op build_transpose(const build_context& ctx, const op::transpose& op, const node_tensors& t);
 built_op build_reshape(const build_context& ctx, const node_tensors& t);
-built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& op, const node_tensors& t);
-built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& op, const node_tensors& t);
+built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& op,
+                              const node_tensors& t);
+built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& op,
+                               const node_tensors& t);
 built_op build_pad(const build_context& ctx, const op::pad& op, const node_tensors& t);
 
 }  // namespace tessera::qcom_ml::detail

@@ -11,7 +11,9 @@ namespace {
 /// bounded function is RELU6), so this is the exact form for any other range.
 built_op build_clip(const build_context& ctx, float lo, float hi, const node_tensors& t) {
     const dtype type = t.in_descs[0].type();
-    if (t.in_descs[0].rank() == 1) decline(TSR_REASON_SHAPE, "clip of a rank-1 tensor (CLML broadcasts axes of extent 1 only)");
+    if (t.in_descs[0].rank() == 1)
+        decline(TSR_REASON_SHAPE,
+                "clip of a rank-1 tensor (CLML broadcasts axes of extent 1 only)");
     built_op b;
     bind_node(b, t);
     cl_ml_tensor_qcom lo_tensor = scalar_tensor(ctx, lo, type, b);
@@ -23,11 +25,13 @@ built_op build_clip(const build_context& ctx, float lo, float hi, const node_ten
     d.arithmetic_mode = arithmetic_for(type);
     d.binary_op = CL_TENSOR_OP_MAX_QCOM;
     create(b, "clCreateMLOpBinaryQCOM (clip: max)", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.in[0], lo_tensor, t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.in[0], lo_tensor,
+                                                 t.out[0], op, nullptr);
     });
     d.binary_op = CL_TENSOR_OP_MIN_QCOM;
     cl_ml_op_qcom second = nullptr;
-    check_cl(clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.out[0], hi_tensor, t.out[0], &second, nullptr),
+    check_cl(clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.out[0], hi_tensor,
+                                               t.out[0], &second, nullptr),
              "clCreateMLOpBinaryQCOM (clip: min)");
     b.then_op = ml_op_handle(second);
     b.then_tensors = {t.out[0]};
@@ -36,7 +40,8 @@ built_op build_clip(const build_context& ctx, float lo, float hi, const node_ten
 
 }  // namespace
 
-built_op build_activation(const build_context& ctx, const op::activation& a, const node_tensors& t) {
+built_op build_activation(const build_context& ctx, const op::activation& a,
+                          const node_tensors& t) {
     const bool relu6 = (a.act.kind == TSR_ACT_CLIP && a.act.a == 0.0f && a.act.b == 6.0f) ||
                        (a.act.kind == TSR_ACT_BOUNDED_RELU && a.act.a == 6.0f);
     if (a.act.kind == TSR_ACT_CLIP && !relu6) return build_clip(ctx, a.act.a, a.act.b, t);
@@ -48,18 +53,22 @@ built_op build_activation(const build_context& ctx, const op::activation& a, con
     bind_node(b, t);
     cl_ml_tensor_qcom param = activation_param(ctx, m, t, 1, type, b);
     create(b, "clCreateMLOpActivationForwardQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpActivationForwardQCOM(ctx.context, nullptr, &d, t.in[0], param, t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpActivationForwardQCOM(ctx.context, nullptr, &d, t.in[0],
+                                                            param, t.out[0], op, nullptr);
     });
     return b;
 }
 
 built_op build_binary(const build_context& ctx, const op::binary& bo, const node_tensors& t) {
     if (bo.gamma != 0.0f)
-        decline(TSR_REASON_ATTRIBUTE, "gamma != 0: CLML's C is the output itself (in/out), not a separate input");
+        decline(TSR_REASON_ATTRIBUTE,
+                "gamma != 0: CLML's C is the output itself (in/out), not a separate input");
     const int rank = t.out_descs[0].rank();
     if (t.in_descs[0].rank() != rank || t.in_descs[1].rank() != rank)
-        decline(TSR_REASON_SHAPE, "broadcasting between different ranks (CLML broadcasts axes of extent 1 only)");
-    if (rank == 1 && (t.in_descs[0].dim(0) != t.out_descs[0].dim(0) || t.in_descs[1].dim(0) != t.out_descs[0].dim(0)))
+        decline(TSR_REASON_SHAPE,
+                "broadcasting between different ranks (CLML broadcasts axes of extent 1 only)");
+    if (rank == 1 && (t.in_descs[0].dim(0) != t.out_descs[0].dim(0) ||
+                      t.in_descs[1].dim(0) != t.out_descs[0].dim(0)))
         decline(TSR_REASON_SHAPE, "broadcasting a rank-1 tensor");
     const dtype type = t.in_descs[0].type();
     cl_ml_op_binary_desc_qcom d{};
@@ -71,13 +80,15 @@ built_op build_binary(const build_context& ctx, const op::binary& bo, const node
     built_op b;
     bind_node(b, t, {2});
     create(b, "clCreateMLOpBinaryQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.in[0], t.in[1], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpBinaryQCOM(ctx.context, nullptr, &d, t.in[0], t.in[1],
+                                                 t.out[0], op, nullptr);
     });
     return b;
 }
 
 built_op build_fill(const build_context& ctx, const op::fill& f, const node_tensors& t) {
-    const cl_ml_op_fill_desc_qcom d{f32_value(static_cast<float>(f.value)), arithmetic_for(t.out_descs[0].type())};
+    const cl_ml_op_fill_desc_qcom d{f32_value(static_cast<float>(f.value)),
+                                    arithmetic_for(t.out_descs[0].type())};
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpFillQCOM", [&](cl_ml_op_qcom* op) {
@@ -91,18 +102,21 @@ built_op build_concat(const build_context& ctx, const op::concat& c, const node_
     const int axis = absolute_axis(c.axis, out.rank());
     const auto shape = map_shape(out);
     if (shape->five_d) decline(TSR_REASON_SHAPE, "5-D concat");
-    const cl_ml_op_concat_desc_qcom d{static_cast<cl_uint>(shape->axis_of[static_cast<std::size_t>(axis)]),
-                                      static_cast<cl_uint>(t.in.size()), arithmetic_for(out.type())};
+    const cl_ml_op_concat_desc_qcom d{
+        static_cast<cl_uint>(shape->axis_of[static_cast<std::size_t>(axis)]),
+        static_cast<cl_uint>(t.in.size()), arithmetic_for(out.type())};
     std::vector<cl_ml_tensor_qcom> inputs = t.in;
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpConcatQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpConcatQCOM(ctx.context, nullptr, &d, inputs.data(), t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpConcatQCOM(ctx.context, nullptr, &d, inputs.data(), t.out[0],
+                                                 op, nullptr);
     });
     return b;
 }
 
-built_op build_permute(const build_context& ctx, const std::vector<int>& order, const node_tensors& t) {
+built_op build_permute(const build_context& ctx, const std::vector<int>& order,
+                       const node_tensors& t) {
     const tensor_desc& src = t.in_descs[0];
     const auto shape = map_shape(src);
     if (shape->five_d) decline(TSR_REASON_SHAPE, "5-D permute");
@@ -111,12 +125,14 @@ built_op build_permute(const build_context& ctx, const std::vector<int>& order, 
     for (cl_uint i = 0; i < 4; ++i) d.order[i] = i;  // padding axes stay where they are
     for (int i = 0; i < src.rank(); ++i)
         d.order[shape->axis_of[static_cast<std::size_t>(i)]] =
-            static_cast<cl_uint>(shape->axis_of[static_cast<std::size_t>(absolute_axis(order[static_cast<std::size_t>(i)], src.rank()))]);
+            static_cast<cl_uint>(shape->axis_of[static_cast<std::size_t>(
+                absolute_axis(order[static_cast<std::size_t>(i)], src.rank()))]);
     d.arithmetic_mode = arithmetic_for(src.type());
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpPermuteQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpPermuteQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpPermuteQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op,
+                                                  nullptr);
     });
     return b;
 }
@@ -125,12 +141,14 @@ built_op build_transpose(const build_context& ctx, const op::transpose& tr, cons
     const tensor_desc& src = t.in_descs[0];
     const int a = absolute_axis(tr.dim_a, src.rank()), c = absolute_axis(tr.dim_b, src.rank());
     if (src.rank() == 2 && a != c) {  // CLML's matrix transpose
-        const cl_ml_op_transpose_desc_qcom d{static_cast<cl_uint>(src.dim(0)), static_cast<cl_uint>(src.dim(1)),
+        const cl_ml_op_transpose_desc_qcom d{static_cast<cl_uint>(src.dim(0)),
+                                             static_cast<cl_uint>(src.dim(1)),
                                              arithmetic_for(src.type())};
         built_op b;
         bind_node(b, t);
         create(b, "clCreateMLOpTransposeQCOM", [&](cl_ml_op_qcom* op) {
-            return clml_v1()->clCreateMLOpTransposeQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op, nullptr);
+            return clml_v1()->clCreateMLOpTransposeQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0],
+                                                        op, nullptr);
         });
         return b;
     }
@@ -144,36 +162,47 @@ built_op build_reshape(const build_context& ctx, const node_tensors& t) {
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpReshapeQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpReshapeQCOM(ctx.context, nullptr, t.in[0], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpReshapeQCOM(ctx.context, nullptr, t.in[0], t.out[0], op,
+                                                  nullptr);
     });
     return b;
 }
 
-built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& ds, const node_tensors& t) {
-    if (ds.mode != TSR_DEPTH_TO_SPACE_DCR) decline(TSR_REASON_ATTRIBUTE, "CRD depth-to-space: CLML implements DCR only");
-    const cl_ml_op_depthtospace_desc_qcom d{static_cast<cl_uint>(ds.block_size), arithmetic_for(t.in_descs[0].type())};
+built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& ds,
+                              const node_tensors& t) {
+    if (ds.mode != TSR_DEPTH_TO_SPACE_DCR)
+        decline(TSR_REASON_ATTRIBUTE, "CRD depth-to-space: CLML implements DCR only");
+    const cl_ml_op_depthtospace_desc_qcom d{static_cast<cl_uint>(ds.block_size),
+                                            arithmetic_for(t.in_descs[0].type())};
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpDepthToSpaceQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpDepthToSpaceQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpDepthToSpaceQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0],
+                                                       op, nullptr);
     });
     return b;
 }
 
-built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& r, const node_tensors& t) {
-    const cl_ml_op_resize_bilinear_desc_qcom d{static_cast<cl_bool>(r.align_corners ? CL_TRUE : CL_FALSE), static_cast<cl_bool>(r.half_pixel_centers ? CL_TRUE : CL_FALSE),
-                                               arithmetic_for(t.in_descs[0].type())};
+built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& r,
+                               const node_tensors& t) {
+    const cl_ml_op_resize_bilinear_desc_qcom d{
+        static_cast<cl_bool>(r.align_corners ? CL_TRUE : CL_FALSE),
+        static_cast<cl_bool>(r.half_pixel_centers ? CL_TRUE : CL_FALSE),
+        arithmetic_for(t.in_descs[0].type())};
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpResizeBilinearQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpResizeBilinearQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpResizeBilinearQCOM(ctx.context, nullptr, &d, t.in[0],
+                                                         t.out[0], op, nullptr);
     });
     return b;
 }
 
 built_op build_pad(const build_context& ctx, const op::pad& p, const node_tensors& t) {
     const tensor_desc& src = t.in_descs[0];
-    if (src.rank() != 4) decline(TSR_REASON_SHAPE, "pad of a rank-" + std::to_string(src.rank()) + " tensor: CLML pads H and W of 4-D tensors");
+    if (src.rank() != 4)
+        decline(TSR_REASON_SHAPE, "pad of a rank-" + std::to_string(src.rank()) +
+                                      " tensor: CLML pads H and W of 4-D tensors");
     if (p.before[0] || p.after[0] || p.before[1] || p.after[1])
         decline(TSR_REASON_ATTRIBUTE, "padding N or C: CLML pads H and W only");
     cl_ml_op_pad_desc_qcom d{};
@@ -185,11 +214,13 @@ built_op build_pad(const build_context& ctx, const op::pad& p, const node_tensor
     d.paddings[2] = static_cast<cl_uint>(p.before[2]);
     d.paddings[3] = static_cast<cl_uint>(p.after[2]);
     d.arithmetic_mode = arithmetic_for(src.type());
-    const cl_ml_op_properties_qcom props[] = {CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM, float_property(static_cast<float>(p.value)), 0};
+    const cl_ml_op_properties_qcom props[] = {CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM,
+                                              float_property(static_cast<float>(p.value)), 0};
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpPadQCOM", [&](cl_ml_op_qcom* op) {
-        return clml_v1()->clCreateMLOpPadQCOM(ctx.context, props, &d, t.in[0], t.out[0], op, nullptr);
+        return clml_v1()->clCreateMLOpPadQCOM(ctx.context, props, &d, t.in[0], t.out[0], op,
+                                              nullptr);
     });
     return b;
 }

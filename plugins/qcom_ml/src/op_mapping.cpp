@@ -16,16 +16,30 @@ namespace detail {
 mapped_activation map_activation(const tsr_activation_spec& a) {
     mapped_activation m;
     switch (a.kind) {
-        case TSR_ACT_RELU: m.function = CL_ACTIVATION_RELU; return m;
-        case TSR_ACT_RELU6: m.function = CL_ACTIVATION_RELU6; return m;
+        case TSR_ACT_RELU:
+            m.function = CL_ACTIVATION_RELU;
+            return m;
+        case TSR_ACT_RELU6:
+            m.function = CL_ACTIVATION_RELU6;
+            return m;
         case TSR_ACT_BOUNDED_RELU:
-            if (a.a == 6.0f) { m.function = CL_ACTIVATION_RELU6; return m; }
-            decline(TSR_REASON_ATTRIBUTE, "bounded_relu with bound " + std::to_string(a.a) +
-                                              " fused into another op: CLML bounds ReLU at 6 only (RELU6); a standalone one is mapped to Binary MAX/MIN");
+            if (a.a == 6.0f) {
+                m.function = CL_ACTIVATION_RELU6;
+                return m;
+            }
+            decline(TSR_REASON_ATTRIBUTE,
+                    "bounded_relu with bound " + std::to_string(a.a) +
+                        " fused into another op: CLML bounds ReLU at 6 only (RELU6); a standalone "
+                        "one is mapped to Binary MAX/MIN");
         case TSR_ACT_CLIP:
-            if (a.a == 0.0f && a.b == 6.0f) { m.function = CL_ACTIVATION_RELU6; return m; }
-            decline(TSR_REASON_ATTRIBUTE, "clip to [" + std::to_string(a.a) + ", " + std::to_string(a.b) +
-                                              "] fused into another op: CLML's activation descriptor has no bounds (RELU6 is [0, 6]); "
+            if (a.a == 0.0f && a.b == 6.0f) {
+                m.function = CL_ACTIVATION_RELU6;
+                return m;
+            }
+            decline(TSR_REASON_ATTRIBUTE, "clip to [" + std::to_string(a.a) + ", " +
+                                              std::to_string(a.b) +
+                                              "] fused into another op: CLML's activation "
+                                              "descriptor has no bounds (RELU6 is [0, 6]); "
                                               "a standalone clip is mapped to Binary MAX/MIN");
         case TSR_ACT_LEAKY_RELU:
             m.function = CL_ACTIVATION_LEAKY_RELU;
@@ -40,13 +54,21 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
             if (a.a != 1.0f) m.parameter = a.a;
             return m;
         case TSR_ACT_TANH:
-            if (a.a == 1.0f && a.b == 1.0f) { m.function = CL_ACTIVATION_TANH; return m; }
-            decline(TSR_REASON_ATTRIBUTE, "tanh scaled as a*tanh(b*x) with a, b != 1: CLML has plain tanh only");
-        case TSR_ACT_SIGMOID: m.function = CL_ACTIVATION_SIGMOID; return m;
-        default: break;
+            if (a.a == 1.0f && a.b == 1.0f) {
+                m.function = CL_ACTIVATION_TANH;
+                return m;
+            }
+            decline(TSR_REASON_ATTRIBUTE,
+                    "tanh scaled as a*tanh(b*x) with a, b != 1: CLML has plain tanh only");
+        case TSR_ACT_SIGMOID:
+            m.function = CL_ACTIVATION_SIGMOID;
+            return m;
+        default:
+            break;
     }
-    decline(TSR_REASON_ATTRIBUTE, "activation kind " + std::to_string(a.kind) +
-                                      " has no CLML function (CLML: relu, relu6, leaky_relu, prelu, elu, tanh, sigmoid)");
+    decline(TSR_REASON_ATTRIBUTE,
+            "activation kind " + std::to_string(a.kind) +
+                " has no CLML function (CLML: relu, relu6, leaky_relu, prelu, elu, tanh, sigmoid)");
 }
 
 cl_ml_tensor_qcom unused(const build_context& ctx, dtype t, built_op& b) {
@@ -54,26 +76,32 @@ cl_ml_tensor_qcom unused(const build_context& ctx, dtype t, built_op& b) {
     return b.owned_tensors.back().get();
 }
 
-cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activation& m, const node_tensors& t,
-                                   int slope_input, dtype type, built_op& b) {
+cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activation& m,
+                                   const node_tensors& t, int slope_input, dtype type,
+                                   built_op& b) {
     if (m.uses_slope_input) {
-        if (slope_input < 0 || slope_input >= static_cast<int>(t.in.size())) decline(TSR_REASON_INVALID, "PReLU without a slope input");
+        if (slope_input < 0 || slope_input >= static_cast<int>(t.in.size()))
+            decline(TSR_REASON_INVALID, "PReLU without a slope input");
         return t.in[static_cast<std::size_t>(slope_input)];
     }
     if (!m.parameter) return unused(ctx, type, b);
     // One value in an NCHW tensor of its own; memory only when the op is really built.
     const tensor_desc one(shape{1}, dtype::f32);
-    if (type != dtype::f32) decline(TSR_REASON_DTYPE, "activation parameters are supported for f32 only");
+    if (type != dtype::f32)
+        decline(TSR_REASON_DTYPE, "activation parameters are supported for f32 only");
     b.owned_tensors.push_back(create_tensor(ctx.context, one, CL_TENSOR_LAYOUT_NCHW_QCOM));
     cl_ml_tensor_qcom param = b.owned_tensors.back().get();
     if (ctx.fill_queue) {
         cl_int err = CL_SUCCESS;
         const float value = *m.parameter;
         cl_uint bytes = 0;
-        check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(ctx.context, param, &bytes), "clGetMLTensorMemorySizeQCOM");
-        b.owned_memory.emplace_back(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, std::max<cl_uint>(bytes, sizeof value), nullptr, &err));
+        check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(ctx.context, param, &bytes),
+                 "clGetMLTensorMemorySizeQCOM");
+        b.owned_memory.emplace_back(clCreateBuffer(
+            ctx.context, CL_MEM_READ_WRITE, std::max<cl_uint>(bytes, sizeof value), nullptr, &err));
         check_cl(err, "clCreateBuffer (activation parameter)");
-        check_cl(clEnqueueWriteBuffer(ctx.fill_queue, b.owned_memory.back().get(), CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr),
+        check_cl(clEnqueueWriteBuffer(ctx.fill_queue, b.owned_memory.back().get(), CL_TRUE, 0,
+                                      sizeof value, &value, 0, nullptr, nullptr),
                  "clEnqueueWriteBuffer (activation parameter)");
         b.internal_bindings.emplace_back(param, b.owned_memory.back().get());
     }
@@ -81,18 +109,22 @@ cl_ml_tensor_qcom activation_param(const build_context& ctx, const mapped_activa
 }
 
 cl_ml_tensor_qcom scalar_tensor(const build_context& ctx, float value, dtype type, built_op& b) {
-    b.owned_tensors.push_back(create_tensor(ctx.context, tensor_desc(shape{1}, type), CL_TENSOR_LAYOUT_NCHW_QCOM));
+    b.owned_tensors.push_back(
+        create_tensor(ctx.context, tensor_desc(shape{1}, type), CL_TENSOR_LAYOUT_NCHW_QCOM));
     cl_ml_tensor_qcom tensor = b.owned_tensors.back().get();
     if (!ctx.fill_queue) return tensor;
     cl_uint bytes = 0;
-    check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(ctx.context, tensor, &bytes), "clGetMLTensorMemorySizeQCOM");
+    check_cl(clml_v1()->clGetMLTensorMemorySizeQCOM(ctx.context, tensor, &bytes),
+             "clGetMLTensorMemorySizeQCOM");
     cl_int err = CL_SUCCESS;
-    b.owned_memory.emplace_back(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, std::max<cl_uint>(bytes, 4), nullptr, &err));
+    b.owned_memory.emplace_back(
+        clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, std::max<cl_uint>(bytes, 4), nullptr, &err));
     check_cl(err, "clCreateBuffer (constant)");
     const std::uint16_t half_bits = numeric::f32_to_f16(value);
-    const void* data = type == dtype::f16 ? static_cast<const void*>(&half_bits) : static_cast<const void*>(&value);
-    check_cl(clEnqueueWriteBuffer(ctx.fill_queue, b.owned_memory.back().get(), CL_TRUE, 0, type == dtype::f16 ? 2 : 4, data, 0,
-                                  nullptr, nullptr),
+    const void* data = type == dtype::f16 ? static_cast<const void*>(&half_bits)
+                                          : static_cast<const void*>(&value);
+    check_cl(clEnqueueWriteBuffer(ctx.fill_queue, b.owned_memory.back().get(), CL_TRUE, 0,
+                                  type == dtype::f16 ? 2 : 4, data, 0, nullptr, nullptr),
              "clEnqueueWriteBuffer (constant)");
     b.internal_bindings.emplace_back(tensor, b.owned_memory.back().get());
     return tensor;
@@ -105,35 +137,43 @@ void bind_node(built_op& b, const node_tensors& t, const std::vector<int>& skip_
         for (int s : skip_inputs) skip = skip || s == i;
         if (!skip) b.node_bindings.emplace_back(t.in[static_cast<std::size_t>(i)], i);
     }
-    for (std::size_t o = 0; o < t.out.size(); ++o) b.node_bindings.emplace_back(t.out[o], nin + static_cast<int>(o));
+    for (std::size_t o = 0; o < t.out.size(); ++o)
+        b.node_bindings.emplace_back(t.out[o], nin + static_cast<int>(o));
 }
 
 }  // namespace detail
 
-void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs, const std::vector<tensor_desc>& outputs) {
+void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
+                    const std::vector<tensor_desc>& outputs) {
     using detail::decline;
     const bool known = std::visit(
         [](const auto& o) {
             using T = std::decay_t<decltype(o)>;
-            return std::is_same_v<T, op::conv2d> || std::is_same_v<T, op::fully_connected> || std::is_same_v<T, op::gemm> ||
-                   std::is_same_v<T, op::pooling> || std::is_same_v<T, op::batchnorm> || std::is_same_v<T, op::softmax> ||
-                   std::is_same_v<T, op::activation> || std::is_same_v<T, op::binary> || std::is_same_v<T, op::fill> ||
-                   std::is_same_v<T, op::concat> || std::is_same_v<T, op::permute> || std::is_same_v<T, op::transpose> ||
+            return std::is_same_v<T, op::conv2d> || std::is_same_v<T, op::fully_connected> ||
+                   std::is_same_v<T, op::gemm> || std::is_same_v<T, op::pooling> ||
+                   std::is_same_v<T, op::batchnorm> || std::is_same_v<T, op::softmax> ||
+                   std::is_same_v<T, op::activation> || std::is_same_v<T, op::binary> ||
+                   std::is_same_v<T, op::fill> || std::is_same_v<T, op::concat> ||
+                   std::is_same_v<T, op::permute> || std::is_same_v<T, op::transpose> ||
                    std::is_same_v<T, op::reshape> || std::is_same_v<T, op::depth_to_space> ||
-                   std::is_same_v<T, op::resize_bilinear> || std::is_same_v<T, op::pad> || std::is_same_v<T, op::reorder>;
+                   std::is_same_v<T, op::resize_bilinear> || std::is_same_v<T, op::pad> ||
+                   std::is_same_v<T, op::reorder>;
         },
         op.variant());
     if (!known) decline(TSR_REASON_OP_KIND, std::string(op.name()) + " has no CLML V1 op");
     dtype common = dtype::undef;
     auto check_tensor = [&](const tensor_desc& d, const char* role, std::size_t i) {
         if (!channel_type(d.type())) {
-            decline(TSR_REASON_DTYPE, std::string(role) + " " + std::to_string(i) + " is " + std::string(to_string(d.type())) +
+            decline(TSR_REASON_DTYPE, std::string(role) + " " + std::to_string(i) + " is " +
+                                          std::string(to_string(d.type())) +
                                           ": CLML ops here take f32 or f16");
         }
         if (common == dtype::undef) common = d.type();
-        if (d.type() != common) decline(TSR_REASON_DTYPE, "CLML ops need one storage type for all tensors");
+        if (d.type() != common)
+            decline(TSR_REASON_DTYPE, "CLML ops need one storage type for all tensors");
         std::string why;
-        if (!map_shape(d, &why)) decline(TSR_REASON_SHAPE, std::string(role) + " " + std::to_string(i) + ": " + why);
+        if (!map_shape(d, &why))
+            decline(TSR_REASON_SHAPE, std::string(role) + " " + std::to_string(i) + ": " + why);
     };
     for (std::size_t i = 0; i < inputs.size(); ++i) check_tensor(inputs[i], "input", i);
     for (std::size_t i = 0; i < outputs.size(); ++i) check_tensor(outputs[i], "output", i);
@@ -151,7 +191,8 @@ built_op build_op(const build_context& ctx, const op_desc& op, const node_tensor
     if (const auto* o = op.get_if<op::binary>()) return build_binary(ctx, *o, t);
     if (const auto* o = op.get_if<op::fill>()) return build_fill(ctx, *o, t);
     if (const auto* o = op.get_if<op::concat>()) return build_concat(ctx, *o, t);
-    if (const auto* o = op.get_if<op::permute>()) return build_permute(ctx, std::vector<int>(o->order, o->order + o->rank), t);
+    if (const auto* o = op.get_if<op::permute>())
+        return build_permute(ctx, std::vector<int>(o->order, o->order + o->rank), t);
     if (const auto* o = op.get_if<op::transpose>()) return build_transpose(ctx, *o, t);
     if (op.get_if<op::reshape>()) return build_reshape(ctx, t);
     if (const auto* o = op.get_if<op::depth_to_space>()) return build_depth_to_space(ctx, *o, t);

@@ -19,7 +19,7 @@ namespace tessera::qcom_ml {
 
 /// Thrown when an op or one of its attributes has no exact CLML form.
 class op_declined : public std::runtime_error {
-public:
+  public:
     op_declined(tsr_reason why, const std::string& text) : std::runtime_error(text), reason(why) {}
     tsr_reason reason;
 };
@@ -55,7 +55,8 @@ struct built_op {
 
 /// Checks what CLML cannot express without creating anything (op kind, dtype, attributes);
 /// throws op_declined.
-void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs, const std::vector<tensor_desc>& outputs);
+void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
+                    const std::vector<tensor_desc>& outputs);
 
 /// Creates the CLML op for `op`; throws op_declined, or tessera::error when CLML refuses.
 built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t);

@@ -108,7 +108,8 @@ void partition_program::enqueue_direct(cl_command_queue q, const op_step& s,
     check_cl(api->clEnqueueMLOpQCOM(q, s.op.op.get(), set_.get(), 0, nullptr, nullptr),
              "clEnqueueMLOpQCOM");
     if (s.op.then_op)
-        check_cl(api->clEnqueueMLOpQCOM(q, s.op.then_op.get(), set_.get(), 0, nullptr, nullptr), "clEnqueueMLOpQCOM (second op)");
+        check_cl(api->clEnqueueMLOpQCOM(q, s.op.then_op.get(), set_.get(), 0, nullptr, nullptr),
+                 "clEnqueueMLOpQCOM (second op)");
 }
 
 void partition_program::record(segment& seg, const std::vector<cl_mem>& mems) {
@@ -143,7 +144,8 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
         const bool changed = now != seg.recorded_memory[i];
         if (changed) {
             auto& u = updates.emplace_back();
-            for (std::size_t k = 0; k < now.size(); ++k) u.push_back({op.node_bindings[k].first, now[k]});
+            for (std::size_t k = 0; k < now.size(); ++k)
+                u.push_back({op.node_bindings[k].first, now[k]});
             dispatch_of.push_back(dispatch);
         }
         ++dispatch;
@@ -159,7 +161,8 @@ void partition_program::replay(segment& seg, const std::vector<cl_mem>& mems) {
     }
     std::vector<cl_ml_op_array_arg_qcom> args;
     for (std::size_t k = 0; k < updates.size(); ++k)
-        args.push_back({dispatch_of[k], updates[k].data(), static_cast<cl_uint>(updates[k].size())});
+        args.push_back(
+            {dispatch_of[k], updates[k].data(), static_cast<cl_uint>(updates[k].size())});
     check_cl(clml_v1()->clEnqueueRecordingMLOpQCOM(
                  dev_->queue(), seg.recording.get(), 0, nullptr, args.size(),
                  args.empty() ? nullptr : args.data(), 0, nullptr, 0, nullptr, 0, nullptr, 0,

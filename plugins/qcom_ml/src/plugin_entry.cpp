@@ -5,10 +5,13 @@
 #include "qcom_ml_backend.hpp"
 #include "tessera/sdk/plugin_api.hpp"
 
-extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host, tsr_error* err) {
+extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host,
+                                                                    tsr_error* err) {
     std::string why;
     if (!tessera::qcom_ml::clml_v1(&why)) return tessera::sdk::fail_init(err, why);
-    if (tessera::qcom_ml::list_devices().empty()) return tessera::sdk::fail_init(err, "no OpenCL device");
+    if (tessera::qcom_ml::list_devices().empty())
+        return tessera::sdk::fail_init(err, "no OpenCL device");
     return tessera::sdk::plugin_api<tessera::qcom_ml::qcom_ml_backend>(
-        host, "qcom-ml", "1.0", "Qualcomm CLML (cl_qcom_ml_ops V1) over OpenCL: ops, OPTIMAL layout, recorded partitions");
+        host, "qcom-ml", "1.0",
+        "Qualcomm CLML (cl_qcom_ml_ops V1) over OpenCL: ops, OPTIMAL layout, recorded partitions");
 }

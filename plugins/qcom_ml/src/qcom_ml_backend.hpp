@@ -13,7 +13,7 @@
 namespace tessera::qcom_ml {
 
 class qcom_ml_backend final : public sdk::backend {
-public:
+  public:
     explicit qcom_ml_backend(const sdk::options& options);
 
     std::vector<sdk::device> devices() const override;
@@ -21,15 +21,17 @@ public:
     std::unique_ptr<sdk::executable> compile(const sdk::partition& p) override;
 
     std::unique_ptr<sdk::buffer> allocate(std::int64_t bytes) override;
-    std::unique_ptr<sdk::buffer> import(void* host, std::int64_t bytes, tsr_import_mode mode) override;
+    std::unique_ptr<sdk::buffer> import(void* host, std::int64_t bytes,
+                                        tsr_import_mode mode) override;
     void copy_to_host(sdk::buffer& src, const tensor_desc& src_desc, const tensor& dst) override;
     void copy_from_host(const tensor& src, sdk::buffer& dst, const tensor_desc& dst_desc) override;
 
-private:
+  private:
     sdk::support query_reorder(const sdk::op_query& q) const;
     /// Creates the op on memory-less tensors; returns the output descriptors (OPTIMAL with the
     /// reported sizes where `optimal` says so). Throws op_declined or tessera::error.
-    std::vector<tensor_desc> probe(const sdk::op_query& q, const std::vector<tensor_desc>& inputs, bool optimal_outputs) const;
+    std::vector<tensor_desc> probe(const sdk::op_query& q, const std::vector<tensor_desc>& inputs,
+                                   bool optimal_outputs) const;
 
     std::shared_ptr<device_context> dev_;
 };

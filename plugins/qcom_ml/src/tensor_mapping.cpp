@@ -16,7 +16,9 @@ std::optional<clml_shape> map_shape(const tensor_desc& d, std::string* why) {
     }
     for (int i = 0; i < r; ++i) {
         if (d.dim(i) <= 0 || d.dim(i) > std::numeric_limits<cl_int>::max()) {
-            if (why) *why = "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) + " (CLML needs 1..2^31-1)";
+            if (why)
+                *why = "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) +
+                       " (CLML needs 1..2^31-1)";
             return std::nullopt;
         }
     }
@@ -24,11 +26,19 @@ std::optional<clml_shape> map_shape(const tensor_desc& d, std::string* why) {
     s.rank = r;
     auto dim = [&](int i) { return static_cast<cl_uint>(d.dim(i)); };
     switch (r) {
-        case 0: break;
-        case 1: s.c = dim(0); s.axis_of[0] = 1; break;
+        case 0:
+            break;
+        case 1:
+            s.c = dim(0);
+            s.axis_of[0] = 1;
+            break;
         case 5:
             s.five_d = true;
-            s.n = dim(0); s.c = dim(1); s.d = dim(2); s.h = dim(3); s.w = dim(4);
+            s.n = dim(0);
+            s.c = dim(1);
+            s.d = dim(2);
+            s.h = dim(3);
+            s.w = dim(4);
             for (int i = 0; i < 5; ++i) s.axis_of[i] = i;
             break;
         default: {
@@ -44,14 +54,18 @@ std::optional<clml_shape> map_shape(const tensor_desc& d, std::string* why) {
 
 cl_channel_type channel_type(dtype t) {
     switch (t) {
-        case dtype::f32: return CL_FLOAT;
-        case dtype::f16: return CL_HALF_FLOAT;
-        default: return 0;
+        case dtype::f32:
+            return CL_FLOAT;
+        case dtype::f16:
+            return CL_HALF_FLOAT;
+        default:
+            return 0;
     }
 }
 
 bool is_optimal(const tensor_desc& d) {
-    return d.is_opaque() && d.opaque_backend() == backend_name && d.opaque_format() == optimal_format;
+    return d.is_opaque() && d.opaque_backend() == backend_name &&
+           d.opaque_format() == optimal_format;
 }
 
 tensor_desc as_optimal(const tensor_desc& d, std::int64_t bytes) {
@@ -65,7 +79,8 @@ cl_ml_tensor_desc_qcom clml_desc(const tensor_desc& d, cl_tensor_layout_qcom lay
     cl_ml_tensor_desc_qcom c;
     std::memset(&c, 0, sizeof c);
     c.data_type = channel_type(d.type());
-    if (!c.data_type) throw error(status::unsupported, "tensor " + d.to_string() + ": no CLML storage type");
+    if (!c.data_type)
+        throw error(status::unsupported, "tensor " + d.to_string() + ": no CLML storage type");
     c.layout = layout;
     c.n = s->n;
     c.c = s->c;
@@ -85,7 +100,9 @@ ml_tensor_handle create_tensor(cl_context ctx, const tensor_desc& d, cl_tensor_l
 
 ml_tensor_handle create_tensor(cl_context ctx, const tensor_desc& d) {
     if (is_optimal(d)) return create_tensor(ctx, d, CL_TENSOR_LAYOUT_OPTIMAL_QCOM);
-    if (!d.is_row_major()) throw error(status::unsupported, "tensor " + d.to_string() + " is neither OPTIMAL nor row-major");
+    if (!d.is_row_major())
+        throw error(status::unsupported,
+                    "tensor " + d.to_string() + " is neither OPTIMAL nor row-major");
     return create_tensor(ctx, d, CL_TENSOR_LAYOUT_NCHW_QCOM);
 }
 
@@ -96,7 +113,8 @@ ml_tensor_handle create_unused_tensor(cl_context ctx, cl_channel_type type) {
     c.layout = CL_TENSOR_LAYOUT_OPTIMAL_QCOM;
     c.num_dimensions = CL_TENSOR_UNUSED_QCOM;
     cl_ml_tensor_qcom t = nullptr;
-    check_cl(clml_v1()->clCreateMLTensorQCOM(ctx, nullptr, &c, &t), "clCreateMLTensorQCOM (unused)");
+    check_cl(clml_v1()->clCreateMLTensorQCOM(ctx, nullptr, &c, &t),
+             "clCreateMLTensorQCOM (unused)");
     return ml_tensor_handle(t);
 }
 

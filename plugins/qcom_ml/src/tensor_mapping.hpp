@@ -25,7 +25,8 @@ struct clml_shape {
     cl_uint n = 1, c = 1, h = 1, w = 1, d = 1;
     bool five_d = false;
     int rank = 0;
-    std::array<int, 5> axis_of{};  ///< CLML axis (N0 C1 H2 W3; 5-D: N0 C1 D2 H3 W4) of each Tessera axis
+    std::array<int, 5>
+        axis_of{};  ///< CLML axis (N0 C1 H2 W3; 5-D: N0 C1 D2 H3 W4) of each Tessera axis
 };
 
 /// The canonical CLML shape, or nullopt with `why` when the tensor has no CLML form.

@@ -36,9 +36,12 @@ TEST_CASE("attributes without an exact CLML form are declined as attribute") {
 }
 
 TEST_CASE("unsupported dtypes and shapes") {
-    const auto s = query_op(op::activation(TSR_ACT_RELU), {tensor_desc(shape{1, 4, 4, 4}, dtype::i8, layout::row_major(), {0.1f, 0, 0})});
+    const auto s =
+        query_op(op::activation(TSR_ACT_RELU),
+                 {tensor_desc(shape{1, 4, 4, 4}, dtype::i8, layout::row_major(), {0.1f, 0, 0})});
     CHECK(s.reason == TSR_REASON_DTYPE);
-    const auto r = query_op(op::binary(TSR_BINARY_ADD), {tensor_desc(shape{2, 3, 4}, dtype::f32), tensor_desc(shape{4}, dtype::f32)});
+    const auto r = query_op(op::binary(TSR_BINARY_ADD), {tensor_desc(shape{2, 3, 4}, dtype::f32),
+                                                         tensor_desc(shape{4}, dtype::f32)});
     CHECK(r.reason == TSR_REASON_SHAPE);
 }
 
@@ -46,7 +49,8 @@ TEST_CASE("declined ops fall back to the reference with the reason recorded") {
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
-    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({4, 4, 3, 3}, 1))});
+    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                     {x, g.constant("w", values({4, 4, 3, 3}, 1))});
     t = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});
     t = g.apply("clip", op::activation(TSR_ACT_SOFT_RELU), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});

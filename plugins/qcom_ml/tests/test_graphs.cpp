@@ -12,16 +12,22 @@ graph small_cnn() {
     graph g;
     const auto x = g.input("image", tensor_desc(shape{1, 3, 16, 16}, dtype::f32));
     auto t = g.apply("conv1", op::conv2d().padding(1, 1, 1, 1).bias().fuse(TSR_ACT_RELU),
-                     {x, g.constant("w1", values({8, 3, 3, 3}, 1, -0.5f, 0.5f)), g.constant("b1", values({8}, 2, -0.1f, 0.1f))});
+                     {x, g.constant("w1", values({8, 3, 3, 3}, 1, -0.5f, 0.5f)),
+                      g.constant("b1", values({8}, 2, -0.1f, 0.1f))});
     t = g.apply("bn", op::batchnorm(),
-                {t, g.constant("mean", values({8}, 3, -0.1f, 0.1f)), g.constant("var", values({8}, 4, 0.5f, 1.5f)),
-                 g.constant("scale", values({8}, 5, 0.5f, 1.5f)), g.constant("shift", values({8}, 6, -0.1f, 0.1f))});
-    t = g.apply("dw", op::conv2d().groups(8).padding(1, 1, 1, 1), {t, g.constant("wd", values({8, 1, 3, 3}, 7, -0.5f, 0.5f))});
+                {t, g.constant("mean", values({8}, 3, -0.1f, 0.1f)),
+                 g.constant("var", values({8}, 4, 0.5f, 1.5f)),
+                 g.constant("scale", values({8}, 5, 0.5f, 1.5f)),
+                 g.constant("shift", values({8}, 6, -0.1f, 0.1f))});
+    t = g.apply("dw", op::conv2d().groups(8).padding(1, 1, 1, 1),
+                {t, g.constant("wd", values({8, 1, 3, 3}, 7, -0.5f, 0.5f))});
     t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
     const auto skip = g.apply("skip", op::binary(TSR_BINARY_ADD).set_beta(0.5f), {t, t});
-    t = g.apply("pool", op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(2, 2).stride(2, 2), {skip});
-    t = g.apply("fc", op::fully_connected().bias(), {t, g.constant("wf", values({10, 8 * 8 * 8}, 8, -0.05f, 0.05f)),
-                                                      g.constant("bf", values({10}, 9, -0.1f, 0.1f))});
+    t = g.apply("pool", op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(2, 2).stride(2, 2),
+                {skip});
+    t = g.apply("fc", op::fully_connected().bias(),
+                {t, g.constant("wf", values({10, 8 * 8 * 8}, 8, -0.05f, 0.05f)),
+                 g.constant("bf", values({10}, 9, -0.1f, 0.1f))});
     t = g.apply("softmax", op::softmax().along(1), {t});
     g.output(t);
     return g;
@@ -29,7 +35,9 @@ graph small_cnn() {
 
 std::size_t count(const std::string& text, const std::string& what) {
     std::size_t n = 0;
-    for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+    for (std::size_t pos = text.find(what); pos != std::string::npos;
+         pos = text.find(what, pos + 1))
+        ++n;
     return n;
 }
 
@@ -46,7 +54,8 @@ TEST_CASE("a CNN on qcom-ml|reference matches the reference and keeps OPTIMAL be
     CHECK(count(report, "transfer") == 0);  // one partition, no host round trip between ops
     CHECK(count(report, "(inserted)") == 0);
     const tensor in = values({1, 3, 16, 16}, 10);
-    CHECK(max_rel_diff(cg.run({{"image", in}}).at("softmax"), ref.run({{"image", in}}).at("softmax")) <= 1e-5);
+    CHECK(max_rel_diff(cg.run({{"image", in}}).at("softmax"),
+                       ref.run({{"image", in}}).at("softmax")) <= 1e-5);
 }
 
 TEST_CASE("the recorded partition replays correctly across runs with new inputs") {
@@ -57,7 +66,8 @@ TEST_CASE("the recorded partition replays correctly across runs with new inputs"
     for (int run = 0; run < 4; ++run) {
         CAPTURE(run);
         const tensor in = values({1, 3, 16, 16}, 20 + run, -2.0f, 2.0f);
-        CHECK(max_rel_diff(cg.run({{"image", in}}).at("softmax"), ref.run({{"image", in}}).at("softmax")) <= 1e-5);
+        CHECK(max_rel_diff(cg.run({{"image", in}}).at("softmax"),
+                           ref.run({{"image", in}}).at("softmax")) <= 1e-5);
     }
 }
 
@@ -78,13 +88,15 @@ TEST_CASE("an op that reads plain matrices gets a qcom-ml reorder, not a host tr
     compiled_graph ref = g.compile("reference");
     for (int run = 0; run < 2; ++run) {
         const tensor in = values({1, 6, 4, 5}, 31 + run, -3.0f, 3.0f);
-        CHECK(max_rel_diff(cg.run({{"x", in}}).at("relu"), ref.run({{"x", in}}).at("relu")) <= 1e-5);
+        CHECK(max_rel_diff(cg.run({{"x", in}}).at("relu"), ref.run({{"x", in}}).at("relu")) <=
+              1e-5);
     }
 }
 
 TEST_CASE("OPTIMAL outputs are reported with the size CLML gave, and read back through CLML") {
-    const auto s = query_op(op::conv2d().padding(1, 1, 1, 1), {tensor_desc(shape{1, 3, 8, 8}, dtype::f32),
-                                                               tensor_desc(shape{4, 3, 3, 3}, dtype::f32)});
+    const auto s = query_op(
+        op::conv2d().padding(1, 1, 1, 1),
+        {tensor_desc(shape{1, 3, 8, 8}, dtype::f32), tensor_desc(shape{4, 3, 3, 3}, dtype::f32)});
     REQUIRE(s.supported());
     REQUIRE(s.outputs.size() == 1);
     CHECK(s.outputs[0].is_opaque());
@@ -107,13 +119,16 @@ TEST_CASE("devices lists every OpenCL device with its kind and details") {
     CHECK_THROWS(backend::create(backend_request{"qcom-ml", {{"device", "999"}}}));
 }
 
-TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition arrives in the layout its producer chose") {
+TEST_CASE(
+    "an OPTIMAL tensor read by a later qcom-ml partition arrives in the layout its producer "
+    "chose") {
     // conv (channels-last OPTIMAL output) -> abs (declined: runs on the reference) and -> relu in
     // a later qcom-ml partition, which lays out its own OPTIMAL tensor for the conv output.
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{1, 4, 6, 7}, dtype::f32));
-    const auto y = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({8, 4, 3, 3}, 40))});
+    const auto y = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                           {x, g.constant("w", values({8, 4, 3, 3}, 40))});
     const auto a = g.apply("abs", op::activation(TSR_ACT_ABS), {y});
     const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {y});
     const auto s = g.apply("sum", op::binary(TSR_BINARY_ADD), {a, r});
@@ -133,7 +148,8 @@ TEST_CASE("a clip between qcom-ml ops (two CLML dispatches) replays with new inp
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
-    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({8, 4, 3, 3}, 50))});
+    auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                     {x, g.constant("w", values({8, 4, 3, 3}, 50))});
     t = g.apply("clip", op::activation(TSR_ACT_CLIP, -0.5f, 0.5f), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
     t = g.apply("relu6", op::activation(TSR_ACT_BOUNDED_RELU, 0.25f), {t});
@@ -143,6 +159,7 @@ TEST_CASE("a clip between qcom-ml ops (two CLML dispatches) replays with new inp
     for (int run = 0; run < 3; ++run) {
         CAPTURE(run);
         const tensor in = values({1, 4, 8, 8}, 51 + run, -2.0f, 2.0f);
-        CHECK(max_rel_diff(cg.run({{"x", in}}).at("relu6"), ref.run({{"x", in}}).at("relu6")) <= 1e-5);
+        CHECK(max_rel_diff(cg.run({{"x", in}}).at("relu6"), ref.run({{"x", in}}).at("relu6")) <=
+              1e-5);
     }
 }

@@ -35,7 +35,8 @@ TEST_CASE("import copies, while zero-copy import and mapping are refused") {
 
 TEST_CASE("options: platform and device indices, unknown keys") {
     load_plugin();
-    CHECK_NOTHROW(backend::create(backend_request{"qcom-ml", {{"platform", "0"}, {"device", "0"}}}));
+    CHECK_NOTHROW(
+        backend::create(backend_request{"qcom-ml", {{"platform", "0"}, {"device", "0"}}}));
     CHECK_THROWS_AS(backend::create(backend_request{"qcom-ml", {{"platform", "99"}}}), error);
     CHECK_THROWS_AS(backend::create(backend_request{"qcom-ml", {{"colour", "blue"}}}), error);
     CHECK_THROWS_AS(backend::create(backend_request{"qcom-ml", {{"device", "-1"}}}), error);

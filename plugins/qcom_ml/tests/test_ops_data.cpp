@@ -21,7 +21,8 @@ TEST_CASE("activation: every CLML function and the exact bounded forms") {
     check_op(op::activation(TSR_ACT_RELU), {values({3, 10}, 102)});  // rank 2
 }
 
-TEST_CASE("activation: general clip and bounded_relu as CLML Binary MAX then MIN with broadcast bounds") {
+TEST_CASE(
+    "activation: general clip and bounded_relu as CLML Binary MAX then MIN with broadcast bounds") {
     const tensor src = values({1, 4, 9, 7}, 104, -3.0f, 3.0f);
     check_op(op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {src});
     check_op(op::activation(TSR_ACT_CLIP, 0.5f, 2.0f), {src});
@@ -42,7 +43,8 @@ TEST_CASE("activation: NaN handling follows propagate_nan") {
 
 TEST_CASE("binary: add/sub/mul/min/max/div with alpha and beta, broadcasting of extent-1 axes") {
     const tensor a = values({2, 3, 4, 5}, 110), b = values({2, 3, 4, 5}, 111, 0.5f, 2.0f);
-    for (auto o : {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL, TSR_BINARY_MIN, TSR_BINARY_MAX, TSR_BINARY_DIV}) {
+    for (auto o : {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL, TSR_BINARY_MIN, TSR_BINARY_MAX,
+                   TSR_BINARY_DIV}) {
         CAPTURE(o);
         check_op(op::binary(o), {a, b});
         check_op(op::binary(o).set_alpha(0.5f).set_beta(-2.0f), {a, b});
@@ -63,7 +65,8 @@ TEST_CASE("fill") {
 
 TEST_CASE("concat: channels (shapes from a real client) and other axes") {
     check_op(op::concat(1), {values({1, 64, 16, 10}, 120), values({1, 64, 16, 10}, 121)});
-    check_op(op::concat(1), {values({1, 32, 8, 8}, 122), values({1, 16, 8, 8}, 123), values({1, 8, 8, 8}, 124)});
+    check_op(op::concat(1),
+             {values({1, 32, 8, 8}, 122), values({1, 16, 8, 8}, 123), values({1, 8, 8, 8}, 124)});
     check_op(op::concat(3), {values({2, 3, 4, 5}, 125), values({2, 3, 4, 2}, 126)});
     check_op(op::concat(0), {values({2, 6}, 127), values({3, 6}, 128)});
 }
@@ -85,8 +88,10 @@ TEST_CASE("depth_to_space DCR (shapes from a real client)") {
 
 TEST_CASE("resize_bilinear: x2, align corners, half-pixel centres") {
     check_op(op::resize_bilinear().set_size(16, 16), {values({1, 16, 8, 8}, 150)});
-    check_op(op::resize_bilinear().set_size(14, 14).set_align_corners(true), {values({1, 16, 7, 7}, 151)});
-    check_op(op::resize_bilinear().set_size(9, 13).set_half_pixel_centers(true), {values({1, 3, 5, 6}, 152)});
+    check_op(op::resize_bilinear().set_size(14, 14).set_align_corners(true),
+             {values({1, 16, 7, 7}, 151)});
+    check_op(op::resize_bilinear().set_size(9, 13).set_half_pixel_centers(true),
+             {values({1, 3, 5, 6}, 152)});
 }
 
 TEST_CASE("pad: constant, reflect, symmetric, edge") {

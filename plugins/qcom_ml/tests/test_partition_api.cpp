@@ -7,8 +7,9 @@ using namespace qcom_test;
 
 namespace {
 
-tsr_node make_node(const op_desc& op, const char* name, const tsr_tensor_desc* in, const std::int32_t* in_ids,
-                   const tsr_tensor_desc* out, const std::int32_t* out_ids) {
+tsr_node make_node(const op_desc& op, const char* name, const tsr_tensor_desc* in,
+                   const std::int32_t* in_ids, const tsr_tensor_desc* out,
+                   const std::int32_t* out_ids) {
     tsr_node n{};
     n.struct_size = sizeof n;
     n.op.struct_size = sizeof n.op;
@@ -87,9 +88,11 @@ TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition stays OPTIMAL") {
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
-    const auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {x, g.constant("w", values({4, 4, 3, 3}, 1))});
+    const auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                           {x, g.constant("w", values({4, 4, 3, 3}, 1))});
     const auto u = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});  // reference
-    const auto v = g.apply("add", op::binary(TSR_BINARY_ADD), {t, u});  // t straight from the first partition
+    const auto v =
+        g.apply("add", op::binary(TSR_BINARY_ADD), {t, u});  // t straight from the first partition
     g.output(v);
     compiled_graph cg = g.compile("qcom-ml|reference");
     const std::string report = cg.placement_report();
@@ -98,7 +101,9 @@ TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition stays OPTIMAL") {
     CHECK(report.find("transfer 'conv' qcom-ml") != std::string::npos);
     CHECK(report.find("transfer 'exp' reference") != std::string::npos);
     std::size_t into_qcom = 0;
-    for (auto pos = report.find("-> qcom-ml ["); pos != std::string::npos; pos = report.find("-> qcom-ml [", pos + 1)) ++into_qcom;
+    for (auto pos = report.find("-> qcom-ml ["); pos != std::string::npos;
+         pos = report.find("-> qcom-ml [", pos + 1))
+        ++into_qcom;
     CHECK(into_qcom == 1);
     compiled_graph ref = g.compile("reference");
     for (int run = 0; run < 2; ++run) {

@@ -18,7 +18,8 @@ using namespace tessera;
 inline void load_plugin() {
     static const bool loaded = [] {
         const auto r = plugin_registry::instance().load(QCOM_ML_PLUGIN);
-        return r.result == load_result::loaded || r.result == load_result::duplicate || plugin_registry::instance().find("qcom-ml");
+        return r.result == load_result::loaded || r.result == load_result::duplicate ||
+               plugin_registry::instance().find("qcom-ml");
     }();
     REQUIRE(loaded);
     REQUIRE(plugin_registry::instance().find("qcom-ml") != nullptr);
@@ -29,7 +30,8 @@ inline tensor values(const shape& dims, int seed, float lo = -1.0f, float hi = 1
     tensor t(tensor_desc(dims, dtype::f32));
     auto* p = t.data_as<float>();
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        const float u = 0.5f + 0.5f * std::sin(0.917f * static_cast<float>(i) + 2.3f * static_cast<float>(seed) + 0.1f);
+        const float u = 0.5f + 0.5f * std::sin(0.917f * static_cast<float>(i) +
+                                               2.3f * static_cast<float>(seed) + 0.1f);
         p[i] = lo + (hi - lo) * u;
     }
     return t;
@@ -48,7 +50,9 @@ inline double max_rel_diff(const tensor& got, const tensor& want) {
     double worst = 0.0;
     for (std::int64_t i = 0; i < w.num_elements(); ++i) {
         const double a = g.data_as<float>()[i], b = w.data_as<float>()[i];
-        const double d = std::isnan(a) != std::isnan(b) ? 1e30 : (std::isnan(a) ? 0.0 : std::abs(a - b) / (1.0 + std::abs(b)));
+        const double d = std::isnan(a) != std::isnan(b)
+                             ? 1e30
+                             : (std::isnan(a) ? 0.0 : std::abs(a - b) / (1.0 + std::abs(b)));
         worst = std::max(worst, d);
     }
     return worst;
@@ -56,7 +60,8 @@ inline double max_rel_diff(const tensor& got, const tensor& want) {
 
 /// One op as a graph (every input a graph input) compiled for `config`; returns the output
 /// and, through `report`, the placement report.
-inline tensor run_op(const std::string& config, const op_desc& op, const std::vector<tensor>& inputs, std::string* report = nullptr) {
+inline tensor run_op(const std::string& config, const op_desc& op,
+                     const std::vector<tensor>& inputs, std::string* report = nullptr) {
     graph g;
     std::vector<graph::tensor_id> ids;
     std::map<std::string, tensor> feeds;
@@ -72,7 +77,8 @@ inline tensor run_op(const std::string& config, const op_desc& op, const std::ve
 }
 
 /// Runs `op` strictly on qcom-ml and checks it against tessera::reference::execute.
-inline void check_op(const op_desc& op, const std::vector<tensor>& inputs, double tolerance = 1e-5) {
+inline void check_op(const op_desc& op, const std::vector<tensor>& inputs,
+                     double tolerance = 1e-5) {
     load_plugin();
     std::string report;
     const tensor got = run_op("qcom-ml!", op, inputs, &report);

@@ -9,7 +9,8 @@ int main() {
     using namespace tessera;
     bool reference_loaded = false, external_loaded = false;
     for (const auto& r : plugin_registry::instance().report()) {
-        reference_loaded |= r.backend == "reference" && r.result == load_result::loaded && r.source == "install dir";
+        reference_loaded |= r.backend == "reference" && r.result == load_result::loaded &&
+                            r.source == "install dir";
         external_loaded |= r.backend == "negate-test" && r.result == load_result::loaded;
     }
     std::printf("installed reference plugin: %s\n", reference_loaded ? "loaded" : "missing");

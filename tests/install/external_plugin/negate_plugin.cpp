@@ -7,7 +7,7 @@ namespace {
 using namespace tessera;
 
 class negate_backend final : public sdk::backend {
-public:
+  public:
     explicit negate_backend(const sdk::options&) {}
 
     sdk::support query(const sdk::op_query& q) const override {
@@ -39,6 +39,7 @@ public:
 
 }  // namespace
 
-extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host, tsr_error*) {
+extern "C" TSR_PLUGIN_EXPORT const tsr_plugin_api* tsr_plugin_entry(const tsr_host_api* host,
+                                                                    tsr_error*) {
     return sdk::plugin_api<negate_backend>(host, "negate-test", "1.0", "out-of-tree test plugin");
 }

@@ -92,7 +92,9 @@ typedef enum _cl_convolution_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_CONVOLUTION_MODE_DEPTHWISE_QCOM = 2
 } cl_convolution_mode_qcom;
 
-typedef enum _cl_batchnorm_mode_qcom TESSERA_CLML_ENUM_BASE { CL_BATCHNORM_MODE_SPATIAL_QCOM = 0 } cl_batchnorm_mode_qcom;
+typedef enum _cl_batchnorm_mode_qcom TESSERA_CLML_ENUM_BASE {
+  CL_BATCHNORM_MODE_SPATIAL_QCOM = 0
+} cl_batchnorm_mode_qcom;
 
 typedef enum _cl_activation_function_qcom TESSERA_CLML_ENUM_BASE {
   CL_ACTIVATION_RELU = 0,
@@ -314,19 +316,18 @@ typedef struct _cl_array_kernel_exec_info_qcom {
   const void* value;
 } cl_array_kernel_exec_info_qcom;
 
-extern CL_API_ENTRY cl_recording_qcom CL_API_CALL clNewRecordingQCOM(cl_command_queue queue,
-                                                                     cl_int* errcode_ret);
+extern CL_API_ENTRY cl_recording_qcom CL_API_CALL clNewRecordingQCOM(cl_command_queue queue, cl_int* errcode_ret);
 extern CL_API_ENTRY cl_int CL_API_CALL clEndRecordingQCOM(cl_recording_qcom recording);
 extern CL_API_ENTRY cl_int CL_API_CALL clRetainRecordingQCOM(cl_recording_qcom recording);
 extern CL_API_ENTRY cl_int CL_API_CALL clReleaseRecordingQCOM(cl_recording_qcom recording);
-extern CL_API_ENTRY cl_int CL_API_CALL clEnqueueRecordingQCOM(
-    cl_command_queue queue, cl_recording_qcom recording, size_t num_args,
-    const cl_array_arg_qcom* arg_array, size_t num_svm_args, const cl_array_arg_qcom* svm_arg_array,
-    size_t num_global_offsets, const cl_offset_qcom* global_offset_array,
-    size_t num_global_workgroups, const cl_workgroup_qcom* global_workgroup_array,
-    size_t num_local_workgroups, const cl_workgroup_qcom* local_workgroup_array,
-    size_t num_non_arg_objs, const cl_array_kernel_exec_info_qcom* non_arg_obj_array,
-    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+extern CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueRecordingQCOM(cl_command_queue queue, cl_recording_qcom recording, size_t num_args,
+                       const cl_array_arg_qcom* arg_array, size_t num_svm_args, const cl_array_arg_qcom* svm_arg_array,
+                       size_t num_global_offsets, const cl_offset_qcom* global_offset_array,
+                       size_t num_global_workgroups, const cl_workgroup_qcom* global_workgroup_array,
+                       size_t num_local_workgroups, const cl_workgroup_qcom* local_workgroup_array,
+                       size_t num_non_arg_objs, const cl_array_kernel_exec_info_qcom* non_arg_obj_array,
+                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
 
 /* ---------------------------------------------------------------- function pointer types */
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpGemmQCOM)(cl_context, const cl_ml_op_properties_qcom*,
@@ -334,126 +335,119 @@ typedef cl_int(CL_API_CALL* pfnClCreateMLOpGemmQCOM)(cl_context, const cl_ml_op_
                                                      cl_ml_tensor_qcom, cl_ml_tensor_qcom, cl_ml_op_qcom*,
                                                      cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpTransposeQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                          const cl_ml_op_transpose_desc_qcom*,
-                                                          cl_ml_tensor_qcom, cl_ml_tensor_qcom,
-                                                          cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpFullyConnectedQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_fully_connected_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
-    cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpConvolutionForwardQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_convolution_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
-    cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpBatchNormForwardQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_batchnorm_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale,
-    cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpActivationForwardQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_activation_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom*,
-    cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpPoolingForwardQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_pooling_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom mask, cl_ml_tensor_qcom output, cl_ml_op_qcom*,
-    cl_ml_tuningcache_qcom);
+                                                          const cl_ml_op_transpose_desc_qcom*, cl_ml_tensor_qcom,
+                                                          cl_ml_tensor_qcom, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpFullyConnectedQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                               const cl_ml_op_fully_connected_desc_qcom*,
+                                                               cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight,
+                                                               cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
+                                                               cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpConvolutionForwardQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                                   const cl_ml_op_convolution_desc_qcom*,
+                                                                   cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight,
+                                                                   cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
+                                                                   cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpBatchNormForwardQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                                 const cl_ml_op_batchnorm_desc_qcom*,
+                                                                 cl_ml_tensor_qcom input, cl_ml_tensor_qcom mean,
+                                                                 cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale,
+                                                                 cl_ml_tensor_qcom bias, cl_ml_tensor_qcom output,
+                                                                 cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpActivationForwardQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                                  const cl_ml_op_activation_desc_qcom*,
+                                                                  cl_ml_tensor_qcom input, cl_ml_tensor_qcom param,
+                                                                  cl_ml_tensor_qcom output, cl_ml_op_qcom*,
+                                                                  cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpPoolingForwardQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                               const cl_ml_op_pooling_desc_qcom*,
+                                                               cl_ml_tensor_qcom input, cl_ml_tensor_qcom mask,
+                                                               cl_ml_tensor_qcom output, cl_ml_op_qcom*,
+                                                               cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpFusedConvolutionActivationForwardQCOM)(
     cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_convolution_desc_qcom*,
-    const cl_ml_op_activation_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight,
-    cl_ml_tensor_qcom bias, cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom*,
-    cl_ml_tuningcache_qcom);
+    const cl_ml_op_activation_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom bias,
+    cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpFusedConvolutionBatchNormForwardQCOM)(
     cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_convolution_desc_qcom*,
-    const cl_ml_op_batchnorm_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight,
-    cl_ml_tensor_qcom conv_bias, cl_ml_tensor_qcom output, cl_ml_tensor_qcom mean,
-    cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom*,
-    cl_ml_tuningcache_qcom);
+    const cl_ml_op_batchnorm_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom weight, cl_ml_tensor_qcom conv_bias,
+    cl_ml_tensor_qcom output, cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale,
+    cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM)(
     cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_convolution_desc_qcom*,
     const cl_ml_op_batchnorm_desc_qcom*, const cl_ml_op_activation_desc_qcom*, cl_ml_tensor_qcom input,
-    cl_ml_tensor_qcom weight, cl_ml_tensor_qcom conv_bias, cl_ml_tensor_qcom output,
-    cl_ml_tensor_qcom param, cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance,
-    cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+    cl_ml_tensor_qcom weight, cl_ml_tensor_qcom conv_bias, cl_ml_tensor_qcom output, cl_ml_tensor_qcom param,
+    cl_ml_tensor_qcom mean, cl_ml_tensor_qcom variance, cl_ml_tensor_qcom scale, cl_ml_tensor_qcom bn_bias,
+    cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpBinaryQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                       const cl_ml_op_binary_desc_qcom*,
-                                                       cl_ml_tensor_qcom a, cl_ml_tensor_qcom b,
-                                                       cl_ml_tensor_qcom c, cl_ml_op_qcom*,
+                                                       const cl_ml_op_binary_desc_qcom*, cl_ml_tensor_qcom a,
+                                                       cl_ml_tensor_qcom b, cl_ml_tensor_qcom c, cl_ml_op_qcom*,
                                                        cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpSoftmaxQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                        const cl_ml_op_softmax_desc_qcom*,
-                                                        cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
-                                                        cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+                                                        const cl_ml_op_softmax_desc_qcom*, cl_ml_tensor_qcom input,
+                                                        cl_ml_tensor_qcom output, cl_ml_op_qcom*,
+                                                        cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpFillQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                     const cl_ml_op_fill_desc_qcom*, cl_ml_tensor_qcom,
-                                                     cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+                                                     const cl_ml_op_fill_desc_qcom*, cl_ml_tensor_qcom, cl_ml_op_qcom*,
+                                                     cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpConcatQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                       const cl_ml_op_concat_desc_qcom*,
-                                                       cl_ml_tensor_qcom* input_list,
+                                                       const cl_ml_op_concat_desc_qcom*, cl_ml_tensor_qcom* input_list,
                                                        cl_ml_tensor_qcom output, cl_ml_op_qcom*,
                                                        cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpPermuteQCOM)(cl_context, const cl_ml_op_properties_qcom*,
-                                                        const cl_ml_op_permute_desc_qcom*,
-                                                        cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
-                                                        cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+                                                        const cl_ml_op_permute_desc_qcom*, cl_ml_tensor_qcom input,
+                                                        cl_ml_tensor_qcom output, cl_ml_op_qcom*,
+                                                        cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpReshapeQCOM)(cl_context, const cl_ml_op_properties_qcom*,
                                                         cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
                                                         cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpDepthToSpaceQCOM)(cl_context, const cl_ml_op_properties_qcom*,
                                                              const cl_ml_op_depthtospace_desc_qcom*,
-                                                             cl_ml_tensor_qcom input,
-                                                             cl_ml_tensor_qcom output, cl_ml_op_qcom*,
-                                                             cl_ml_tuningcache_qcom);
+                                                             cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
+                                                             cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpFusedDepthToSpaceActivationQCOM)(
     cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_depthtospace_desc_qcom*,
-    const cl_ml_op_activation_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom param,
-    cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
-typedef cl_int(CL_API_CALL* pfnClCreateMLOpResizeBilinearQCOM)(
-    cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_resize_bilinear_desc_qcom*,
-    cl_ml_tensor_qcom input, cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+    const cl_ml_op_activation_desc_qcom*, cl_ml_tensor_qcom input, cl_ml_tensor_qcom param, cl_ml_tensor_qcom output,
+    cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpResizeBilinearQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                               const cl_ml_op_resize_bilinear_desc_qcom*,
+                                                               cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
+                                                               cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpPadQCOM)(cl_context, const cl_ml_op_properties_qcom*,
                                                     const cl_ml_op_pad_desc_qcom*, cl_ml_tensor_qcom input,
-                                                    cl_ml_tensor_qcom output, cl_ml_op_qcom*,
-                                                    cl_ml_tuningcache_qcom);
+                                                    cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLTensorQCOM)(cl_context, const cl_ml_tensor_properties_qcom*,
                                                      const cl_ml_tensor_desc_qcom*, cl_ml_tensor_qcom*);
 typedef cl_int(CL_API_CALL* pfnClGetMLTensorMemorySizeQCOM)(cl_context, cl_ml_tensor_qcom, cl_uint*);
 typedef cl_int(CL_API_CALL* pfnClReleaseMLOpQCOM)(cl_ml_op_qcom);
 typedef cl_int(CL_API_CALL* pfnClReleaseMLTensorQCOM)(cl_ml_tensor_qcom);
-typedef cl_int(CL_API_CALL* pfnClEnqueueMLOpQCOM)(cl_command_queue, cl_ml_op_qcom,
-                                                  cl_ml_tensor_mem_desc_set_qcom, cl_uint,
-                                                  const cl_event*, cl_event*);
+typedef cl_int(CL_API_CALL* pfnClEnqueueMLOpQCOM)(cl_command_queue, cl_ml_op_qcom, cl_ml_tensor_mem_desc_set_qcom,
+                                                  cl_uint, const cl_event*, cl_event*);
 typedef cl_int(CL_API_CALL* pfnClEnqueueMLOpImmutableQCOM)(cl_command_queue, cl_ml_op_qcom,
-                                                           cl_ml_tensor_mem_desc_set_qcom, cl_uint,
-                                                           const cl_event*, cl_event*);
+                                                           cl_ml_tensor_mem_desc_set_qcom, cl_uint, const cl_event*,
+                                                           cl_event*);
 typedef cl_int(CL_API_CALL* pfnClEnqueueRecordingMLOpQCOM)(
-    cl_command_queue, cl_recording_qcom, size_t num_args, const cl_array_arg_qcom* arg_array,
-    size_t num_op_args, const cl_ml_op_array_arg_qcom* op_arg_array, size_t num_svm_args,
-    const cl_array_arg_qcom* svm_arg_array, size_t num_global_offsets,
-    const cl_offset_qcom* global_offset_array, size_t num_global_workgroups,
+    cl_command_queue, cl_recording_qcom, size_t num_args, const cl_array_arg_qcom* arg_array, size_t num_op_args,
+    const cl_ml_op_array_arg_qcom* op_arg_array, size_t num_svm_args, const cl_array_arg_qcom* svm_arg_array,
+    size_t num_global_offsets, const cl_offset_qcom* global_offset_array, size_t num_global_workgroups,
     const cl_workgroup_qcom* global_workgroup_array, size_t num_local_workgroups,
     const cl_workgroup_qcom* local_workgroup_array, size_t num_non_arg_objs,
     const cl_array_kernel_exec_info_qcom* non_arg_obj_array, cl_uint num_events_in_wait_list,
     const cl_event* event_wait_list, cl_event* event);
-typedef cl_int(CL_API_CALL* pfnClEnqueueReadMLTensorDataQCOM)(cl_command_queue, cl_ml_tensor_qcom src,
-                                                              cl_mem src_mem, void* dst_ptr,
-                                                              cl_tensor_layout_qcom dst_layout, cl_uint,
+typedef cl_int(CL_API_CALL* pfnClEnqueueReadMLTensorDataQCOM)(cl_command_queue, cl_ml_tensor_qcom src, cl_mem src_mem,
+                                                              void* dst_ptr, cl_tensor_layout_qcom dst_layout, cl_uint,
                                                               const cl_event*, cl_event*);
 typedef cl_int(CL_API_CALL* pfnClEnqueueWriteMLTensorDataQCOM)(cl_command_queue, void* src_ptr,
-                                                               cl_tensor_layout_qcom src_layout,
-                                                               cl_ml_tensor_qcom dst, cl_mem dst_mem,
-                                                               cl_uint, const cl_event*, cl_event*);
-typedef cl_int(CL_API_CALL* pfnClEnqueueCopyMLTensorDataQCOM)(cl_command_queue, cl_ml_tensor_qcom src,
-                                                              cl_mem src_mem, cl_ml_tensor_qcom dst,
-                                                              cl_mem dst_mem, cl_uint, const cl_event*,
-                                                              cl_event*);
+                                                               cl_tensor_layout_qcom src_layout, cl_ml_tensor_qcom dst,
+                                                               cl_mem dst_mem, cl_uint, const cl_event*, cl_event*);
+typedef cl_int(CL_API_CALL* pfnClEnqueueCopyMLTensorDataQCOM)(cl_command_queue, cl_ml_tensor_qcom src, cl_mem src_mem,
+                                                              cl_ml_tensor_qcom dst, cl_mem dst_mem, cl_uint,
+                                                              const cl_event*, cl_event*);
 typedef cl_int(CL_API_CALL* pfnClCreateMLTuningCacheQCOM)(cl_ml_tuningcache_qcom*);
-typedef cl_int(CL_API_CALL* pfnClTuneMLOpQCOM)(cl_command_queue, cl_ml_op_qcom,
-                                               cl_ml_tensor_mem_desc_set_qcom, cl_ml_tuningcache_qcom,
-                                               cl_ulong* tuned_execution_time);
-typedef cl_int(CL_API_CALL* pfnClSaveMLTuningCacheQCOM)(cl_ml_tuningcache_qcom, size_t len,
-                                                        unsigned char* data, size_t* len_ret);
-typedef cl_int(CL_API_CALL* pfnClLoadMLTuningCacheQCOM)(cl_ml_tuningcache_qcom, size_t len,
-                                                        unsigned char* data);
+typedef cl_int(CL_API_CALL* pfnClTuneMLOpQCOM)(cl_command_queue, cl_ml_op_qcom, cl_ml_tensor_mem_desc_set_qcom,
+                                               cl_ml_tuningcache_qcom, cl_ulong* tuned_execution_time);
+typedef cl_int(CL_API_CALL* pfnClSaveMLTuningCacheQCOM)(cl_ml_tuningcache_qcom, size_t len, unsigned char* data,
+                                                        size_t* len_ret);
+typedef cl_int(CL_API_CALL* pfnClLoadMLTuningCacheQCOM)(cl_ml_tuningcache_qcom, size_t len, unsigned char* data);
 typedef cl_int(CL_API_CALL* pfnClReleaseMLTuningCacheQCOM)(cl_ml_tuningcache_qcom);
 typedef cl_int(CL_API_CALL* pfnClCreateMLTensorMemoryDescriptorSetQCOM)(cl_ml_tensor_mem_desc_set_qcom*);
 typedef cl_int(CL_API_CALL* pfnClReleaseMLTensorMemoryDescriptorSetQCOM)(cl_ml_tensor_mem_desc_set_qcom);
@@ -507,12 +501,9 @@ typedef struct _CLMLInterfaceV1QCOM {
 } CLMLInterfaceV1QCOM;
 
 /* ---------------------------------------------------------------- acquisition (exported symbols) */
-extern CL_API_ENTRY cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* pMajorVersions,
-                                                                      cl_int* pMinorVersions,
-                                                                      cl_uint numVersions,
-                                                                      cl_uint* pNumVersionsRet);
-extern CL_API_ENTRY cl_int CL_API_CALL clGetMLInterfaceQCOM(void* pInterface, cl_int majorVersion,
-                                                            cl_int minorVersion);
+extern CL_API_ENTRY cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* pMajorVersions, cl_int* pMinorVersions,
+                                                                      cl_uint numVersions, cl_uint* pNumVersionsRet);
+extern CL_API_ENTRY cl_int CL_API_CALL clGetMLInterfaceQCOM(void* pInterface, cl_int majorVersion, cl_int minorVersion);
 
 #define CL_GET_ML_INTERFACE_QCOM(P_INTERFACE, MAJOR_VER, MINOR_VER) \
   clGetMLInterfaceQCOM((void*)&(P_INTERFACE), MAJOR_VER, MINOR_VER)

@@ -3,6 +3,8 @@
 
 namespace tessera::cpu {
 
-const KernelTable* kernel_table_neon() { return nullptr; }
+const KernelTable* kernel_table_neon() {
+    return nullptr;
+}
 
 }  // namespace tessera::cpu

@@ -3,8 +3,14 @@
 
 namespace tessera::cpu {
 
-const KernelTable* kernel_table_avx512() { return nullptr; }
-const KernelTable* kernel_table_avx2() { return nullptr; }
-const KernelTable* kernel_table_sse2() { return nullptr; }
+const KernelTable* kernel_table_avx512() {
+    return nullptr;
+}
+const KernelTable* kernel_table_avx2() {
+    return nullptr;
+}
+const KernelTable* kernel_table_sse2() {
+    return nullptr;
+}
 
 }  // namespace tessera::cpu

@@ -10,25 +10,33 @@
 namespace tessera::cpu {
 
 MemoryRegion::MemoryRegion(std::size_t size, std::size_t alignment) : size_(size) {
-    const std::size_t rounded = (std::max<std::size_t>(size, 1) + alignment - 1) / alignment * alignment;
+    const std::size_t rounded =
+        (std::max<std::size_t>(size, 1) + alignment - 1) / alignment * alignment;
     data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded));
     if (data_ == nullptr)
-        throw MemoryError("MemoryRegion", "", "allocation of " + std::to_string(size) + " bytes failed");
+        throw MemoryError("MemoryRegion", "",
+                          "allocation of " + std::to_string(size) + " bytes failed");
 }
 
-MemoryRegion::~MemoryRegion() { std::free(data_); }
+MemoryRegion::~MemoryRegion() {
+    std::free(data_);
+}
 
-std::unique_ptr<MemoryRegion> DefaultAllocator::make_region(std::size_t size, std::size_t alignment) {
+std::unique_ptr<MemoryRegion> DefaultAllocator::make_region(std::size_t size,
+                                                            std::size_t alignment) {
     bytes_allocated_ += size;
     ++regions_allocated_;
     return std::make_unique<MemoryRegion>(size, alignment);
 }
 
 MemoryPool::MemoryPool(IAllocator& allocator, const std::vector<std::size_t>& blob_sizes) {
-    for (std::size_t size : blob_sizes) blobs_.push_back(allocator.make_region(size, kDefaultAlignment));
+    for (std::size_t size : blob_sizes)
+        blobs_.push_back(allocator.make_region(size, kDefaultAlignment));
 }
 
-void LifetimeManager::register_group(const MemoryGroup* group) { groups_[group]; }
+void LifetimeManager::register_group(const MemoryGroup* group) {
+    groups_[group];
+}
 
 void LifetimeManager::start_lifetime(const MemoryGroup* group, const TensorAllocator* object) {
     // An object takes a free blob when its lifetime starts and gives it back when it ends, so
@@ -58,7 +66,8 @@ void LifetimeManager::end_lifetime(const MemoryGroup* group, const TensorAllocat
     blob.busy = false;
 }
 
-std::size_t LifetimeManager::blob_of(const MemoryGroup* group, const TensorAllocator* object) const {
+std::size_t LifetimeManager::blob_of(const MemoryGroup* group,
+                                     const TensorAllocator* object) const {
     return groups_.at(group).assignment.at(object);
 }
 
@@ -87,7 +96,8 @@ void PoolManager::add_pool(std::unique_ptr<MemoryPool> pool) {
 
 MemoryPool* PoolManager::lock_pool() {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (pools_.empty()) throw MemoryError("PoolManager::lock_pool", "", "no pools (populate first)");
+    if (pools_.empty())
+        throw MemoryError("PoolManager::lock_pool", "", "no pools (populate first)");
     available_.wait(lock, [this] { return !free_.empty(); });
     MemoryPool* pool = free_.back();
     free_.pop_back();

@@ -28,7 +28,8 @@ void TensorAllocator::free() {
 void TensorAllocator::import_memory(void* memory, std::size_t size, std::size_t alignment) {
     const char* fn = "TensorAllocator::import_memory";
     if (memory == nullptr) throw MemoryError(fn, info_.name(), "null pointer");
-    if (group_ != nullptr) throw MemoryError(fn, info_.name(), "tensor is managed by a memory group");
+    if (group_ != nullptr)
+        throw MemoryError(fn, info_.name(), "tensor is managed by a memory group");
     if (size < info_.total_size_in_bytes())
         throw MemoryError(fn, info_.name(),
                           "buffer of " + std::to_string(size) + " bytes is smaller than the " +

@@ -42,7 +42,9 @@ bool TensorInfo::extend_padding(const PaddingSize& required) {
 void TensorInfo::compute_strides() {
     const int64_t es = static_cast<int64_t>(element_size());
     switch (layout_) {
-        case DataLayout::plain: physical_shape_ = shape_; break;
+        case DataLayout::plain:
+            physical_shape_ = shape_;
+            break;
         case DataLayout::nchw:
             physical_shape_ = {n(), c(), h() + padding_.top + padding_.bottom,
                                w() + padding_.left + padding_.right};
@@ -67,13 +69,17 @@ void TensorInfo::compute_strides() {
                   : (padding_.top * stride_h() + padding_.left * stride_w()) * es;
 }
 
-int64_t TensorInfo::stride_n() const { return strides_[0] / static_cast<int64_t>(element_size()); }
+int64_t TensorInfo::stride_n() const {
+    return strides_[0] / static_cast<int64_t>(element_size());
+}
 
 int64_t TensorInfo::stride_c() const {
     const int64_t es = static_cast<int64_t>(element_size());
     switch (layout_) {
-        case DataLayout::nhwc: return strides_[3] / es;
-        default: return strides_[1] / es;
+        case DataLayout::nhwc:
+            return strides_[3] / es;
+        default:
+            return strides_[1] / es;
     }
 }
 

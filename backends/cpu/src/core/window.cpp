@@ -1,4 +1,5 @@
-// Window: dimension setting, splitting into balanced step-aligned parts and the ACL sub-window rules.
+// Window: dimension setting, splitting into balanced step-aligned parts and the ACL sub-window
+// rules.
 #include "tessera/cpu/window.hpp"
 
 #include "tessera/cpu/error.hpp"

@@ -18,6 +18,8 @@ void Activation::configure(const ITensor& src, ITensor& dst, const ActivationInf
     impl_->kernel.configure(impl_->ctx.kernels(), src, dst, act);
 }
 
-void Activation::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
+void Activation::run() {
+    impl_->ctx.scheduler().schedule(impl_->kernel);
+}
 
 }  // namespace tessera::cpu

@@ -16,7 +16,8 @@ struct Concatenate::Impl {
 Concatenate::Concatenate(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Concatenate::~Concatenate() = default;
 
-std::vector<std::unique_ptr<SubTensor>> Concatenate::views(ITensor& dst, const std::vector<int64_t>& sizes) {
+std::vector<std::unique_ptr<SubTensor>> Concatenate::views(ITensor& dst,
+                                                           const std::vector<int64_t>& sizes) {
     const TensorInfo& d = dst.info();
     const int axis = d.is_4d_layout() ? 1 : 0;
     int64_t total = 0;

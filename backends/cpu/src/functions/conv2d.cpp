@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "functions/conv_weights_transform.hpp"
+#include "functions/padded_input.hpp"
 #include "kernels/activation_kernel.hpp"
 #include "kernels/direct_conv_kernel.hpp"
-#include "functions/padded_input.hpp"
 #include "kernels/gemm_kernel.hpp"
 #include "tessera/cpu/error.hpp"
 
@@ -46,8 +46,10 @@ std::vector<int64_t> Conv2d::output_shape(const TensorInfo& src, const TensorInf
     const char* fn = "Conv2d::output_shape";
     require(src.is_4d_layout(), fn, src.name(), "needs a 4-D input");
     require(weights.rank() == 4, fn, weights.name(), "weights must be [OC, IC/groups, KH, KW]");
-    const int64_t oh = conv_output_extent(src.h(), weights.dim(2), g.stride_h, g.pad_top, g.pad_bottom, g.dilation_h);
-    const int64_t ow = conv_output_extent(src.w(), weights.dim(3), g.stride_w, g.pad_left, g.pad_right, g.dilation_w);
+    const int64_t oh = conv_output_extent(src.h(), weights.dim(2), g.stride_h, g.pad_top,
+                                          g.pad_bottom, g.dilation_h);
+    const int64_t ow = conv_output_extent(src.w(), weights.dim(3), g.stride_w, g.pad_left,
+                                          g.pad_right, g.dilation_w);
     require(oh >= 1 && ow >= 1, fn, src.name(), "kernel larger than the padded input");
     return {src.n(), weights.dim(0), oh, ow};
 }
@@ -60,14 +62,16 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     const TensorInfo& w = weights.info();
     const Conv2dGeometry& g = info.geometry;
     require(s.is_4d_layout(), fn, s.name(), "input needs a 4-D layout (nchw16c, nchw or nhwc)");
-    require(s.data_type() == DataType::f32 || s.data_type() == DataType::f16 || s.data_type() == DataType::bf16,
+    require(s.data_type() == DataType::f32 || s.data_type() == DataType::f16 ||
+                s.data_type() == DataType::bf16,
             fn, s.name(), "input data type " + to_string(s.data_type()) + " is not f32/f16/bf16");
     require(w.data_type() == DataType::f32 && w.rank() == 4, fn, w.name(),
             "weights must be f32 [OC, IC/groups, KH, KW]");
-    require(g.groups >= 1 && g.stride_h >= 1 && g.stride_w >= 1 && g.dilation_h >= 1 && g.dilation_w >= 1, fn,
-            w.name(), "groups, strides and dilations must be >= 1");
-    require(g.pad_top >= 0 && g.pad_bottom >= 0 && g.pad_left >= 0 && g.pad_right >= 0, fn, s.name(),
-            "negative padding");
+    require(g.groups >= 1 && g.stride_h >= 1 && g.stride_w >= 1 && g.dilation_h >= 1 &&
+                g.dilation_w >= 1,
+            fn, w.name(), "groups, strides and dilations must be >= 1");
+    require(g.pad_top >= 0 && g.pad_bottom >= 0 && g.pad_left >= 0 && g.pad_right >= 0, fn,
+            s.name(), "negative padding");
     const int64_t oc = w.dim(0), ic = s.c();
     require(ic == w.dim(1) * g.groups, fn, w.name(),
             "input has " + std::to_string(ic) + " channels but weights expect " +
@@ -76,16 +80,17 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     if (bias)
         require(bias->info().data_type() == DataType::f32 && bias->info().element_count() == oc, fn,
                 bias->info().name(), "bias must be f32 with OC elements");
-    require(dst.info().data_type() == DataType::f32 && dst.info().layout() == DataLayout::nchw16c, fn,
-            dst.info().name(), "output must be f32 nchw16c");
-    require(dst.info().shape() == output_shape(s, w, g), fn, dst.info().name(), "output shape mismatch");
+    require(dst.info().data_type() == DataType::f32 && dst.info().layout() == DataLayout::nchw16c,
+            fn, dst.info().name(), "output must be f32 nchw16c");
+    require(dst.info().shape() == output_shape(s, w, g), fn, dst.info().name(),
+            "output shape mismatch");
     if (info.batch_norm) {
         const BatchNormFold& b = *info.batch_norm;
         require(b.mean && b.var, fn, "batch_norm", "mean and var are required");
         for (const ITensor* t : {b.mean, b.var, b.gamma, b.beta})
             if (t)
-                require(t->info().data_type() == DataType::f32 && t->info().element_count() == oc, fn,
-                        t->info().name(), "batch-norm parameters must be f32 with OC elements");
+                require(t->info().data_type() == DataType::f32 && t->info().element_count() == oc,
+                        fn, t->info().name(), "batch-norm parameters must be f32 with OC elements");
         m.bn = b;
         m.has_bn = true;
     }
@@ -116,13 +121,15 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
 void Conv2d::prepare() {
     Impl& m = *impl_;
     if (m.prepared) return;
-    if (m.dst == nullptr) throw InvalidArgument("Conv2d::prepare", "", "configure() was not called");
+    if (m.dst == nullptr)
+        throw InvalidArgument("Conv2d::prepare", "", "configure() was not called");
     const int64_t oc = m.weights->info().dim(0);
     std::vector<float> scale;
     std::string scale_id = "plain";
     m.bias_values.assign(static_cast<std::size_t>(m.plan.blocks.back().oc_start + m.plan.nr), 0.0f);
     if (m.bias)
-        for (int64_t o = 0; o < oc; ++o) m.bias_values[static_cast<std::size_t>(o)] = m.bias->data<float>()[o];
+        for (int64_t o = 0; o < oc; ++o)
+            m.bias_values[static_cast<std::size_t>(o)] = m.bias->data<float>()[o];
     if (m.has_bn) {
         const BatchNormFold& b = m.bn;
         scale.resize(static_cast<std::size_t>(oc));
@@ -135,12 +142,15 @@ void Conv2d::prepare() {
             bv = (bv - b.mean->data<float>()[o]) * sc + beta;
         }
         std::ostringstream id;
-        id << "bn:" << b.mean << ':' << b.var << ':' << b.gamma << ':' << b.beta << ':' << b.epsilon;
+        id << "bn:" << b.mean << ':' << b.var << ':' << b.gamma << ':' << b.beta << ':'
+           << b.epsilon;
         scale_id = id.str();
     }
-    ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale), scale_id);
+    ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale),
+                                   scale_id);
     m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
-    m.conv.set_weights(m.packed_weights->data<float>(), (m.bias || m.has_bn) ? m.bias_values.data() : nullptr);
+    m.conv.set_weights(m.packed_weights->data<float>(),
+                       (m.bias || m.has_bn) ? m.bias_values.data() : nullptr);
     m.prepared = true;
 }
 

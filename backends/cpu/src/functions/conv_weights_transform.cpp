@@ -4,12 +4,13 @@
 namespace tessera::cpu {
 
 std::string ConvWeightsTransform::uid() const {
-    return "conv2d_pack/nr" + std::to_string(plan_.nr) + "/g" + std::to_string(groups_) + "/" + scale_id_;
+    return "conv2d_pack/nr" + std::to_string(plan_.nr) + "/g" + std::to_string(groups_) + "/" +
+           scale_id_;
 }
 
 TensorInfo ConvWeightsTransform::result_info() const {
-    return TensorInfo({std::max<int64_t>(plan_.packed_floats, 1)}, DataType::f32, DataLayout::plain, {},
-                      weights_.info().name() + ".packed");
+    return TensorInfo({std::max<int64_t>(plan_.packed_floats, 1)}, DataType::f32, DataLayout::plain,
+                      {}, weights_.info().name() + ".packed");
 }
 
 void ConvWeightsTransform::run(Tensor& result) const {

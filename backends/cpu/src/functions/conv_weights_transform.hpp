@@ -11,16 +11,19 @@
 namespace tessera::cpu {
 
 class ConvWeightsTransform final : public ITransformWeights {
-public:
+  public:
     ConvWeightsTransform(const ITensor& weights, const ConvChannelPlan& plan, int64_t groups,
                          std::vector<float> oc_scale, std::string scale_id)
-        : weights_(weights), plan_(plan), groups_(groups), scale_(std::move(oc_scale)),
+        : weights_(weights),
+          plan_(plan),
+          groups_(groups),
+          scale_(std::move(oc_scale)),
           scale_id_(std::move(scale_id)) {}
     std::string uid() const override;
     TensorInfo result_info() const override;
     void run(Tensor& result) const override;
 
-private:
+  private:
     const ITensor& weights_;
     const ConvChannelPlan& plan_;
     int64_t groups_;

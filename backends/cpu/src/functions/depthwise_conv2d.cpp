@@ -12,7 +12,7 @@ namespace {
 
 /// [C, 1, KH, KW] -> [C/16 blocks][KH][KW][16], zero lanes past C.
 class DepthwiseWeightsTransform final : public ITransformWeights {
-public:
+  public:
     explicit DepthwiseWeightsTransform(const ITensor& w) : w_(w) {}
     std::string uid() const override { return "depthwise_pack16"; }
     TensorInfo result_info() const override {
@@ -30,11 +30,12 @@ public:
             for (int64_t t = 0; t < kh * kw; ++t)
                 for (int64_t l = 0; l < kChannelBlock; ++l) {
                     const int64_t ch = b * kChannelBlock + l;
-                    out[(b * kh * kw + t) * kChannelBlock + l] = ch < c ? w[ch * kh * kw + t] : 0.0f;
+                    out[(b * kh * kw + t) * kChannelBlock + l] =
+                        ch < c ? w[ch * kh * kw + t] : 0.0f;
                 }
     }
 
-private:
+  private:
     const ITensor& w_;
 };
 
@@ -57,8 +58,8 @@ DepthwiseConv2d::DepthwiseConv2d(const Context& ctx, std::shared_ptr<MemoryManag
     : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
 DepthwiseConv2d::~DepthwiseConv2d() = default;
 
-void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
-                                const DepthwiseConv2dInfo& info) {
+void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias,
+                                ITensor& dst, const DepthwiseConv2dInfo& info) {
     Impl& m = *impl_;
     const char* fn = "DepthwiseConv2d::configure";
     const TensorInfo& s = src.info();
@@ -68,14 +69,16 @@ void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITen
     require(w.data_type() == DataType::f32 && w.rank() == 4 && w.dim(1) == 1, fn, w.name(),
             "weights must be f32 [C, 1, KH, KW]");
     require(w.dim(0) == s.c(), fn, w.name(), "channel multiplier other than 1 is not supported");
-    require(g.stride_h >= 1 && g.stride_w >= 1 && g.dilation_h >= 1 && g.dilation_w >= 1, fn, w.name(),
-            "strides and dilations must be >= 1");
+    require(g.stride_h >= 1 && g.stride_w >= 1 && g.dilation_h >= 1 && g.dilation_w >= 1, fn,
+            w.name(), "strides and dilations must be >= 1");
     if (bias)
-        require(bias->info().data_type() == DataType::f32 && bias->info().element_count() == s.c(), fn,
-                bias->info().name(), "bias must be f32 [C]");
+        require(bias->info().data_type() == DataType::f32 && bias->info().element_count() == s.c(),
+                fn, bias->info().name(), "bias must be f32 [C]");
     const int64_t kh = w.dim(2), kw = w.dim(3);
-    const int64_t oh = conv_output_extent(s.h(), kh, g.stride_h, g.pad_top, g.pad_bottom, g.dilation_h);
-    const int64_t ow = conv_output_extent(s.w(), kw, g.stride_w, g.pad_left, g.pad_right, g.dilation_w);
+    const int64_t oh =
+        conv_output_extent(s.h(), kh, g.stride_h, g.pad_top, g.pad_bottom, g.dilation_h);
+    const int64_t ow =
+        conv_output_extent(s.w(), kw, g.stride_w, g.pad_left, g.pad_right, g.dilation_w);
     require(oh >= 1 && ow >= 1, fn, s.name(), "kernel larger than the padded input");
     require(dst.info().data_type() == DataType::f32 && dst.info().layout() == DataLayout::nchw16c &&
                 dst.info().shape() == std::vector<int64_t>{s.n(), s.c(), oh, ow},
@@ -93,15 +96,18 @@ void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITen
         };
         rect.oh_begin = first(g.pad_top, g.stride_h);
         rect.ow_begin = first(g.pad_left, g.stride_w);
-        rect.oh_end = std::max(rect.oh_begin, end(s.h(), g.pad_top, g.stride_h, (kh - 1) * g.dilation_h, oh));
-        rect.ow_end = std::max(rect.ow_begin, end(s.w(), g.pad_left, g.stride_w, (kw - 1) * g.dilation_w, ow));
+        rect.oh_end =
+            std::max(rect.oh_begin, end(s.h(), g.pad_top, g.stride_h, (kh - 1) * g.dilation_h, oh));
+        rect.ow_end = std::max(rect.ow_begin,
+                               end(s.w(), g.pad_left, g.stride_w, (kw - 1) * g.dilation_w, ow));
         border = PaddingSize{};
     }
     ITensor& in = m.input.configure(src, border, m.group, info.border_mode, info.border_value);
     m.kernel.configure(m.ctx.kernels(), in, dst, g, kh, kw, rect, info.activation);
     m.input.end_lifetime();
-    dst.info().set_valid_region(ValidRegion{{0, 0, rect.oh_begin, rect.ow_begin},
-                                            {s.n(), s.c(), rect.oh_end - rect.oh_begin, rect.ow_end - rect.ow_begin}});
+    dst.info().set_valid_region(
+        ValidRegion{{0, 0, rect.oh_begin, rect.ow_begin},
+                    {s.n(), s.c(), rect.oh_end - rect.oh_begin, rect.ow_end - rect.ow_begin}});
     m.weights = &weights;
     m.bias = bias;
     m.configured = true;
@@ -111,12 +117,15 @@ void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITen
 void DepthwiseConv2d::prepare() {
     Impl& m = *impl_;
     if (m.prepared) return;
-    if (!m.configured) throw InvalidArgument("DepthwiseConv2d::prepare", "", "configure() was not called");
+    if (!m.configured)
+        throw InvalidArgument("DepthwiseConv2d::prepare", "", "configure() was not called");
     m.packed = m.ctx.weights_manager().acquire(*m.weights, DepthwiseWeightsTransform(*m.weights));
     const int64_t c = m.weights->info().dim(0);
-    m.bias_values.assign(static_cast<std::size_t>((c + kChannelBlock - 1) / kChannelBlock * kChannelBlock), 0.0f);
+    m.bias_values.assign(
+        static_cast<std::size_t>((c + kChannelBlock - 1) / kChannelBlock * kChannelBlock), 0.0f);
     if (m.bias)
-        for (int64_t i = 0; i < c; ++i) m.bias_values[static_cast<std::size_t>(i)] = m.bias->data<float>()[i];
+        for (int64_t i = 0; i < c; ++i)
+            m.bias_values[static_cast<std::size_t>(i)] = m.bias->data<float>()[i];
     m.kernel.set_weights(m.packed->data<float>(), m.bias ? m.bias_values.data() : nullptr);
     m.prepared = true;
 }

@@ -24,11 +24,14 @@ std::vector<int64_t> ElementwiseBinary::output_shape(const TensorInfo& a, const 
     return BinaryKernel::broadcast_shape(a, b);
 }
 
-void ElementwiseBinary::configure(const ITensor& a, const ITensor& b, ITensor& dst, ElementwiseOp op) {
+void ElementwiseBinary::configure(const ITensor& a, const ITensor& b, ITensor& dst,
+                                  ElementwiseOp op) {
     impl_->kernel.configure(impl_->ctx.kernels(), a, b, dst, static_cast<BinaryOp>(op));
 }
 
-void ElementwiseBinary::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
+void ElementwiseBinary::run() {
+    impl_->ctx.scheduler().schedule(impl_->kernel);
+}
 
 struct Softmax::Impl {
     explicit Impl(const Context& c) : ctx(c) {}
@@ -43,7 +46,9 @@ void Softmax::configure(const ITensor& src, ITensor& dst, float beta, bool log) 
     impl_->kernel.configure(impl_->ctx.kernels(), src, dst, beta, log);
 }
 
-void Softmax::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
+void Softmax::run() {
+    impl_->ctx.scheduler().schedule(impl_->kernel);
+}
 
 struct BatchNormalization::Impl {
     explicit Impl(const Context& c) : ctx(c) {}
@@ -59,17 +64,17 @@ struct BatchNormalization::Impl {
 BatchNormalization::BatchNormalization(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 BatchNormalization::~BatchNormalization() = default;
 
-void BatchNormalization::configure(const ITensor& src, ITensor& dst, const ITensor& mean, const ITensor& var,
-                                   const ITensor* gamma, const ITensor* beta, float epsilon,
-                                   const ActivationInfo& act) {
+void BatchNormalization::configure(const ITensor& src, ITensor& dst, const ITensor& mean,
+                                   const ITensor& var, const ITensor* gamma, const ITensor* beta,
+                                   float epsilon, const ActivationInfo& act) {
     Impl& m = *impl_;
     const char* fn = "BatchNormalization::configure";
     require(src.info().is_4d_layout(), fn, src.info().name(), "needs a 4-D layout");
     const int64_t c = src.info().c();
     for (const ITensor* t : {&mean, &var, gamma, beta})
         if (t)
-            require(t->info().data_type() == DataType::f32 && t->info().element_count() == c, fn, t->info().name(),
-                    "parameters must be f32 with C elements");
+            require(t->info().data_type() == DataType::f32 && t->info().element_count() == c, fn,
+                    t->info().name(), "parameters must be f32 with C elements");
     require(epsilon >= 0.0f, fn, "", "epsilon must be non-negative");
     m.mean = &mean;
     m.var = &var;
@@ -77,7 +82,8 @@ void BatchNormalization::configure(const ITensor& src, ITensor& dst, const ITens
     m.beta = beta;
     m.epsilon = epsilon;
     m.channels = c;
-    const std::size_t padded = static_cast<std::size_t>((c + kChannelBlock - 1) / kChannelBlock * kChannelBlock);
+    const std::size_t padded =
+        static_cast<std::size_t>((c + kChannelBlock - 1) / kChannelBlock * kChannelBlock);
     m.scale.assign(padded, 0.0f);
     m.shift.assign(padded, 0.0f);
     m.kernel.configure(m.ctx.kernels(), src, dst, m.scale.data(), m.shift.data(), act);
@@ -112,10 +118,12 @@ Permute::Permute(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Permute::~Permute() = default;
 
 std::vector<int64_t> Permute::output_shape(const TensorInfo& src, const std::vector<int>& perm) {
-    require(static_cast<int>(perm.size()) == src.rank(), "Permute::output_shape", src.name(), "permutation rank mismatch");
+    require(static_cast<int>(perm.size()) == src.rank(), "Permute::output_shape", src.name(),
+            "permutation rank mismatch");
     std::vector<int64_t> out;
     for (int p : perm) {
-        require(p >= 0 && p < src.rank(), "Permute::output_shape", src.name(), "permutation index out of range");
+        require(p >= 0 && p < src.rank(), "Permute::output_shape", src.name(),
+                "permutation index out of range");
         out.push_back(src.dim(p));
     }
     return out;
@@ -125,6 +133,8 @@ void Permute::configure(const ITensor& src, ITensor& dst, const std::vector<int>
     impl_->kernel.configure(src, dst, perm);
 }
 
-void Permute::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
+void Permute::run() {
+    impl_->ctx.scheduler().schedule(impl_->kernel);
+}
 
 }  // namespace tessera::cpu

@@ -12,28 +12,31 @@ namespace {
 
 /// Packs a whole B (k x n after op) into the GEMM kernel's panel format.
 class PackBTransform final : public ITransformWeights {
-public:
+  public:
     PackBTransform(const ITensor& b, bool trans, int64_t k, int64_t n, const KernelTable& table)
         : b_(b), trans_(trans), k_(k), n_(n), table_(table) {}
     std::string uid() const override {
         return std::string("gemm_pack_b/") + table_.isa + (trans_ ? "/t" : "/n");
     }
     TensorInfo result_info() const override {
-        return TensorInfo({static_cast<int64_t>(GemmKernel::packed_b_floats(table_, k_, n_))}, DataType::f32);
+        return TensorInfo({static_cast<int64_t>(GemmKernel::packed_b_floats(table_, k_, n_))},
+                          DataType::f32);
     }
     void run(Tensor& result) const override {
         const int64_t nr = static_cast<int64_t>(table_.nv) * table_.vec_width;
-        pack_b_panels(b_.data<float>(), b_.info().dim(1), trans_, 0, k_, 0, n_, nr, result.data<float>());
+        pack_b_panels(b_.data<float>(), b_.info().dim(1), trans_, 0, k_, 0, n_, nr,
+                      result.data<float>());
     }
 
-private:
+  private:
     const ITensor& b_;
     bool trans_;
     int64_t k_, n_;
     const KernelTable& table_;
 };
 
-/// The shared machinery: kernel, managed workspace, optional packed B, optional separate activation.
+/// The shared machinery: kernel, managed workspace, optional packed B, optional separate
+/// activation.
 struct GemmRunner {
     const Context& ctx;
     MemoryGroup group;
@@ -50,7 +53,8 @@ struct GemmRunner {
     ITensor* c = nullptr;
     bool prepared = false;
 
-    GemmRunner(const Context& cx, std::shared_ptr<MemoryManager> mm) : ctx(cx), group(std::move(mm)) {}
+    GemmRunner(const Context& cx, std::shared_ptr<MemoryManager> mm)
+        : ctx(cx), group(std::move(mm)) {}
 
     void configure(const GemmProblem& problem, const ITensor& a_t, const ITensor& b_t, ITensor& c_t,
                    bool constant_b, const ActivationInfo& act) {
@@ -71,8 +75,9 @@ struct GemmRunner {
         p.b_prepacked = constant_b;
         kernel.configure(ctx.kernels(), p);  // bias/data pointers are bound at run time
         parts = ctx.scheduler().parts_for(kernel);
-        workspace.info() = TensorInfo({static_cast<int64_t>(kernel.workspace_floats_per_part()) * parts},
-                                      DataType::f32, DataLayout::plain, {}, "gemm.workspace");
+        workspace.info() =
+            TensorInfo({static_cast<int64_t>(kernel.workspace_floats_per_part()) * parts},
+                       DataType::f32, DataLayout::plain, {}, "gemm.workspace");
         group.manage(workspace.allocator());
         workspace.allocator().allocate();
         prepared = false;
@@ -81,17 +86,20 @@ struct GemmRunner {
     void prepare(int64_t k, int64_t n) {
         if (prepared) return;
         if (pack_b)
-            packed_b = ctx.weights_manager().acquire(*b, PackBTransform(*b, trans_b, k, n, ctx.kernels()));
+            packed_b =
+                ctx.weights_manager().acquire(*b, PackBTransform(*b, trans_b, k, n, ctx.kernels()));
         prepared = true;
     }
 
-    /// Runs `before` (e.g. an input conversion) and the product inside one acquisition of the group.
+    /// Runs `before` (e.g. an input conversion) and the product inside one acquisition of the
+    /// group.
     template <class Before>
     void run(const ITensor* bias, Before&& before) {
         MemoryGroupScope scope(group);
         before();
         kernel.set_workspace(workspace.data<float>(), parts);
-        kernel.set_operands(a->data<float>(), b->data<float>(), pack_b ? packed_b->data<float>() : nullptr,
+        kernel.set_operands(a->data<float>(), b->data<float>(),
+                            pack_b ? packed_b->data<float>() : nullptr,
                             bias ? bias->data<float>() : nullptr, c->data<float>());
         ctx.scheduler().schedule(kernel, parts);
         if (separate_activation) ctx.scheduler().schedule(activation);
@@ -99,9 +107,11 @@ struct GemmRunner {
 };
 
 void require_plain_f32(const ITensor& t, const char* fn, int rank) {
-    require(t.info().layout() == DataLayout::plain && t.info().data_type() == DataType::f32 &&
-                (rank < 0 || t.info().rank() == rank) && t.info().is_dense(),
-            fn, t.info().name(), "needs a dense plain f32 tensor" + (rank > 0 ? " of rank " + std::to_string(rank) : ""));
+    require(
+        t.info().layout() == DataLayout::plain && t.info().data_type() == DataType::f32 &&
+            (rank < 0 || t.info().rank() == rank) && t.info().is_dense(),
+        fn, t.info().name(),
+        "needs a dense plain f32 tensor" + (rank > 0 ? " of rank " + std::to_string(rank) : ""));
 }
 
 }  // namespace
@@ -112,10 +122,12 @@ struct Gemm::Impl : GemmRunner {
     const ITensor* bias = nullptr;
 };
 
-Gemm::Gemm(const Context& ctx, std::shared_ptr<MemoryManager> mm) : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
+Gemm::Gemm(const Context& ctx, std::shared_ptr<MemoryManager> mm)
+    : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
 Gemm::~Gemm() = default;
 
-void Gemm::configure(const ITensor& a, const ITensor& b, const ITensor* bias, ITensor& c, const GemmInfo& info) {
+void Gemm::configure(const ITensor& a, const ITensor& b, const ITensor* bias, ITensor& c,
+                     const GemmInfo& info) {
     const char* fn = "Gemm::configure";
     require_plain_f32(a, fn, 2);
     require_plain_f32(b, fn, 2);
@@ -124,11 +136,14 @@ void Gemm::configure(const ITensor& a, const ITensor& b, const ITensor* bias, IT
     const int64_t k = info.trans_a ? a.info().dim(0) : a.info().dim(1);
     const int64_t kb = info.trans_b ? b.info().dim(1) : b.info().dim(0);
     const int64_t n = info.trans_b ? b.info().dim(0) : b.info().dim(1);
-    require(k == kb, fn, b.info().name(), "inner dimensions differ (" + std::to_string(k) + " vs " + std::to_string(kb) + ")");
-    require(c.info().dim(0) == m && c.info().dim(1) == n, fn, c.info().name(), "output shape mismatch");
+    require(k == kb, fn, b.info().name(),
+            "inner dimensions differ (" + std::to_string(k) + " vs " + std::to_string(kb) + ")");
+    require(c.info().dim(0) == m && c.info().dim(1) == n, fn, c.info().name(),
+            "output shape mismatch");
     if (bias) {
         require_plain_f32(*bias, fn, -1);
-        require(bias->info().element_count() == n, fn, bias->info().name(), "bias must have N elements");
+        require(bias->info().element_count() == n, fn, bias->info().name(),
+                "bias must have N elements");
     }
     GemmProblem p;
     p.trans_a = info.trans_a;
@@ -147,7 +162,9 @@ void Gemm::configure(const ITensor& a, const ITensor& b, const ITensor* bias, IT
     impl_->configure(p, a, b, c, info.b_is_constant, info.activation);
 }
 
-void Gemm::prepare() { impl_->prepare(impl_->k, impl_->n); }
+void Gemm::prepare() {
+    impl_->prepare(impl_->k, impl_->n);
+}
 
 void Gemm::run() {
     prepare();
@@ -166,8 +183,8 @@ FullyConnected::FullyConnected(const Context& ctx, std::shared_ptr<MemoryManager
     : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
 FullyConnected::~FullyConnected() = default;
 
-void FullyConnected::configure(const ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
-                               const ActivationInfo& activation) {
+void FullyConnected::configure(const ITensor& src, const ITensor& weights, const ITensor* bias,
+                               ITensor& dst, const ActivationInfo& activation) {
     const char* fn = "FullyConnected::configure";
     Impl& m = *impl_;
     const TensorInfo& s = src.info();
@@ -178,17 +195,21 @@ void FullyConnected::configure(const ITensor& src, const ITensor& weights, const
     const int64_t batch = s.dim(0), in = s.element_count() / std::max<int64_t>(batch, 1);
     const int64_t out = weights.info().dim(0);
     require(weights.info().dim(1) == in, fn, weights.info().name(),
-            "weights have " + std::to_string(weights.info().dim(1)) + " inputs, src has " + std::to_string(in));
-    require(dst.info().dim(0) == batch && dst.info().dim(1) == out, fn, dst.info().name(), "output must be [N, OUT]");
+            "weights have " + std::to_string(weights.info().dim(1)) + " inputs, src has " +
+                std::to_string(in));
+    require(dst.info().dim(0) == batch && dst.info().dim(1) == out, fn, dst.info().name(),
+            "output must be [N, OUT]");
     if (bias) {
         require_plain_f32(*bias, fn, -1);
-        require(bias->info().element_count() == out, fn, bias->info().name(), "bias must have OUT elements");
+        require(bias->info().element_count() == out, fn, bias->info().name(),
+                "bias must have OUT elements");
     }
     const ITensor* a = &src;
     if (s.data_type() != DataType::f32) {
         require(s.data_type() == DataType::f16 || s.data_type() == DataType::bf16, fn, s.name(),
                 "input must be f32, f16 or bf16");
-        m.converted = std::make_unique<Tensor>(TensorInfo(s.shape(), DataType::f32, DataLayout::plain, {}, s.name() + ".f32"));
+        m.converted = std::make_unique<Tensor>(
+            TensorInfo(s.shape(), DataType::f32, DataLayout::plain, {}, s.name() + ".f32"));
         m.group.manage(m.converted->allocator());
         m.convert.configure(src, *m.converted);
         a = m.converted.get();
@@ -208,7 +229,9 @@ void FullyConnected::configure(const ITensor& src, const ITensor& weights, const
     if (m.converted) m.converted->allocator().allocate();
 }
 
-void FullyConnected::prepare() { impl_->prepare(impl_->k, impl_->n); }
+void FullyConnected::prepare() {
+    impl_->prepare(impl_->k, impl_->n);
+}
 
 void FullyConnected::run() {
     prepare();

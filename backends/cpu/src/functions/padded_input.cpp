@@ -3,8 +3,8 @@
 
 namespace tessera::cpu {
 
-ITensor& PaddedInput::configure(ITensor& src, const PaddingSize& border, MemoryGroup& group, BorderMode mode,
-                                float value) {
+ITensor& PaddedInput::configure(ITensor& src, const PaddingSize& border, MemoryGroup& group,
+                                BorderMode mode, float value) {
     ITensor* input = &src;
     copy_.reset();
     const TensorInfo& s = src.info();

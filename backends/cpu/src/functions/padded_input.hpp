@@ -14,7 +14,7 @@
 namespace tessera::cpu {
 
 class PaddedInput {
-public:
+  public:
     /// Returns the tensor the kernels read. `mode` undefined leaves the border as it is.
     ITensor& configure(ITensor& src, const PaddingSize& border, MemoryGroup& group, BorderMode mode,
                        float value = 0.0f);
@@ -22,7 +22,7 @@ public:
     void end_lifetime();
     void run(IScheduler& scheduler);
 
-private:
+  private:
     std::unique_ptr<Tensor> copy_;
     ReorderKernel copy_kernel_;
     FillBorderKernel fill_;

@@ -14,7 +14,7 @@ constexpr int64_t kRowBlock = 8;
 
 /// s8 [K, N] -> [ceil(N/16)][K4/4][16][4], zero-padded.
 class PackS8Transform final : public ITransformWeights {
-public:
+  public:
     explicit PackS8Transform(const ITensor& b) : b_(b) {}
     std::string uid() const override { return "s8_pack_vnni"; }
     TensorInfo result_info() const override {
@@ -30,16 +30,17 @@ public:
                 for (int64_t j = 0; j < 16; ++j)
                     for (int64_t q = 0; q < 4; ++q) {
                         const int64_t row = kk + q, col = p * 16 + j;
-                        out[((p * k4 + kk) / 4 * 16 + j) * 4 + q] = row < k && col < n ? b[row * n + col] : 0;
+                        out[((p * k4 + kk) / 4 * 16 + j) * 4 + q] =
+                            row < k && col < n ? b[row * n + col] : 0;
                     }
     }
 
-private:
+  private:
     const ITensor& b_;
 };
 
 class S8MatmulKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "S8MatmulKernel"; }
     void configure(const KernelTable& table, const ITensor& a, ITensor& dst, int64_t k, int64_t n) {
         table_ = &table;
@@ -53,8 +54,11 @@ public:
         win.set(0, Window::Dimension(0, (m + kRowBlock - 1) / kRowBlock * kRowBlock, kRowBlock));
         configure_window(win, 0, 1);
     }
-    std::size_t workspace_bytes_per_part() const { return static_cast<std::size_t>(kRowBlock * k4_); }
-    void bind(const int8_t* packed, const int32_t* col_sums, int32_t a_offset, int32_t b_offset, uint8_t* ws, int parts) {
+    std::size_t workspace_bytes_per_part() const {
+        return static_cast<std::size_t>(kRowBlock * k4_);
+    }
+    void bind(const int8_t* packed, const int32_t* col_sums, int32_t a_offset, int32_t b_offset,
+              uint8_t* ws, int parts) {
         packed_ = packed;
         col_sums_ = col_sums;
         za_ = a_offset;
@@ -63,11 +67,13 @@ public:
         parts_ = parts;
     }
     void run(const Window& w, const ThreadInfo& info) override {
-        if (info.thread_id >= parts_) throw Error("S8MatmulKernel::run", "", "workspace was sized for fewer parts");
+        if (info.thread_id >= parts_)
+            throw Error("S8MatmulKernel::run", "", "workspace was sized for fewer parts");
         const int64_t m = a_->info().dim(0);
         const uint8_t* a = a_->data<uint8_t>();
         int32_t* c = dst_->data<int32_t>();
-        uint8_t* ws = workspace_ + static_cast<std::size_t>(info.thread_id) * workspace_bytes_per_part();
+        uint8_t* ws =
+            workspace_ + static_cast<std::size_t>(info.thread_id) * workspace_bytes_per_part();
         for (int64_t i0 = w[0].start(); i0 < std::min(w[0].end(), m); i0 += kRowBlock) {
             const int64_t rows = std::min(kRowBlock, m - i0);
             const uint8_t* block = a + i0 * k_;
@@ -91,7 +97,7 @@ public:
         }
     }
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* a_ = nullptr;
     ITensor* dst_ = nullptr;
@@ -127,21 +133,22 @@ void QuantizedMatmul::configure(const ITensor& a, const ITensor& b, ITensor& dst
     Impl& m = *impl_;
     const char* fn = "QuantizedMatmul::configure";
     auto plain2d = [&](const ITensor& t, DataType type) {
-        require(t.info().layout() == DataLayout::plain && t.info().rank() == 2 && t.info().is_dense() &&
-                    t.info().data_type() == type,
+        require(t.info().layout() == DataLayout::plain && t.info().rank() == 2 &&
+                    t.info().is_dense() && t.info().data_type() == type,
                 fn, t.info().name(), "needs a dense plain " + to_string(type) + " matrix");
     };
     plain2d(a, DataType::u8);
     plain2d(b, DataType::s8);
     plain2d(dst, DataType::s32);
     require(a.info().dim(1) == b.info().dim(0), fn, b.info().name(), "inner dimensions differ");
-    require(dst.info().dim(0) == a.info().dim(0) && dst.info().dim(1) == b.info().dim(1), fn, dst.info().name(),
-            "output must be [M, N]");
+    require(dst.info().dim(0) == a.info().dim(0) && dst.info().dim(1) == b.info().dim(1), fn,
+            dst.info().name(), "output must be [M, N]");
     m.a = &a;
     m.b = &b;
     m.kernel.configure(m.ctx.kernels(), a, dst, a.info().dim(1), b.info().dim(1));
     m.parts = m.ctx.scheduler().parts_for(m.kernel);
-    m.workspace.info() = TensorInfo({static_cast<int64_t>(m.kernel.workspace_bytes_per_part()) * m.parts}, DataType::u8);
+    m.workspace.info() = TensorInfo(
+        {static_cast<int64_t>(m.kernel.workspace_bytes_per_part()) * m.parts}, DataType::u8);
     m.group.manage(m.workspace.allocator());
     m.workspace.allocator().allocate();
     m.prepared = false;
@@ -154,7 +161,8 @@ void QuantizedMatmul::prepare() {
     const int64_t k = m.b->info().dim(0), n = m.b->info().dim(1);
     m.col_sums.assign(static_cast<std::size_t>(n), 0);
     for (int64_t r = 0; r < k; ++r)
-        for (int64_t j = 0; j < n; ++j) m.col_sums[static_cast<std::size_t>(j)] += m.b->data<int8_t>()[r * n + j];
+        for (int64_t j = 0; j < n; ++j)
+            m.col_sums[static_cast<std::size_t>(j)] += m.b->data<int8_t>()[r * n + j];
     m.prepared = true;
 }
 

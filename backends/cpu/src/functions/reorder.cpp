@@ -14,8 +14,12 @@ struct Reorder::Impl {
 Reorder::Reorder(const Context& ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 Reorder::~Reorder() = default;
 
-void Reorder::configure(const ITensor& src, ITensor& dst) { impl_->kernel.configure(src, dst); }
+void Reorder::configure(const ITensor& src, ITensor& dst) {
+    impl_->kernel.configure(src, dst);
+}
 
-void Reorder::run() { impl_->ctx.scheduler().schedule(impl_->kernel); }
+void Reorder::run() {
+    impl_->ctx.scheduler().schedule(impl_->kernel);
+}
 
 }  // namespace tessera::cpu

@@ -11,7 +11,8 @@ void ActivationKernel::configure(const KernelTable& table, const ITensor& src, I
     const char* fn = "ActivationKernel::configure";
     require(src.info().data_type() == DataType::f32, fn, src.info().name(), "needs f32");
     require(dst.info().data_type() == DataType::f32, fn, dst.info().name(), "needs f32");
-    require(same_rows(src.info(), dst.info()), fn, dst.info().name(), "shape/layout differs from the source");
+    require(same_rows(src.info(), dst.info()), fn, dst.info().name(),
+            "shape/layout differs from the source");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;

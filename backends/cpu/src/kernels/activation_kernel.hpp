@@ -8,12 +8,13 @@
 namespace tessera::cpu {
 
 class ActivationKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "ActivationKernel"; }
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, const ActivationInfo& act);
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                   const ActivationInfo& act);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;

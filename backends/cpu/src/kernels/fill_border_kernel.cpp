@@ -21,7 +21,7 @@ void FillBorderKernel::configure(ITensor& tensor, const PaddingSize& border, Bor
     mode_ = mode;
     value_ = value;
     const int64_t planes = info.n() * (info.layout() == DataLayout::nchw16c ? info.channel_blocks()
-                                       : info.layout() == DataLayout::nchw ? info.c()
+                                       : info.layout() == DataLayout::nchw  ? info.c()
                                                                             : 1);
     Window win;
     win.set(0, Window::Dimension(0, planes, 1));
@@ -32,16 +32,17 @@ void FillBorderKernel::run(const Window& window, const ThreadInfo&) {
     if (border_.empty()) return;
     const TensorInfo& info = tensor_->info();
     const int64_t unit = info.layout() == DataLayout::nchw16c ? kChannelBlock
-                         : info.layout() == DataLayout::nhwc ? info.c()
-                                                             : 1;
+                         : info.layout() == DataLayout::nhwc  ? info.c()
+                                                              : 1;
     const int64_t planes_per_n = info.layout() == DataLayout::nchw16c ? info.channel_blocks()
-                                 : info.layout() == DataLayout::nchw ? info.c()
+                                 : info.layout() == DataLayout::nchw  ? info.c()
                                                                       : 1;
     const int64_t sh = info.stride_h(), sw = info.stride_w();
     const int64_t h = info.h(), w = info.w();
     for (int64_t plane = window[0].start(); plane < window[0].end(); ++plane) {
         const int64_t n = plane / planes_per_n, p = plane % planes_per_n;
-        const int64_t plane_offset = n * info.stride_n() + p * (info.layout() == DataLayout::nhwc ? 0 : info.stride_c());
+        const int64_t plane_offset =
+            n * info.stride_n() + p * (info.layout() == DataLayout::nhwc ? 0 : info.stride_c());
         float* origin = tensor_->data<float>() + plane_offset;  // element (0, 0) of the plane
         auto px = [&](int64_t y, int64_t x) { return origin + y * sh + x * sw; };
         auto put = [&](int64_t y, int64_t x, int64_t sy, int64_t sx) {

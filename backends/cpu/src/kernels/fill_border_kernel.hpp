@@ -8,13 +8,13 @@
 namespace tessera::cpu {
 
 class FillBorderKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "FillBorderKernel"; }
     /// `border` must lie within tensor.info().padding(); mode must be constant or replicate.
     void configure(ITensor& tensor, const PaddingSize& border, BorderMode mode, float value = 0.0f);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     ITensor* tensor_ = nullptr;
     PaddingSize border_;
     BorderMode mode_ = BorderMode::constant;

@@ -12,30 +12,56 @@
 namespace tessera::cpu {
 namespace {
 
-constexpr int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+constexpr int64_t round_up(int64_t x, int64_t m) {
+    return (x + m - 1) / m * m;
+}
 
 }  // namespace
 
 bool fuse_activation(const ActivationInfo& act, MicroArgs& g) {
     const float inf = std::numeric_limits<float>::infinity();
     switch (act.kind) {
-        case ActivationKind::identity: g.act = FusedAct::none; return true;
-        case ActivationKind::relu: g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = inf; return true;
-        case ActivationKind::relu6: g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = 6; return true;
+        case ActivationKind::identity:
+            g.act = FusedAct::none;
+            return true;
+        case ActivationKind::relu:
+            g.act = FusedAct::clamp;
+            g.act_lo = 0;
+            g.act_hi = inf;
+            return true;
+        case ActivationKind::relu6:
+            g.act = FusedAct::clamp;
+            g.act_lo = 0;
+            g.act_hi = 6;
+            return true;
         case ActivationKind::bounded_relu:
-            g.act = FusedAct::clamp; g.act_lo = 0; g.act_hi = act.a; return true;
+            g.act = FusedAct::clamp;
+            g.act_lo = 0;
+            g.act_hi = act.a;
+            return true;
         case ActivationKind::lu_bounded_relu:
-            g.act = FusedAct::clamp; g.act_lo = act.b; g.act_hi = act.a; return true;
+            g.act = FusedAct::clamp;
+            g.act_lo = act.b;
+            g.act_hi = act.a;
+            return true;
         case ActivationKind::clip:
-            g.act = FusedAct::clamp; g.act_lo = act.a; g.act_hi = act.b; return true;
-        case ActivationKind::leaky_relu: g.act = FusedAct::leaky; g.act_slope = act.a; return true;
-        default: return false;
+            g.act = FusedAct::clamp;
+            g.act_lo = act.a;
+            g.act_hi = act.b;
+            return true;
+        case ActivationKind::leaky_relu:
+            g.act = FusedAct::leaky;
+            g.act_slope = act.a;
+            return true;
+        default:
+            return false;
     }
 }
 
 std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t n) {
     const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
-    return static_cast<std::size_t>(std::max<int64_t>(k, 1) * round_up(std::max<int64_t>(n, 1), nr));
+    return static_cast<std::size_t>(std::max<int64_t>(k, 1) *
+                                    round_up(std::max<int64_t>(n, 1), nr));
 }
 
 void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem) {
@@ -50,7 +76,10 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     // the packing; otherwise read it in place.
     pack_a_ = !p_.trans_a && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
     // A packed A holds every row a part may get, for one K block, so it is packed once per K block.
-    ws_a_ = pack_a_ ? static_cast<std::size_t>(round_up(round_up(std::max<int64_t>(p_.m, 1), mr) * kc, 64)) : 0;
+    ws_a_ =
+        pack_a_
+            ? static_cast<std::size_t>(round_up(round_up(std::max<int64_t>(p_.m, 1), mr) * kc, 64))
+            : 0;
     a_offsets_.resize(static_cast<std::size_t>(kc));
     for (int64_t k = 0; k < kc; ++k)
         a_offsets_[static_cast<std::size_t>(k)] = pack_a_ ? k * mr : p_.trans_a ? k * p_.lda : k;
@@ -120,7 +149,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         const int64_t cols = std::min(nr, ncb - jr);
                         const float* bp = bblock + (jr / nr) * panel_stride;
                         g.kc = kcb;
-                        g.a = pack_a_    ? wa + ((ic - m0 + ir) / mr) * kcb * mr
+                        g.a = pack_a_     ? wa + ((ic - m0 + ir) / mr) * kcb * mr
                               : p.trans_a ? p.a + pc * p.lda + ic + ir
                                           : p.a + (ic + ir) * p.lda + pc;
                         g.a_ps = a_row_stride_;
@@ -143,7 +172,8 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         // Partial tile: go through a local buffer.
                         alignas(64) float bias_tile[kMaxNV * 16] = {};
                         if (g.bias) {
-                            std::memcpy(bias_tile, g.bias, static_cast<std::size_t>(cols) * sizeof(float));
+                            std::memcpy(bias_tile, g.bias,
+                                        static_cast<std::size_t>(cols) * sizeof(float));
                             g.bias = bias_tile;
                         }
                         if (g.load_c)

@@ -2,8 +2,8 @@
 // dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-thread
 // workspace, or pre-packed by the weights manager). A is read in place by the indexed microkernel
 // through a table of k offsets, except when its row stride is a multiple of 4 KiB (rows would
-// collide in the same L1 sets) or N is large: then it is packed into MR-row panels. K blocking is fixed, so
-// results do not depend on the split.
+// collide in the same L1 sets) or N is large: then it is packed into MR-row panels. K blocking is
+// fixed, so results do not depend on the split.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,7 @@ struct GemmProblem {
     int64_t lda = 0;
     const float* b = nullptr;  ///< ignored when b_packed is set
     int64_t ldb = 0;
-    bool b_prepacked = false;          ///< B comes as pack_b_panels(whole B) in b_packed
+    bool b_prepacked = false;  ///< B comes as pack_b_panels(whole B) in b_packed
     const float* b_packed = nullptr;
     float* c = nullptr;
     int64_t ldc = 0;
@@ -32,7 +32,7 @@ struct GemmProblem {
 };
 
 class GemmKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "GemmKernel"; }
     void configure(const KernelTable& table, const GemmProblem& problem);
     /// Floats of workspace each part needs (times the number of parts).
@@ -44,7 +44,8 @@ public:
     /// Floats of a fully pre-packed B for this table and problem.
     static std::size_t packed_b_floats(const KernelTable& table, int64_t k, int64_t n);
     /// Binds the data pointers (bias may be null) before a run.
-    void set_operands(const float* a, const float* b, const float* b_packed, const float* bias, float* c) {
+    void set_operands(const float* a, const float* b, const float* b_packed, const float* bias,
+                      float* c) {
         p_.a = a;
         p_.b = b;
         p_.b_packed = b_packed;
@@ -53,7 +54,7 @@ public:
     }
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* t_ = nullptr;
     GemmProblem p_;
     int64_t nr_ = 0, nc_ = 0;

@@ -21,13 +21,13 @@ std::size_t split_dimension_for(const Window& win) {
 }  // namespace
 
 void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
-                                    const Conv2dGeometry& g, int64_t kh, int64_t kw, const OutputRect& rect,
-                                    const ActivationInfo& act) {
+                                    const Conv2dGeometry& g, int64_t kh, int64_t kw,
+                                    const OutputRect& rect, const ActivationInfo& act) {
     const char* fn = "DepthwiseConvKernel::configure";
-    require(src.info().layout() == DataLayout::nchw16c && src.info().data_type() == DataType::f32, fn,
-            src.info().name(), "needs f32 nchw16c");
-    require(dst.info().layout() == DataLayout::nchw16c && dst.info().data_type() == DataType::f32, fn,
-            dst.info().name(), "needs f32 nchw16c");
+    require(src.info().layout() == DataLayout::nchw16c && src.info().data_type() == DataType::f32,
+            fn, src.info().name(), "needs f32 nchw16c");
+    require(dst.info().layout() == DataLayout::nchw16c && dst.info().data_type() == DataType::f32,
+            fn, dst.info().name(), "needs f32 nchw16c");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -59,22 +59,22 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                 a.src = src_->data<float>() + n * s.stride_n() + cb * s.stride_c() +
                         (oh * g_.stride_h - g_.pad_top) * s.stride_h() +
                         (rect_.ow_begin * g_.stride_w - g_.pad_left) * s.stride_w();
-                a.dst = dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() + oh * d.stride_h() +
-                        rect_.ow_begin * d.stride_w();
+                a.dst = dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() +
+                        oh * d.stride_h() + rect_.ow_begin * d.stride_w();
                 a.weights = weights_ + cb * kh_ * kw_ * kChannelBlock;
                 a.bias = bias_ ? bias_ + cb * kChannelBlock : nullptr;
                 table_->depthwise_row(a);
             }
 }
 
-void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max, int64_t kh,
-                              int64_t kw, int64_t stride_h, int64_t stride_w, int64_t pad_top, int64_t pad_left,
-                              const float* divisors) {
+void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max,
+                              int64_t kh, int64_t kw, int64_t stride_h, int64_t stride_w,
+                              int64_t pad_top, int64_t pad_left, const float* divisors) {
     const char* fn = "PoolingKernel::configure";
-    require(src.info().layout() == DataLayout::nchw16c && src.info().data_type() == DataType::f32, fn,
-            src.info().name(), "needs f32 nchw16c");
-    require(dst.info().layout() == DataLayout::nchw16c && dst.info().data_type() == DataType::f32, fn,
-            dst.info().name(), "needs f32 nchw16c");
+    require(src.info().layout() == DataLayout::nchw16c && src.info().data_type() == DataType::f32,
+            fn, src.info().name(), "needs f32 nchw16c");
+    require(dst.info().layout() == DataLayout::nchw16c && dst.info().data_type() == DataType::f32,
+            fn, dst.info().name(), "needs f32 nchw16c");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -86,7 +86,8 @@ void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITen
     pt_ = pad_top;
     pl_ = pad_left;
     divisors_ = divisors;
-    const Window win = blocked_rows_window(dst.info(), OutputRect{0, dst.info().h(), 0, dst.info().w()});
+    const Window win =
+        blocked_rows_window(dst.info(), OutputRect{0, dst.info().h(), 0, dst.info().w()});
     configure_window(win, split_dimension_for(win), 1);
 }
 
@@ -103,9 +104,10 @@ void PoolingKernel::run(const Window& w, const ThreadInfo&) {
     for (int64_t n = w[2].start(); n < w[2].end(); ++n)
         for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb)
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
-                a.src = src_->data<float>() + n * s.stride_n() + cb * s.stride_c() + (oh * sh_ - pt_) * s.stride_h() -
-                        pl_ * s.stride_w();
-                a.dst = dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() + oh * d.stride_h();
+                a.src = src_->data<float>() + n * s.stride_n() + cb * s.stride_c() +
+                        (oh * sh_ - pt_) * s.stride_h() - pl_ * s.stride_w();
+                a.dst =
+                    dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() + oh * d.stride_h();
                 a.divisor = divisors_ ? divisors_ + oh * d.w() : nullptr;
                 table_->pool_row(a);
             }

@@ -20,10 +20,11 @@ struct OutputRect {
 Window blocked_rows_window(const TensorInfo& dst, const OutputRect& rect);
 
 class DepthwiseConvKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "DepthwiseConvKernel"; }
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, const Conv2dGeometry& g,
-                   int64_t kh, int64_t kw, const OutputRect& rect, const ActivationInfo& act);
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                   const Conv2dGeometry& g, int64_t kh, int64_t kw, const OutputRect& rect,
+                   const ActivationInfo& act);
     /// packed: [channel blocks][kh][kw][16]; bias: [channel blocks * 16] or null.
     void set_weights(const float* packed, const float* bias) {
         weights_ = packed;
@@ -31,7 +32,7 @@ public:
     }
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
@@ -44,14 +45,15 @@ private:
 };
 
 class PoolingKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "PoolingKernel"; }
     /// `divisors`: 1/count per output pixel (OH*OW) or null for 1/(kh*kw).
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max, int64_t kh, int64_t kw,
-                   int64_t stride_h, int64_t stride_w, int64_t pad_top, int64_t pad_left, const float* divisors);
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max, int64_t kh,
+                   int64_t kw, int64_t stride_h, int64_t stride_w, int64_t pad_top,
+                   int64_t pad_left, const float* divisors);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;

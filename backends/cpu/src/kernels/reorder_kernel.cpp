@@ -89,13 +89,16 @@ float load_as_float(const uint8_t* p, DataType t) {
             std::memcpy(&v, p, 2);
             return bf16_to_float(v);
         }
-        default: return 0.0f;
+        default:
+            return 0.0f;
     }
 }
 
 void store_from_float(uint8_t* p, DataType t, float v) {
     switch (t) {
-        case DataType::f32: std::memcpy(p, &v, 4); break;
+        case DataType::f32:
+            std::memcpy(p, &v, 4);
+            break;
         case DataType::f16: {
             const uint16_t h = float_to_half(v);
             std::memcpy(p, &h, 2);
@@ -106,7 +109,8 @@ void store_from_float(uint8_t* p, DataType t, float v) {
             std::memcpy(p, &h, 2);
             break;
         }
-        default: break;
+        default:
+            break;
     }
 }
 
@@ -120,8 +124,10 @@ void ReorderKernel::configure(const ITensor& src, ITensor& dst) {
     const TensorInfo& s = src.info();
     const TensorInfo& d = dst.info();
     const char* fn = "ReorderKernel::configure";
-    require(is_float_type(s.data_type()), fn, s.name(), "unsupported data type " + to_string(s.data_type()));
-    require(is_float_type(d.data_type()), fn, d.name(), "unsupported data type " + to_string(d.data_type()));
+    require(is_float_type(s.data_type()), fn, s.name(),
+            "unsupported data type " + to_string(s.data_type()));
+    require(is_float_type(d.data_type()), fn, d.name(),
+            "unsupported data type " + to_string(d.data_type()));
     require(s.shape() == d.shape(), fn, d.name(), "shape differs from the source");
     require(s.is_4d_layout() == d.is_4d_layout(), fn, d.name(),
             "plain tensors can only be converted to plain tensors");
@@ -144,13 +150,15 @@ void ReorderKernel::run(const Window& window, const ThreadInfo&) {
     const std::size_t ses = s.element_size(), des = d.element_size();
     if (!s.is_4d_layout()) {  // plain: dense element-wise conversion
         for (int64_t i = window[0].start(); i < window[0].end(); ++i)
-            store_from_float(db + d.offset_first_element_in_bytes() + i * des, d.data_type(),
-                             load_as_float(sb + s.offset_first_element_in_bytes() + i * ses, s.data_type()));
+            store_from_float(
+                db + d.offset_first_element_in_bytes() + i * des, d.data_type(),
+                load_as_float(sb + s.offset_first_element_in_bytes() + i * ses, s.data_type()));
         return;
     }
     const bool same = s.layout() == d.layout() && s.data_type() == d.data_type() &&
                       s.layout() == DataLayout::nchw16c;
-    const int64_t c_total = d.layout() == DataLayout::nchw16c ? d.channel_blocks() * kChannelBlock : d.c();
+    const int64_t c_total =
+        d.layout() == DataLayout::nchw16c ? d.channel_blocks() * kChannelBlock : d.c();
     for (int64_t row = window[0].start(); row < window[0].end(); ++row) {
         const int64_t n = row / s.h(), h = row % s.h();
         if (same) {  // block-wise copy of whole pixels
@@ -162,7 +170,8 @@ void ReorderKernel::run(const Window& window, const ThreadInfo&) {
         }
         for (int64_t c = 0; c < c_total; ++c)
             for (int64_t w = 0; w < s.w(); ++w) {
-                const float v = c < s.c() ? load_as_float(sb + s.offset_of(n, c, h, w), s.data_type()) : 0.0f;
+                const float v =
+                    c < s.c() ? load_as_float(sb + s.offset_of(n, c, h, w), s.data_type()) : 0.0f;
                 store_from_float(db + d.offset_of(n, c, h, w), d.data_type(), v);
             }
     }

@@ -9,12 +9,12 @@
 namespace tessera::cpu {
 
 class ReorderKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "ReorderKernel"; }
     void configure(const ITensor& src, ITensor& dst);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
 };

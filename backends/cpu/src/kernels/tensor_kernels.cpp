@@ -41,13 +41,14 @@ std::vector<int64_t> BinaryKernel::broadcast_shape(const TensorInfo& a, const Te
     return out;
 }
 
-void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const ITensor& b, ITensor& dst,
-                             BinaryOp op) {
+void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const ITensor& b,
+                             ITensor& dst, BinaryOp op) {
     const char* fn = "BinaryKernel::configure";
     for (const ITensor* t : {&a, &b, static_cast<const ITensor*>(&dst)})
         require(t->info().data_type() == DataType::f32, fn, t->info().name(), "needs f32");
     const auto shape = broadcast_shape(a.info(), b.info());
-    require(dst.info().shape() == shape, fn, dst.info().name(), "output shape differs from the broadcast shape");
+    require(dst.info().shape() == shape, fn, dst.info().name(),
+            "output shape differs from the broadcast shape");
     table_ = &table;
     a_ = &a;
     b_ = &b;
@@ -56,7 +57,8 @@ void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const I
     plain_ = !a.info().is_4d_layout();
     Window win;
     if (!plain_) {
-        require(same_rows(a.info(), dst.info()), fn, dst.info().name(), "layout differs from the inputs");
+        require(same_rows(a.info(), dst.info()), fn, dst.info().name(),
+                "layout differs from the inputs");
         win.set(0, Window::Dimension(0, TensorRows(dst.info()).count(), 1));
         configure_window(win, 0, 1);
         return;
@@ -67,7 +69,8 @@ void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const I
     shape_.fill(1);
     a_strides_.fill(0);
     b_strides_.fill(0);
-    for (int i = 0; i < static_cast<int>(shape.size()); ++i) shape_[static_cast<std::size_t>(i)] = shape[static_cast<std::size_t>(i)];
+    for (int i = 0; i < static_cast<int>(shape.size()); ++i)
+        shape_[static_cast<std::size_t>(i)] = shape[static_cast<std::size_t>(i)];
     auto strides_of = [&](const TensorInfo& t, std::array<int64_t, kMaxDims>& out) {
         int64_t stride = 1;
         for (int i = t.rank() - 1; i >= 0; --i) {
@@ -81,7 +84,10 @@ void BinaryKernel::configure(const KernelTable& table, const ITensor& a, const I
     int64_t rows = 1;
     for (int i = 0; i < rank_ - 1; ++i) rows *= shape_[static_cast<std::size_t>(i)];
     win.set(0, Window::Dimension(0, rows, 1));
-    configure_window(win, 0, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, shape_[static_cast<std::size_t>(rank_ - 1)])));
+    configure_window(
+        win, 0,
+        std::max<int64_t>(
+            1, 4096 / std::max<int64_t>(1, shape_[static_cast<std::size_t>(rank_ - 1)])));
 }
 
 void BinaryKernel::run(const Window& window, const ThreadInfo&) {
@@ -91,7 +97,8 @@ void BinaryKernel::run(const Window& window, const ThreadInfo&) {
     if (!plain_) {
         const TensorRows ra(a_->info()), rb(b_->info()), rd(dst_->info());
         for (int64_t r = window[0].start(); r < window[0].end(); ++r)
-            table_->binary(op_, a + ra.offset(r), 1, b + rb.offset(r), 1, d + rd.offset(r), rd.length(r));
+            table_->binary(op_, a + ra.offset(r), 1, b + rb.offset(r), 1, d + rd.offset(r),
+                           rd.length(r));
         return;
     }
     const std::size_t last = static_cast<std::size_t>(rank_ - 1);
@@ -103,18 +110,21 @@ void BinaryKernel::run(const Window& window, const ThreadInfo&) {
                 ao += c[i] * a_strides_[i];
                 bo += c[i] * b_strides_[i];
             }
-            table_->binary(op_, a + ao, a_strides_[last] ? 1 : 0, b + bo, b_strides_[last] ? 1 : 0, d + r * len, len);
+            table_->binary(op_, a + ao, a_strides_[last] ? 1 : 0, b + bo, b_strides_[last] ? 1 : 0,
+                           d + r * len, len);
         });
     }
 }
 
-void SoftmaxKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, float beta, bool log) {
+void SoftmaxKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                              float beta, bool log) {
     const char* fn = "SoftmaxKernel::configure";
     for (const ITensor* t : {&src, static_cast<const ITensor*>(&dst)})
         require(t->info().data_type() == DataType::f32 && t->info().layout() == DataLayout::plain &&
                     t->info().is_dense() && t->info().rank() >= 1,
                 fn, t->info().name(), "needs a dense plain f32 tensor");
-    require(src.info().shape() == dst.info().shape(), fn, dst.info().name(), "shape differs from the source");
+    require(src.info().shape() == dst.info().shape(), fn, dst.info().name(),
+            "shape differs from the source");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -128,15 +138,17 @@ void SoftmaxKernel::configure(const KernelTable& table, const ITensor& src, ITen
 
 void SoftmaxKernel::run(const Window& window, const ThreadInfo&) {
     for (int64_t r = window[0].start(); r < window[0].end(); ++r)
-        table_->softmax_row(src_->data<float>() + r * row_, dst_->data<float>() + r * row_, row_, beta_, log_);
+        table_->softmax_row(src_->data<float>() + r * row_, dst_->data<float>() + r * row_, row_,
+                            beta_, log_);
 }
 
-void BatchNormKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, const float* scale,
-                                const float* shift, const ActivationInfo& act) {
+void BatchNormKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                                const float* scale, const float* shift, const ActivationInfo& act) {
     const char* fn = "BatchNormKernel::configure";
-    require(src.info().is_4d_layout() && src.info().data_type() == DataType::f32, fn, src.info().name(),
-            "needs a 4-D f32 tensor");
-    require(same_rows(src.info(), dst.info()), fn, dst.info().name(), "shape or layout differs from the source");
+    require(src.info().is_4d_layout() && src.info().data_type() == DataType::f32, fn,
+            src.info().name(), "needs a 4-D f32 tensor");
+    require(same_rows(src.info(), dst.info()), fn, dst.info().name(),
+            "shape or layout differs from the source");
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -154,7 +166,7 @@ void BatchNormKernel::run(const Window& window, const ThreadInfo&) {
     const float* s = src_->data<float>();
     float* d = dst_->data<float>();
     const int64_t planes = info.layout() == DataLayout::nchw16c ? info.channel_blocks()
-                           : info.layout() == DataLayout::nchw ? info.c()
+                           : info.layout() == DataLayout::nchw  ? info.c()
                                                                 : 1;
     for (int64_t r = window[0].start(); r < window[0].end(); ++r) {
         const int64_t o = rows.offset(r), od = drows.offset(r), len = rows.length(r);
@@ -171,7 +183,8 @@ void BatchNormKernel::run(const Window& window, const ThreadInfo&) {
             }
             default: {  // nhwc
                 const int64_t c = info.c();
-                for (int64_t i = 0; i < len; ++i) d[od + i] = s[o + i] * scale_[i % c] + shift_[i % c];
+                for (int64_t i = 0; i < len; ++i)
+                    d[od + i] = s[o + i] * scale_[i % c] + shift_[i % c];
                 break;
             }
         }
@@ -183,16 +196,19 @@ void PermuteKernel::configure(const ITensor& src, ITensor& dst, const std::vecto
     const char* fn = "PermuteKernel::configure";
     const TensorInfo& s = src.info();
     const TensorInfo& d = dst.info();
-    require(s.layout() == DataLayout::plain && d.layout() == DataLayout::plain && s.is_dense() && d.is_dense(), fn,
-            s.name(), "needs dense plain tensors");
+    require(s.layout() == DataLayout::plain && d.layout() == DataLayout::plain && s.is_dense() &&
+                d.is_dense(),
+            fn, s.name(), "needs dense plain tensors");
     require(s.data_type() == d.data_type(), fn, d.name(), "data types differ");
-    require(static_cast<int>(perm.size()) == s.rank() && d.rank() == s.rank(), fn, d.name(), "permutation rank mismatch");
+    require(static_cast<int>(perm.size()) == s.rank() && d.rank() == s.rank(), fn, d.name(),
+            "permutation rank mismatch");
     std::vector<bool> seen(perm.size(), false);
     for (std::size_t i = 0; i < perm.size(); ++i) {
-        require(perm[i] >= 0 && perm[i] < s.rank() && !seen[static_cast<std::size_t>(perm[i])], fn, d.name(),
-                "not a permutation");
+        require(perm[i] >= 0 && perm[i] < s.rank() && !seen[static_cast<std::size_t>(perm[i])], fn,
+                d.name(), "not a permutation");
         seen[static_cast<std::size_t>(perm[i])] = true;
-        require(d.dim(static_cast<int>(i)) == s.dim(perm[i]), fn, d.name(), "output shape is not the permuted input shape");
+        require(d.dim(static_cast<int>(i)) == s.dim(perm[i]), fn, d.name(),
+                "output shape is not the permuted input shape");
     }
     src_ = &src;
     dst_ = &dst;
@@ -207,7 +223,8 @@ void PermuteKernel::configure(const ITensor& src, ITensor& dst, const std::vecto
     }
     for (int i = 0; i < s.rank(); ++i) {
         shape_[static_cast<std::size_t>(i)] = d.dim(i);
-        src_strides_[static_cast<std::size_t>(i)] = natural[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])];
+        src_strides_[static_cast<std::size_t>(i)] =
+            natural[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])];
     }
     int64_t rows = 1;
     for (int i = 0; i < rank_ - 1; ++i) rows *= shape_[static_cast<std::size_t>(i)];
@@ -228,7 +245,8 @@ void PermuteKernel::run(const Window& window, const ThreadInfo&) {
             for (std::size_t i = 0; i < last; ++i) so += c[i] * src_strides_[i];
             uint8_t* out = d + static_cast<std::size_t>(r * len) * es;
             for (int64_t j = 0; j < len; ++j)
-                std::memcpy(out + static_cast<std::size_t>(j) * es, s + static_cast<std::size_t>(so + j * inner) * es, es);
+                std::memcpy(out + static_cast<std::size_t>(j) * es,
+                            s + static_cast<std::size_t>(so + j * inner) * es, es);
         });
     }
 }

@@ -14,14 +14,15 @@ namespace tessera::cpu {
 /// dst = a op b. Plain tensors broadcast numpy-style (dims aligned from the right, size-1 dims
 /// stretch); 4-D layouts need equal shapes and layouts. Window dim 0: rows of dst.
 class BinaryKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "BinaryKernel"; }
     /// Broadcast shape of a and b; throws InvalidArgument when incompatible.
     static std::vector<int64_t> broadcast_shape(const TensorInfo& a, const TensorInfo& b);
-    void configure(const KernelTable& table, const ITensor& a, const ITensor& b, ITensor& dst, BinaryOp op);
+    void configure(const KernelTable& table, const ITensor& a, const ITensor& b, ITensor& dst,
+                   BinaryOp op);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor *a_ = nullptr, *b_ = nullptr;
     ITensor* dst_ = nullptr;
@@ -33,12 +34,13 @@ private:
 
 /// Softmax / log-softmax along the last dimension of a dense plain f32 tensor.
 class SoftmaxKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "SoftmaxKernel"; }
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, float beta, bool log);
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst, float beta,
+                   bool log);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
@@ -49,14 +51,14 @@ private:
 
 /// dst = src * scale[c] + shift[c], then activation, for 4-D f32 tensors of any layout.
 class BatchNormKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "BatchNormKernel"; }
     /// scale/shift: at least channel_blocks*16 values (zero-padded).
     void configure(const KernelTable& table, const ITensor& src, ITensor& dst, const float* scale,
                    const float* shift, const ActivationInfo& act);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
@@ -66,16 +68,17 @@ private:
 
 /// dst dim i = src dim perm[i] (dense plain tensors of any element type). Window dim 0: dst rows.
 class PermuteKernel final : public ICpuKernel {
-public:
+  public:
     const char* name() const override { return "PermuteKernel"; }
     void configure(const ITensor& src, ITensor& dst, const std::vector<int>& perm);
     void run(const Window& window, const ThreadInfo& info) override;
 
-private:
+  private:
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
     int rank_ = 0;
-    std::array<int64_t, kMaxDims> shape_{}, src_strides_{};  // dst shape; src strides (elements) per dst dim
+    std::array<int64_t, kMaxDims> shape_{},
+        src_strides_{};  // dst shape; src strides (elements) per dst dim
 };
 
 }  // namespace tessera::cpu

@@ -1,5 +1,6 @@
 // TensorRows: a tensor seen as rows of contiguous elements (4-D layouts: one row per (n, plane, h);
-// plain tensors: fixed-size chunks of the dense buffer), the unit element-wise kernels iterate over.
+// plain tensors: fixed-size chunks of the dense buffer), the unit element-wise kernels iterate
+// over.
 #pragma once
 
 #include <algorithm>
@@ -10,17 +11,17 @@
 namespace tessera::cpu {
 
 class TensorRows {
-public:
+  public:
     static constexpr int64_t kPlainChunk = 16384;
 
     explicit TensorRows(const TensorInfo& info) : info_(&info) {
         if (info.is_4d_layout()) {
             planes_ = info.layout() == DataLayout::nchw16c ? info.channel_blocks()
-                      : info.layout() == DataLayout::nchw ? info.c()
+                      : info.layout() == DataLayout::nchw  ? info.c()
                                                            : 1;
             length_ = info.w() * (info.layout() == DataLayout::nchw16c ? kChannelBlock
-                                  : info.layout() == DataLayout::nhwc ? info.c()
-                                                                      : 1);
+                                  : info.layout() == DataLayout::nhwc  ? info.c()
+                                                                       : 1);
             count_ = info.n() * planes_ * info.h();
         } else {
             length_ = kPlainChunk;
@@ -33,15 +34,17 @@ public:
         if (!info_->is_4d_layout()) return r * kPlainChunk;
         const int64_t h = r % info_->h(), np = r / info_->h();
         const int64_t plane = np % planes_, n = np / planes_;
-        return n * info_->stride_n() + plane * (info_->layout() == DataLayout::nhwc ? 0 : info_->stride_c()) +
+        return n * info_->stride_n() +
+               plane * (info_->layout() == DataLayout::nhwc ? 0 : info_->stride_c()) +
                h * info_->stride_h();
     }
     int64_t length(int64_t r) const {
-        if (!info_->is_4d_layout()) return std::min(kPlainChunk, info_->element_count() - r * kPlainChunk);
+        if (!info_->is_4d_layout())
+            return std::min(kPlainChunk, info_->element_count() - r * kPlainChunk);
         return length_;
     }
 
-private:
+  private:
     const TensorInfo* info_;
     int64_t planes_ = 1, length_ = 0, count_ = 0;
 };

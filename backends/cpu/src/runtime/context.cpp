@@ -32,20 +32,27 @@ const KernelTable* table_for(Isa isa) {
 }  // namespace
 
 Context::Context(const ContextOptions& options)
-    : scheduler_(options.scheduler == SchedulerKind::sequential    ? std::make_unique<SequentialScheduler>()
-                 : options.scheduler == SchedulerKind::thread_pool ? make_thread_pool_scheduler(options.num_threads)
-                                                                   : make_default_scheduler(options.num_threads)),
+    : scheduler_(options.scheduler == SchedulerKind::sequential
+                     ? std::make_unique<SequentialScheduler>()
+                 : options.scheduler == SchedulerKind::thread_pool
+                     ? make_thread_pool_scheduler(options.num_threads)
+                     : make_default_scheduler(options.num_threads)),
       weights_(std::make_unique<WeightsManager>()),
       memory_(std::make_shared<MemoryManager>()),
       kernels_(table_for(options.isa)) {
     if (kernels_ == nullptr)
-        throw Unsupported("Context", "", "the requested instruction set is not available on this CPU/build");
+        throw Unsupported("Context", "",
+                          "the requested instruction set is not available on this CPU/build");
 }
 
 Context::~Context() = default;
 
-std::string Context::isa_name() const { return kernels_->isa; }
+std::string Context::isa_name() const {
+    return kernels_->isa;
+}
 
-bool Context::isa_available(Isa isa) { return table_for(isa) != nullptr; }
+bool Context::isa_available(Isa isa) {
+    return table_for(isa) != nullptr;
+}
 
 }  // namespace tessera::cpu

@@ -13,7 +13,7 @@
 namespace tessera::cpu {
 
 class PartDispatcher {
-public:
+  public:
     using Work = std::function<void(const ThreadInfo&)>;
 
     /// Publishes `count` parts of `work` (the previous job must have finished).
@@ -36,7 +36,8 @@ public:
                                               std::memory_order_acquire))
                 continue;  // another thread claimed it, or a new job was published: re-read
             // The successful exchange proves this job is still current, so work/count belong to it.
-            (*work_.load(std::memory_order_relaxed))(ThreadInfo{next, count_.load(std::memory_order_relaxed)});
+            (*work_.load(std::memory_order_relaxed))(
+                ThreadInfo{next, count_.load(std::memory_order_relaxed)});
             remaining_.fetch_sub(1, std::memory_order_acq_rel);
             state = state_.load(std::memory_order_acquire);
         }
@@ -50,10 +51,12 @@ public:
     uint64_t generation() const { return state_.load(std::memory_order_acquire) >> 32; }
 
     /// Spins up to `budget` for a job newer than `seen`; true when one was published.
-    bool wait_for_job(uint64_t seen, std::chrono::microseconds budget, const std::atomic<bool>& stop) const {
+    bool wait_for_job(uint64_t seen, std::chrono::microseconds budget,
+                      const std::atomic<bool>& stop) const {
         const auto until = std::chrono::steady_clock::now() + budget;
         while (generation() == seen) {
-            if (stop.load(std::memory_order_acquire) || std::chrono::steady_clock::now() >= until) return false;
+            if (stop.load(std::memory_order_acquire) || std::chrono::steady_clock::now() >= until)
+                return false;
             for (int i = 0; i < 64; ++i) relax();
         }
         return true;
@@ -67,7 +70,7 @@ public:
 #endif
     }
 
-private:
+  private:
     std::atomic<uint64_t> state_{0};
     std::atomic<int> remaining_{0};
     std::atomic<const Work*> work_{nullptr};

@@ -7,6 +7,8 @@ std::unique_ptr<IScheduler> make_default_scheduler(int) {
     return std::make_unique<SequentialScheduler>();
 }
 
-bool has_parallel_scheduler() { return false; }
+bool has_parallel_scheduler() {
+    return false;
+}
 
 }  // namespace tessera::cpu

@@ -15,14 +15,15 @@ namespace tessera::cpu {
 namespace {
 
 class TbbScheduler final : public IScheduler {
-public:
+  public:
     explicit TbbScheduler(int num_threads) { set_num_threads(num_threads); }
     ~TbbScheduler() override { stop_helpers(); }
 
     int num_threads() const override { return num_threads_; }
 
     void set_num_threads(int num_threads) override {
-        if (num_threads <= 0) num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (num_threads <= 0)
+            num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         stop_helpers();
         num_threads_ = num_threads;
         // One slot is reserved for the calling thread, which claims parts too.
@@ -38,12 +39,13 @@ public:
         dispatcher_.publish(work, count);
         const int wanted = std::min(count, num_threads_) - 1;
         for (int active = helpers_.load(); active < wanted; active = helpers_.load())
-            if (helpers_.compare_exchange_weak(active, active + 1)) arena_->enqueue([this] { helper(); });
+            if (helpers_.compare_exchange_weak(active, active + 1))
+                arena_->enqueue([this] { helper(); });
         dispatcher_.claim();
         dispatcher_.wait_done();
     }
 
-private:
+  private:
     void helper() {
         for (uint64_t seen = dispatcher_.generation();; seen = dispatcher_.generation()) {
             dispatcher_.claim();
@@ -70,6 +72,8 @@ std::unique_ptr<IScheduler> make_default_scheduler(int num_threads) {
     return std::make_unique<TbbScheduler>(num_threads);
 }
 
-bool has_parallel_scheduler() { return true; }
+bool has_parallel_scheduler() {
+    return true;
+}
 
 }  // namespace tessera::cpu

@@ -12,14 +12,15 @@ namespace tessera::cpu {
 namespace {
 
 class ThreadPoolScheduler final : public IScheduler {
-public:
+  public:
     explicit ThreadPoolScheduler(int num_threads) { set_num_threads(num_threads); }
     ~ThreadPoolScheduler() override { stop_workers(); }
 
     int num_threads() const override { return num_threads_; }
 
     void set_num_threads(int num_threads) override {
-        if (num_threads <= 0) num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (num_threads <= 0)
+            num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         stop_workers();
         num_threads_ = num_threads;
         stop_ = false;
@@ -40,7 +41,7 @@ public:
         dispatcher_.wait_done();
     }
 
-private:
+  private:
     void worker_loop() {
         uint64_t seen = dispatcher_.generation();
         for (;;) {

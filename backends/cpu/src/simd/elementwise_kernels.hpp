@@ -70,7 +70,8 @@ inline void map_row(const float* s, float* d, int64_t n, Op op) {
 
 template <class Arch, ActivationKind K>
 void activation_loop(const float* s, float* d, int64_t n, float a, float b) {
-    map_row<Arch>(s, d, n, [a, b](xsimd::batch<float, Arch> x) { return activate<Arch, K>(x, a, b); });
+    map_row<Arch>(s, d, n,
+                  [a, b](xsimd::batch<float, Arch> x) { return activate<Arch, K>(x, a, b); });
 }
 
 template <class Arch>
@@ -80,45 +81,63 @@ void activation(const float* s, float* d, int64_t n, const ActivationInfo& act) 
         case ActivationKind::identity:
             if (s != d) std::memmove(d, s, static_cast<std::size_t>(n) * sizeof(float));
             return;
-        case ActivationKind::relu: return activation_loop<Arch, ActivationKind::relu>(s, d, n, a, b);
-        case ActivationKind::relu6: return activation_loop<Arch, ActivationKind::relu6>(s, d, n, a, b);
+        case ActivationKind::relu:
+            return activation_loop<Arch, ActivationKind::relu>(s, d, n, a, b);
+        case ActivationKind::relu6:
+            return activation_loop<Arch, ActivationKind::relu6>(s, d, n, a, b);
         case ActivationKind::bounded_relu:
             return activation_loop<Arch, ActivationKind::bounded_relu>(s, d, n, a, b);
         case ActivationKind::lu_bounded_relu:
             return activation_loop<Arch, ActivationKind::lu_bounded_relu>(s, d, n, a, b);
         case ActivationKind::leaky_relu:
             return activation_loop<Arch, ActivationKind::leaky_relu>(s, d, n, a, b);
-        case ActivationKind::elu: return activation_loop<Arch, ActivationKind::elu>(s, d, n, a, b);
-        case ActivationKind::tanh: return activation_loop<Arch, ActivationKind::tanh>(s, d, n, a, b);
+        case ActivationKind::elu:
+            return activation_loop<Arch, ActivationKind::elu>(s, d, n, a, b);
+        case ActivationKind::tanh:
+            return activation_loop<Arch, ActivationKind::tanh>(s, d, n, a, b);
         case ActivationKind::sigmoid:
             return activation_loop<Arch, ActivationKind::sigmoid>(s, d, n, a, b);
         case ActivationKind::soft_relu:
             return activation_loop<Arch, ActivationKind::soft_relu>(s, d, n, a, b);
-        case ActivationKind::abs: return activation_loop<Arch, ActivationKind::abs>(s, d, n, a, b);
+        case ActivationKind::abs:
+            return activation_loop<Arch, ActivationKind::abs>(s, d, n, a, b);
         case ActivationKind::square:
             return activation_loop<Arch, ActivationKind::square>(s, d, n, a, b);
-        case ActivationKind::sqrt: return activation_loop<Arch, ActivationKind::sqrt>(s, d, n, a, b);
+        case ActivationKind::sqrt:
+            return activation_loop<Arch, ActivationKind::sqrt>(s, d, n, a, b);
         case ActivationKind::linear:
             return activation_loop<Arch, ActivationKind::linear>(s, d, n, a, b);
-        case ActivationKind::gelu: return activation_loop<Arch, ActivationKind::gelu>(s, d, n, a, b);
-        case ActivationKind::clip: return activation_loop<Arch, ActivationKind::clip>(s, d, n, a, b);
+        case ActivationKind::gelu:
+            return activation_loop<Arch, ActivationKind::gelu>(s, d, n, a, b);
+        case ActivationKind::clip:
+            return activation_loop<Arch, ActivationKind::clip>(s, d, n, a, b);
     }
 }
 
 template <class Arch, BinaryOp Op>
-inline xsimd::batch<float, Arch> binary_one(xsimd::batch<float, Arch> x, xsimd::batch<float, Arch> y) {
-    if constexpr (Op == BinaryOp::add) return x + y;
-    else if constexpr (Op == BinaryOp::sub) return x - y;
-    else if constexpr (Op == BinaryOp::mul) return x * y;
-    else if constexpr (Op == BinaryOp::div) return x / y;
-    else if constexpr (Op == BinaryOp::min) return xsimd::min(x, y);
-    else if constexpr (Op == BinaryOp::max) return xsimd::max(x, y);
-    else if constexpr (Op == BinaryOp::pow) return xsimd::pow(x, y);
-    else return (x - y) * (x - y);
+inline xsimd::batch<float, Arch> binary_one(xsimd::batch<float, Arch> x,
+                                            xsimd::batch<float, Arch> y) {
+    if constexpr (Op == BinaryOp::add)
+        return x + y;
+    else if constexpr (Op == BinaryOp::sub)
+        return x - y;
+    else if constexpr (Op == BinaryOp::mul)
+        return x * y;
+    else if constexpr (Op == BinaryOp::div)
+        return x / y;
+    else if constexpr (Op == BinaryOp::min)
+        return xsimd::min(x, y);
+    else if constexpr (Op == BinaryOp::max)
+        return xsimd::max(x, y);
+    else if constexpr (Op == BinaryOp::pow)
+        return xsimd::pow(x, y);
+    else
+        return (x - y) * (x - y);
 }
 
 template <class Arch, BinaryOp Op>
-void binary_loop(const float* a, int64_t a_inc, const float* b, int64_t b_inc, float* d, int64_t n) {
+void binary_loop(const float* a, int64_t a_inc, const float* b, int64_t b_inc, float* d,
+                 int64_t n) {
     using V = xsimd::batch<float, Arch>;
     constexpr int64_t W = V::size;
     if (a_inc == 0) {
@@ -130,7 +149,8 @@ void binary_loop(const float* a, int64_t a_inc, const float* b, int64_t b_inc, f
     } else {
         int64_t i = 0;
         for (; i + W <= n; i += W)
-            binary_one<Arch, Op>(V::load_unaligned(a + i), V::load_unaligned(b + i)).store_unaligned(d + i);
+            binary_one<Arch, Op>(V::load_unaligned(a + i), V::load_unaligned(b + i))
+                .store_unaligned(d + i);
         if (i < n) {
             alignas(64) float x[W] = {}, y[W] = {};
             const std::size_t rest = static_cast<std::size_t>(n - i) * sizeof(float);
@@ -146,13 +166,20 @@ template <class Arch>
 void binary(BinaryOp op, const float* a, int64_t a_inc, const float* b, int64_t b_inc, float* d,
             int64_t n) {
     switch (op) {
-        case BinaryOp::add: return binary_loop<Arch, BinaryOp::add>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::sub: return binary_loop<Arch, BinaryOp::sub>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::mul: return binary_loop<Arch, BinaryOp::mul>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::div: return binary_loop<Arch, BinaryOp::div>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::min: return binary_loop<Arch, BinaryOp::min>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::max: return binary_loop<Arch, BinaryOp::max>(a, a_inc, b, b_inc, d, n);
-        case BinaryOp::pow: return binary_loop<Arch, BinaryOp::pow>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::add:
+            return binary_loop<Arch, BinaryOp::add>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::sub:
+            return binary_loop<Arch, BinaryOp::sub>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::mul:
+            return binary_loop<Arch, BinaryOp::mul>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::div:
+            return binary_loop<Arch, BinaryOp::div>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::min:
+            return binary_loop<Arch, BinaryOp::min>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::max:
+            return binary_loop<Arch, BinaryOp::max>(a, a_inc, b, b_inc, d, n);
+        case BinaryOp::pow:
+            return binary_loop<Arch, BinaryOp::pow>(a, a_inc, b, b_inc, d, n);
         case BinaryOp::squared_diff:
             return binary_loop<Arch, BinaryOp::squared_diff>(a, a_inc, b, b_inc, d, n);
     }

@@ -1,5 +1,5 @@
-// KernelTable: the per-instruction-set SIMD kernel entry points. Each arch TU (compiled with its own
-// -m flags) fills one table from the same xsimd templates; the Context picks one at run time.
+// KernelTable: the per-instruction-set SIMD kernel entry points. Each arch TU (compiled with its
+// own -m flags) fills one table from the same xsimd templates; the Context picks one at run time.
 #pragma once
 
 #include <cstddef>
@@ -74,9 +74,9 @@ constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
 
 struct KernelTable {
     const char* isa = "";
-    int vec_width = 1;  ///< floats per vector
-    int mr = 1;         ///< rows of the full register tile
-    int nv = 1;         ///< vectors per row of the full register tile
+    int vec_width = 1;                     ///< floats per vector
+    int mr = 1;                            ///< rows of the full register tile
+    int nv = 1;                            ///< vectors per row of the full register tile
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
     MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< [stride slot][mr-1][nv-1]
 
@@ -88,7 +88,8 @@ struct KernelTable {
         return micro[slot][mr - 1][nv - 1];
     }
 
-    void (*activation)(const float* src, float* dst, int64_t n, const ActivationInfo& act) = nullptr;
+    void (*activation)(const float* src, float* dst, int64_t n,
+                       const ActivationInfo& act) = nullptr;
     /// d[i] = a[i*a_inc] op b[i*b_inc] (inc 0 broadcasts a scalar)
     void (*binary)(BinaryOp op, const float* a, int64_t a_inc, const float* b, int64_t b_inc,
                    float* d, int64_t n) = nullptr;

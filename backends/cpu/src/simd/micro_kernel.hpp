@@ -76,10 +76,18 @@ struct MicroTableFiller {
         for (int s = 0; s < kMicroStrides; ++s) {
             MicroKernel& slot = t.micro[s][M - 1][N - 1];
             switch (kMicroStrideValues[s]) {
-                case 1: slot = &micro_kernel<Arch, M, N, 1>; break;
-                case 2: slot = &micro_kernel<Arch, M, N, 2>; break;
-                case 16: slot = &micro_kernel<Arch, M, N, 16>; break;
-                default: slot = &micro_kernel<Arch, M, N, 0>; break;
+                case 1:
+                    slot = &micro_kernel<Arch, M, N, 1>;
+                    break;
+                case 2:
+                    slot = &micro_kernel<Arch, M, N, 2>;
+                    break;
+                case 16:
+                    slot = &micro_kernel<Arch, M, N, 16>;
+                    break;
+                default:
+                    slot = &micro_kernel<Arch, M, N, 0>;
+                    break;
             }
         }
     }

@@ -10,7 +10,7 @@ namespace tessera::cpu::simd {
 // linkage the linker would keep one copy, possibly the one compiled with -mavx512*, and run it
 // on CPUs without AVX-512 (SIGILL).
 static inline void s8_gemm_generic(const uint8_t* a, int64_t lda, const int8_t* bp, int32_t* c,
-                            int64_t ldc, int64_t m, int64_t n, int64_t k_padded) {
+                                   int64_t ldc, int64_t m, int64_t n, int64_t k_padded) {
     const int64_t panels = (n + 15) / 16;
     for (int64_t i = 0; i < m; ++i) {
         const uint8_t* arow = a + i * lda;
@@ -20,7 +20,8 @@ static inline void s8_gemm_generic(const uint8_t* a, int64_t lda, const int8_t* 
             for (int64_t kk = 0; kk < k_padded; kk += 4, b += 64)
                 for (int j = 0; j < 16; ++j)
                     for (int q = 0; q < 4; ++q)
-                        acc[j] += static_cast<int32_t>(arow[kk + q]) * static_cast<int32_t>(b[j * 4 + q]);
+                        acc[j] +=
+                            static_cast<int32_t>(arow[kk + q]) * static_cast<int32_t>(b[j * 4 + q]);
             const int64_t cols = n - p * 16 < 16 ? n - p * 16 : 16;
             for (int64_t j = 0; j < cols; ++j) c[i * ldc + p * 16 + j] = acc[j];
         }

@@ -39,7 +39,8 @@ inline void s8_gemm_vnni512(const uint8_t* a, int64_t lda, const int8_t* bp, int
         return;
     }
     int64_t i = 0;
-    for (; i + 8 <= m; i += 8) s8_rows_vnni512<8>(a + i * lda, lda, bp, c + i * ldc, ldc, n, k_padded);
+    for (; i + 8 <= m; i += 8)
+        s8_rows_vnni512<8>(a + i * lda, lda, bp, c + i * ldc, ldc, n, k_padded);
     for (; i < m; ++i) s8_rows_vnni512<1>(a + i * lda, lda, bp, c + i * ldc, ldc, n, k_padded);
 }
 

@@ -26,7 +26,7 @@ struct ContextOptions {
 };
 
 class Context {
-public:
+  public:
     explicit Context(const ContextOptions& options = {});
     ~Context();
     Context(const Context&) = delete;
@@ -43,7 +43,7 @@ public:
     /// Whether `isa` can run on this CPU in this build.
     static bool isa_available(Isa isa);
 
-private:
+  private:
     std::unique_ptr<IScheduler> scheduler_;
     std::unique_ptr<WeightsManager> weights_;
     std::shared_ptr<MemoryManager> memory_;

@@ -8,7 +8,7 @@ namespace tessera::cpu {
 
 /// Base of every error thrown by the CPU runtime.
 class Error : public std::runtime_error {
-public:
+  public:
     Error(const std::string& function, const std::string& tensor, const std::string& reason)
         : std::runtime_error(function + ": " + (tensor.empty() ? "" : "tensor '" + tensor + "': ") +
                              reason),
@@ -17,26 +17,26 @@ public:
     const std::string& function() const { return function_; }
     const std::string& tensor() const { return tensor_; }
 
-private:
+  private:
     std::string function_;
     std::string tensor_;
 };
 
 /// A shape, data type, layout or parameter that the operation cannot accept.
 class InvalidArgument : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 /// A valid request that this runtime does not implement (yet).
 class Unsupported : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 /// Memory could not be provided: allocation failure, bad import, unpopulated memory manager.
 class MemoryError : public Error {
-public:
+  public:
     using Error::Error;
 };
 

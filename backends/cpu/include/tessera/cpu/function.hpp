@@ -6,7 +6,7 @@
 namespace tessera::cpu {
 
 class IFunction {
-public:
+  public:
     virtual ~IFunction() = default;
     /// One-off work (e.g. packing weights); run() calls it if needed.
     virtual void prepare() {}

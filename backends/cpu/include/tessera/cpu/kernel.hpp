@@ -16,7 +16,7 @@ struct ThreadInfo {
 };
 
 class ICpuKernel {
-public:
+  public:
     virtual ~ICpuKernel() = default;
     virtual const char* name() const = 0;
     /// Runs the sub-window `window` of window(); safe to call concurrently on disjoint sub-windows.
@@ -35,7 +35,7 @@ public:
     /// starts late or runs slower is relieved by the others.
     int parts_per_thread() const { return parts_per_thread_; }
 
-protected:
+  protected:
     void configure_window(const Window& window, std::size_t split_dimension, int64_t min_chunk = 1,
                           bool parallelisable = true) {
         window_ = window;
@@ -47,7 +47,7 @@ protected:
     /// then numbers parts, up to threads * n).
     void set_parts_per_thread(int n) { parts_per_thread_ = n < 1 ? 1 : n; }
 
-private:
+  private:
     Window window_;
     std::size_t split_dimension_ = 0;
     int64_t min_chunk_ = 1;

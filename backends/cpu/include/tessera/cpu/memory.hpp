@@ -18,7 +18,7 @@ constexpr std::size_t kDefaultAlignment = 64;
 
 /// An owned, aligned block of memory (RAII).
 class MemoryRegion {
-public:
+  public:
     MemoryRegion(std::size_t size, std::size_t alignment);
     ~MemoryRegion();
     MemoryRegion(const MemoryRegion&) = delete;
@@ -26,26 +26,26 @@ public:
     uint8_t* data() const { return data_; }
     std::size_t size() const { return size_; }
 
-private:
+  private:
     uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
 };
 
 /// Source of backing memory.
 class IAllocator {
-public:
+  public:
     virtual ~IAllocator() = default;
     virtual std::unique_ptr<MemoryRegion> make_region(std::size_t size, std::size_t alignment) = 0;
 };
 
 /// Aligned heap allocator that counts what it hands out.
 class DefaultAllocator final : public IAllocator {
-public:
+  public:
     std::unique_ptr<MemoryRegion> make_region(std::size_t size, std::size_t alignment) override;
     std::size_t bytes_allocated() const { return bytes_allocated_; }
     std::size_t regions_allocated() const { return regions_allocated_; }
 
-private:
+  private:
     std::size_t bytes_allocated_ = 0;
     std::size_t regions_allocated_ = 0;
 };
@@ -54,20 +54,20 @@ class MemoryGroup;
 
 /// A set of blobs backing the managed tensors of any one group at a time.
 class MemoryPool {
-public:
+  public:
     MemoryPool(IAllocator& allocator, const std::vector<std::size_t>& blob_sizes);
     uint8_t* blob(std::size_t index) const { return blobs_.at(index)->data(); }
     std::size_t blob_count() const { return blobs_.size(); }
     std::size_t blob_size(std::size_t index) const { return blobs_.at(index)->size(); }
 
-private:
+  private:
     std::vector<std::unique_ptr<MemoryRegion>> blobs_;
 };
 
 /// Tracks object lifetimes per memory group and assigns objects whose lifetimes do not overlap to
 /// the same blob. Blob i of the pool is the largest blob i over all groups.
 class LifetimeManager {
-public:
+  public:
     void register_group(const MemoryGroup* group);
     void start_lifetime(const MemoryGroup* group, const TensorAllocator* object);
     void end_lifetime(const MemoryGroup* group, const TensorAllocator* object, std::size_t size);
@@ -78,7 +78,7 @@ public:
     /// Whether every started lifetime has ended.
     bool all_finalized() const;
 
-private:
+  private:
     struct Blob {
         std::size_t size = 0;
         bool busy = false;
@@ -93,13 +93,13 @@ private:
 
 /// Hands pools to groups; blocks when all pools are in use.
 class PoolManager {
-public:
+  public:
     void add_pool(std::unique_ptr<MemoryPool> pool);
     MemoryPool* lock_pool();
     void unlock_pool(MemoryPool* pool);
     std::size_t pool_count() const;
 
-private:
+  private:
     mutable std::mutex mutex_;
     std::condition_variable available_;
     std::vector<std::unique_ptr<MemoryPool>> pools_;
@@ -108,7 +108,7 @@ private:
 
 /// Lifetime manager + pool manager: populate() creates `num_pools` pools once configuration ended.
 class MemoryManager {
-public:
+  public:
     MemoryManager();
     LifetimeManager& lifetime_manager() { return lifetime_; }
     PoolManager& pool_manager() { return pools_; }
@@ -119,7 +119,7 @@ public:
     /// Blob sizes of the pools (after populate).
     const std::vector<std::size_t>& pool_blob_sizes() const { return blob_sizes_; }
 
-private:
+  private:
     LifetimeManager lifetime_;
     PoolManager pools_;
     std::unique_ptr<DefaultAllocator> own_allocator_;
@@ -130,7 +130,7 @@ private:
 /// Binds managed tensors to the memory of a pool while the group is acquired. Without a manager,
 /// managed tensors are allocated immediately.
 class MemoryGroup {
-public:
+  public:
     explicit MemoryGroup(std::shared_ptr<MemoryManager> manager = nullptr);
     ~MemoryGroup();
     MemoryGroup(const MemoryGroup&) = delete;
@@ -143,7 +143,7 @@ public:
     bool has_manager() const { return manager_ != nullptr; }
     MemoryManager* manager() const { return manager_.get(); }
 
-private:
+  private:
     friend class TensorAllocator;
     void finalize(TensorAllocator& allocator, std::size_t size);
 
@@ -154,13 +154,13 @@ private:
 
 /// RAII acquire/release of a memory group for the duration of a run().
 class MemoryGroupScope {
-public:
+  public:
     explicit MemoryGroupScope(MemoryGroup& group) : group_(group) { group_.acquire(); }
     ~MemoryGroupScope() { group_.release(); }
     MemoryGroupScope(const MemoryGroupScope&) = delete;
     MemoryGroupScope& operator=(const MemoryGroupScope&) = delete;
 
-private:
+  private:
     MemoryGroup& group_;
 };
 

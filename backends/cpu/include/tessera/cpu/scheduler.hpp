@@ -11,7 +11,7 @@
 namespace tessera::cpu {
 
 class IScheduler {
-public:
+  public:
     virtual ~IScheduler() = default;
     virtual int num_threads() const = 0;
     virtual void set_num_threads(int num_threads) = 0;
@@ -27,7 +27,7 @@ public:
 
 /// Runs every workload on the calling thread, in order.
 class SequentialScheduler final : public IScheduler {
-public:
+  public:
     int num_threads() const override { return 1; }
     void set_num_threads(int) override {}
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override;

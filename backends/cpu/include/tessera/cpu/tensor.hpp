@@ -12,7 +12,7 @@
 namespace tessera::cpu {
 
 class ITensor {
-public:
+  public:
     virtual ~ITensor() = default;
     virtual const TensorInfo& info() const = 0;
     virtual TensorInfo& info() = 0;
@@ -27,7 +27,7 @@ public:
 
 /// Owns, borrows (import) or is lent (memory group) the memory of a Tensor.
 class TensorAllocator {
-public:
+  public:
     explicit TensorAllocator(TensorInfo& info) : info_(info) {}
     TensorAllocator(const TensorAllocator&) = delete;
     TensorAllocator& operator=(const TensorAllocator&) = delete;
@@ -44,7 +44,7 @@ public:
     bool is_managed() const { return group_ != nullptr; }
     uint8_t* buffer() const { return buffer_; }
 
-private:
+  private:
     friend class MemoryGroup;
     void set_group(MemoryGroup* group) { group_ = group; }
     void bind(uint8_t* memory) { buffer_ = memory; }
@@ -56,7 +56,7 @@ private:
 };
 
 class Tensor final : public ITensor {
-public:
+  public:
     Tensor() : allocator_(info_) {}
     explicit Tensor(TensorInfo info) : info_(std::move(info)), allocator_(info_) {}
     Tensor(const Tensor&) = delete;
@@ -67,7 +67,7 @@ public:
     uint8_t* buffer() const override { return allocator_.buffer(); }
     TensorAllocator& allocator() { return allocator_; }
 
-private:
+  private:
     TensorInfo info_;
     TensorAllocator allocator_;
 };
@@ -76,14 +76,15 @@ private:
 /// layouts); in nchw16c the channel start must be a multiple of 16 and the channel count too,
 /// unless the view reaches the parent's last channel.
 class SubTensor final : public ITensor {
-public:
-    SubTensor(ITensor& parent, const std::vector<int64_t>& shape, const std::vector<int64_t>& coords);
+  public:
+    SubTensor(ITensor& parent, const std::vector<int64_t>& shape,
+              const std::vector<int64_t>& coords);
     const TensorInfo& info() const override { return info_; }
     TensorInfo& info() override { return info_; }
     uint8_t* buffer() const override { return parent_.buffer(); }
     ITensor& parent() const { return parent_; }
 
-private:
+  private:
     ITensor& parent_;
     TensorInfo info_;
 };

@@ -22,7 +22,7 @@ struct ValidRegion {
 /// Metadata of a tensor. Logical shape is listed outermost first ([N, C, H, W] for 4-D layouts).
 /// The physical shape follows the layout; strides and offsets are in bytes, as in ACL.
 class TensorInfo {
-public:
+  public:
     TensorInfo() = default;
     TensorInfo(std::vector<int64_t> shape, DataType type, DataLayout layout = DataLayout::plain,
                QuantizationInfo quantization = {}, std::string name = {});
@@ -79,9 +79,10 @@ public:
     void set_valid_region(ValidRegion region) { valid_region_ = std::move(region); }
 
     /// Sub-view metadata: same strides, shape `shape`, starting at logical `coords`.
-    TensorInfo sub_info(const std::vector<int64_t>& shape, const std::vector<int64_t>& coords) const;
+    TensorInfo sub_info(const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& coords) const;
 
-private:
+  private:
     void compute_strides();
 
     std::string name_;

@@ -14,11 +14,14 @@ enum class DataType { f32, f16, bf16, s8, u8, s32 };
 constexpr std::size_t element_size(DataType type) {
     switch (type) {
         case DataType::f32:
-        case DataType::s32: return 4;
+        case DataType::s32:
+            return 4;
         case DataType::f16:
-        case DataType::bf16: return 2;
+        case DataType::bf16:
+            return 2;
         case DataType::s8:
-        case DataType::u8: return 1;
+        case DataType::u8:
+            return 1;
     }
     return 0;
 }
@@ -61,19 +64,19 @@ enum class ActivationKind {
     identity,
     relu,
     relu6,
-    bounded_relu,  // min(max(x, 0), a)
+    bounded_relu,     // min(max(x, 0), a)
     lu_bounded_relu,  // min(max(x, b), a)
-    leaky_relu,    // x > 0 ? x : a * x
-    elu,           // x > 0 ? x : a * (exp(x) - 1)
-    tanh,          // a * tanh(b * x)
+    leaky_relu,       // x > 0 ? x : a * x
+    elu,              // x > 0 ? x : a * (exp(x) - 1)
+    tanh,             // a * tanh(b * x)
     sigmoid,
-    soft_relu,     // log(1 + exp(x))
+    soft_relu,  // log(1 + exp(x))
     abs,
     square,
     sqrt,
-    linear,        // a * x + b
-    gelu,          // x * 0.5 * (1 + erf(x / sqrt(2)))
-    clip,          // min(max(x, a), b)
+    linear,  // a * x + b
+    gelu,    // x * 0.5 * (1 + erf(x / sqrt(2)))
+    clip,    // min(max(x, a), b)
 };
 
 struct ActivationInfo {

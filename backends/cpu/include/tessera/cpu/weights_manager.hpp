@@ -15,7 +15,7 @@ namespace tessera::cpu {
 
 /// A transformation of weights; uid() must identify the transformation and its parameters.
 class ITransformWeights {
-public:
+  public:
     virtual ~ITransformWeights() = default;
     virtual std::string uid() const = 0;
     virtual TensorInfo result_info() const = 0;
@@ -24,11 +24,12 @@ public:
 };
 
 class WeightsManager {
-public:
+  public:
     /// Returns the (shared) transformed weights of `weights` under `transform`, computing them the
     /// first time they are asked for. The result lives as long as some caller holds it; the cache
     /// key includes the weights' buffer address, so re-allocated weights are never confused.
-    std::shared_ptr<const Tensor> acquire(const ITensor& weights, const ITransformWeights& transform);
+    std::shared_ptr<const Tensor> acquire(const ITensor& weights,
+                                          const ITransformWeights& transform);
     /// Drops every transformation of `weights` (call when their values change).
     void invalidate(const ITensor& weights);
     /// How many transformations have been computed so far.
@@ -36,7 +37,7 @@ public:
     /// Transformations currently alive.
     std::size_t cached_count();
 
-private:
+  private:
     std::mutex mutex_;
     struct Key {
         const ITensor* tensor;

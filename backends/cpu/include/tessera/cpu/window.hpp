@@ -8,11 +8,11 @@
 namespace tessera::cpu {
 
 class Window {
-public:
+  public:
     static constexpr std::size_t kNumDims = 6;
 
     class Dimension {
-    public:
+      public:
         constexpr Dimension() = default;
         constexpr Dimension(int64_t start, int64_t end, int64_t step = 1)
             : start_(start), end_(end), step_(step) {}
@@ -27,7 +27,7 @@ public:
             return start_ == o.start_ && end_ == o.end_ && step_ == o.step_;
         }
 
-    private:
+      private:
         int64_t start_ = 0, end_ = 1, step_ = 1;
     };
 
@@ -39,8 +39,8 @@ public:
     int64_t num_iterations(std::size_t dim) const { return dims_.at(dim).num_iterations(); }
     int64_t total_iterations() const;
 
-    /// Part `id` of `total` of this window along `dim`: contiguous, step-aligned, balanced to within
-    /// one step, and empty (start == end) when there are fewer steps than parts.
+    /// Part `id` of `total` of this window along `dim`: contiguous, step-aligned, balanced to
+    /// within one step, and empty (start == end) when there are fewer steps than parts.
     Window split_window(std::size_t dim, int64_t id, int64_t total) const;
 
     /// Whether `sub` is a valid sub-window of this window under the ACL splitting rules.
@@ -48,7 +48,7 @@ public:
 
     bool operator==(const Window& o) const { return dims_ == o.dims_; }
 
-private:
+  private:
     std::array<Dimension, kNumDims> dims_{};
 };
 

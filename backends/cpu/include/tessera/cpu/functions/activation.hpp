@@ -10,13 +10,13 @@
 namespace tessera::cpu {
 
 class Activation final : public IFunction {
-public:
+  public:
     explicit Activation(const Context& ctx);
     ~Activation() override;
     void configure(const ITensor& src, ITensor& dst, const ActivationInfo& act);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

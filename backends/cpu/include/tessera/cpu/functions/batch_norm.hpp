@@ -11,16 +11,17 @@
 namespace tessera::cpu {
 
 class BatchNormalization final : public IFunction {
-public:
+  public:
     explicit BatchNormalization(const Context& ctx);
     ~BatchNormalization() override;
     /// gamma/beta may be null (1 and 0). Parameters are read at prepare() (first run).
-    void configure(const ITensor& src, ITensor& dst, const ITensor& mean, const ITensor& var, const ITensor* gamma,
-                   const ITensor* beta, float epsilon, const ActivationInfo& act = {});
+    void configure(const ITensor& src, ITensor& dst, const ITensor& mean, const ITensor& var,
+                   const ITensor* gamma, const ITensor* beta, float epsilon,
+                   const ActivationInfo& act = {});
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -13,15 +13,16 @@
 namespace tessera::cpu {
 
 class Concatenate final : public IFunction {
-public:
+  public:
     explicit Concatenate(const Context& ctx);
     ~Concatenate() override;
     /// Sub-tensors of dst, one per entry of `sizes` (channels, or outer rows for plain tensors).
-    static std::vector<std::unique_ptr<SubTensor>> views(ITensor& dst, const std::vector<int64_t>& sizes);
+    static std::vector<std::unique_ptr<SubTensor>> views(ITensor& dst,
+                                                         const std::vector<int64_t>& sizes);
     void configure(const std::vector<const ITensor*>& inputs, ITensor& dst);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

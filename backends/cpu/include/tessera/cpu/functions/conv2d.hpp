@@ -28,7 +28,7 @@ struct Conv2dInfo {
 };
 
 class Conv2d final : public IFunction {
-public:
+  public:
     /// Temporaries come from `memory_manager` when given (shared with other functions).
     explicit Conv2d(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~Conv2d() override;
@@ -44,7 +44,7 @@ public:
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -20,8 +20,9 @@ struct DepthwiseConv2dInfo {
 };
 
 class DepthwiseConv2d final : public IFunction {
-public:
-    explicit DepthwiseConv2d(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
+  public:
+    explicit DepthwiseConv2d(const Context& ctx,
+                             std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~DepthwiseConv2d() override;
     /// src: nchw16c (f32/f16/bf16); weights: f32 [C, 1, KH, KW]; bias: f32 [C] or null;
     /// dst: f32 nchw16c [N, C, OH, OW].
@@ -30,7 +31,7 @@ public:
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -14,14 +14,14 @@ namespace tessera::cpu {
 enum class ElementwiseOp { add, sub, mul, div, min, max, pow, squared_diff };
 
 class ElementwiseBinary final : public IFunction {
-public:
+  public:
     explicit ElementwiseBinary(const Context& ctx);
     ~ElementwiseBinary() override;
     static std::vector<int64_t> output_shape(const TensorInfo& a, const TensorInfo& b);
     void configure(const ITensor& a, const ITensor& b, ITensor& dst, ElementwiseOp op);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -20,14 +20,15 @@ struct GemmInfo {
 
 /// c = alpha * op(a) * op(b) + beta * c (+ bias per column) for plain f32 2-D tensors.
 class Gemm final : public IFunction {
-public:
+  public:
     explicit Gemm(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~Gemm() override;
-    void configure(const ITensor& a, const ITensor& b, const ITensor* bias, ITensor& c, const GemmInfo& info);
+    void configure(const ITensor& a, const ITensor& b, const ITensor* bias, ITensor& c,
+                   const GemmInfo& info);
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
@@ -35,15 +36,16 @@ private:
 /// dst[N, OUT] = src[N, IN...] x weights[OUT, IN]^T + bias[OUT], then activation. src may have any
 /// rank >= 2 (flattened after the first dimension); f16/bf16 src is converted.
 class FullyConnected final : public IFunction {
-public:
-    explicit FullyConnected(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
+  public:
+    explicit FullyConnected(const Context& ctx,
+                            std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~FullyConnected() override;
     void configure(const ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
                    const ActivationInfo& activation = {});
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

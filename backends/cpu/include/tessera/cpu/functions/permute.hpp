@@ -12,14 +12,14 @@
 namespace tessera::cpu {
 
 class Permute final : public IFunction {
-public:
+  public:
     explicit Permute(const Context& ctx);
     ~Permute() override;
     static std::vector<int64_t> output_shape(const TensorInfo& src, const std::vector<int>& perm);
     void configure(const ITensor& src, ITensor& dst, const std::vector<int>& perm);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

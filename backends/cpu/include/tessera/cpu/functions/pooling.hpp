@@ -23,14 +23,14 @@ struct PoolingInfo {
 };
 
 class Pooling final : public IFunction {
-public:
+  public:
     explicit Pooling(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~Pooling() override;
     static std::vector<int64_t> output_shape(const TensorInfo& src, const PoolingInfo& info);
     void configure(ITensor& src, ITensor& dst, const PoolingInfo& info);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

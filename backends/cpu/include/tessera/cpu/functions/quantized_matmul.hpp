@@ -1,6 +1,6 @@
-// QuantizedMatmul: int8 matrix product dst[M, N] (s32) = sum_k (a[m,k] - a_offset) * (b[k,n] - b_offset)
-// with a u8 [M, K] and b s8 [K, N] (constant: packed once). Uses AVX512-VNNI (vpdpbusd) when the CPU
-// has it, a portable path otherwise; both are exact.
+// QuantizedMatmul: int8 matrix product dst[M, N] (s32) = sum_k (a[m,k] - a_offset) * (b[k,n] -
+// b_offset) with a u8 [M, K] and b s8 [K, N] (constant: packed once). Uses AVX512-VNNI (vpdpbusd)
+// when the CPU has it, a portable path otherwise; both are exact.
 #pragma once
 
 #include <memory>
@@ -12,15 +12,16 @@
 namespace tessera::cpu {
 
 class QuantizedMatmul final : public IFunction {
-public:
-    explicit QuantizedMatmul(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
+  public:
+    explicit QuantizedMatmul(const Context& ctx,
+                             std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~QuantizedMatmul() override;
     /// Offsets come from the tensors' QuantizationInfo.
     void configure(const ITensor& a, const ITensor& b, ITensor& dst);
     void prepare() override;
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

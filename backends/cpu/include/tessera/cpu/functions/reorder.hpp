@@ -11,13 +11,13 @@
 namespace tessera::cpu {
 
 class Reorder final : public IFunction {
-public:
+  public:
     explicit Reorder(const Context& ctx);
     ~Reorder() override;
     void configure(const ITensor& src, ITensor& dst);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -10,13 +10,13 @@
 namespace tessera::cpu {
 
 class Softmax final : public IFunction {
-public:
+  public:
     explicit Softmax(const Context& ctx);
     ~Softmax() override;
     void configure(const ITensor& src, ITensor& dst, float beta = 1.0f, bool log = false);
     void run() override;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
