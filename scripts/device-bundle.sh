@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# device-bundle.sh BUILD_DIR BUNDLE_DIR: gathers the benchmarks (bench_cpu, bench_zdnn, bench_clml),
+# the CLML tests and every shared library they load that is not part of glibc into BUNDLE_DIR, with
+# scripts/device-run.sh, so that they run on a machine that has none of Debian's packages (the
+# device machine: an AVX-512 Xeon with an NVIDIA GPU and its OpenCL driver). The carried ICD loader
+# is pointed at the machine's own OpenCL driver by device-run.sh.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+bundle=$2
+mkdir -p "$bundle"
+binaries=(  # whichever of these were built
+  benchmarks/cpu/bench_cpu benchmarks/zdnn/bench_zdnn benchmarks/clml/bench_clml
+  backends/clml/tests/clml_tests backends/clml/tests/clml_seed_sample
+)
+present=()
+for b in "${binaries[@]}"; do
+  [ -x "$build/$b" ] && present+=("$b") && cp "$build/$b" "$bundle/"
+done
+[ -f "$build"/backends/clml/libtessera_clml_layer.so ] &&
+  cp -L "$build"/backends/clml/libtessera_clml_layer.so "$bundle/"
+# Libraries: everything ldd resolves except the C library itself (the host's glibc must be used).
+for b in "${present[@]}"; do
+  ldd "$build/$b" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+done | sort -u | while read -r lib; do
+  case $(basename "$lib") in
+    libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+    *) cp -L "$lib" "$bundle/" ;;
+  esac
+done
+cp "$(dirname "$0")"/device-run.sh "$bundle/"
+du -sh "$bundle"
