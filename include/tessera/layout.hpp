@@ -42,10 +42,14 @@ class layout {
     }
     /// Explicit strides in elements.
     static layout strided(std::initializer_list<std::int64_t> strides) {
-        check_rank(strides.size());
+        return strided(strides.begin(), strides.size());
+    }
+    /// Explicit strides in elements, from `rank` consecutive values.
+    static layout strided(const std::int64_t* strides, std::size_t rank) {
+        check_rank(rank);
         layout l;
         l.explicit_strides_ = true;
-        for (auto s : strides) l.strides_[l.strides_size_++] = s;
+        for (std::size_t i = 0; i < rank; ++i) l.strides_[l.strides_size_++] = strides[i];
         return l;
     }
     static layout any() {

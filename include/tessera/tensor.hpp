@@ -138,7 +138,9 @@ class tensor {
         }
         tensor t = *this;
         t.desc_ =
-            tensor_desc(sub, type(), strided_layout(strides, r), desc_.quant()).with_offset(offset);
+            tensor_desc(sub, type(), layout::strided(strides.data(), static_cast<std::size_t>(r)),
+                        desc_.quant())
+                .with_offset(offset);
         return t;
     }
 
@@ -190,29 +192,6 @@ class tensor {
 
   private:
     using layout_strides = std::array<std::int64_t, max_dims>;
-
-    static layout strided_layout(const layout_strides& s, int rank) {
-        switch (rank) {
-            case 0:
-                return layout::strided({});
-            case 1:
-                return layout::strided({s[0]});
-            case 2:
-                return layout::strided({s[0], s[1]});
-            case 3:
-                return layout::strided({s[0], s[1], s[2]});
-            case 4:
-                return layout::strided({s[0], s[1], s[2], s[3]});
-            case 5:
-                return layout::strided({s[0], s[1], s[2], s[3], s[4]});
-            case 6:
-                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
-            case 7:
-                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
-            default:
-                return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
-        }
-    }
 
     static void check_extents(const tensor_desc& d) {
         for (int i = 0; i < d.rank(); ++i) {

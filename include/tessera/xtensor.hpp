@@ -46,33 +46,6 @@ constexpr dtype xtensor_dtype() {
         return dtype::undef;
 }
 
-/// A strided layout from per-dimension strides (in elements).
-inline layout strides_layout(const std::vector<std::int64_t>& s) {
-    switch (s.size()) {
-        case 0:
-            return layout::strided({});
-        case 1:
-            return layout::strided({s[0]});
-        case 2:
-            return layout::strided({s[0], s[1]});
-        case 3:
-            return layout::strided({s[0], s[1], s[2]});
-        case 4:
-            return layout::strided({s[0], s[1], s[2], s[3]});
-        case 5:
-            return layout::strided({s[0], s[1], s[2], s[3], s[4]});
-        case 6:
-            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5]});
-        case 7:
-            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
-        case 8:
-            return layout::strided({s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]});
-        default:
-            throw error(status::invalid_argument, "rank " + std::to_string(s.size()) + " exceeds " +
-                                                      std::to_string(max_dims));
-    }
-}
-
 /// Shape of an xtensor expression as a tessera shape (rank checked).
 template <typename Shape>
 shape to_shape(const Shape& xs) {
@@ -161,7 +134,7 @@ tensor borrow(xt::xexpression<E>& expression, dtype type = dtype::undef,
                         "tessera::to_tensor");
         }
     }
-    const tensor_desc desc(dims, type, detail::strides_layout(strides), q);
+    const tensor_desc desc(dims, type, layout::strided(strides.data(), strides.size()), q);
     if (!desc.is_dense()) {
         throw error(status::invalid_argument,
                     "cannot borrow a non-contiguous xtensor expression (" + desc.to_string() +
