@@ -106,6 +106,19 @@ bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tf) {
   return expected.dim4 == tf.dim4 && expected.dim3 == tf.dim3 && expected.dim2 == tf.dim2 && expected.dim1 == tf.dim1;
 }
 
+bool quantizable_layout(zdnn_data_layouts layout) {
+  switch (layout) {
+  case ZDNN_1D:
+  case ZDNN_2D:
+  case ZDNN_2DS:
+  case ZDNN_3D:
+  case ZDNN_3DS:
+  case ZDNN_4D:
+  case ZDNN_NHWC: return true;
+  default: return false;
+  }
+}
+
 }  // namespace tessera::zdnn
 
 using namespace tessera::zdnn;
@@ -153,16 +166,7 @@ zdnn_status zdnn_generate_quantized_transformed_desc(const zdnn_tensor_desc* pre
                                                      zdnn_tensor_desc* out) {
   static constexpr const char* where = "zdnn_generate_quantized_transformed_desc";
   if (!pre || !out) return report(ZDNN_INVALID_BUFFER, where, "NULL descriptor");
-  switch (pre->layout) {
-  case ZDNN_1D:
-  case ZDNN_2D:
-  case ZDNN_2DS:
-  case ZDNN_3D:
-  case ZDNN_3DS:
-  case ZDNN_4D:
-  case ZDNN_NHWC: break;
-  default: return report(ZDNN_INVALID_LAYOUT, where);
-  }
+  if (!quantizable_layout(pre->layout)) return report(ZDNN_INVALID_LAYOUT, where);
   zdnn_tensor_desc result{};
   switch (transform_type) {
   case QUANTIZED_DLFLOAT16:

@@ -15,4 +15,7 @@ zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out)
 // the gate concatenations); guards transforms against reading past the caller's data.
 bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tfrmd);
 
+// True for the pre-transformed layouts a quantised transform accepts (1D..4D, 2DS, 3DS, NHWC).
+bool quantizable_layout(zdnn_data_layouts layout);
+
 }  // namespace tessera::zdnn

@@ -23,16 +23,7 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
   if (t->is_transformed) return report(ZDNN_INVALID_STATE, where);
   if (tf.format != ZDNN_FORMAT_4DFEATURE && tf.format != ZDNN_FORMAT_4DWEIGHTS)
     return report(ZDNN_INVALID_FORMAT, where);
-  switch (pre.layout) {
-  case ZDNN_1D:
-  case ZDNN_2D:
-  case ZDNN_2DS:
-  case ZDNN_3D:
-  case ZDNN_3DS:
-  case ZDNN_4D:
-  case ZDNN_NHWC: break;
-  default: return report(ZDNN_INVALID_LAYOUT, where);
-  }
+  if (!quantizable_layout(pre.layout)) return report(ZDNN_INVALID_LAYOUT, where);
   if (tf.layout != ZDNN_NHWC) return report(ZDNN_INVALID_LAYOUT, where);
   const bool weights = tf.format == ZDNN_FORMAT_4DWEIGHTS;
   if (tf.type == ZDNN_DLFLOAT16) {
