@@ -72,6 +72,8 @@ const ConvCase kCases[] = {
     {2, 6, 9, 8, 20, 3, 5, geom(1, 2), DataLayout::nhwc},
     {1, 17, 5, 19, 40, 2, 3, geom(3, 0)},
     {2, 80, 5, 6, 36, 3, 3, geom(1, 1)},  // several K chunks
+    // 1x1 over a dense plane: spans of the flattened plane, the last one short, 2 K chunks
+    {2, 400, 7, 9, 24, 1, 1, geom(1, 0)},
 };
 
 }  // namespace

@@ -107,21 +107,27 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     // Loop order: keep all weights hot in L2 and stream the input when they fit, else keep one
     // block's weights and stream the rows.
     blocks_inner_ = plan.packed_floats * 4 <= 256 * 1024;
+    const bool flat = plan.kh == 1 && plan.kw == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+                      g.pad_top == 0 && g.pad_left == 0 && s.w() == d.w() &&
+                      s.stride_h() == d.w() * s.stride_w() && d.stride_h() == d.w() * d.stride_w();
+    // Spans of about one row, rounded up to whole register tiles.
+    span_ = flat ? (d.w() + table.mr - 1) / table.mr * table.mr : 0;
+    rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : d.h();
     Window win;
     const int64_t blocks = static_cast<int64_t>(plan.blocks.size());
     win.set(0, Window::Dimension(0, blocks, 1));
-    win.set(1, Window::Dimension(0, d.h(), 1));
+    win.set(1, Window::Dimension(0, rows_, 1));
     win.set(2, Window::Dimension(0, d.n(), 1));
     std::size_t split = 1;
-    if (d.h() < 8 && blocks >= 2) split = 0;
-    if (d.n() >= 2 && d.n() >= d.h()) split = 2;
+    if (rows_ < 8 && blocks >= 2) split = 0;
+    if (d.n() >= 2 && d.n() >= rows_) split = 2;
     configure_window(win, split, 1);
     // Parts share nothing but read-only weights and input: several per thread cost a few
     // dispatches and let a thread that finishes first take over rows of a delayed one.
     set_parts_per_thread(4);
 }
 
-void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::size_t chunk,
+void DirectConvKernel::run_row(int64_t n, int64_t row, int64_t block_index, std::size_t chunk,
                                int64_t share, int64_t shares) const {
     const KernelTable& t = *table_;
     const TensorInfo& s = src_->info();
@@ -133,10 +139,21 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::
     const int64_t k0 = bounds[chunk], k1 = bounds[chunk + 1];
     const bool first = chunk == 0, last = chunk + 2 == bounds.size();
 
-    const float* in = src_->data<float>() + n * s.stride_n() +
-                      (oh * g.stride_h - g.pad_top) * s.stride_h() - g.pad_left * s.stride_w();
-    float* out = dst_->data<float>() + n * d.stride_n() +
-                 (block.oc_start / kChannelBlock) * d.stride_c() + oh * d.stride_h();
+    // The row's first input/output pixel, its width and the distance to the next row's input.
+    const float* in = src_->data<float>() + n * s.stride_n();
+    float* out =
+        dst_->data<float>() + n * d.stride_n() + (block.oc_start / kChannelBlock) * d.stride_c();
+    int64_t ow_total = d.w(), next_row_step = g.stride_h * s.stride_h();
+    if (span_ > 0) {
+        const int64_t first_pixel = row * span_;
+        ow_total = std::min(span_, d.h() * d.w() - first_pixel);
+        in += first_pixel * s.stride_w();
+        out += first_pixel * d.stride_w();
+        next_row_step = span_ * s.stride_w();
+    } else {
+        in += (row * g.stride_h - g.pad_top) * s.stride_h() - g.pad_left * s.stride_w();
+        out += row * d.stride_h();
+    }
     MicroArgs a = params_.epilogue;
     a.kc = k1 - k0;
     a.koff = offsets.data() + k0;
@@ -152,17 +169,16 @@ void DirectConvKernel::run_row(int64_t n, int64_t oh, int64_t block_index, std::
     const int64_t nv = block.width / t.vec_width;
     // As few tiles as MR allows, of nearly equal widths: a short tile is bound by the FMA
     // latency rather than its work (7 pixels run faster as 4 + 3 than as 6 + 1).
-    const int64_t ow_total = d.w();
     const int64_t tiles = (ow_total + t.mr - 1) / t.mr;
     // Streaming input (1x1): each tile prefetches the same pixels of the next output row, for
     // this call's share of the channel-block lines, so the prefetches are spread over the row.
     const std::vector<int64_t>& all_lines = lines_[block.table][chunk];
-    const std::size_t line_count = oh + 1 < d.h() ? all_lines.size() : 0;
+    const std::size_t line_count = row + 1 < rows_ ? all_lines.size() : 0;
     const int64_t* lines = all_lines.data() + line_count * static_cast<std::size_t>(share) /
                                                   static_cast<std::size_t>(shares);
     const int64_t* lines_end = all_lines.data() + line_count * static_cast<std::size_t>(share + 1) /
                                                       static_cast<std::size_t>(shares);
-    const float* next_row = in + g.stride_h * s.stride_h();
+    const float* next_row = in + next_row_step;
     for (int64_t i = 0, ow = 0; i < tiles; ++i) {
         const int64_t rows = (ow_total - ow + (tiles - i) - 1) / (tiles - i);
         for (const int64_t* line = lines; line != lines_end; ++line)

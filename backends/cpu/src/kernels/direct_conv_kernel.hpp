@@ -66,9 +66,10 @@ class DirectConvKernel final : public ICpuKernel {
     void run(const Window& window, const ThreadInfo& info) override;
 
   private:
-    /// One output row of one block and K chunk; `share` of `shares` (the calls that cover this
-    /// row) says which part of the next row's input this call prefetches.
-    void run_row(int64_t n, int64_t oh, int64_t block, std::size_t chunk, int64_t share,
+    /// One output row (or span of the flattened plane) of one block and K chunk; `share` of
+    /// `shares` (the calls that cover this row) says which part of the next row's input this call
+    /// prefetches.
+    void run_row(int64_t n, int64_t row, int64_t block, std::size_t chunk, int64_t share,
                  int64_t shares) const;
 
     const KernelTable* table_ = nullptr;
@@ -84,6 +85,11 @@ class DirectConvKernel final : public ICpuKernel {
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
     bool blocks_inner_ = true;
+    /// A 1x1, stride-1, unpadded convolution whose input and output planes are dense reads pixel
+    /// p of the whole plane at p times the pixel stride: the plane is then cut into spans of
+    /// `span_` pixels (whole register tiles) instead of rows, so no tile is cut short by a row end.
+    int64_t span_ = 0;  ///< 0: rows are output rows
+    int64_t rows_ = 0;  ///< rows or spans per image
 };
 
 }  // namespace tessera::cpu

@@ -17,9 +17,15 @@ void micro_kernel(const MicroArgs& g) {
     constexpr int NR = NV * W;
     V acc[MR][NV];
 #pragma GCC unroll 16
-    for (int p = 0; p < MR; ++p)
+    for (int p = 0; p < MR; ++p) {
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[p][v] = V(0.0f);
+            // The C tile's rows are far apart (a GEMM row or an output pixel): start fetching them
+            // now so the epilogue's loads and stores do not wait on L2/L3.
+#pragma GCC unroll 4
+        for (int v = 0; v < NR; v += 16)
+            __builtin_prefetch(g.c + p * g.c_ps + (v / 16) * g.c_bs, 1, 3);
+    }
 
     const float* b = g.b;
     const int64_t kc = g.kc;
