@@ -43,7 +43,8 @@ TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
         {1, 1, 1, false, false, 1.0f, 0.0f},     {7, 13, 5, false, false, 1.0f, 0.0f},
         {33, 47, 301, false, false, 0.5f, 2.0f}, {64, 64, 64, true, false, 1.0f, 1.0f},
         {19, 70, 260, false, true, -1.0f, 0.5f}, {150, 37, 17, true, true, 2.0f, 0.0f},
-        {5, 300, 3, false, false, 1.0f, -1.0f},  {200, 130, 520, false, false, 1.0f, 0.0f}};
+        {5, 300, 3, false, false, 1.0f, -1.0f},  {200, 130, 520, false, false, 1.0f, 0.0f},
+        {37, 530, 600, false, false, 1.0f, 0.5f}};  // N >= 512: shared packed A, K blocks
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         CAPTURE(ctx.isa_name());
@@ -76,7 +77,7 @@ TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
     for (Isa isa : available_isas()) {
         Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
             pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
-        for (int64_t size : {67, 256, 301}) {
+        for (int64_t size : {67, 256, 301, 530}) {
             const auto a = random_vector(static_cast<std::size_t>(size * size), 11);
             const auto b = random_vector(static_cast<std::size_t>(size * size), 12);
             std::vector<float> c1(static_cast<std::size_t>(size * size)), c2(c1.size());

@@ -43,11 +43,10 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
     GemmKernel kernel;
     kernel.configure(ctx.kernels(), p);
     const int parts = ctx.scheduler().parts_for(kernel);
-    MemoryRegion workspace(
-        kernel.workspace_floats_per_part() * static_cast<std::size_t>(parts) * sizeof(float),
-        kDefaultAlignment);
+    MemoryRegion workspace(kernel.workspace_floats(parts) * sizeof(float), kDefaultAlignment);
     kernel.set_workspace(reinterpret_cast<float*>(workspace.data()), parts);
-    ctx.scheduler().schedule(kernel, parts);
+    kernel.set_operands(a, b, nullptr, nullptr, c);
+    schedule_gemm(ctx.scheduler(), kernel, parts);
 }
 
 }  // namespace tessera::cpu

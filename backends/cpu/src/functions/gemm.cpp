@@ -75,9 +75,8 @@ struct GemmRunner {
         p.b_prepacked = constant_b;
         kernel.configure(ctx.kernels(), p);  // bias/data pointers are bound at run time
         parts = ctx.scheduler().parts_for(kernel);
-        workspace.info() =
-            TensorInfo({static_cast<int64_t>(kernel.workspace_floats_per_part()) * parts},
-                       DataType::f32, DataLayout::plain, {}, "gemm.workspace");
+        workspace.info() = TensorInfo({static_cast<int64_t>(kernel.workspace_floats(parts))},
+                                      DataType::f32, DataLayout::plain, {}, "gemm.workspace");
         group.manage(workspace.allocator());
         workspace.allocator().allocate();
         prepared = false;
@@ -101,7 +100,7 @@ struct GemmRunner {
         kernel.set_operands(a->data<float>(), b->data<float>(),
                             pack_b ? packed_b->data<float>() : nullptr,
                             bias ? bias->data<float>() : nullptr, c->data<float>());
-        ctx.scheduler().schedule(kernel, parts);
+        schedule_gemm(ctx.scheduler(), kernel, parts);
         if (separate_activation) ctx.scheduler().schedule(activation);
     }
 };

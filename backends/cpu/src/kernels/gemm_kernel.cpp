@@ -58,6 +58,35 @@ bool fuse_activation(const ActivationInfo& act, MicroArgs& g) {
     }
 }
 
+void GemmPackAKernel::configure(const GemmProblem& p, int64_t mr, int64_t kc) {
+    m_ = p.m;
+    k_ = p.k;
+    lda_ = p.lda;
+    mr_ = mr;
+    kc_ = kc;
+    const int64_t panels = (std::max<int64_t>(m_, 1) + mr - 1) / mr;
+    packed_floats_ = static_cast<std::size_t>(round_up(panels * mr * std::max<int64_t>(k_, 1), 64));
+    Window win;
+    win.set(0, Window::Dimension(0, panels, 1));
+    configure_window(win, 0, 1);
+}
+
+void GemmPackAKernel::run(const Window& win, const ThreadInfo&) {
+    const int64_t m_padded = round_up(std::max<int64_t>(m_, 1), mr_);
+    const int64_t i0 = win[0].start() * mr_, i1 = std::min(win[0].end() * mr_, m_);
+    if (i0 >= i1) return;
+    for (int64_t pc = 0; pc < k_; pc += kc_) {
+        const int64_t kcb = std::min(kc_, k_ - pc);
+        pack_a_panels(a_, lda_, false, i0, i1 - i0, pc, kcb, mr_,
+                      packed_ + pc * m_padded + (i0 / mr_) * kcb * mr_);
+    }
+}
+
+void schedule_gemm(IScheduler& scheduler, GemmKernel& kernel, int parts) {
+    if (ICpuKernel* pack = kernel.pack_a_kernel()) scheduler.schedule(*pack);
+    scheduler.schedule(kernel, parts);
+}
+
 std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t n) {
     const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
     return static_cast<std::size_t>(std::max<int64_t>(k, 1) *
@@ -74,12 +103,8 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
     // Pack A when its rows are 4 KiB apart (L1 set conflicts) or when N is large enough to amortise
     // the packing; otherwise read it in place.
-    pack_a_ = !p_.trans_a && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
-    // A packed A holds every row a part may get, for one K block, so it is packed once per K block.
-    ws_a_ =
-        pack_a_
-            ? static_cast<std::size_t>(round_up(round_up(std::max<int64_t>(p_.m, 1), mr) * kc, 64))
-            : 0;
+    pack_a_ = !p_.trans_a && p_.k > 0 && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
+    if (pack_a_) pack_a_kernel_.configure(p_, mr, t_->kc);
     a_offsets_.resize(static_cast<std::size_t>(kc));
     for (int64_t k = 0; k < kc; ++k)
         a_offsets_[static_cast<std::size_t>(k)] = pack_a_ ? k * mr : p_.trans_a ? k * p_.lda : k;
@@ -116,8 +141,10 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     }
     if (info.thread_id >= workspace_parts_)
         throw Error("GemmKernel::run", "", "workspace was sized for fewer parts");
-    float* wa = workspace_ + static_cast<std::size_t>(info.thread_id) * (ws_a_ + ws_b_);
-    float* wb = wa + ws_a_;
+    const float* wa = workspace_;
+    float* wb = workspace_ + (pack_a_ ? pack_a_kernel_.packed_floats() : 0) +
+                static_cast<std::size_t>(info.thread_id) * ws_b_;
+    const int64_t m_padded = round_up(p.m, mr);
 
     MicroArgs g;
     fuse_activation(p.act, g);
@@ -127,7 +154,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     for (int64_t pc = 0; pc < p.k; pc += t.kc) {
         const int64_t kcb = std::min(t.kc, p.k - pc);
         const bool first = pc == 0, last = pc + kcb == p.k;
-        if (pack_a_) pack_a_panels(p.a, p.lda, false, m0, m1 - m0, pc, kcb, mr, wa);
+        const float* wa_block = wa + pc * m_padded;
         for (int64_t jc = n0; jc < n1; jc += nc_) {
             const int64_t ncb = std::min(nc_, n1 - jc);
             const float* bblock;
@@ -149,7 +176,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                         const int64_t cols = std::min(nr, ncb - jr);
                         const float* bp = bblock + (jr / nr) * panel_stride;
                         g.kc = kcb;
-                        g.a = pack_a_     ? wa + ((ic - m0 + ir) / mr) * kcb * mr
+                        g.a = pack_a_     ? wa_block + ((ic + ir) / mr) * kcb * mr
                               : p.trans_a ? p.a + pc * p.lda + ic + ir
                                           : p.a + (ic + ir) * p.lda + pc;
                         g.a_ps = a_row_stride_;

@@ -1,9 +1,10 @@
 // GemmKernel: blocked fp32 GEMM over a window of output tiles (dim 0: columns in steps of NR,
-// dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-thread
+// dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-part
 // workspace, or pre-packed by the weights manager). A is read in place by the indexed microkernel
 // through a table of k offsets, except when its row stride is a multiple of 4 KiB (rows would
-// collide in the same L1 sets) or N is large: then it is packed into MR-row panels. K blocking is
-// fixed, so results do not depend on the split.
+// collide in the same L1 sets) or N is large: then GemmPackAKernel packs all of it into MR-row
+// panels first, in parallel, into workspace every part reads (schedule_gemm runs both). K blocking
+// is fixed, so results do not depend on the split.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 
 #include "simd/kernel_table.hpp"
 #include "tessera/cpu/kernel.hpp"
+#include "tessera/cpu/scheduler.hpp"
 
 namespace tessera::cpu {
 
@@ -31,21 +33,48 @@ struct GemmProblem {
     ActivationInfo act;           ///< relu/relu6/bounded/leaky/clip fused; others unsupported here
 };
 
+/// Packs every K block of a row-major A into the GemmKernel's MR-row panels, split over panels:
+/// block pc (a multiple of KC) starts at pc * m_padded floats, panel i of it at i * kcb * MR.
+class GemmPackAKernel final : public ICpuKernel {
+  public:
+    const char* name() const override { return "GemmPackAKernel"; }
+    void configure(const GemmProblem& problem, int64_t mr, int64_t kc);
+    /// Floats of the packed A.
+    std::size_t packed_floats() const { return packed_floats_; }
+    void set_operands(const float* a, float* packed) {
+        a_ = a;
+        packed_ = packed;
+    }
+    void run(const Window& window, const ThreadInfo& info) override;
+
+  private:
+    int64_t m_ = 0, k_ = 0, lda_ = 0, mr_ = 1, kc_ = 1;
+    std::size_t packed_floats_ = 0;
+    const float* a_ = nullptr;
+    float* packed_ = nullptr;
+};
+
 class GemmKernel final : public ICpuKernel {
   public:
     const char* name() const override { return "GemmKernel"; }
     void configure(const KernelTable& table, const GemmProblem& problem);
-    /// Floats of workspace each part needs (times the number of parts).
-    std::size_t workspace_floats_per_part() const { return ws_a_ + ws_b_; }
+    /// Floats of workspace for `parts` parts: the shared packed A, then each part's B block.
+    std::size_t workspace_floats(int parts) const {
+        return (pack_a_ ? pack_a_kernel_.packed_floats() : 0) +
+               ws_b_ * static_cast<std::size_t>(parts);
+    }
     void set_workspace(float* workspace, int parts) {
         workspace_ = workspace;
         workspace_parts_ = parts;
     }
+    /// The kernel that must run (to completion) before this one, or null.
+    ICpuKernel* pack_a_kernel() { return pack_a_ ? &pack_a_kernel_ : nullptr; }
     /// Floats of a fully pre-packed B for this table and problem.
     static std::size_t packed_b_floats(const KernelTable& table, int64_t k, int64_t n);
-    /// Binds the data pointers (bias may be null) before a run.
+    /// Binds the data pointers (bias may be null) before a run; after set_workspace.
     void set_operands(const float* a, const float* b, const float* b_packed, const float* bias,
                       float* c) {
+        pack_a_kernel_.set_operands(a, workspace_);
         p_.a = a;
         p_.b = b;
         p_.b_packed = b_packed;
@@ -58,13 +87,17 @@ class GemmKernel final : public ICpuKernel {
     const KernelTable* t_ = nullptr;
     GemmProblem p_;
     int64_t nr_ = 0, nc_ = 0;
-    std::size_t ws_a_ = 0, ws_b_ = 0;
+    std::size_t ws_b_ = 0;
     bool pack_a_ = false;
+    GemmPackAKernel pack_a_kernel_;
     std::vector<int64_t> a_offsets_;  ///< element offset of A(0, k) for k < KC (in place or packed)
     int64_t a_row_stride_ = 0;        ///< element distance between A(p, k) and A(p+1, k)
     float* workspace_ = nullptr;
     int workspace_parts_ = 0;
 };
+
+/// Schedules `kernel` over `parts` parts, after packing A when it needs that.
+void schedule_gemm(IScheduler& scheduler, GemmKernel& kernel, int parts);
 
 /// Maps an activation onto the microkernel's fused epilogue; false if it cannot be fused.
 bool fuse_activation(const ActivationInfo& act, MicroArgs& args);
