@@ -3,7 +3,10 @@
 #include <dnnl.hpp>
 
 #include <cstring>
+#include <memory>
+#include <unordered_map>
 
+#include "bench_pairs.hpp"
 #include "bench_util.hpp"
 #include "tessera/cpu/functions/conv2d.hpp"
 #include "tessera/cpu/functions/depthwise_conv2d.hpp"
@@ -36,88 +39,95 @@ void fill_random(void* data, std::size_t bytes, unsigned seed) {
     std::memcpy(data, v.data(), v.size() * sizeof(float));
 }
 
-void bench_ours(benchmark::State& state, ConvCase c, int threads) {
-    Context& ctx = context_for(threads);
-    const DataLayout in_layout = c.ic < 16 ? DataLayout::nchw : DataLayout::nchw16c;
-    Tensor src(TensorInfo({1, c.ic, c.hw, c.hw}, DataType::f32, in_layout, {}, "src"));
-    Tensor weights(TensorInfo({c.oc, c.depthwise ? 1 : c.ic, c.k, c.k}, DataType::f32));
-    Tensor bias(TensorInfo({c.oc}, DataType::f32));
-    Conv2dGeometry g;
-    g.stride_h = g.stride_w = c.stride;
-    g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = c.pad;
-    g.groups = c.depthwise ? c.ic : 1;
-    Tensor dst(TensorInfo(Conv2d::output_shape(src.info(), weights.info(), g), DataType::f32,
-                          DataLayout::nchw16c));
+/// Our side of a case: tensors and the configured function.
+struct OursConv {
+    Tensor src, weights, bias, dst;
     std::unique_ptr<IFunction> conv;
-    if (c.depthwise) {
-        auto dw = std::make_unique<DepthwiseConv2d>(ctx);
-        DepthwiseConv2dInfo info;
-        info.geometry = g;
-        dw->configure(src, weights, &bias, dst, info);
-        conv = std::move(dw);
-    } else {
-        auto dense = std::make_unique<Conv2d>(ctx);
-        dense->configure(src, weights, &bias, dst, Conv2dInfo{g, {}, nullptr});
-        conv = std::move(dense);
-    }
-    for (Tensor* t : {&src, &weights, &bias, &dst}) {
-        t->allocator().allocate();
-        fill_random(t->buffer(), t->info().total_size_in_bytes(), 3);
-    }
-    conv->run();  // prepare + warm up
-    for (auto _ : state) {
-        conv->run();
-        benchmark::ClobberMemory();
-    }
-    set_flops(state, conv_flops(c));
-}
 
-void bench_onednn(benchmark::State& state, ConvCase c, int threads) {
-    use_onednn_threads(threads);
-    using namespace dnnl;
-    using tag = memory::format_tag;
-    using dt = memory::data_type;
-    engine eng(engine::kind::cpu, 0);
-    stream s(eng);
-    const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
-    memory::desc src_md({1, c.ic, c.hw, c.hw}, dt::f32, tag::any);
-    memory::desc wei_md = c.depthwise ? memory::desc({c.ic, 1, 1, c.k, c.k}, dt::f32, tag::any)
-                                      : memory::desc({c.oc, c.ic, c.k, c.k}, dt::f32, tag::any);
-    memory::desc bias_md({c.oc}, dt::f32, tag::x);
-    memory::desc dst_md({1, c.oc, o, o}, dt::f32, tag::any);
-    convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                   src_md, wei_md, bias_md, dst_md, {c.stride, c.stride},
-                                   {c.pad, c.pad}, {c.pad, c.pad});
-    convolution_forward::primitive_desc pd(desc, eng);
-    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
-        dst(pd.dst_desc(), eng);
-    for (memory* m : {&src, &wei, &bias, &dst})
-        fill_random(m->get_data_handle(), m->get_desc().get_size(), 3);
-    convolution_forward conv(pd);
-    const std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}};
-    conv.execute(s, args);
-    s.wait();
-    for (auto _ : state) {
-        conv.execute(s, args);
-        s.wait();
+    OursConv(const ConvCase& c, Context& ctx)
+        : src(TensorInfo({1, c.ic, c.hw, c.hw}, DataType::f32,
+                         c.ic < 16 ? DataLayout::nchw : DataLayout::nchw16c, {}, "src")),
+          weights(TensorInfo({c.oc, c.depthwise ? 1 : c.ic, c.k, c.k}, DataType::f32)),
+          bias(TensorInfo({c.oc}, DataType::f32)) {
+        Conv2dGeometry g;
+        g.stride_h = g.stride_w = c.stride;
+        g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = c.pad;
+        g.groups = c.depthwise ? c.ic : 1;
+        dst.info() = TensorInfo(Conv2d::output_shape(src.info(), weights.info(), g), DataType::f32,
+                                DataLayout::nchw16c);
+        if (c.depthwise) {
+            auto dw = std::make_unique<DepthwiseConv2d>(ctx);
+            DepthwiseConv2dInfo info;
+            info.geometry = g;
+            dw->configure(src, weights, &bias, dst, info);
+            conv = std::move(dw);
+        } else {
+            auto dense = std::make_unique<Conv2d>(ctx);
+            dense->configure(src, weights, &bias, dst, Conv2dInfo{g, {}, nullptr});
+            conv = std::move(dense);
+        }
+        for (Tensor* t : {&src, &weights, &bias, &dst}) {
+            t->allocator().allocate();
+            fill_random(t->buffer(), t->info().total_size_in_bytes(), 3);
+        }
     }
-    set_flops(state, conv_flops(c));
+};
+
+/// oneDNN's side: convolution_forward with format_tag::any and its memories.
+struct OnednnConv {
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    dnnl::stream stream{eng};
+    dnnl::convolution_forward conv;
+    std::unordered_map<int, dnnl::memory> args;
+
+    explicit OnednnConv(const ConvCase& c) {
+        using namespace dnnl;
+        using tag = memory::format_tag;
+        using dt = memory::data_type;
+        const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
+        memory::desc src_md({1, c.ic, c.hw, c.hw}, dt::f32, tag::any);
+        memory::desc wei_md = c.depthwise ? memory::desc({c.ic, 1, 1, c.k, c.k}, dt::f32, tag::any)
+                                          : memory::desc({c.oc, c.ic, c.k, c.k}, dt::f32, tag::any);
+        memory::desc bias_md({c.oc}, dt::f32, tag::x);
+        memory::desc dst_md({1, c.oc, o, o}, dt::f32, tag::any);
+        convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                       src_md, wei_md, bias_md, dst_md, {c.stride, c.stride},
+                                       {c.pad, c.pad}, {c.pad, c.pad});
+        convolution_forward::primitive_desc pd(desc, eng);
+        memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
+            dst(pd.dst_desc(), eng);
+        for (memory* m : {&src, &wei, &bias, &dst})
+            fill_random(m->get_data_handle(), m->get_desc().get_size(), 3);
+        conv = convolution_forward(pd);
+        args = {{DNNL_ARG_SRC, src},
+                {DNNL_ARG_WEIGHTS, wei},
+                {DNNL_ARG_BIAS, bias},
+                {DNNL_ARG_DST, dst}};
+    }
+};
+
+CasePair make_conv_pair(const ConvCase& c, int threads) {
+    auto ours = std::make_shared<OursConv>(c, context_for(threads));
+    use_onednn_threads(threads);  // oneDNN fixes a primitive's thread count when it is created
+    auto onednn = std::make_shared<OnednnConv>(c);
+    CasePair pair;
+    pair.ours = [ours] { ours->conv->run(); };
+    pair.onednn = [onednn, threads] {
+        use_onednn_threads(threads);
+        onednn->conv.execute(onednn->stream, onednn->args);
+        onednn->stream.wait();
+    };
+    pair.flops = conv_flops(c);
+    return pair;
 }
 
 }  // namespace
 
 void register_conv_benchmarks() {
     for (const ConvCase& c : kConvCases)
-        for (int threads : {1, 2}) {
-            const std::string suffix = std::string(c.name) + "/" + std::to_string(threads) + "T";
-            benchmark::RegisterBenchmark(("cpu/" + suffix).c_str(), bench_ours, c, threads)
-                ->Unit(benchmark::kMillisecond)
-                ->UseRealTime();
-            benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), bench_onednn, c, threads)
-                ->Unit(benchmark::kMillisecond)
-                ->UseRealTime();
-        }
+        for (int threads : {1, 2})
+            register_case_pair(std::string(c.name) + "/" + std::to_string(threads) + "T",
+                               [c, threads] { return make_conv_pair(c, threads); });
 }
 
 }  // namespace tessera::cpu::bench

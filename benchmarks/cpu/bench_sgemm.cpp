@@ -1,50 +1,50 @@
 // SGEMM M=N=K in {256, 512, 1024, 2048}: tessera::cpu::sgemm vs dnnl_sgemm, 1 and 2 threads.
 #include <dnnl.h>
 
+#include <memory>
+
+#include "bench_pairs.hpp"
 #include "bench_util.hpp"
 #include "tessera/cpu/blas.hpp"
 
 namespace tessera::cpu::bench {
 namespace {
 
-void bench_ours(benchmark::State& state, int64_t n, int threads) {
-    const auto a = random_data(static_cast<std::size_t>(n * n), 1);
-    const auto b = random_data(static_cast<std::size_t>(n * n), 2);
-    std::vector<float> c(static_cast<std::size_t>(n * n));
-    Context& ctx = context_for(threads);
-    for (auto _ : state) {
-        sgemm(false, false, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n, ctx);
-        benchmark::ClobberMemory();
-    }
-    set_flops(state, 2.0 * n * n * n);
-}
+struct SgemmOperands {
+    int64_t n;
+    std::vector<float> a, b, c;
+    explicit SgemmOperands(int64_t size)
+        : n(size),
+          a(random_data(static_cast<std::size_t>(size * size), 1)),
+          b(random_data(static_cast<std::size_t>(size * size), 2)),
+          c(static_cast<std::size_t>(size * size)) {}
+};
 
-void bench_onednn(benchmark::State& state, int64_t n, int threads) {
-    const auto a = random_data(static_cast<std::size_t>(n * n), 1);
-    const auto b = random_data(static_cast<std::size_t>(n * n), 2);
-    std::vector<float> c(static_cast<std::size_t>(n * n));
-    use_onednn_threads(threads);
-    for (auto _ : state) {
-        dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
-        benchmark::ClobberMemory();
-    }
-    set_flops(state, 2.0 * n * n * n);
+CasePair make_sgemm_pair(int64_t n, int threads) {
+    auto ops = std::make_shared<SgemmOperands>(n);
+    CasePair pair;
+    pair.ours = [ops, threads] {
+        const int64_t s = ops->n;
+        sgemm(false, false, s, s, s, 1.0f, ops->a.data(), s, ops->b.data(), s, 0.0f, ops->c.data(),
+              s, context_for(threads));
+    };
+    pair.onednn = [ops, threads] {
+        use_onednn_threads(threads);
+        const int64_t s = ops->n;
+        dnnl_sgemm('N', 'N', s, s, s, 1.0f, ops->a.data(), s, ops->b.data(), s, 0.0f, ops->c.data(),
+                   s);
+    };
+    pair.flops = 2.0 * static_cast<double>(n * n * n);
+    return pair;
 }
 
 }  // namespace
 
 void register_sgemm_benchmarks() {
     for (int64_t n : {256, 512, 1024, 2048})
-        for (int threads : {1, 2}) {
-            const std::string suffix =
-                "sgemm_" + std::to_string(n) + "/" + std::to_string(threads) + "T";
-            benchmark::RegisterBenchmark(("cpu/" + suffix).c_str(), bench_ours, n, threads)
-                ->Unit(benchmark::kMillisecond)
-                ->UseRealTime();
-            benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), bench_onednn, n, threads)
-                ->Unit(benchmark::kMillisecond)
-                ->UseRealTime();
-        }
+        for (int threads : {1, 2})
+            register_case_pair("sgemm_" + std::to_string(n) + "/" + std::to_string(threads) + "T",
+                               [n, threads] { return make_sgemm_pair(n, threads); });
 }
 
 }  // namespace tessera::cpu::bench

@@ -1,25 +1,56 @@
 #!/usr/bin/env python3
-"""Reads bench_cpu's Google Benchmark JSON (all repetitions) and prints, per case, the best time of
-ours and oneDNN at 1 and 2 threads, ours/oneDNN ratios and our 2-thread speedup."""
+"""Reads bench_cpu's Google Benchmark JSON (all repetitions) and prints two tables per case:
+the best time of ours and oneDNN at 1 and 2 threads from the separate cpu/ and onednn/ benchmarks
+(ours/oneDNN ratios and our 2-thread speedup), and, when paired/ benchmarks ran, their median
+ratio of side-by-side blocks (median over repetitions) with the speedups from their medians."""
 import json
 import re
+import statistics
 import sys
 from collections import defaultdict
 
 best = defaultdict(lambda: float("inf"))
+paired = defaultdict(list)
 for entry in json.load(open(sys.argv[1]))["benchmarks"]:
     if entry.get("run_type") == "aggregate":
         continue
-    m = re.match(r"(cpu|onednn)/(.+)/(\d)T", entry["run_name"] if "run_name" in entry else entry["name"])
+    name = entry.get("run_name", entry["name"])
+    m = re.match(r"(cpu|onednn|paired)/(.+)/(\d)T", name)
     if not m:
         continue
+    kind, case, threads = m.group(1), m.group(2), int(m.group(3))
+    if kind == "paired":
+        paired[(case, threads)].append(entry)
+        continue
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[entry["time_unit"]]
-    key = (m.group(2), m.group(1), int(m.group(3)))
-    best[key] = min(best[key], entry["real_time"] * scale)
+    best[(case, kind, threads)] = min(best[(case, kind, threads)], entry["real_time"] * scale)
 
-cases = sorted({k[0] for k in best}, key=lambda c: (not c.startswith("sgemm"), c))
-print(f"| case | ours 1T ms | oneDNN 1T ms | ratio 1T | ours 2T ms | oneDNN 2T ms | ratio 2T | our 2T speedup |")
-print("|---|---|---|---|---|---|---|---|")
-for c in cases:
-    o1, d1, o2, d2 = (best[(c, w, t)] for w, t in (("cpu", 1), ("onednn", 1), ("cpu", 2), ("onednn", 2)))
-    print(f"| {c} | {o1:.3f} | {d1:.3f} | {o1 / d1:.2f} | {o2:.3f} | {d2:.3f} | {o2 / d2:.2f} | {o1 / o2:.2f} |")
+
+def order(cases):
+    return sorted(cases, key=lambda c: (not c.startswith("sgemm"), c))
+
+
+if best:
+    print("Separate benchmarks (best time of each):\n")
+    print("| case | ours 1T ms | oneDNN 1T ms | ratio 1T | ours 2T ms | oneDNN 2T ms | ratio 2T | our 2T speedup |")
+    print("|---|---|---|---|---|---|---|---|")
+    for c in order({k[0] for k in best}):
+        o1, d1, o2, d2 = (best[(c, w, t)] for w, t in (("cpu", 1), ("onednn", 1), ("cpu", 2), ("onednn", 2)))
+        print(f"| {c} | {o1:.3f} | {d1:.3f} | {o1 / d1:.2f} | {o2:.3f} | {d2:.3f} | {o2 / d2:.2f} | {o1 / o2:.2f} |")
+
+if paired:
+    def med(case, threads, key):
+        return statistics.median(e[key] for e in paired[(case, threads)])
+
+    print("\nPaired blocks (median ratio of side-by-side blocks; range over blocks in brackets):\n")
+    print("| case | ratio 1T | ratio 2T | our 2T speedup | oneDNN 2T speedup | ours 1T / 2T ms |")
+    print("|---|---|---|---|---|---|")
+    for c in order({k[0] for k in paired}):
+        if (c, 1) not in paired or (c, 2) not in paired:
+            continue
+        r1, r2 = med(c, 1, "ratio"), med(c, 2, "ratio")
+        lo1, hi1 = med(c, 1, "ratio_min"), med(c, 1, "ratio_max")
+        lo2, hi2 = med(c, 2, "ratio_min"), med(c, 2, "ratio_max")
+        o1, o2 = med(c, 1, "ours_ms"), med(c, 2, "ours_ms")
+        d1, d2 = med(c, 1, "onednn_ms"), med(c, 2, "onednn_ms")
+        print(f"| {c} | {r1:.2f} [{lo1:.2f}-{hi1:.2f}] | {r2:.2f} [{lo2:.2f}-{hi2:.2f}] | {o1 / o2:.2f} | {d1 / d2:.2f} | {o1:.3f} / {o2:.3f} |")
