@@ -74,6 +74,10 @@ const ConvCase kCases[] = {
     {2, 80, 5, 6, 36, 3, 3, geom(1, 1)},  // several K chunks
     // 1x1 over a dense plane: spans of the flattened plane, the last one short, 2 K chunks
     {2, 400, 7, 9, 24, 1, 1, geom(1, 0)},
+    // short output rows (one tile per row on AVX-512) and several channel blocks; a 1x1 one
+    // whose spans cross output rows
+    {1, 40, 7, 7, 80, 3, 3, geom(1, 1)},
+    {2, 24, 5, 6, 64, 1, 1, geom(1, 0)},
 };
 
 }  // namespace
