@@ -241,3 +241,51 @@ TEST_CASE("conv2d: bad configurations throw typed errors naming function and ten
     auto nchw_dst = make_tensor({1, 16, 3, 3}, DataLayout::nchw);
     CHECK_THROWS_AS(conv.configure(*src, *w8, nullptr, *nchw_dst, Conv2dInfo{}), InvalidArgument);
 }
+
+TEST_CASE("conv2d: functions configured before allocation may pad each other's tensors") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        CAPTURE(ctx.isa_name());
+        auto unallocated = [](std::vector<int64_t> shape) {
+            return std::make_unique<Tensor>(
+                TensorInfo(std::move(shape), DataType::f32, DataLayout::nchw16c, {}, "t"));
+        };
+        // x -> 1x1 (dense plane: runs in spans) -> y -> 3x3 pad 1, which pads y in place after
+        // the 1x1 was configured; x is also read by a 3x3 pad 2 configured after a 3x3 pad 1.
+        const ConvCase c1{1, 32, 9, 11, 32, 1, 1, geom(1, 0)};
+        const ConvCase c2{1, 32, 9, 11, 16, 3, 3, geom(1, 1)};
+        const ConvCase c3{1, 32, 9, 11, 16, 3, 3, geom(1, 2)};
+        auto x = unallocated({1, 32, 9, 11});
+        auto y = unallocated({1, 32, 9, 11});
+        auto z = unallocated({1, 16, 9, 11});
+        auto u = unallocated({1, 16, 9, 11});
+        auto v = unallocated({1, 16, 11, 13});
+        const auto xv = random_vector(32 * 9 * 11, 41), w1 = random_vector(32 * 32, 42),
+                   w2 = random_vector(16 * 32 * 9, 43), w3 = random_vector(16 * 32 * 9, 44);
+        auto wt1 = make_tensor({32, 32, 1, 1}), wt2 = make_tensor({16, 32, 3, 3}),
+             wt3 = make_tensor({16, 32, 3, 3});
+        write_nchw(*wt1, w1);
+        write_nchw(*wt2, w2);
+        write_nchw(*wt3, w3);
+        Conv2d conv1(ctx), conv2(ctx), conv_u(ctx), conv3(ctx);
+        conv1.configure(*x, *wt1, nullptr, *y, Conv2dInfo{c1.g, {}, nullptr});
+        conv2.configure(*y, *wt2, nullptr, *z, Conv2dInfo{c2.g, {}, nullptr});
+        conv_u.configure(*x, *wt2, nullptr, *u, Conv2dInfo{c2.g, {}, nullptr});
+        conv3.configure(*x, *wt3, nullptr, *v, Conv2dInfo{c3.g, {}, nullptr});
+        for (Tensor* t : {x.get(), y.get(), z.get(), u.get(), v.get()}) {
+            t->allocator().allocate();
+            std::memset(t->buffer(), 0xff, t->info().total_size_in_bytes());
+        }
+        write_nchw(*x, xv);
+        conv1.run();
+        conv2.run();
+        conv_u.run();
+        conv3.run();
+        const std::vector<float> none(32, 0.0f);
+        const auto yv = reference_conv(c1, xv, w1, none, 9, 11);
+        CHECK(all_close(read_nchw(*y), yv, 1e-4f, 1e-4f));
+        CHECK(all_close(read_nchw(*z), reference_conv(c2, yv, w2, none, 9, 11), 1e-4f, 1e-3f));
+        CHECK(all_close(read_nchw(*u), reference_conv(c2, xv, w2, none, 9, 11), 1e-4f, 1e-3f));
+        CHECK(all_close(read_nchw(*v), reference_conv(c3, xv, w3, none, 11, 13), 1e-4f, 1e-3f));
+    }
+}

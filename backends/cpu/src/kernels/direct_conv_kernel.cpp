@@ -38,7 +38,16 @@ ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, i
     return plan;
 }
 
-void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+/// Element strides and extents of one run, read from the tensors' current infos.
+struct DirectConvKernel::Layout {
+    const float* src = nullptr;
+    float* dst = nullptr;
+    int64_t src_n = 0, src_h = 0, src_w = 0;
+    int64_t dst_n = 0, dst_c = 0, dst_h = 0, dst_w = 0;
+    int64_t out_h = 0, out_w = 0;
+};
+
+void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor& dst,
                                  const ConvChannelPlan& plan, const DirectConvParams& params) {
     const TensorInfo& s = src.info();
     const TensorInfo& d = dst.info();
@@ -50,6 +59,7 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
             "needs an f32 nchw16c output");
     require(s.padding().covers(PaddingSize{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left}), fn,
             s.name(), "input padding is smaller than the convolution's");
+    src.info().set_resizable(false);
     table_ = &table;
     src_ = &src;
     dst_ = &dst;
@@ -104,12 +114,16 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
         chunks_.push_back(std::move(bounds));
     }
 
+    for (int mr = 1; mr <= table.mr; ++mr)
+        for (int nv = 1; nv <= table.nv; ++nv)
+            micro_[mr - 1][nv - 1] = table.micro_for(g.stride_w * s.stride_w(), mr, nv);
+
     // Loop order: keep all weights hot in L2 and stream the input when they fit, else keep one
     // block's weights and stream the rows.
     blocks_inner_ = plan.packed_floats * 4 <= 256 * 1024;
     const bool flat = plan.kh == 1 && plan.kw == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                       g.pad_top == 0 && g.pad_left == 0 && s.w() == d.w() &&
-                      s.stride_h() == d.w() * s.stride_w() && d.stride_h() == d.w() * d.stride_w();
+                      s.stride_h() == d.w() * s.stride_w();
     // Spans of about one row, rounded up to whole register tiles.
     span_ = flat ? (d.w() + table.mr - 1) / table.mr * table.mr : 0;
     rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : d.h();
@@ -127,11 +141,9 @@ void DirectConvKernel::configure(const KernelTable& table, const ITensor& src, I
     set_parts_per_thread(4);
 }
 
-void DirectConvKernel::run_row(int64_t n, int64_t row, int64_t block_index, std::size_t chunk,
-                               int64_t share, int64_t shares) const {
+void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t block_index,
+                               std::size_t chunk, int64_t share, int64_t shares) const {
     const KernelTable& t = *table_;
-    const TensorInfo& s = src_->info();
-    const TensorInfo& d = dst_->info();
     const Conv2dGeometry& g = params_.geometry;
     const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(block_index)];
     const std::vector<int64_t>& offsets = offsets_[block.table];
@@ -139,59 +151,82 @@ void DirectConvKernel::run_row(int64_t n, int64_t row, int64_t block_index, std:
     const int64_t k0 = bounds[chunk], k1 = bounds[chunk + 1];
     const bool first = chunk == 0, last = chunk + 2 == bounds.size();
 
-    // The row's first input/output pixel, its width and the distance to the next row's input.
-    const float* in = src_->data<float>() + n * s.stride_n();
-    float* out =
-        dst_->data<float>() + n * d.stride_n() + (block.oc_start / kChannelBlock) * d.stride_c();
-    int64_t ow_total = d.w(), next_row_step = g.stride_h * s.stride_h();
-    if (span_ > 0) {
-        const int64_t first_pixel = row * span_;
-        ow_total = std::min(span_, d.h() * d.w() - first_pixel);
-        in += first_pixel * s.stride_w();
-        out += first_pixel * d.stride_w();
-        next_row_step = span_ * s.stride_w();
-    } else {
-        in += (row * g.stride_h - g.pad_top) * s.stride_h() - g.pad_left * s.stride_w();
-        out += row * d.stride_h();
-    }
     MicroArgs a = params_.epilogue;
     a.kc = k1 - k0;
     a.koff = offsets.data() + k0;
-    a.a_ps = g.stride_w * s.stride_w();
+    a.a_ps = g.stride_w * l.src_w;
     a.b = weights_ + block.weights_offset + k0 * block.width;
-    a.c_ps = d.stride_w();
-    a.c_bs = d.stride_c();
+    a.c_ps = l.dst_w;
+    a.c_bs = l.dst_c;
     a.bias = bias_ && last ? bias_ + block.oc_start : nullptr;
     if (!last) a.act = FusedAct::none;
     a.load_c = !first;
     a.beta = 1.0f;
     a.alpha = 1.0f;
     const int64_t nv = block.width / t.vec_width;
-    // As few tiles as MR allows, of nearly equal widths: a short tile is bound by the FMA
-    // latency rather than its work (7 pixels run faster as 4 + 3 than as 6 + 1).
-    const int64_t tiles = (ow_total + t.mr - 1) / t.mr;
-    // Streaming input (1x1): each tile prefetches the same pixels of the next output row, for
-    // this call's share of the channel-block lines, so the prefetches are spread over the row.
+
+    // Streaming input (1x1): each tile prefetches the same pixels of the next row, for this
+    // call's share of the channel-block lines, so the prefetches are spread over the row.
     const std::vector<int64_t>& all_lines = lines_[block.table][chunk];
     const std::size_t line_count = row + 1 < rows_ ? all_lines.size() : 0;
     const int64_t* lines = all_lines.data() + line_count * static_cast<std::size_t>(share) /
                                                   static_cast<std::size_t>(shares);
     const int64_t* lines_end = all_lines.data() + line_count * static_cast<std::size_t>(share + 1) /
                                                       static_cast<std::size_t>(shares);
-    const float* next_row = in + next_row_step;
-    for (int64_t i = 0, ow = 0; i < tiles; ++i) {
-        const int64_t rows = (ow_total - ow + (tiles - i) - 1) / (tiles - i);
-        for (const int64_t* line = lines; line != lines_end; ++line)
-            for (int64_t p = ow; p < ow + rows; ++p)
-                __builtin_prefetch(next_row + *line + p * a.a_ps, 0, 3);
-        a.a = in + ow * a.a_ps;
-        a.c = out + ow * d.stride_w();
-        t.micro_for(a.a_ps, rows, nv)(a);
-        ow += rows;
+    const int64_t next_row_step = span_ > 0 ? span_ * l.src_w : g.stride_h * l.src_h;
+
+    // `count` output pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal
+    // widths: a short tile is bound by the FMA latency rather than its work (7 pixels run faster
+    // as 4 + 3 than as 6 + 1).
+    auto run_pixels = [&](const float* in, float* out, int64_t count) {
+        const int64_t tiles = (count + t.mr - 1) / t.mr;
+        const float* next_row = in + next_row_step;
+        for (int64_t i = 0, ow = 0; i < tiles; ++i) {
+            const int64_t rows = (count - ow + (tiles - i) - 1) / (tiles - i);
+            for (const int64_t* line = lines; line != lines_end; ++line)
+                for (int64_t p = ow; p < ow + rows; ++p)
+                    __builtin_prefetch(next_row + *line + p * a.a_ps, 0, 3);
+            a.a = in + ow * a.a_ps;
+            a.c = out + ow * l.dst_w;
+            micro_[rows - 1][nv - 1](a);
+            ow += rows;
+        }
+    };
+
+    const float* in = l.src + n * l.src_n;
+    float* out = l.dst + n * l.dst_n + (block.oc_start / kChannelBlock) * l.dst_c;
+    if (span_ == 0) {
+        run_pixels(in + (row * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w,
+                   out + row * l.dst_h, l.out_w);
+        return;
+    }
+    const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
+    if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
+        run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0);
+        return;
+    }
+    for (int64_t p = p0; p < p1;) {  // padded output plane: one piece per output row
+        const int64_t oh = p / l.out_w, ow = p % l.out_w;
+        const int64_t end = std::min(p1, (oh + 1) * l.out_w);
+        run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p);
+        p = end;
     }
 }
 
 void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
+    const TensorInfo& s = src_->info();
+    const TensorInfo& d = dst_->info();
+    const Layout l{src_->data<float>(),
+                   dst_->data<float>(),
+                   s.stride_n(),
+                   s.stride_h(),
+                   s.stride_w(),
+                   d.stride_n(),
+                   d.stride_c(),
+                   d.stride_h(),
+                   d.stride_w(),
+                   d.h(),
+                   d.w()};
     auto chunks_of = [this](int64_t b) {
         return chunks_[plan_->blocks[static_cast<std::size_t>(b)].table].size() - 1;
     };
@@ -200,7 +235,7 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh)
                 for (int64_t b = w[0].start(); b < w[0].end(); ++b)
                     for (std::size_t c = 0; c < chunks_of(b); ++c)
-                        run_row(n, oh, b, c, b - w[0].start(), w[0].end() - w[0].start());
+                        run_row(l, n, oh, b, c, b - w[0].start(), w[0].end() - w[0].start());
         } else {
             // Weights do not fit in L2 here: while the rows of one chunk run, prefetch the next
             // chunk's weights (a share per row) so they arrive from L3 ahead of use.
@@ -218,7 +253,7 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
                         const int64_t from = (oh - w[1].start()) * per_row;
                         const int64_t to = std::min(next_floats, from + per_row);
                         for (int64_t f = from; f < to; f += 16) __builtin_prefetch(next + f, 0, 2);
-                        run_row(n, oh, b, c, 0, 1);
+                        run_row(l, n, oh, b, c, 0, 1);
                     }
                 }
             }

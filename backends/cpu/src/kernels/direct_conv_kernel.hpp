@@ -57,7 +57,9 @@ class DirectConvKernel final : public ICpuKernel {
     const char* name() const override { return "DirectConvKernel"; }
     /// `src` is f32 (nchw16c, nchw or nhwc) padded by at least the geometry's padding; dst is f32
     /// nchw16c. Weights/bias pointers are bound later (set_weights) since they come from prepare().
-    void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+    /// The reduction offsets bake src's strides in, so its layout is frozen (not resizable) from
+    /// here on; dst's strides are read at run time (a later function may still pad it).
+    void configure(const KernelTable& table, ITensor& src, ITensor& dst,
                    const ConvChannelPlan& plan, const DirectConvParams& params);
     void set_weights(const float* packed, const float* bias) {
         weights_ = packed;
@@ -69,8 +71,9 @@ class DirectConvKernel final : public ICpuKernel {
     /// One output row (or span of the flattened plane) of one block and K chunk; `share` of
     /// `shares` (the calls that cover this row) says which part of the next row's input this call
     /// prefetches.
-    void run_row(int64_t n, int64_t row, int64_t block, std::size_t chunk, int64_t share,
-                 int64_t shares) const;
+    struct Layout;
+    void run_row(const Layout& layout, int64_t n, int64_t row, int64_t block, std::size_t chunk,
+                 int64_t share, int64_t shares) const;
 
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
@@ -85,9 +88,12 @@ class DirectConvKernel final : public ICpuKernel {
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
     bool blocks_inner_ = true;
-    /// A 1x1, stride-1, unpadded convolution whose input and output planes are dense reads pixel
-    /// p of the whole plane at p times the pixel stride: the plane is then cut into spans of
-    /// `span_` pixels (whole register tiles) instead of rows, so no tile is cut short by a row end.
+    /// Microkernels for the input's pixel stride: [rows - 1][vectors - 1].
+    MicroKernel micro_[kMaxMR][kMaxNV] = {};
+    /// A 1x1, stride-1, unpadded convolution whose input plane is dense reads pixel p of the
+    /// whole plane at p times the pixel stride: the plane is then cut into spans of `span_` pixels
+    /// (whole register tiles) instead of rows, so no tile is cut short by a row end (while the
+    /// output plane is dense too; otherwise a span runs as one piece per output row it touches).
     int64_t span_ = 0;  ///< 0: rows are output rows
     int64_t rows_ = 0;  ///< rows or spans per image
 };
