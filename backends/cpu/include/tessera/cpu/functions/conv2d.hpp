@@ -38,7 +38,9 @@ class Conv2d final : public IFunction {
                                              const Conv2dGeometry& geometry);
 
     /// Validates and plans. Grows src's padding when it is still resizable (unallocated);
-    /// otherwise a padded copy is made at run time.
+    /// otherwise a padded copy is made at run time. The (padded) input's layout is then fixed:
+    /// functions configured later that need more padding on it make their own copy. dst may
+    /// still be padded by functions configured later.
     void configure(ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
                    const Conv2dInfo& info);
     void prepare() override;
