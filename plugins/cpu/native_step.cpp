@@ -114,23 +114,8 @@ class native_step final : public step {
                 function_ = std::move(f);
             }
         } else if (const auto* pl = op.get_if<op::pooling>()) {
-            cpu::PoolingInfo info;
-            info.type = pl->is_max() ? cpu::PoolingType::max : cpu::PoolingType::average;
-            info.global = pl->mode == TSR_POOL_GLOBAL_MAX || pl->mode == TSR_POOL_GLOBAL_AVERAGE;
-            info.exclude_padding = pl->mode != TSR_POOL_AVERAGE_INCLUDE_PADDING;
-            if (!info.global) {
-                const auto g = pl->geometry(p.tensors[node_.inputs[0]]);
-                info.kernel_h = g.kh;
-                info.kernel_w = g.kw;
-                info.stride_h = g.sh;
-                info.stride_w = g.sw;
-                info.pad_top = g.y.pad_before;
-                info.pad_bottom = g.y.pad_after;
-                info.pad_left = g.x.pad_before;
-                info.pad_right = g.x.pad_after;
-            }
             auto f = std::make_unique<cpu::Pooling>(ctx, memory);
-            f->configure(in(0), out(), info);
+            f->configure(in(0), out(), runtime_pooling(*pl, p.tensors[node_.inputs[0]]));
             function_ = std::move(f);
         } else if (const auto* a = op.get_if<op::activation>()) {
             to_runtime(a->act, act);

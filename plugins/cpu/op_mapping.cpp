@@ -44,8 +44,21 @@ route_choice pooling_route(const op::pooling& p, const std::vector<tensor_desc>&
     if (!all_f32(in)) return reference_because("integer pooling");
     if (p.mode == TSR_POOL_GLOBAL_MAX || p.mode == TSR_POOL_GLOBAL_AVERAGE)
         return {route::native_blocked, TSR_REASON_NONE, {}};
-    const auto g = p.geometry(in[0]);
+    if (cpu::Pooling::output_shape(runtime_info(blocked(in[0])), runtime_pooling(p, in[0])) !=
+        dims_of(out))
+        return reference_because("output rounding");
+    return {route::native_blocked, TSR_REASON_NONE, {}};
+}
+
+}  // namespace
+
+cpu::PoolingInfo runtime_pooling(const op::pooling& p, const tensor_desc& src) {
     cpu::PoolingInfo info;
+    info.type = p.is_max() ? cpu::PoolingType::max : cpu::PoolingType::average;
+    info.global = p.mode == TSR_POOL_GLOBAL_MAX || p.mode == TSR_POOL_GLOBAL_AVERAGE;
+    info.exclude_padding = p.mode != TSR_POOL_AVERAGE_INCLUDE_PADDING;
+    if (info.global) return info;
+    const auto g = p.geometry(src);
     info.kernel_h = g.kh;
     info.kernel_w = g.kw;
     info.stride_h = g.sh;
@@ -54,12 +67,8 @@ route_choice pooling_route(const op::pooling& p, const std::vector<tensor_desc>&
     info.pad_bottom = g.y.pad_after;
     info.pad_left = g.x.pad_before;
     info.pad_right = g.x.pad_after;
-    if (cpu::Pooling::output_shape(runtime_info(blocked(in[0])), info) != dims_of(out))
-        return reference_because("output rounding");
-    return {route::native_blocked, TSR_REASON_NONE, {}};
+    return info;
 }
-
-}  // namespace
 
 cpu::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src,
                                      const tensor_desc& weights) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <tessera/cpu/functions/pooling.hpp>
 #include <tessera/cpu/types.hpp>
 #include <tessera/sdk/backend.hpp>
 
@@ -35,6 +36,9 @@ int activation_inputs(const op_desc& op);
 /// A convolution's geometry (padding resolved, groups counted) for the runtime.
 cpu::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src,
                                      const tensor_desc& weights);
+
+/// A pooling's mode and window (padding resolved) for the runtime.
+cpu::PoolingInfo runtime_pooling(const op::pooling& p, const tensor_desc& src);
 
 /// Tessera activation -> runtime activation; false when the runtime has no equivalent.
 bool to_runtime(const tsr_activation_spec& spec, cpu::ActivationInfo& out);
