@@ -100,40 +100,35 @@ TEST_CASE("conv batchnorm relu nodes run as one fused step and match the referen
 TEST_CASE(
     "fusion covers batchnorm without scale and shift, its own activation, no bias and depthwise "
     "convs") {
-    SUBCASE("batchnorm without scale and shift, conv without bias, relu6") {
-        block_options o;
-        o.bias = false;
-        o.affine = false;
-        o.act = TSR_ACT_RELU6;
-        const auto report = check_against_reference([&](graph& g) {
-            g.output(
-                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b", o, 60));
-        });
-        CHECK(report.steps == 1);
-        CHECK(report.fused_nodes == 2);
-    }
-    SUBCASE("batchnorm with a fused activation, nothing after it") {
-        block_options o;
-        o.bn_act = TSR_ACT_TANH;
-        o.act = TSR_ACT_NONE;
-        const auto report = check_against_reference([&](graph& g) {
-            g.output(
-                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b", o, 70));
-        });
-        CHECK(report.steps == 1);
-        CHECK(report.fused_nodes == 1);
-    }
-    SUBCASE("depthwise conv batchnorm sigmoid") {
-        block_options o;
-        o.channels_out = 5;
-        o.groups = 5;
-        o.act = TSR_ACT_SIGMOID;
-        const auto report = check_against_reference([&](graph& g) {
-            g.output(
-                conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "dw", o, 80));
-        });
-        CHECK(report.steps == 1);
-        CHECK(report.fused_nodes == 2);
+    struct Variant {
+        const char* name;
+        block_options options;
+        int seed;
+        int fused_nodes;
+    };
+    block_options plain, bn_act, depthwise;
+    plain.bias = false;  // batchnorm without scale and shift, conv without bias, relu6
+    plain.affine = false;
+    plain.act = TSR_ACT_RELU6;
+    bn_act.bn_act = TSR_ACT_TANH;  // batchnorm with a fused activation, nothing after it
+    bn_act.act = TSR_ACT_NONE;
+    depthwise.channels_out = 5;  // depthwise conv, batchnorm, sigmoid
+    depthwise.groups = 5;
+    depthwise.act = TSR_ACT_SIGMOID;
+    const Variant variants[] = {
+        {"batchnorm without scale and shift, conv without bias, relu6", plain, 60, 2},
+        {"batchnorm with a fused activation, nothing after it", bn_act, 70, 1},
+        {"depthwise conv batchnorm sigmoid", depthwise, 80, 2},
+    };
+    for (const Variant& v : variants) {
+        SUBCASE(v.name) {
+            const auto report = check_against_reference([&](graph& g) {
+                g.output(conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b",
+                                     v.options, v.seed));
+            });
+            CHECK(report.steps == 1);
+            CHECK(report.fused_nodes == v.fused_nodes);
+        }
     }
 }
 
