@@ -24,67 +24,35 @@ int dims_of_layout(zdnn_data_layouts layout) {
   }
 }
 
+namespace {
+
+void set_dims(zdnn_tensor_desc& out, uint32_t dim4, uint32_t dim3, uint32_t dim2, uint32_t dim1) {
+  out.dim4 = dim4;
+  out.dim3 = dim3;
+  out.dim2 = dim2;
+  out.dim1 = dim1;
+}
+
+}  // namespace
+
 zdnn_status transformed_dims(const zdnn_tensor_desc& pre, zdnn_tensor_desc& out) {
   const uint32_t d4 = pre.dim4, d3 = pre.dim3, d2 = pre.dim2, d1 = pre.dim1;
   out.format = ZDNN_FORMAT_4DFEATURE;
   out.layout = ZDNN_NHWC;
   switch (pre.layout) {
-  case ZDNN_1D:
-    out.dim4 = 1;
-    out.dim3 = 1;
-    out.dim2 = 1;
-    out.dim1 = d1;
-    break;
-  case ZDNN_2D:
-    out.dim4 = 1;
-    out.dim3 = 1;
-    out.dim2 = d2;
-    out.dim1 = d1;
-    break;
-  case ZDNN_2DS:
-    out.dim4 = d2;
-    out.dim3 = 1;
-    out.dim2 = 1;
-    out.dim1 = d1;
-    break;
-  case ZDNN_3D:
-    out.dim4 = 1;
-    out.dim3 = d3;
-    out.dim2 = d2;
-    out.dim1 = d1;
-    break;
-  case ZDNN_3DS:
-    out.dim4 = d3;
-    out.dim3 = 1;
-    out.dim2 = d2;
-    out.dim1 = d1;
-    break;
+  case ZDNN_1D: set_dims(out, 1, 1, 1, d1); break;
+  case ZDNN_2D: set_dims(out, 1, 1, d2, d1); break;
+  case ZDNN_2DS: set_dims(out, d2, 1, 1, d1); break;
+  case ZDNN_3D: set_dims(out, 1, d3, d2, d1); break;
+  case ZDNN_3DS: set_dims(out, d3, 1, d2, d1); break;
   case ZDNN_4D:
-  case ZDNN_NHWC:
-    out.dim4 = d4;
-    out.dim3 = d3;
-    out.dim2 = d2;
-    out.dim1 = d1;
-    break;
-  case ZDNN_NCHW:
-    out.dim4 = d4;
-    out.dim3 = d2;
-    out.dim2 = d1;
-    out.dim1 = d3;
-    break;
-  case ZDNN_4DS:
-    out.dim4 = d4;
-    out.dim3 = 1;
-    out.dim2 = d2;
-    out.dim1 = d3 == 1 ? d1 : d3 * padded64(d1);
-    break;
+  case ZDNN_NHWC: set_dims(out, d4, d3, d2, d1); break;
+  case ZDNN_NCHW: set_dims(out, d4, d2, d1, d3); break;
+  case ZDNN_4DS: set_dims(out, d4, 1, d2, d3 == 1 ? d1 : d3 * padded64(d1)); break;
   case ZDNN_HWCK:
     out.layout = ZDNN_HWCK;
     out.format = ZDNN_FORMAT_4DKERNEL;
-    out.dim4 = d4;
-    out.dim3 = d3;
-    out.dim2 = d2;
-    out.dim1 = d1;
+    set_dims(out, d4, d3, d2, d1);
     break;
   default: return ZDNN_INVALID_LAYOUT;
   }
