@@ -74,11 +74,13 @@ void GemmPackAKernel::configure(const GemmProblem& p, int64_t mr, int64_t kc) {
 void GemmPackAKernel::run(const Window& win, const ThreadInfo&) {
     const int64_t m_padded = round_up(std::max<int64_t>(m_, 1), mr_);
     const int64_t i0 = win[0].start() * mr_, i1 = std::min(win[0].end() * mr_, m_);
-    if (i0 >= i1) return;
-    for (int64_t pc = 0; pc < k_; pc += kc_) {
-        const int64_t kcb = std::min(kc_, k_ - pc);
-        pack_a_panels(a_, lda_, false, i0, i1 - i0, pc, kcb, mr_,
-                      packed_ + pc * m_padded + (i0 / mr_) * kcb * mr_);
+    // Panel by panel, all K blocks of it: its rows are then read from start to end.
+    for (int64_t i = i0; i < i1; i += mr_) {
+        for (int64_t pc = 0; pc < k_; pc += kc_) {
+            const int64_t kcb = std::min(kc_, k_ - pc);
+            pack_a_panels(a_, lda_, false, i, std::min(mr_, i1 - i), pc, kcb, mr_,
+                          packed_ + pc * m_padded + (i / mr_) * kcb * mr_);
+        }
     }
 }
 
@@ -172,23 +174,23 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
                 for (int64_t ir = 0; ir < mcb; ir += mr) {
                     const int64_t rows = std::min(mr, mcb - ir);
-                    for (int64_t jr = 0; jr < ncb; jr += nr) {
+                    const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
+                    g.kc = kcb;
+                    g.a = pack_a_     ? wa_block + ((ic + ir) / mr) * kcb * mr
+                          : p.trans_a ? p.a + pc * p.lda + ic + ir
+                                      : p.a + (ic + ir) * p.lda + pc;
+                    g.a_ps = a_row_stride_;
+                    g.koff = a_offsets_.data();
+                    g.alpha = p.alpha;
+                    g.load_c = first ? p.beta != 0.0f : true;
+                    g.beta = first ? p.beta : 1.0f;
+                    g.act = last ? act : FusedAct::none;
+                    const float* bp = bblock;
+                    for (int64_t jr = 0; jr < ncb; jr += nr, bp += panel_stride) {
                         const int64_t cols = std::min(nr, ncb - jr);
-                        const float* bp = bblock + (jr / nr) * panel_stride;
-                        g.kc = kcb;
-                        g.a = pack_a_     ? wa_block + ((ic + ir) / mr) * kcb * mr
-                              : p.trans_a ? p.a + pc * p.lda + ic + ir
-                                          : p.a + (ic + ir) * p.lda + pc;
-                        g.a_ps = a_row_stride_;
-                        g.koff = a_offsets_.data();
                         g.b = bp;
-                        g.alpha = p.alpha;
-                        g.load_c = first ? p.beta != 0.0f : true;
-                        g.beta = first ? p.beta : 1.0f;
                         g.bias = last && p.bias ? p.bias + jc + jr : nullptr;
-                        g.act = last ? act : FusedAct::none;
                         float* cptr = p.c + (ic + ir) * p.ldc + jc + jr;
-                        const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                         if (cols == nr) {
                             g.c = cptr;
                             g.c_ps = p.ldc;
