@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "quiet_threads.hpp"
 
 namespace tessera::cpu::bench {
 namespace {
@@ -33,10 +34,19 @@ double block_median_ms(const std::function<void()>& f) {
     return median(runs);
 }
 
+/// Lets the other library's idle workers stop spinning, then wakes this one's with an untimed run:
+/// each library is timed on cores nobody else is using, with its own workers awake (as in a
+/// stream of calls to one library). False if the process did not go quiet.
+bool settle(const std::function<void()>& f) {
+    const bool quiet = wait_for_quiet_threads();
+    f();
+    return quiet;
+}
+
 void run_single(benchmark::State& state, const std::function<CasePair()>& make, bool ours) {
     const CasePair pair = make();
     const std::function<void()>& f = ours ? pair.ours : pair.onednn;
-    f();  // prepare + warm up
+    settle(f);  // prepare + warm up
     for (auto _ : state) {
         f();
         benchmark::ClobberMemory();
@@ -49,17 +59,22 @@ void run_paired(benchmark::State& state, const std::function<CasePair()>& make) 
     const CasePair pair = make();
     pair.ours();
     pair.onednn();
+    int unquiet = 0;
+    auto block = [&unquiet](const std::function<void()>& f) {
+        unquiet += settle(f) ? 0 : 1;
+        return block_median_ms(f);
+    };
     for (auto _ : state) {
         std::vector<double> ratios, ours_ms, onednn_ms;
         for (int b = 0; b < kBlocks; ++b) {
-            // Alternate which library goes first so neither always follows the other's spin-down.
+            // Alternate which library goes first (slow drifts of the machine hit both alike).
             double o = 0, d = 0;
             if (b % 2 == 0) {
-                o = block_median_ms(pair.ours);
-                d = block_median_ms(pair.onednn);
+                o = block(pair.ours);
+                d = block(pair.onednn);
             } else {
-                d = block_median_ms(pair.onednn);
-                o = block_median_ms(pair.ours);
+                d = block(pair.onednn);
+                o = block(pair.ours);
             }
             ratios.push_back(o / d);
             ours_ms.push_back(o);
@@ -70,6 +85,7 @@ void run_paired(benchmark::State& state, const std::function<CasePair()>& make) 
         state.counters["ratio_max"] = *std::max_element(ratios.begin(), ratios.end());
         state.counters["ours_ms"] = median(ours_ms);
         state.counters["onednn_ms"] = median(onednn_ms);
+        state.counters["unquiet_blocks"] = unquiet;
     }
 }
 
