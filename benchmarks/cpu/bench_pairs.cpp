@@ -56,9 +56,7 @@ void run_single(benchmark::State& state, const std::function<CasePair()>& make, 
 
 void run_paired(benchmark::State& state, const std::function<CasePair()>& make) {
     constexpr int kBlocks = 11;
-    const CasePair pair = make();
-    pair.ours();
-    pair.onednn();
+    const CasePair pair = make();  // each block's settle() runs prepare and warm-up
     int unquiet = 0;
     auto block = [&unquiet](const std::function<void()>& f) {
         unquiet += settle(f) ? 0 : 1;

@@ -64,22 +64,22 @@ void GemmPackAKernel::configure(const GemmProblem& p, int64_t mr, int64_t kc) {
     lda_ = p.lda;
     mr_ = mr;
     kc_ = kc;
-    const int64_t panels = (std::max<int64_t>(m_, 1) + mr - 1) / mr;
-    packed_floats_ = static_cast<std::size_t>(round_up(panels * mr * std::max<int64_t>(k_, 1), 64));
+    m_padded_ = round_up(std::max<int64_t>(m_, 1), mr);
+    const int64_t panels = m_padded_ / mr;
+    packed_floats_ = static_cast<std::size_t>(round_up(m_padded_ * std::max<int64_t>(k_, 1), 64));
     Window win;
     win.set(0, Window::Dimension(0, panels, 1));
     configure_window(win, 0, 1);
 }
 
 void GemmPackAKernel::run(const Window& win, const ThreadInfo&) {
-    const int64_t m_padded = round_up(std::max<int64_t>(m_, 1), mr_);
     const int64_t i0 = win[0].start() * mr_, i1 = std::min(win[0].end() * mr_, m_);
     // Panel by panel, all K blocks of it: its rows are then read from start to end.
     for (int64_t i = i0; i < i1; i += mr_) {
         for (int64_t pc = 0; pc < k_; pc += kc_) {
             const int64_t kcb = std::min(kc_, k_ - pc);
             pack_a_panels(a_, lda_, false, i, std::min(mr_, i1 - i), pc, kcb, mr_,
-                          packed_ + pc * m_padded + (i / mr_) * kcb * mr_);
+                          packed_ + panel_offset(pc, kcb, i));
         }
     }
 }
@@ -143,10 +143,9 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     }
     if (info.thread_id >= workspace_parts_)
         throw Error("GemmKernel::run", "", "workspace was sized for fewer parts");
-    const float* wa = workspace_;
+    const float* wa = workspace_;  // the packed A, when pack_a_
     float* wb = workspace_ + (pack_a_ ? pack_a_kernel_.packed_floats() : 0) +
                 static_cast<std::size_t>(info.thread_id) * ws_b_;
-    const int64_t m_padded = round_up(p.m, mr);
 
     MicroArgs g;
     fuse_activation(p.act, g);
@@ -156,7 +155,6 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     for (int64_t pc = 0; pc < p.k; pc += t.kc) {
         const int64_t kcb = std::min(t.kc, p.k - pc);
         const bool first = pc == 0, last = pc + kcb == p.k;
-        const float* wa_block = wa + pc * m_padded;
         for (int64_t jc = n0; jc < n1; jc += nc_) {
             const int64_t ncb = std::min(nc_, n1 - jc);
             const float* bblock;
@@ -176,7 +174,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                     const int64_t rows = std::min(mr, mcb - ir);
                     const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                     g.kc = kcb;
-                    g.a = pack_a_     ? wa_block + ((ic + ir) / mr) * kcb * mr
+                    g.a = pack_a_     ? wa + pack_a_kernel_.panel_offset(pc, kcb, ic + ir)
                           : p.trans_a ? p.a + pc * p.lda + ic + ir
                                       : p.a + (ic + ir) * p.lda + pc;
                     g.a_ps = a_row_stride_;

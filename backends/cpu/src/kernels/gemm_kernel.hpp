@@ -41,6 +41,11 @@ class GemmPackAKernel final : public ICpuKernel {
     void configure(const GemmProblem& problem, int64_t mr, int64_t kc);
     /// Floats of the packed A.
     std::size_t packed_floats() const { return packed_floats_; }
+    /// Offset (floats) of the panel holding row `row` (a multiple of MR) in the K block starting
+    /// at `pc`, `kcb` deep.
+    std::size_t panel_offset(int64_t pc, int64_t kcb, int64_t row) const {
+        return static_cast<std::size_t>(pc * m_padded_ + (row / mr_) * kcb * mr_);
+    }
     void set_operands(const float* a, float* packed) {
         a_ = a;
         packed_ = packed;
@@ -49,6 +54,7 @@ class GemmPackAKernel final : public ICpuKernel {
 
   private:
     int64_t m_ = 0, k_ = 0, lda_ = 0, mr_ = 1, kc_ = 1;
+    int64_t m_padded_ = 0;  ///< rows rounded up to whole panels
     std::size_t packed_floats_ = 0;
     const float* a_ = nullptr;
     float* packed_ = nullptr;
