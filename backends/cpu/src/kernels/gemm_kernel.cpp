@@ -119,9 +119,10 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
     win.set(1, Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
     // Split along N when there are enough column panels (each thread then packs only its own
-    // part of B and reads A in place), else along M; never along K.
+    // part of B), else along M; from the table's split_m_rows on, along M; never along K.
     const int64_t m_tiles = win.num_iterations(1), n_tiles = win.num_iterations(0);
-    const bool split_m = n_tiles < 4 && m_tiles > n_tiles;
+    const bool split_m =
+        (n_tiles < 4 && m_tiles > n_tiles) || (t_->split_m_rows > 0 && p_.m >= t_->split_m_rows);
     configure_window(win, split_m ? 1 : 0, 1);
 }
 

@@ -78,6 +78,10 @@ struct KernelTable {
     int mr = 1;                            ///< rows of the full register tile
     int nv = 1;                            ///< vectors per row of the full register tile
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
+    /// A multi-threaded GEMM with at least this many rows splits them (M) between threads rather
+    /// than the columns (N); 0: rows only when N has too few column panels. Rows cost each thread
+    /// a packing of the whole B, columns a full read of A per column block.
+    int64_t split_m_rows = 0;
     MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< [stride slot][mr-1][nv-1]
 
     /// The microkernel for A row stride `a_ps`, `mr` rows and `nv` vectors.
