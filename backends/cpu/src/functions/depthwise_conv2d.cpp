@@ -1,5 +1,5 @@
-// DepthwiseConv2d: border handling through PaddedInput, weights packed per channel block once
-// (weights manager), rows computed by DepthwiseConvKernel.
+// DepthwiseConv2d: zero borders handled inside DepthwiseConvKernel, other borders through
+// PaddedInput; weights packed per channel block once (weights manager).
 #include "tessera/cpu/functions/depthwise_conv2d.hpp"
 
 #include "functions/padded_input.hpp"
@@ -102,8 +102,12 @@ void DepthwiseConv2d::configure(ITensor& src, const ITensor& weights, const ITen
                                end(s.w(), g.pad_left, g.stride_w, (kw - 1) * g.dilation_w, ow));
         border = PaddingSize{};
     }
+    // Zero borders are the kernel's own (taps outside the image are skipped): the input is read
+    // in place, with no padded copy and no border fill per run. Other borders are materialised.
+    const bool zero_border = info.border_mode == BorderMode::constant && info.border_value == 0.0f;
+    if (zero_border) border = PaddingSize{};
     ITensor& in = m.input.configure(src, border, m.group, info.border_mode, info.border_value);
-    m.kernel.configure(m.ctx.kernels(), in, dst, g, kh, kw, rect, info.activation);
+    m.kernel.configure(m.ctx.kernels(), in, dst, g, kh, kw, rect, info.activation, zero_border);
     m.input.end_lifetime();
     dst.info().set_valid_region(
         ValidRegion{{0, 0, rect.oh_begin, rect.ow_begin},

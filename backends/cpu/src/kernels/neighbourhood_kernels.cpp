@@ -1,6 +1,8 @@
 // DepthwiseConvKernel and PoolingKernel: per output row, call the SIMD row kernels.
 #include "kernels/neighbourhood_kernels.hpp"
 
+#include <algorithm>
+
 #include "tessera/cpu/error.hpp"
 
 namespace tessera::cpu {
@@ -22,7 +24,8 @@ std::size_t split_dimension_for(const Window& win) {
 
 void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
                                     const Conv2dGeometry& g, int64_t kh, int64_t kw,
-                                    const OutputRect& rect, const ActivationInfo& act) {
+                                    const OutputRect& rect, const ActivationInfo& act,
+                                    bool zero_border) {
     const char* fn = "DepthwiseConvKernel::configure";
     require(src.info().layout() == DataLayout::nchw16c && src.info().data_type() == DataType::f32,
             fn, src.info().name(), "needs f32 nchw16c");
@@ -34,37 +37,103 @@ void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src
     g_ = g;
     kh_ = kh;
     kw_ = kw;
+    zero_border_ = zero_border;
     rect_ = rect;
     act_ = act;
+    // Interior columns: first ox with ox*s - pad >= 0, last with ox*s - pad + (kw-1)*d < w.
+    interior_begin_ = rect.ow_begin;
+    interior_end_ = rect.ow_end;
+    if (zero_border) {
+        const int64_t last = src.info().w() - 1 + g.pad_left - (kw - 1) * g.dilation_w;
+        interior_begin_ =
+            std::clamp((g.pad_left + g.stride_w - 1) / g.stride_w, rect.ow_begin, rect.ow_end);
+        interior_end_ = last < 0 ? interior_begin_
+                                 : std::clamp(last / g.stride_w + 1, interior_begin_, rect.ow_end);
+    }
     const Window win = blocked_rows_window(dst.info(), rect);
     configure_window(win, split_dimension_for(win), 1);
+}
+
+DepthwiseConvKernel::TapRange DepthwiseConvKernel::valid_taps(int64_t origin, int64_t taps,
+                                                              int64_t dilation,
+                                                              int64_t extent) const {
+    if (!zero_border_ || (origin >= 0 && origin + (taps - 1) * dilation < extent)) return {0, taps};
+    // Tap t is inside when 0 <= origin + t*d <= extent - 1.
+    const int64_t begin = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
+    const int64_t last = extent - 1 - origin;
+    const int64_t end = last < 0 ? 0 : std::min(taps, last / dilation + 1);
+    return {std::min(begin, end), end};
 }
 
 void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
+    if (rect_.ow_end <= rect_.ow_begin) return;
+    const float* src = src_->data<float>();
+    float* dst = dst_->data<float>();
+    const int64_t src_n = s.stride_n(), src_c = s.stride_c(), src_h = s.stride_h(),
+                  src_w = s.stride_w();
+    const int64_t dst_n = d.stride_n(), dst_c = d.stride_c(), dst_h = d.stride_h(),
+                  dst_w = d.stride_w();
     DepthwiseRowArgs a;
-    a.count = rect_.ow_end - rect_.ow_begin;
-    if (a.count <= 0) return;
-    a.src_pixel_step = g_.stride_w * s.stride_w();
-    a.src_row = s.stride_h();
-    a.kh = kh_;
-    a.kw = kw_;
+    a.src_pixel_step = g_.stride_w * src_w;
+    a.src_row = src_h;
+    a.w_row = kw_ * kChannelBlock;
     a.dil_h = g_.dilation_h;
     a.dil_w = g_.dilation_w;
     a.act = act_;
+    // Zero borders of stride-1 rows the row kernel takes as zero columns (when no output reads
+    // only outside columns), otherwise edge columns one by one with their own taps.
+    a.count = rect_.ow_end - rect_.ow_begin;
+    const int64_t first_ix = rect_.ow_begin - g_.pad_left, span = a.count + kw_ - 1;
+    a.zero_left = std::max<int64_t>(0, -first_ix);
+    a.zero_right = std::max<int64_t>(0, first_ix + span - s.w());
+    const bool zero_columns =
+        zero_border_ && g_.stride_w == 1 &&
+        depthwise_zero_columns_supported(kh_, kw_, g_.dilation_h, g_.dilation_w, src_w) &&
+        a.zero_left < kw_ && a.zero_right < kw_ && a.zero_left + a.zero_right < span;
+    if (!zero_columns) a.zero_left = a.zero_right = 0;
     for (int64_t n = w[2].start(); n < w[2].end(); ++n)
-        for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb)
+        for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb) {
+            const float* plane = src + n * src_n + cb * src_c;
+            const float* weights = weights_ + cb * kh_ * kw_ * kChannelBlock;
+            a.bias = bias_ ? bias_ + cb * kChannelBlock : nullptr;
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
-                a.src = src_->data<float>() + n * s.stride_n() + cb * s.stride_c() +
-                        (oh * g_.stride_h - g_.pad_top) * s.stride_h() +
-                        (rect_.ow_begin * g_.stride_w - g_.pad_left) * s.stride_w();
-                a.dst = dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() +
-                        oh * d.stride_h() + rect_.ow_begin * d.stride_w();
-                a.weights = weights_ + cb * kh_ * kw_ * kChannelBlock;
-                a.bias = bias_ ? bias_ + cb * kChannelBlock : nullptr;
-                table_->depthwise_row(a);
+                const int64_t iy = oh * g_.stride_h - g_.pad_top;
+                const TapRange ky = valid_taps(iy, kh_, g_.dilation_h, s.h());
+                float* out_row = dst + n * dst_n + cb * dst_c + oh * dst_h;
+                if (zero_columns) {  // the whole row in one call, edge columns read as zeros
+                    a.kh = ky.end - ky.begin;
+                    a.kw = kw_;
+                    a.src = a.kh == 0 ? plane
+                                      : plane + (iy + ky.begin) * src_h +
+                                            (first_ix + a.zero_left) * src_w;
+                    a.weights = weights + ky.begin * kw_ * kChannelBlock;
+                    a.dst = out_row + rect_.ow_begin * dst_w;
+                    table_->depthwise_row(a);
+                    continue;
+                }
+                // Output columns [ox0, ox1) whose taps kx cover the same valid range.
+                auto run_columns = [&](int64_t ox0, int64_t ox1) {
+                    if (ox1 <= ox0) return;
+                    const int64_t ix = ox0 * g_.stride_w - g_.pad_left;
+                    const TapRange kx = valid_taps(ix, kw_, g_.dilation_w, s.w());
+                    a.kh = ky.end - ky.begin;
+                    a.kw = kx.end - kx.begin;
+                    a.src = plane + (iy + ky.begin * g_.dilation_h) * src_h +
+                            (ix + kx.begin * g_.dilation_w) * src_w;
+                    a.weights = weights + (ky.begin * kw_ + kx.begin) * kChannelBlock;
+                    a.dst = out_row + ox0 * dst_w;
+                    a.count = ox1 - ox0;
+                    table_->depthwise_row(a);
+                };
+                for (int64_t ox = rect_.ow_begin; ox < interior_begin_; ++ox)
+                    run_columns(ox, ox + 1);
+                run_columns(interior_begin_, interior_end_);
+                for (int64_t ox = std::max(interior_begin_, interior_end_); ox < rect_.ow_end; ++ox)
+                    run_columns(ox, ox + 1);
             }
+        }
 }
 
 void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max,

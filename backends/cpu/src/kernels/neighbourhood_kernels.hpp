@@ -1,6 +1,7 @@
 // Row-wise neighbourhood kernels on the blocked layout: DepthwiseConvKernel and PoolingKernel.
-// Window: dim 0 channel blocks, dim 1 output rows, dim 2 batch. Inputs are padded and bordered by
-// the function; the kernels compute the output rectangle [oh_begin, oh_end) x [ow_begin, ow_end).
+// Window: dim 0 channel blocks, dim 1 output rows, dim 2 batch. The kernels compute the output
+// rectangle [oh_begin, oh_end) x [ow_begin, ow_end). Pooling reads an input padded and bordered by
+// the function; depthwise convolution either does too or treats taps outside the image as zeros.
 #pragma once
 
 #include <vector>
@@ -22,9 +23,11 @@ Window blocked_rows_window(const TensorInfo& dst, const OutputRect& rect);
 class DepthwiseConvKernel final : public ICpuKernel {
   public:
     const char* name() const override { return "DepthwiseConvKernel"; }
+    /// `zero_border`: taps outside src's image read as zeros (src needs no padding); otherwise
+    /// src is padded and bordered by the geometry's padding.
     void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
                    const Conv2dGeometry& g, int64_t kh, int64_t kw, const OutputRect& rect,
-                   const ActivationInfo& act);
+                   const ActivationInfo& act, bool zero_border);
     /// packed: [channel blocks][kh][kw][16]; bias: [channel blocks * 16] or null.
     void set_weights(const float* packed, const float* bias) {
         weights_ = packed;
@@ -33,11 +36,21 @@ class DepthwiseConvKernel final : public ICpuKernel {
     void run(const Window& window, const ThreadInfo& info) override;
 
   private:
+    /// Taps [begin, end) of a kernel extent whose input coordinate `origin + tap * dilation` lies
+    /// inside [0, extent) (all taps when the input is padded).
+    struct TapRange {
+        int64_t begin = 0, end = 0;
+    };
+    TapRange valid_taps(int64_t origin, int64_t taps, int64_t dilation, int64_t extent) const;
+
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
     Conv2dGeometry g_;
     int64_t kh_ = 1, kw_ = 1;
+    bool zero_border_ = false;
+    /// Output columns [interior_begin_, interior_end_) read only columns inside the image.
+    int64_t interior_begin_ = 0, interior_end_ = 0;
     OutputRect rect_;
     ActivationInfo act_;
     const float* weights_ = nullptr;

@@ -63,10 +63,21 @@ struct DepthwiseRowArgs {
     int64_t src_row = 0;
     int64_t kh = 1, kw = 1;
     int64_t dil_h = 1, dil_w = 1;
-    const float* weights = nullptr;  ///< [kh][kw][16]
+    const float* weights = nullptr;  ///< tap (y, x) at weights[y * w_row + x * 16], 16 floats
+    int64_t w_row = 0;               ///< floats between kernel rows (kw * 16 for a whole kernel)
     const float* bias = nullptr;     ///< [16] or null
     ActivationInfo act;
+    /// Zero-padded edges (rows with depthwise_zero_columns_supported() only): the first
+    /// `zero_left` and last `zero_right` of the count + kw - 1 input columns the row reads lie
+    /// outside the image and count as zeros; `src` then points at the first column inside.
+    int64_t zero_left = 0, zero_right = 0;
 };
+
+/// Whether depthwise_row takes zero_left / zero_right for these taps (stride 1, <= 3x3, dense).
+constexpr bool depthwise_zero_columns_supported(int64_t kh, int64_t kw, int64_t dil_h,
+                                                int64_t dil_w, int64_t src_pixel_step) {
+    return kh <= 3 && kw >= 1 && kw <= 3 && dil_h == 1 && dil_w == 1 && src_pixel_step == 16;
+}
 
 /// A row strides with dedicated microkernel instantiations (0: any stride, read at run time).
 constexpr int kMicroStrides = 4;
