@@ -3,7 +3,8 @@
 // it) and paired/<case>, which alternates blocks of the two in one run and reports the median of
 // the per-block time ratios. The host's speed drifts by tens of percent over seconds on shared
 // machines; blocks of ~20 ms side by side see the same speed, so the paired ratio moves far less
-// between runs than the ratio of the separate benchmarks' best times.
+// between runs than the ratio of the separate benchmarks' best times. paired/ also reports
+// ratio_best, the ratio of each library's fastest run over all its blocks (the undisturbed cost).
 #pragma once
 
 #include <benchmark/benchmark.h>

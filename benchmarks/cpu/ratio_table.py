@@ -2,7 +2,8 @@
 """Reads bench_cpu's Google Benchmark JSON (all repetitions) and prints two tables per case:
 the best time of ours and oneDNN at 1 and 2 threads from the separate cpu/ and onednn/ benchmarks
 (ours/oneDNN ratios and our 2-thread speedup), and, when paired/ benchmarks ran, their median
-ratio of side-by-side blocks (median over repetitions) with the speedups from their medians."""
+ratio of side-by-side blocks and their best-run ratio (medians over repetitions) with the speedups
+from their medians."""
 import json
 import re
 import statistics
@@ -42,9 +43,10 @@ if paired:
     def med(case, threads, key):
         return statistics.median(e[key] for e in paired[(case, threads)])
 
-    print("\nPaired blocks (median ratio of side-by-side blocks; range over blocks in brackets):\n")
-    print("| case | ratio 1T | ratio 2T | our 2T speedup | oneDNN 2T speedup | ours 1T / 2T ms |")
-    print("|---|---|---|---|---|---|")
+    print("\nPaired blocks (median ratio of side-by-side blocks; range over blocks in brackets;"
+          " best: ratio of each library's fastest run):\n")
+    print("| case | ratio 1T | ratio 2T | best 1T | best 2T | our 2T speedup | oneDNN 2T speedup | ours 1T / 2T ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for c in order({k[0] for k in paired}):
         if (c, 1) not in paired or (c, 2) not in paired:
             continue
@@ -53,4 +55,6 @@ if paired:
         lo2, hi2 = med(c, 2, "ratio_min"), med(c, 2, "ratio_max")
         o1, o2 = med(c, 1, "ours_ms"), med(c, 2, "ours_ms")
         d1, d2 = med(c, 1, "onednn_ms"), med(c, 2, "onednn_ms")
-        print(f"| {c} | {r1:.2f} [{lo1:.2f}-{hi1:.2f}] | {r2:.2f} [{lo2:.2f}-{hi2:.2f}] | {o1 / o2:.2f} | {d1 / d2:.2f} | {o1:.3f} / {o2:.3f} |")
+        b1, b2 = (med(c, t, "ratio_best") if "ratio_best" in paired[(c, t)][0] else float("nan")
+                  for t in (1, 2))
+        print(f"| {c} | {r1:.2f} [{lo1:.2f}-{hi1:.2f}] | {r2:.2f} [{lo2:.2f}-{hi2:.2f}] | {b1:.2f} | {b2:.2f} | {o1 / o2:.2f} | {d1 / d2:.2f} | {o1:.3f} / {o2:.3f} |")
