@@ -2,7 +2,7 @@
 // is tiled into MR pixels x NR channels and computed by the indexed microkernel, which reads the
 // (padded) input through a table of element offsets, one per reduction step (channel, kh, kw).
 // The same kernel thus serves nchw16c, nchw and nhwc inputs, strides, dilation and groups.
-// The reduction is cut into chunks of whole channel blocks whose weights fit in L1; a tile keeps
+// The reduction is cut into chunks of whole channel blocks with 24-40 KiB of weights; a tile keeps
 // its partial sums in the output between chunks (same chunks whatever the thread split).
 #pragma once
 
