@@ -120,8 +120,11 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                     const TapRange kx = valid_taps(ix, kw_, g_.dilation_w, s.w());
                     a.kh = ky.end - ky.begin;
                     a.kw = kx.end - kx.begin;
-                    a.src = plane + (iy + ky.begin * g_.dilation_h) * src_h +
-                            (ix + kx.begin * g_.dilation_w) * src_w;
+                    // No valid tap (an output of bias only): point at the plane, never read.
+                    a.src = a.kh == 0 || a.kw == 0
+                                ? plane
+                                : plane + (iy + ky.begin * g_.dilation_h) * src_h +
+                                      (ix + kx.begin * g_.dilation_w) * src_w;
                     a.weights = weights + (ky.begin * kw_ + kx.begin) * kChannelBlock;
                     a.dst = out_row + ox0 * dst_w;
                     a.count = ox1 - ox0;
