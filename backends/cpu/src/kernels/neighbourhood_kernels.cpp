@@ -50,6 +50,17 @@ void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src
         interior_end_ = last < 0 ? interior_begin_
                                  : std::clamp(last / g.stride_w + 1, interior_begin_, rect.ow_end);
     }
+    // Stride-1 rows the row kernel takes whole, their edge columns as zero columns (when no
+    // output reads only outside columns); otherwise edge columns go one by one with their taps.
+    const int64_t first_ix = rect.ow_begin - g.pad_left,
+                  span = rect.ow_end - rect.ow_begin + kw - 1;
+    zero_left_ = std::max<int64_t>(0, -first_ix);
+    zero_right_ = std::max<int64_t>(0, first_ix + span - src.info().w());
+    zero_columns_ = zero_border && g.stride_w == 1 &&
+                    depthwise_zero_columns_supported(kh, kw, g.dilation_h, g.dilation_w,
+                                                     src.info().stride_w()) &&
+                    zero_left_ < kw && zero_right_ < kw && zero_left_ + zero_right_ < span;
+    if (!zero_columns_) zero_left_ = zero_right_ = 0;
     const Window win = blocked_rows_window(dst.info(), rect);
     configure_window(win, split_dimension_for(win), 1);
 }
@@ -82,17 +93,8 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
     a.dil_h = g_.dilation_h;
     a.dil_w = g_.dilation_w;
     a.act = act_;
-    // Zero borders of stride-1 rows the row kernel takes as zero columns (when no output reads
-    // only outside columns), otherwise edge columns one by one with their own taps.
-    a.count = rect_.ow_end - rect_.ow_begin;
-    const int64_t first_ix = rect_.ow_begin - g_.pad_left, span = a.count + kw_ - 1;
-    a.zero_left = std::max<int64_t>(0, -first_ix);
-    a.zero_right = std::max<int64_t>(0, first_ix + span - s.w());
-    const bool zero_columns =
-        zero_border_ && g_.stride_w == 1 &&
-        depthwise_zero_columns_supported(kh_, kw_, g_.dilation_h, g_.dilation_w, src_w) &&
-        a.zero_left < kw_ && a.zero_right < kw_ && a.zero_left + a.zero_right < span;
-    if (!zero_columns) a.zero_left = a.zero_right = 0;
+    a.zero_left = zero_left_;
+    a.zero_right = zero_right_;
     for (int64_t n = w[2].start(); n < w[2].end(); ++n)
         for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb) {
             const float* plane = src + n * src_n + cb * src_c;
@@ -102,14 +104,16 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                 const int64_t iy = oh * g_.stride_h - g_.pad_top;
                 const TapRange ky = valid_taps(iy, kh_, g_.dilation_h, s.h());
                 float* out_row = dst + n * dst_n + cb * dst_c + oh * dst_h;
-                if (zero_columns) {  // the whole row in one call, edge columns read as zeros
+                if (zero_columns_) {  // the whole row in one call, edge columns read as zeros
+                    const int64_t ix = rect_.ow_begin - g_.pad_left + zero_left_;
                     a.kh = ky.end - ky.begin;
                     a.kw = kw_;
-                    a.src = a.kh == 0 ? plane
-                                      : plane + (iy + ky.begin) * src_h +
-                                            (first_ix + a.zero_left) * src_w;
+                    a.src = a.kh == 0
+                                ? plane
+                                : plane + (iy + ky.begin * g_.dilation_h) * src_h + ix * src_w;
                     a.weights = weights + ky.begin * kw_ * kChannelBlock;
                     a.dst = out_row + rect_.ow_begin * dst_w;
+                    a.count = rect_.ow_end - rect_.ow_begin;
                     table_->depthwise_row(a);
                     continue;
                 }
@@ -133,8 +137,7 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                 for (int64_t ox = rect_.ow_begin; ox < interior_begin_; ++ox)
                     run_columns(ox, ox + 1);
                 run_columns(interior_begin_, interior_end_);
-                for (int64_t ox = std::max(interior_begin_, interior_end_); ox < rect_.ow_end; ++ox)
-                    run_columns(ox, ox + 1);
+                for (int64_t ox = interior_end_; ox < rect_.ow_end; ++ox) run_columns(ox, ox + 1);
             }
         }
 }

@@ -51,6 +51,9 @@ class DepthwiseConvKernel final : public ICpuKernel {
     bool zero_border_ = false;
     /// Output columns [interior_begin_, interior_end_) read only columns inside the image.
     int64_t interior_begin_ = 0, interior_end_ = 0;
+    /// Rows in one call with zero columns at their ends (DepthwiseRowArgs::zero_left/right).
+    bool zero_columns_ = false;
+    int64_t zero_left_ = 0, zero_right_ = 0;
     OutputRect rect_;
     ActivationInfo act_;
     const float* weights_ = nullptr;
