@@ -5,7 +5,8 @@ namespace tessera::cpu {
 
 const KernelTable* kernel_table_avx2() {
     static const KernelTable table = [] {
-        KernelTable t = simd::make_table<xsimd::fma3<xsimd::avx2>, 6, 2>("avx2", 256, 144, 256);
+        KernelTable t =
+            simd::make_table<xsimd::fma3<xsimd::avx2>, 6, 2, 3, 4>("avx2", 256, 144, 256);
         // Measured on a 2-core Zen 3 (in-process A/B, 2 threads): splitting rows was 4-20%
         // faster for M >= 128 (square 256-1024, 128x1024x1024, 3136x64x576), slower below.
         t.split_m_rows = 128;

@@ -9,9 +9,10 @@
 namespace tessera::cpu {
 
 ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh,
-                                       int64_t kw, int64_t nr) {
+                                       int64_t kw, int64_t mr, int64_t nr) {
     ConvChannelPlan plan;
     plan.nr = nr;
+    plan.mr = mr;
     plan.kh = kh;
     plan.kw = kw;
     const int64_t ocg = oc / groups, icg = ic / groups;
@@ -124,15 +125,15 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         chunks_.push_back(std::move(bounds));
     }
 
-    for (int mr = 1; mr <= table.mr; ++mr)
-        for (int nv = 1; nv <= table.nv; ++nv)
+    for (int mr = 1; mr <= plan.mr; ++mr)
+        for (int nv = 1; nv <= plan.nr / table.vec_width; ++nv)
             micro_[mr - 1][nv - 1] = table.micro_for(g.stride_w * s.stride_w(), mr, nv);
 
     const bool flat = plan.kh == 1 && plan.kw == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                       g.pad_top == 0 && g.pad_left == 0 && s.w() == d.w() &&
                       s.stride_h() == d.w() * s.stride_w();
     // Spans of about one row, rounded up to whole register tiles.
-    span_ = flat ? (d.w() + table.mr - 1) / table.mr * table.mr : 0;
+    span_ = flat ? (d.w() + plan.mr - 1) / plan.mr * plan.mr : 0;
     rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : d.h();
     Window win;
     const int64_t blocks = static_cast<int64_t>(plan.blocks.size());
@@ -186,7 +187,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     // widths: a short tile is bound by the FMA latency rather than its work (7 pixels run faster
     // as 4 + 3 than as 6 + 1).
     auto run_pixels = [&](const float* in, float* out, int64_t count) {
-        const int64_t tiles = (count + t.mr - 1) / t.mr;
+        const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
         const float* next_row = in + next_row_step;
         for (int64_t i = 0, ow = 0; i < tiles; ++i) {
             const int64_t rows = (count - ow + (tiles - i) - 1) / (tiles - i);

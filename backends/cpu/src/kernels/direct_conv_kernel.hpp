@@ -24,7 +24,8 @@ struct ConvChannelPlan {
         int64_t weights_offset = 0;        ///< floats into the packed weights
         std::size_t table = 0;  ///< index of the offset table (shared between equal ranges)
     };
-    int64_t nr = 16;
+    int64_t nr = 16;  ///< channels of a full register tile (a multiple of 16)
+    int64_t mr = 1;   ///< output pixels of a full register tile
     int64_t kh = 1, kw = 1;
     std::vector<Block> blocks;
     std::vector<std::pair<int64_t, int64_t>> table_ranges;  ///< input channel range per table
@@ -43,9 +44,10 @@ struct ConvChannelPlan {
     int64_t steps(int64_t ic_begin, int64_t ic_end) const { return (ic_end - ic_begin) * kh * kw; }
 };
 
-/// Builds the block plan for `oc` outputs, `ic` inputs, `groups`, kernel kh x kw, tile width nr.
+/// Builds the block plan for `oc` outputs, `ic` inputs, `groups`, kernel kh x kw and register
+/// tiles of mr pixels x nr channels.
 ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, int64_t kh,
-                                       int64_t kw, int64_t nr);
+                                       int64_t kw, int64_t mr, int64_t nr);
 
 struct DirectConvParams {
     Conv2dGeometry geometry;

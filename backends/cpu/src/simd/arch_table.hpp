@@ -11,7 +11,8 @@
 
 namespace tessera::cpu::simd {
 
-template <class Arch, int MR, int NV>
+/// MR x NV: the main tile (GEMM and convolution); WMR x WNV (when not 0): the wide tile.
+template <class Arch, int MR, int NV, int WMR = 0, int WNV = 0>
 KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     KernelTable t;
     t.isa = isa;
@@ -22,6 +23,11 @@ KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     t.mc = mc;
     t.nc = nc;
     MicroTableFiller<Arch, MR, NV>::fill(t);
+    if constexpr (WMR > 0 && WNV > 0) {
+        t.wide_mr = WMR;
+        t.wide_nv = WNV;
+        MicroTableFiller<Arch, WMR, WNV>::fill(t);
+    }
     t.activation = &activation<Arch>;
     t.binary = &binary<Arch>;
     t.scale_shift_block = &scale_shift_block<Arch>;

@@ -85,9 +85,12 @@ constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
 
 struct KernelTable {
     const char* isa = "";
-    int vec_width = 1;                     ///< floats per vector
-    int mr = 1;                            ///< rows of the full register tile
-    int nv = 1;                            ///< vectors per row of the full register tile
+    int vec_width = 1;  ///< floats per vector
+    int mr = 1;         ///< rows of the full register tile
+    int nv = 1;         ///< vectors per row of the full register tile
+    /// A second full tile of fewer rows and more vectors (fewer A broadcasts per FMA), for the
+    /// direct convolutions where it measured faster; 0: none (conv uses mr x nv).
+    int wide_mr = 0, wide_nv = 0;
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
     /// A multi-threaded GEMM with at least this many rows splits them (M) between threads rather
     /// than the columns (N); 0: rows only when N has too few column panels. Rows cost each thread

@@ -2,11 +2,20 @@
 // instantiated once per instruction set in the arch TUs).
 #pragma once
 
+#include <type_traits>
+
 #include <xsimd/xsimd.hpp>
 
 #include "simd/kernel_table.hpp"
 
 namespace tessera::cpu::simd {
+
+/// Vector registers the instruction set has (32 on AVX-512 and AArch64 NEON, 16 otherwise).
+template <class Arch>
+constexpr int vector_registers() {
+    return std::is_base_of_v<xsimd::avx512f, Arch> || std::is_base_of_v<xsimd::neon64, Arch> ? 32
+                                                                                             : 16;
+}
 
 /// PS > 0: the A row stride is that compile-time constant (addresses become immediate offsets);
 /// PS == 0: it is read from g.a_ps.
@@ -32,17 +41,33 @@ void micro_kernel(const MicroArgs& g) {
     const float* a = g.a;
     const int64_t ps = PS > 0 ? PS : g.a_ps;
     const int64_t* koff = g.koff;
+    // Each step loads the NV vectors of B and broadcasts the A values one at a time, holding
+    // MR*NV + NV + 1 registers; where that does not fit (a wide tile: few rows, many vectors) it
+    // broadcasts all MR values first and loads B one vector at a time (MR*NV + MR + 1).
+    constexpr bool b_first = MR * NV + NV + 1 <= vector_registers<Arch>();
 #pragma GCC unroll 2
     for (int64_t k = 0; k < kc; ++k) {
         const float* ak = a + koff[k];
-        V bv[NV];
+        if constexpr (b_first) {
+            V bv[NV];
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
+            for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
 #pragma GCC unroll 16
-        for (int p = 0; p < MR; ++p) {
-            const V av(ak[p * ps]);
+            for (int p = 0; p < MR; ++p) {
+                const V av(ak[p * ps]);
 #pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
+                for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
+            }
+        } else {
+            V av[MR];
+#pragma GCC unroll 16
+            for (int p = 0; p < MR; ++p) av[p] = V(ak[p * ps]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) {
+                const V bv = V::load_aligned(b + v * W);
+#pragma GCC unroll 16
+                for (int p = 0; p < MR; ++p) acc[p][v] = xsimd::fma(av[p], bv, acc[p][v]);
+            }
         }
         b += NR;
     }
