@@ -111,7 +111,8 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     // 56 pixels of blocked input (3x3 64->64, 1x1 256->64); in-process A/B on Zen 3.
     const bool wide =
         table.wide_mr > 0 && (input.info().layout() != DataLayout::nchw16c || dst.info().w() < 28);
-    const int64_t mr = wide ? table.wide_mr : table.mr, nv = wide ? table.wide_nv : table.nv;
+    const int64_t mr = wide ? table.wide_mr : table.conv_mr;
+    const int64_t nv = wide ? table.wide_nv : table.conv_nv;
     m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), mr, nv * table.vec_width);
     DirectConvParams params;
     params.geometry = g;

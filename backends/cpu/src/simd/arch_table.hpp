@@ -11,23 +11,18 @@
 
 namespace tessera::cpu::simd {
 
-/// MR x NV: the main tile (GEMM and convolution); WMR x WNV (when not 0): the wide tile.
-template <class Arch, int MR, int NV, int WMR = 0, int WNV = 0>
+/// A table whose GEMM and direct convolution use the MR x NV register tile.
+template <class Arch, int MR, int NV>
 KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     KernelTable t;
     t.isa = isa;
     t.vec_width = static_cast<int>(xsimd::batch<float, Arch>::size);
-    t.mr = MR;
-    t.nv = NV;
+    t.mr = t.conv_mr = MR;
+    t.nv = t.conv_nv = NV;
     t.kc = kc;
     t.mc = mc;
     t.nc = nc;
     MicroTableFiller<Arch, MR, NV>::fill(t);
-    if constexpr (WMR > 0 && WNV > 0) {
-        t.wide_mr = WMR;
-        t.wide_nv = WNV;
-        MicroTableFiller<Arch, WMR, WNV>::fill(t);
-    }
     t.activation = &activation<Arch>;
     t.binary = &binary<Arch>;
     t.scale_shift_block = &scale_shift_block<Arch>;
@@ -36,6 +31,22 @@ KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     t.depthwise_row = &depthwise_row<Arch>;
     t.s8_gemm = &s8_gemm_generic;
     return t;
+}
+
+/// Gives the direct convolution its own MR x NV tile.
+template <class Arch, int MR, int NV>
+void set_conv_tile(KernelTable& t) {
+    t.conv_mr = MR;
+    t.conv_nv = NV;
+    MicroTableFiller<Arch, MR, NV>::fill(t);
+}
+
+/// Adds the convolution's wide MR x NV tile (see KernelTable::wide_mr).
+template <class Arch, int MR, int NV>
+void set_wide_conv_tile(KernelTable& t) {
+    t.wide_mr = MR;
+    t.wide_nv = NV;
+    MicroTableFiller<Arch, MR, NV>::fill(t);
 }
 
 }  // namespace tessera::cpu::simd

@@ -86,10 +86,12 @@ constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
 struct KernelTable {
     const char* isa = "";
     int vec_width = 1;  ///< floats per vector
-    int mr = 1;         ///< rows of the full register tile
-    int nv = 1;         ///< vectors per row of the full register tile
-    /// A second full tile of fewer rows and more vectors (fewer A broadcasts per FMA), for the
-    /// direct convolutions where it measured faster; 0: none (conv uses mr x nv).
+    int mr = 1;         ///< rows of the GEMM's full register tile
+    int nv = 1;         ///< vectors per row of the GEMM's full register tile
+    int conv_mr = 1;    ///< output pixels of the direct convolution's full register tile
+    int conv_nv = 1;    ///< vectors (of output channels) per pixel of that tile
+    /// A second convolution tile of fewer pixels and more vectors (fewer input broadcasts per
+    /// FMA), for the convolutions where it measured faster; 0: none.
     int wide_mr = 0, wide_nv = 0;
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
     /// A multi-threaded GEMM with at least this many rows splits them (M) between threads rather
