@@ -78,12 +78,13 @@ const ConvCase kCases[] = {
     // whose spans cross output rows
     {1, 40, 7, 7, 80, 3, 3, geom(1, 1)},
     {2, 24, 5, 6, 64, 1, 1, geom(1, 0)},
-    // Rows of >= 28 pixels of blocked input take the main tile on AVX2 (narrower rows and
-    // unblocked inputs the wide one): 3x3 with a partial last block, 1x1 spans, stride 2.
+    // Rows of >= kConvShortRow pixels of blocked input take KernelTable::conv (shorter rows
+    // conv_short_rows, unblocked inputs conv_unblocked): 3x3 with a partial last block, 1x1
+    // spans, stride 2.
     {1, 20, 4, 30, 40, 3, 3, geom(1, 1)},
     {1, 24, 3, 29, 48, 1, 1, geom(1, 0)},
     {1, 16, 3, 61, 20, 3, 3, geom(2, 1)},
-    // groups of 16 outputs, so a 32-channel wide block spans two groups
+    // groups of 16 outputs, so a block of 32 or more channels spans two or more groups
     {1, 24, 6, 6, 48, 3, 3, geom(1, 1, 1, 3)},
 };
 

@@ -1,17 +1,20 @@
-// AVX-512 kernel table (compiled with -mavx512f/bw/dq/vl/vnni -mfma): a 6x64 fp32 register tile
-// for GEMM, 12x32 for direct convolution.
+// AVX-512 kernel table (compiled with -mavx512f/bw/dq/vl/vnni -mfma): a 6x64 fp32 register tile,
+// 12x32 for convolutions with short rows.
 #include "simd/arch_table.hpp"
 #include "simd/vnni_kernels.hpp"
 
 namespace tessera::cpu {
 
 const KernelTable* kernel_table_avx512() {
+    using Arch = xsimd::avx512bw;
     static const KernelTable table = [] {
-        // GEMM: 6x64 (4 vectors of B per step, 6 broadcasts) rather than 12x32 was 5-8% faster
-        // on every square size 256-1024 at 1 and 2 threads (in-process A/B, Sapphire Rapids).
-        // Convolution keeps 12x32: 6x64 was 3-8% faster at 1 thread but 0-5% slower at 2.
-        KernelTable t = simd::make_table<xsimd::avx512bw, 6, 4>("avx512", 384, 144, 640);
-        simd::set_conv_tile<xsimd::avx512bw, 12, 2>(t);
+        // In-process A/B on Sapphire Rapids (2 cores of a shared host), 6x64 (4 vectors of B per
+        // step, 6 broadcasts) against 12x32: GEMM 5-8% faster at 256-1024, 1 and 2 threads;
+        // convolutions 3x3 64->64 56x56, 1x1 256->64 56x56 and 7x7 s2 3->64 2-8% faster while
+        // the host was busy (within +-2% when it was quiet), but 3x3 512->512 7x7 (rows of 7:
+        // one 12-pixel tile against 4 + 3) 1-6% slower.
+        KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 384, 144, 640);
+        t.conv_short_rows = simd::tile<Arch, 12, 2>(t);
         t.s8_gemm = &simd::s8_gemm_vnni512;
         return t;
     }();

@@ -105,15 +105,13 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     const PaddingSize required{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left};
     ITensor& input = m.input.configure(src, required, m.group, BorderMode::constant, 0.0f);
     const KernelTable& table = m.ctx.kernels();
-    // The wide tile (AVX2: 3 pixels x 32 channels, half the broadcasts per FMA of 6 x 16) was
-    // 4-10% faster on unblocked inputs (first layers: 7x7 s2 3->64, 3x3 3->32) and on rows of
-    // <= 14 pixels (3x3 256 14x14 and 512 7x7, 1x1 512 7x7), neutral at 28 and 2-4% slower at
-    // 56 pixels of blocked input (3x3 64->64, 1x1 256->64); in-process A/B on Zen 3.
-    const bool wide =
-        table.wide_mr > 0 && (input.info().layout() != DataLayout::nchw16c || dst.info().w() < 28);
-    const int64_t mr = wide ? table.wide_mr : table.conv_mr;
-    const int64_t nv = wide ? table.wide_nv : table.conv_nv;
-    m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), mr, nv * table.vec_width);
+    // The register tile depends on the input's layout and the row length (measurements in the
+    // arch tables).
+    const TileShape tile = input.info().layout() != DataLayout::nchw16c ? table.conv_unblocked
+                           : dst.info().w() < kConvShortRow             ? table.conv_short_rows
+                                                                        : table.conv;
+    m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), tile.mr,
+                                    static_cast<int64_t>(tile.nv) * table.vec_width);
     DirectConvParams params;
     params.geometry = g;
     m.separate_activation = !fuse_activation(info.activation, params.epilogue);

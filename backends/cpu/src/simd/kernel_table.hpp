@@ -83,16 +83,24 @@ constexpr bool depthwise_zero_columns_supported(int64_t kh, int64_t kw, int64_t 
 constexpr int kMicroStrides = 4;
 constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
 
+/// A full register tile: mr rows (GEMM) or output pixels (convolution) by nv vectors.
+struct TileShape {
+    int mr = 1;
+    int nv = 1;
+};
+
+/// Output rows shorter than this take KernelTable::conv_short_rows.
+constexpr int64_t kConvShortRow = 28;
+
 struct KernelTable {
     const char* isa = "";
     int vec_width = 1;  ///< floats per vector
     int mr = 1;         ///< rows of the GEMM's full register tile
     int nv = 1;         ///< vectors per row of the GEMM's full register tile
-    int conv_mr = 1;    ///< output pixels of the direct convolution's full register tile
-    int conv_nv = 1;    ///< vectors (of output channels) per pixel of that tile
-    /// A second convolution tile of fewer pixels and more vectors (fewer input broadcasts per
-    /// FMA), for the convolutions where it measured faster; 0: none.
-    int wide_mr = 0, wide_nv = 0;
+    /// Direct convolution tiles, chosen per instruction set by measurement: for channel-blocked
+    /// inputs with output rows of at least kConvShortRow pixels, for shorter rows, and for inputs
+    /// that are not channel-blocked (first layers).
+    TileShape conv, conv_short_rows, conv_unblocked;
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
     /// A multi-threaded GEMM with at least this many rows splits them (M) between threads rather
     /// than the columns (N); 0: rows only when N has too few column panels. Rows cost each thread
