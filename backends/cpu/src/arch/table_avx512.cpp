@@ -1,5 +1,5 @@
 // AVX-512 kernel table (compiled with -mavx512f/bw/dq/vl/vnni -mfma): a 6x64 fp32 register tile,
-// 12x32 for convolutions with short rows.
+// 8x48 for convolutions with short rows.
 #include "simd/arch_table.hpp"
 #include "simd/vnni_kernels.hpp"
 
@@ -12,9 +12,15 @@ const KernelTable* kernel_table_avx512() {
         // step, 6 broadcasts) against 12x32: GEMM 5-8% faster at 256-1024, 1 and 2 threads;
         // convolutions 3x3 64->64 56x56, 1x1 256->64 56x56 and 7x7 s2 3->64 2-8% faster while
         // the host was busy (within +-2% when it was quiet), but 3x3 512->512 7x7 (rows of 7:
-        // one 12-pixel tile against 4 + 3) 1-6% slower.
+        // one 12-pixel tile against 4 + 3) 1-6% slower. Short rows take 8x48 instead: against
+        // 12x32 (a 7-pixel row fills 21 accumulators rather than 14) 3x3 512->512 7x7 was
+        // 0.92-1.03, 1x1 512->512 7x7 0.89-0.99, 3x3 256->256 14x14 0.94-1.02 over four runs (1 and
+        // 2 threads).
         KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 384, 144, 640);
-        t.conv_short_rows = simd::tile<Arch, 12, 2>(t);
+        t.conv_short_rows = simd::tile<Arch, 8, 3>(t);
+        // Without the software prefetch of the next input row, 1x1 256->64 56x56 ran 6-9% faster
+        // (the hardware prefetchers keep up; the prefetches took load slots).
+        t.conv_prefetch_input = false;
         t.s8_gemm = &simd::s8_gemm_vnni512;
         return t;
     }();

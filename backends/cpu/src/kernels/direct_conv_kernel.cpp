@@ -109,9 +109,11 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         }
         bounds.push_back(steps);
         // A 1x1 convolution reads each input line for only 16 steps and nothing brought it into
-        // cache before (no padded copy): the next tile's lines are prefetched (see run_row).
+        // cache before (no padded copy): the next tile's lines are prefetched (see run_row)
+        // where the table says that pays (KernelTable::conv_prefetch_input).
         std::vector<std::vector<int64_t>> lines(bounds.size() - 1);
-        if (plan.kh == 1 && plan.kw == 1 && s.layout() == DataLayout::nchw16c) {
+        if (plan.kh == 1 && plan.kw == 1 && s.layout() == DataLayout::nchw16c &&
+            table.conv_prefetch_input) {
             const std::vector<int64_t>& o = offsets_.back();
             for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
                 for (int64_t k = bounds[c]; k < bounds[c + 1]; ++k)

@@ -106,6 +106,9 @@ struct KernelTable {
     /// than the columns (N); 0: rows only when N has too few column panels. Rows cost each thread
     /// a packing of the whole B, columns a full read of A per column block.
     int64_t split_m_rows = 0;
+    /// Whether a 1x1 convolution prefetches the next row of its (streamed, unpadded) input in
+    /// software, ahead of the hardware prefetchers.
+    bool conv_prefetch_input = true;
     MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< [stride slot][mr-1][nv-1]
 
     /// The microkernel for A row stride `a_ps`, `mr` rows and `nv` vectors.
