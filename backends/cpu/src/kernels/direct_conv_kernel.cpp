@@ -2,6 +2,7 @@
 #include "kernels/direct_conv_kernel.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "tessera/cpu/error.hpp"
@@ -70,12 +71,10 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     // Loop order: keep all weights hot in L2 and stream the input when they fit, else keep one
     // block's weights and stream the rows.
     blocks_inner_ = plan.packed_floats * 4 <= 256 * 1024;
-    // K chunks: deep ones (fewer C reloads between chunks) while the weights come from L2; while
-    // they stream from L3 (the next chunk's prefetched meanwhile) smaller ones keep it in L1.
-    // In-process A/B: 40 rather than 24 KiB made 3x3 64->64 56x56 3-5% faster (Zen 3 AVX2 and
-    // Sapphire Rapids AVX-512), 1x1 256->64 2% (AVX-512) and the streaming 3x3 512->512 7x7 up to
-    // 5% slower.
-    const int64_t chunk_kib = blocks_inner_ ? 40 : 24;
+    // K chunks, sized per instruction set (KernelTable::conv_chunk_kib_*): a chunk's weights
+    // stay in L1 while its rows run, at the cost of reloading C between chunks.
+    const int64_t chunk_kib =
+        blocks_inner_ ? table.conv_chunk_kib_resident : table.conv_chunk_kib_streaming;
 
     // Offsets of each reduction step relative to the window's top-left input element.
     offsets_.clear();
@@ -94,7 +93,9 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         });
         offsets_.push_back(std::move(offsets));
         // Chunk boundaries: whole 16-channel groups, up to chunk_kib of weights per chunk.
-        const int64_t max_steps = std::max<int64_t>(1, chunk_kib * 1024 / (4 * plan.nr));
+        const int64_t max_steps = chunk_kib > 0
+                                      ? std::max<int64_t>(1, chunk_kib * 1024 / (4 * plan.nr))
+                                      : std::numeric_limits<int64_t>::max();
         std::vector<int64_t> bounds{0};
         int64_t steps = 0, chunk = 0;
         for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {

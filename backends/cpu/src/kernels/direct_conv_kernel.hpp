@@ -2,8 +2,9 @@
 // is tiled into MR pixels x NR channels and computed by the indexed microkernel, which reads the
 // (padded) input through a table of element offsets, one per reduction step (channel, kh, kw).
 // The same kernel thus serves nchw16c, nchw and nhwc inputs, strides, dilation and groups.
-// The reduction is cut into chunks of whole channel blocks with 24-40 KiB of weights; a tile keeps
-// its partial sums in the output between chunks (same chunks whatever the thread split).
+// The reduction may be cut into chunks of whole channel blocks (a few dozen KiB of weights, per
+// instruction set); a tile keeps its partial sums in the output between chunks (same chunks
+// whatever the thread split).
 #pragma once
 
 #include <cstdint>
