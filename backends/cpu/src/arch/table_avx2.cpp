@@ -8,10 +8,11 @@ const KernelTable* kernel_table_avx2() {
     using Arch = xsimd::fma3<xsimd::avx2>;
     static const KernelTable table = [] {
         KernelTable t = simd::make_table<Arch, 6, 2>("avx2", 256, 144, 256);
-        // 3 pixels x 32 channels (half the input broadcasts per FMA of 6 x 16) was 4-10% faster
-        // on unblocked inputs (7x7 s2 3->64, 3x3 3->32) and on rows of <= 14 pixels (3x3 256
-        // 14x14 and 512 7x7, 1x1 512 7x7), neutral at 28 and 2-4% slower at 56 pixels of blocked
-        // input (3x3 64->64, 1x1 256->64): in-process A/B on a Zen 3.
+        // 3 pixels x 32 channels (half the input broadcasts per FMA of 6 x 16) took 0.88-0.98
+        // of the time on rows of <= 14 pixels (3x3 512 7x7, 256 14x14 and 9x9, 1x1 512 7x7 and
+        // 256->1024 14x14) and 0.90-0.97 on unblocked inputs (3x3 3->32, 7x7 s2 3->64; the
+        // latter 1.00 when the host was quiet), 1.01 at 28 pixels and 1.01-1.04 at 56 pixels of
+        // blocked input (3x3 64->64, 1x1 256->64): in-process A/B on a Zen 3, 1 and 2 threads.
         t.conv_short_rows = t.conv_unblocked = simd::tile<Arch, 3, 4>(t);
         // Measured on a 2-core Zen 3 (in-process A/B, 2 threads): splitting rows was 4-20%
         // faster for M >= 128 (square 256-1024, 128x1024x1024, 3136x64x576), slower below.

@@ -10,20 +10,21 @@ const KernelTable* kernel_table_avx512() {
     static const KernelTable table = [] {
         // In-process A/B on Sapphire Rapids (2 cores of a shared host), 6x64 (4 vectors of B per
         // step, 6 broadcasts) against 12x32: GEMM 5-8% faster at 256-1024, 1 and 2 threads;
-        // convolutions 3x3 64->64 56x56, 1x1 256->64 56x56 and 7x7 s2 3->64 2-8% faster while
-        // the host was busy (within +-2% when it was quiet), but 3x3 512->512 7x7 (rows of 7:
-        // one 12-pixel tile against 4 + 3) 1-6% slower. Short rows take 8x48 instead: against
-        // 12x32 (a 7-pixel row fills 21 accumulators rather than 14) 3x3 512->512 7x7 was
-        // 0.92-1.03, 1x1 512->512 7x7 0.89-0.99, 3x3 256->256 14x14 0.94-1.02 over four runs (1 and
-        // 2 threads).
+        // convolutions 3x3 64->64 56x56, 1x1 256->64 56x56 and 7x7 s2 3->64 took 0.92-1.00 of
+        // the time at 1 thread and 0.93-1.05 at 2 (four runs, busy host; within 2% when it was
+        // quiet), but 3x3 512->512 7x7 (rows of 7: one 7-pixel tile against 4 + 3) 0.96-1.06.
+        // Short rows take 8x48 instead: against 12x32 (a 7-pixel row fills 21 accumulators
+        // rather than 14) 3x3 512->512 7x7 took 0.92-1.03 (four runs), 1x1 512->512 7x7
+        // 0.95-0.99 and 3x3 256->256 14x14 0.97-1.01 (two runs), 1 and 2 threads.
         KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 384, 144, 640);
         t.conv_short_rows = simd::tile<Arch, 8, 3>(t);
         // Without the software prefetch of the next input row, 1x1 256->64 56x56 ran 6-9% faster
         // (the hardware prefetchers keep up; the prefetches took load slots).
         t.conv_prefetch_input = false;
         // No K chunks (the weights of one block stream from the 2 MiB L2 instead of reloading C
-        // per chunk): 0.84-1.0 of the 40/24 KiB chunks on 3x3 64->64 56x56, 256 14x14, 512 7x7,
-        // 128 28x28, 1x1 256->64 and 7x7 s2 3->64, 1 and 2 threads, in two runs.
+        // per chunk): 0.84-1.04 of the 40/24 KiB chunks' time, all but one run below 1.0, on 3x3
+        // 64->64 56x56, 256 14x14, 512 7x7, 128 28x28, 1x1 256->64 and 7x7 s2 3->64, 1 and 2
+        // threads, two runs.
         t.conv_chunk_kib_resident = t.conv_chunk_kib_streaming = 0;
         t.s8_gemm = &simd::s8_gemm_vnni512;
         return t;
