@@ -18,6 +18,11 @@ const KernelTable* kernel_table_avx512() {
         // 0.95-0.99 and 3x3 256->256 14x14 0.97-1.01 (two runs), 1 and 2 threads.
         KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 384, 144, 640);
         t.conv_short_rows = simd::tile<Arch, 8, 3>(t);
+        // Rows of <= 7 pixels: tiles of 7 pixels of two rows x 32 channels (28 accumulators;
+        // each weight vector serves 14 pixels, so half the weight traffic from L2 per output):
+        // 3x3 512->512 7x7 0.97-0.98 at 1 thread, 0.94-0.96 at 2; 3x3 256->256 7x7 0.97-0.98 /
+        // 1.00-1.09 (busy host); a raw loop of the 512 layer's tiles 0.97 per FLOP.
+        t.conv_two_rows = simd::two_row_tile<Arch, 7, 2>(t);
         // Without the software prefetch of the next input row, 1x1 256->64 56x56 ran 6-9% faster
         // (the hardware prefetchers keep up; the prefetches took load slots).
         t.conv_prefetch_input = false;

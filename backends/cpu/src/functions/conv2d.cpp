@@ -107,11 +107,20 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     const KernelTable& table = m.ctx.kernels();
     // The register tile depends on the input's layout and the row length (measurements in the
     // arch tables).
-    const TileShape tile = input.info().layout() != DataLayout::nchw16c ? table.conv_unblocked
-                           : dst.info().w() < kConvShortRow             ? table.conv_short_rows
-                                                                        : table.conv;
+    const bool blocked = input.info().layout() == DataLayout::nchw16c;
+    // Two-row tiles for rows of at most their width, except where the kernel runs 1x1 stride-1
+    // unpadded convolutions over the flattened plane anyway.
+    const bool flat_1x1 = w.dim(2) == 1 && w.dim(3) == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+                          required == PaddingSize{};
+    const bool two_rows = blocked && !flat_1x1 && table.conv_two_rows.mr > 0 &&
+                          dst.info().w() <= table.conv_two_rows.mr && dst.info().h() >= 2;
+    const TileShape tile = two_rows                         ? table.conv_two_rows
+                           : !blocked                       ? table.conv_unblocked
+                           : dst.info().w() < kConvShortRow ? table.conv_short_rows
+                                                            : table.conv;
     m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), tile.mr,
                                     static_cast<int64_t>(tile.nv) * table.vec_width);
+    m.plan.rows_per_tile = two_rows ? 2 : 1;
     DirectConvParams params;
     params.geometry = g;
     m.separate_activation = !fuse_activation(info.activation, params.epilogue);

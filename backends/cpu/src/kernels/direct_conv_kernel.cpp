@@ -128,16 +128,20 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         chunks_.push_back(std::move(bounds));
     }
 
-    for (int mr = 1; mr <= plan.mr; ++mr)
-        for (int nv = 1; nv <= plan.nr / table.vec_width; ++nv)
-            micro_[mr - 1][nv - 1] = table.micro_for(g.stride_w * s.stride_w(), mr, nv);
-
     const bool flat = plan.kh == 1 && plan.kw == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                       g.pad_top == 0 && g.pad_left == 0 && s.w() == d.w() &&
                       s.stride_h() == d.w() * s.stride_w();
+    two_rows_ = plan.rows_per_tile == 2 && !flat;
+    for (int mr = 1; mr <= plan.mr; ++mr)
+        for (int nv = 1; nv <= plan.nr / table.vec_width; ++nv) {
+            micro_[mr - 1][nv - 1] = table.micro_for(g.stride_w * s.stride_w(), mr, nv);
+            micro_two_rows_[mr - 1][nv - 1] =
+                two_rows_ ? table.micro_two_rows_for(g.stride_w * s.stride_w(), mr, nv) : nullptr;
+        }
+
     // Spans of about one row, rounded up to whole register tiles.
     span_ = flat ? (d.w() + plan.mr - 1) / plan.mr * plan.mr : 0;
-    rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : d.h();
+    rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : two_rows_ ? (d.h() + 1) / 2 : d.h();
     Window win;
     const int64_t blocks = static_cast<int64_t>(plan.blocks.size());
     win.set(0, Window::Dimension(0, blocks, 1));
@@ -184,12 +188,14 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                                                   static_cast<std::size_t>(shares);
     const int64_t* lines_end = all_lines.data() + line_count * static_cast<std::size_t>(share + 1) /
                                                       static_cast<std::size_t>(shares);
-    const int64_t next_row_step = span_ > 0 ? span_ * l.src_w : g.stride_h * l.src_h;
+    const int64_t next_row_step =
+        span_ > 0 ? span_ * l.src_w : (two_rows_ ? 2 : 1) * g.stride_h * l.src_h;
 
     // `count` output pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal
     // widths: a short tile is bound by the FMA latency rather than its work (7 pixels run faster
     // as 4 + 3 than as 6 + 1).
-    auto run_pixels = [&](const float* in, float* out, int64_t count) {
+    auto run_pixels = [&](const float* in, float* out, int64_t count,
+                          const MicroKernel(&kernels)[kMaxMR][kMaxNV]) {
         const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
         const float* next_row = in + next_row_step;
         for (int64_t i = 0, ow = 0; i < tiles; ++i) {
@@ -199,7 +205,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                     __builtin_prefetch(next_row + *line + p * a.a_ps, 0, 3);
             a.a = in + ow * a.a_ps;
             a.c = out + ow * l.dst_w;
-            micro_[rows - 1][nv - 1](a);
+            kernels[rows - 1][nv - 1](a);
             ow += rows;
         }
     };
@@ -207,19 +213,24 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const float* in = l.src + n * l.src_n;
     float* out = l.dst + n * l.dst_n + (block.oc_start / kChannelBlock) * l.dst_c;
     if (span_ == 0) {
-        run_pixels(in + (row * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w,
-                   out + row * l.dst_h, l.out_w);
+        // Two-row tiles: output rows 2 * row and 2 * row + 1 (the last alone when odd).
+        const int64_t oh = two_rows_ ? 2 * row : row;
+        const bool pair = two_rows_ && oh + 1 < l.out_h;
+        a.a_rs = g.stride_h * l.src_h;
+        a.c_rs = l.dst_h;
+        run_pixels(in + (oh * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w,
+                   out + oh * l.dst_h, l.out_w, pair ? micro_two_rows_ : micro_);
         return;
     }
     const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
     if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
-        run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0);
+        run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0, micro_);
         return;
     }
     for (int64_t p = p0; p < p1;) {  // padded output plane: one piece per output row
         const int64_t oh = p / l.out_w, ow = p % l.out_w;
         const int64_t end = std::min(p1, (oh + 1) * l.out_w);
-        run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p);
+        run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p, micro_);
         p = end;
     }
 }

@@ -25,8 +25,9 @@ struct ConvChannelPlan {
         int64_t weights_offset = 0;        ///< floats into the packed weights
         std::size_t table = 0;  ///< index of the offset table (shared between equal ranges)
     };
-    int64_t nr = 16;  ///< channels of a full register tile (a multiple of 16)
-    int64_t mr = 1;   ///< output pixels of a full register tile
+    int64_t nr = 16;            ///< channels of a full register tile (a multiple of 16)
+    int64_t mr = 1;             ///< output pixels of a full register tile (per output row)
+    int64_t rows_per_tile = 1;  ///< 2: tiles cover two output rows (KernelTable::conv_two_rows)
     int64_t kh = 1, kw = 1;
     std::vector<Block> blocks;
     std::vector<std::pair<int64_t, int64_t>> table_ranges;  ///< input channel range per table
@@ -91,8 +92,11 @@ class DirectConvKernel final : public ICpuKernel {
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
     bool blocks_inner_ = true;
-    /// Microkernels for the input's pixel stride: [rows - 1][vectors - 1].
+    /// Microkernels for the input's pixel stride: [pixels - 1][vectors - 1]; two-row ones when
+    /// the plan asks for them (then a row index below counts pairs of output rows).
     MicroKernel micro_[kMaxMR][kMaxNV] = {};
+    MicroKernel micro_two_rows_[kMaxMR][kMaxNV] = {};
+    bool two_rows_ = false;
     /// A 1x1, stride-1, unpadded convolution whose input plane is dense reads pixel p of the
     /// whole plane at p times the pixel stride: the plane is then cut into spans of `span_` pixels
     /// (whole register tiles) instead of rows, so no tile is cut short by a row end (while the

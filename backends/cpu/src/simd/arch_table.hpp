@@ -18,6 +18,15 @@ TileShape tile(KernelTable& t) {
     return TileShape{MR, NV};
 }
 
+/// Fills the two-row microkernels up to MR pixels per row x NV, and the one-row ones an odd last
+/// row takes, and returns the MR x NV shape.
+template <class Arch, int MR, int NV>
+TileShape two_row_tile(KernelTable& t) {
+    MicroTableFiller<Arch, MR, NV, 1>::fill(t);
+    MicroTableFiller<Arch, MR, NV, 2>::fill(t);
+    return TileShape{MR, NV};
+}
+
 /// A table whose GEMM and direct convolutions all use the MR x NV register tile.
 template <class Arch, int MR, int NV>
 KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {

@@ -29,6 +29,8 @@ struct MicroArgs {
     float* c = nullptr;
     int64_t c_ps = 0;
     int64_t c_bs = 16;
+    int64_t a_rs = 0;  ///< two-row tiles: A of the second row at a + a_rs
+    int64_t c_rs = 0;  ///< two-row tiles: C of the second row at c + c_rs
     float alpha = 1.0f;
     float beta = 0.0f;
     bool load_c = false;
@@ -101,6 +103,9 @@ struct KernelTable {
     /// inputs with output rows of at least kConvShortRow pixels, for shorter rows, and for inputs
     /// that are not channel-blocked (first layers).
     TileShape conv, conv_short_rows, conv_unblocked;
+    /// Two-row convolution tile (mr pixels of each of two output rows) for rows of at most mr
+    /// pixels, where measured faster; mr 0: none.
+    TileShape conv_two_rows{0, 0};
     int64_t kc = 256, mc = 96, nc = 2048;  ///< cache blocking of the GEMM driver
     /// A multi-threaded GEMM with at least this many rows splits them (M) between threads rather
     /// than the columns (N); 0: rows only when N has too few column panels. Rows cost each thread
@@ -114,14 +119,22 @@ struct KernelTable {
     /// 40 rather than 24 KiB made 3x3 64->64 56x56 3-5% faster, 1x1 256->64 2%, and the streaming
     /// 3x3 512->512 7x7 up to 5% slower (in-process A/B).
     int64_t conv_chunk_kib_resident = 40, conv_chunk_kib_streaming = 24;
-    MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< [stride slot][mr-1][nv-1]
+    MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};           ///< [stride slot][mr-1][nv-1]
+    MicroKernel micro_two_rows[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< mr pixels per row
 
     /// The microkernel for A row stride `a_ps`, `mr` rows and `nv` vectors.
     MicroKernel micro_for(int64_t a_ps, int64_t mr, int64_t nv) const {
+        return micro[stride_slot(a_ps)][mr - 1][nv - 1];
+    }
+    /// The two-row microkernel for A row stride `a_ps`, `mr` pixels per row and `nv` vectors.
+    MicroKernel micro_two_rows_for(int64_t a_ps, int64_t mr, int64_t nv) const {
+        return micro_two_rows[stride_slot(a_ps)][mr - 1][nv - 1];
+    }
+    static int stride_slot(int64_t a_ps) {
         int slot = 0;
         for (int s = 1; s < kMicroStrides; ++s)
             if (kMicroStrideValues[s] == a_ps) slot = s;
-        return micro[slot][mr - 1][nv - 1];
+        return slot;
     }
 
     void (*activation)(const float* src, float* dst, int64_t n,

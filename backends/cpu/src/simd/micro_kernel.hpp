@@ -18,33 +18,36 @@ constexpr int vector_registers() {
 }
 
 /// PS > 0: the A row stride is that compile-time constant (addresses become immediate offsets);
-/// PS == 0: it is read from g.a_ps.
-template <class Arch, int MR, int NV, int PS>
+/// PS == 0: it is read from g.a_ps. ROWS == 2: a two-row tile, MR pixels of each of two output
+/// rows (A and C of the second row at g.a_rs / g.c_rs from the first's).
+template <class Arch, int MR, int NV, int PS, int ROWS = 1>
 void micro_kernel(const MicroArgs& g) {
     using V = xsimd::batch<float, Arch>;
     constexpr int W = static_cast<int>(V::size);
     constexpr int NR = NV * W;
-    V acc[MR][NV];
+    constexpr int P = MR * ROWS;  // accumulator rows
+    const auto c_row = [&g](int p) { return g.c + (p / MR) * g.c_rs + (p % MR) * g.c_ps; };
+    V acc[P][NV];
 #pragma GCC unroll 16
-    for (int p = 0; p < MR; ++p) {
+    for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[p][v] = V(0.0f);
             // The C tile's rows are far apart (a GEMM row or an output pixel): start fetching them
             // now so the epilogue's loads and stores do not wait on L2/L3.
 #pragma GCC unroll 4
-        for (int v = 0; v < NR; v += 16)
-            __builtin_prefetch(g.c + p * g.c_ps + (v / 16) * g.c_bs, 1, 3);
+        for (int v = 0; v < NR; v += 16) __builtin_prefetch(c_row(p) + (v / 16) * g.c_bs, 1, 3);
     }
 
     const float* b = g.b;
     const int64_t kc = g.kc;
     const float* a = g.a;
     const int64_t ps = PS > 0 ? PS : g.a_ps;
+    const int64_t rs = ROWS > 1 ? g.a_rs : 0;
     const int64_t* koff = g.koff;
     // Each step loads the NV vectors of B and broadcasts the A values one at a time, holding
     // MR*NV + NV + 1 registers; where that does not fit (a wide tile: few rows, many vectors) it
     // broadcasts all MR values first and loads B one vector at a time (MR*NV + MR + 1).
-    constexpr bool b_first = MR * NV + NV + 1 <= vector_registers<Arch>();
+    constexpr bool b_first = P * NV + NV + 1 <= vector_registers<Arch>();
 #pragma GCC unroll 2
     for (int64_t k = 0; k < kc; ++k) {
         const float* ak = a + koff[k];
@@ -53,20 +56,20 @@ void micro_kernel(const MicroArgs& g) {
 #pragma GCC unroll 4
             for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
 #pragma GCC unroll 16
-            for (int p = 0; p < MR; ++p) {
-                const V av(ak[p * ps]);
+            for (int p = 0; p < P; ++p) {
+                const V av(ak[(p / MR) * rs + (p % MR) * ps]);
 #pragma GCC unroll 4
                 for (int v = 0; v < NV; ++v) acc[p][v] = xsimd::fma(av, bv[v], acc[p][v]);
             }
         } else {
-            V av[MR];
+            V av[P];
 #pragma GCC unroll 16
-            for (int p = 0; p < MR; ++p) av[p] = V(ak[p * ps]);
+            for (int p = 0; p < P; ++p) av[p] = V(ak[(p / MR) * rs + (p % MR) * ps]);
 #pragma GCC unroll 4
             for (int v = 0; v < NV; ++v) {
                 const V bv = V::load_aligned(b + v * W);
 #pragma GCC unroll 16
-                for (int p = 0; p < MR; ++p) acc[p][v] = xsimd::fma(av[p], bv, acc[p][v]);
+                for (int p = 0; p < P; ++p) acc[p][v] = xsimd::fma(av[p], bv, acc[p][v]);
             }
         }
         b += NR;
@@ -81,8 +84,8 @@ void micro_kernel(const MicroArgs& g) {
     for (int v = 0; v < NV; ++v) bias[v] = g.bias ? V::load_unaligned(g.bias + v * W) : V(0.0f);
     const V lo(g.act_lo), hi(g.act_hi), slope(g.act_slope), zero(0.0f);
 #pragma GCC unroll 16
-    for (int p = 0; p < MR; ++p) {
-        float* crow = g.c + p * g.c_ps;
+    for (int p = 0; p < P; ++p) {
+        float* crow = c_row(p);
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) {
             float* cp = crow + ((v * W) / 16) * g.c_bs + (v * W) % 16;
@@ -99,25 +102,27 @@ void micro_kernel(const MicroArgs& g) {
     }
 }
 
-/// Fills micro for every (mr, nv) with mr <= MR and nv <= NV.
-template <class Arch, int MR, int NV>
+/// Fills micro (ROWS 1) or micro_two_rows (ROWS 2) for every (mr, nv) with mr <= MR and
+/// nv <= NV.
+template <class Arch, int MR, int NV, int ROWS = 1>
 struct MicroTableFiller {
     template <int M, int N>
     static void fill_one(KernelTable& t) {
+        auto& slots = ROWS == 1 ? t.micro : t.micro_two_rows;
         for (int s = 0; s < kMicroStrides; ++s) {
-            MicroKernel& slot = t.micro[s][M - 1][N - 1];
+            MicroKernel& slot = slots[s][M - 1][N - 1];
             switch (kMicroStrideValues[s]) {
                 case 1:
-                    slot = &micro_kernel<Arch, M, N, 1>;
+                    slot = &micro_kernel<Arch, M, N, 1, ROWS>;
                     break;
                 case 2:
-                    slot = &micro_kernel<Arch, M, N, 2>;
+                    slot = &micro_kernel<Arch, M, N, 2, ROWS>;
                     break;
                 case 16:
-                    slot = &micro_kernel<Arch, M, N, 16>;
+                    slot = &micro_kernel<Arch, M, N, 16, ROWS>;
                     break;
                 default:
-                    slot = &micro_kernel<Arch, M, N, 0>;
+                    slot = &micro_kernel<Arch, M, N, 0, ROWS>;
                     break;
             }
         }
