@@ -104,13 +104,18 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                 const int64_t iy = oh * g_.stride_h - g_.pad_top;
                 const TapRange ky = valid_taps(iy, kh_, g_.dilation_h, s.h());
                 float* out_row = dst + n * dst_n + cb * dst_c + oh * dst_h;
+                a.kh = ky.end - ky.begin;
+                // The first valid tap's input at column x; with no valid tap (an output of bias
+                // only) the plane itself, never read.
+                auto first_tap = [&](int64_t x, int64_t taps_w) {
+                    return a.kh == 0 || taps_w == 0
+                               ? plane
+                               : plane + (iy + ky.begin * g_.dilation_h) * src_h + x * src_w;
+                };
                 if (zero_columns_) {  // the whole row in one call, edge columns read as zeros
                     const int64_t ix = rect_.ow_begin - g_.pad_left + zero_left_;
-                    a.kh = ky.end - ky.begin;
                     a.kw = kw_;
-                    a.src = a.kh == 0
-                                ? plane
-                                : plane + (iy + ky.begin * g_.dilation_h) * src_h + ix * src_w;
+                    a.src = first_tap(ix, kw_);
                     a.weights = weights + ky.begin * kw_ * kChannelBlock;
                     a.dst = out_row + rect_.ow_begin * dst_w;
                     a.count = rect_.ow_end - rect_.ow_begin;
@@ -122,13 +127,8 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
                     if (ox1 <= ox0) return;
                     const int64_t ix = ox0 * g_.stride_w - g_.pad_left;
                     const TapRange kx = valid_taps(ix, kw_, g_.dilation_w, s.w());
-                    a.kh = ky.end - ky.begin;
                     a.kw = kx.end - kx.begin;
-                    // No valid tap (an output of bias only): point at the plane, never read.
-                    a.src = a.kh == 0 || a.kw == 0
-                                ? plane
-                                : plane + (iy + ky.begin * g_.dilation_h) * src_h +
-                                      (ix + kx.begin * g_.dilation_w) * src_w;
+                    a.src = first_tap(ix + kx.begin * g_.dilation_w, a.kw);
                     a.weights = weights + (ky.begin * kw_ + kx.begin) * kChannelBlock;
                     a.dst = out_row + ox0 * dst_w;
                     a.count = ox1 - ox0;
