@@ -108,12 +108,13 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     // The register tile depends on the input's layout and the row length (measurements in the
     // arch tables).
     const bool blocked = input.info().layout() == DataLayout::nchw16c;
-    // Two-row tiles for rows of at most their width, except where the kernel runs 1x1 stride-1
-    // unpadded convolutions over the flattened plane anyway.
-    const bool flat_1x1 = w.dim(2) == 1 && w.dim(3) == 1 && g.stride_h == 1 && g.stride_w == 1 &&
-                          required == PaddingSize{};
-    const bool two_rows = blocked && !flat_1x1 && table.conv_two_rows.mr > 0 &&
-                          dst.info().w() <= table.conv_two_rows.mr && dst.info().h() >= 2;
+    // Two-row tiles for rows of at most their width, unless the kernel runs over the flattened
+    // plane anyway.
+    const bool two_rows =
+        blocked &&
+        !DirectConvKernel::runs_on_plane(g, w.dim(2), w.dim(3), input.info(), dst.info()) &&
+        table.conv_two_rows.mr > 0 && dst.info().w() <= table.conv_two_rows.mr &&
+        dst.info().h() >= 2;
     const TileShape tile = two_rows                         ? table.conv_two_rows
                            : !blocked                       ? table.conv_unblocked
                            : dst.info().w() < kConvShortRow ? table.conv_short_rows

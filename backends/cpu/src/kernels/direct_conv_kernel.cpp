@@ -128,9 +128,7 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         chunks_.push_back(std::move(bounds));
     }
 
-    const bool flat = plan.kh == 1 && plan.kw == 1 && g.stride_h == 1 && g.stride_w == 1 &&
-                      g.pad_top == 0 && g.pad_left == 0 && s.w() == d.w() &&
-                      s.stride_h() == d.w() * s.stride_w();
+    const bool flat = runs_on_plane(g, plan.kh, plan.kw, s, d);
     two_rows_ = plan.rows_per_tile == 2 && !flat;
     for (int mr = 1; mr <= plan.mr; ++mr)
         for (int nv = 1; nv <= plan.nr / table.vec_width; ++nv) {

@@ -70,6 +70,13 @@ class DirectConvKernel final : public ICpuKernel {
         bias_ = bias;
     }
     void run(const Window& window, const ThreadInfo& info) override;
+    /// Whether a kh x kw convolution of `g` from `src` to `dst` runs over the flattened plane
+    /// (1x1, stride 1, unpadded, dense input rows; see span_) rather than output row by row.
+    static bool runs_on_plane(const Conv2dGeometry& g, int64_t kh, int64_t kw,
+                              const TensorInfo& src, const TensorInfo& dst) {
+        return kh == 1 && kw == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
+               g.pad_left == 0 && src.w() == dst.w() && src.stride_h() == dst.w() * src.stride_w();
+    }
 
   private:
     /// One output row (or span of the flattened plane) of one block and K chunk; `share` of
