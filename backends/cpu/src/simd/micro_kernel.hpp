@@ -45,8 +45,8 @@ void micro_kernel(const MicroArgs& g) {
     const int64_t rs = ROWS > 1 ? g.a_rs : 0;
     const int64_t* koff = g.koff;
     // Each step loads the NV vectors of B and broadcasts the A values one at a time, holding
-    // MR*NV + NV + 1 registers; where that does not fit (a wide tile: few rows, many vectors) it
-    // broadcasts all MR values first and loads B one vector at a time (MR*NV + MR + 1).
+    // P*NV + NV + 1 registers; where that does not fit (a wide tile: few rows, many vectors) it
+    // broadcasts all P values first and loads B one vector at a time (P*NV + P + 1).
     constexpr bool b_first = P * NV + NV + 1 <= vector_registers<Arch>();
 #pragma GCC unroll 2
     for (int64_t k = 0; k < kc; ++k) {
