@@ -107,9 +107,7 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     // the packing; otherwise read it in place.
     pack_a_ = !p_.trans_a && p_.k > 0 && ((p_.lda * 4) % 4096 == 0 || p_.n >= 512);
     if (pack_a_) pack_a_kernel_.configure(p_, mr, t_->kc);
-    a_offsets_.resize(static_cast<std::size_t>(kc));
-    for (int64_t k = 0; k < kc; ++k)
-        a_offsets_[static_cast<std::size_t>(k)] = pack_a_ ? k * mr : p_.trans_a ? k * p_.lda : k;
+    a_step_stride_ = pack_a_ ? mr : p_.trans_a ? p_.lda : 1;
     a_row_stride_ = pack_a_ || p_.trans_a ? 1 : p_.lda;
     MicroArgs probe;
     if (!fuse_activation(p_.act, probe))
@@ -179,7 +177,8 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                           : p.trans_a ? p.a + pc * p.lda + ic + ir
                                       : p.a + (ic + ir) * p.lda + pc;
                     g.a_ps = a_row_stride_;
-                    g.koff = a_offsets_.data();
+                    g.koff = nullptr;
+                    g.a_ks = a_step_stride_;
                     g.alpha = p.alpha;
                     g.load_c = first ? p.beta != 0.0f : true;
                     g.beta = first ? p.beta : 1.0f;

@@ -17,14 +17,15 @@ constexpr int kMaxNV = 4;
 enum class FusedAct : int { none = 0, clamp = 1, leaky = 2 };
 
 /// Arguments of one register tile: C[p][j] (+)= sum_k A(p, k) * B[k][j], p < mr, j < nv*W.
-/// A(p, k) is a[p*a_ps + koff[k]]: row-major or transposed GEMM operands read in place, or the
-/// input of a direct convolution in any layout. B is packed [k][NR] (NR = nv * W). C column j of
-/// row/pixel p lives at c[p*c_ps + (j/16)*c_bs + j%16].
+/// A(p, k) is a[p*a_ps + koff[k]], or a[p*a_ps + k*a_ks] without an offset table: row-major,
+/// transposed or packed GEMM operands, or the input of a direct convolution in any layout. B is
+/// packed [k][NR] (NR = nv * W). C column j of row/pixel p lives at c[p*c_ps + (j/16)*c_bs + j%16].
 struct MicroArgs {
     int64_t kc = 0;
     const float* a = nullptr;
     int64_t a_ps = 1;
-    const int64_t* koff = nullptr;
+    const int64_t* koff = nullptr;  ///< A of step k at a + koff[k]; null: at a + k * a_ks
+    int64_t a_ks = 1;
     const float* b = nullptr;
     float* c = nullptr;
     int64_t c_ps = 0;

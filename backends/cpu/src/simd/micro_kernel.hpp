@@ -48,9 +48,8 @@ void micro_kernel(const MicroArgs& g) {
     // P*NV + NV + 1 registers; where that does not fit (a wide tile: few rows, many vectors) it
     // broadcasts all P values first and loads B one vector at a time (P*NV + P + 1).
     constexpr bool b_first = P * NV + NV + 1 <= vector_registers<Arch>();
-#pragma GCC unroll 2
-    for (int64_t k = 0; k < kc; ++k) {
-        const float* ak = a + koff[k];
+    // One step of the reduction: A of the tile's pixels/rows at ak[(p / MR) * rs + (p % MR) * ps].
+    const auto step = [&](const float* ak) {
         if constexpr (b_first) {
             V bv[NV];
 #pragma GCC unroll 4
@@ -73,6 +72,15 @@ void micro_kernel(const MicroArgs& g) {
             }
         }
         b += NR;
+    };
+    if (koff) {
+#pragma GCC unroll 2
+        for (int64_t k = 0; k < kc; ++k) step(a + koff[k]);
+    } else {
+        // A advances by a fixed stride per step (GEMM): no offset table to read.
+        const int64_t ks = g.a_ks;
+#pragma GCC unroll 2
+        for (int64_t k = 0; k < kc; ++k, a += ks) step(a);
     }
 
     // Epilogue.
