@@ -113,15 +113,20 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     if (!fuse_activation(p_.act, probe))
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
 
+    // Rows in steps of one row, so that parts split them evenly (each part then tiles its rows
+    // with MR- and (MR-1)-row tiles), except over a packed A, whose panels hold MR rows each.
+    mixed_tiles_ = !pack_a_ && mr > 2;
     Window win;
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
-    win.set(1, Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
+    win.set(1, mixed_tiles_ ? Window::Dimension(0, std::max<int64_t>(p_.m, 1), 1)
+                            : Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
     // Split along N when there are enough column panels (each thread then packs only its own
     // part of B), else along M; from the table's split_m_rows on, along M; never along K.
-    const int64_t m_tiles = win.num_iterations(1), n_tiles = win.num_iterations(0);
+    const int64_t m_tiles = (std::max<int64_t>(p_.m, 1) + mr - 1) / mr;
+    const int64_t n_tiles = win.num_iterations(0);
     const bool split_m =
         (n_tiles < 4 && m_tiles > n_tiles) || (t_->split_m_rows > 0 && p_.m >= t_->split_m_rows);
-    configure_window(win, split_m ? 1 : 0, 1);
+    configure_window(win, split_m ? 1 : 0, split_m && mixed_tiles_ ? mr : 1);
 }
 
 void GemmKernel::run(const Window& win, const ThreadInfo& info) {
@@ -168,9 +173,15 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             }
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
+                // `wide` tiles of MR rows, then (MR-1)-row tiles where that covers the block
+                // exactly, instead of MR-row tiles and a thin last one (bound by the FMA latency,
+                // not its work): parts of any row count then cost in proportion to their rows.
+                const int64_t tiles = (mcb + mr - 1) / mr;
+                const int64_t wide =
+                    mixed_tiles_ && mcb >= (mr - 1) * tiles ? mcb - (mr - 1) * tiles : tiles;
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
-                for (int64_t ir = 0; ir < mcb; ir += mr) {
-                    const int64_t rows = std::min(mr, mcb - ir);
+                for (int64_t i = 0, ir = 0, rows = 0; ir < mcb; ++i, ir += rows) {
+                    rows = i < wide ? std::min(mr, mcb - ir) : mr - 1;
                     const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                     g.kc = kcb;
                     g.a = pack_a_     ? wa + pack_a_kernel_.panel_offset(pc, kcb, ic + ir)

@@ -1,10 +1,10 @@
 // GemmKernel: blocked fp32 GEMM over a window of output tiles (dim 0: columns in steps of NR,
-// dim 1: rows in steps of MR). B is packed into NR-wide panels (caller-provided per-part
-// workspace, or pre-packed by the weights manager). A is read in place by the microkernel, with
-// fixed strides between rows and between reduction steps, except when its row stride is a multiple
-// of 4 KiB (rows would collide in the same L1 sets) or N is large: then GemmPackAKernel packs all
-// of it into MR-row panels first, in parallel, into workspace every part reads (schedule_gemm runs
-// both). K blocking is fixed, so results do not depend on the split.
+// dim 1: rows, one by one or, over a packed A, in steps of MR). B is packed into NR-wide panels
+// (caller-provided per-part workspace, or pre-packed by the weights manager). A is read in place by
+// the microkernel, with fixed strides between rows and between reduction steps, except when its row
+// stride is a multiple of 4 KiB (rows would collide in the same L1 sets) or N is large: then
+// GemmPackAKernel packs all of it into MR-row panels first, in parallel, into workspace every part
+// reads (schedule_gemm runs both). K blocking is fixed, so results do not depend on the split.
 #pragma once
 
 #include <cstddef>
@@ -95,6 +95,7 @@ class GemmKernel final : public ICpuKernel {
     std::size_t ws_b_ = 0;
     bool pack_a_ = false;
     GemmPackAKernel pack_a_kernel_;
+    bool mixed_tiles_ = false;   ///< row window in single rows, tiles of MR and MR-1 rows
     int64_t a_step_stride_ = 0;  ///< element distance between A(p, k) and A(p, k+1)
     int64_t a_row_stride_ = 0;   ///< element distance between A(p, k) and A(p+1, k)
     float* workspace_ = nullptr;
