@@ -179,13 +179,16 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const int64_t nv = block.width / t.vec_width;
 
     // Streaming input (1x1): each tile prefetches the same pixels of the next row, for this
-    // call's share of the channel-block lines, so the prefetches are spread over the row.
+    // call's share of the channel-block lines, so the prefetches are spread over the row; the
+    // microkernel spreads a tile's over its reduction steps (MicroArgs::pf).
     const std::vector<int64_t>& all_lines = lines_[block.table][chunk];
     const std::size_t line_count = row + 1 < rows_ ? all_lines.size() : 0;
     const int64_t* lines = all_lines.data() + line_count * static_cast<std::size_t>(share) /
                                                   static_cast<std::size_t>(shares);
     const int64_t* lines_end = all_lines.data() + line_count * static_cast<std::size_t>(share + 1) /
                                                       static_cast<std::size_t>(shares);
+    a.pf_lines = lines;
+    a.pf_count = lines_end - lines;
     const int64_t next_row_step =
         span_ > 0 ? span_ * l.src_w : (two_rows_ ? 2 : 1) * g.stride_h * l.src_h;
 
@@ -198,9 +201,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         const float* next_row = in + next_row_step;
         for (int64_t i = 0, ow = 0; i < tiles; ++i) {
             const int64_t rows = (count - ow + (tiles - i) - 1) / (tiles - i);
-            for (const int64_t* line = lines; line != lines_end; ++line)
-                for (int64_t p = ow; p < ow + rows; ++p)
-                    __builtin_prefetch(next_row + *line + p * a.a_ps, 0, 3);
+            a.pf = next_row + ow * a.a_ps;
             a.a = in + ow * a.a_ps;
             a.c = out + ow * l.dst_w;
             kernels[rows - 1][nv - 1](a);

@@ -38,6 +38,11 @@ struct MicroArgs {
     const float* bias = nullptr;  ///< NR values or null
     FusedAct act = FusedAct::none;
     float act_lo = 0.0f, act_hi = 0.0f, act_slope = 0.0f;
+    /// With an offset table: pf_count lines to prefetch during the reduction, the MR pixels of
+    /// each at pf + pf_lines[j] + p * a_ps (the next row's input of a streaming convolution).
+    const float* pf = nullptr;
+    const int64_t* pf_lines = nullptr;
+    int64_t pf_count = 0;
 };
 using MicroKernel = void (*)(const MicroArgs&);
 

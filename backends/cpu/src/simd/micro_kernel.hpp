@@ -2,6 +2,7 @@
 // instantiated once per instruction set in the arch TUs).
 #pragma once
 
+#include <algorithm>
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
@@ -73,7 +74,21 @@ void micro_kernel(const MicroArgs& g) {
         }
         b += NR;
     };
-    if (koff) {
+    if (koff && g.pf_count > 0) {
+        // Prefetches of the MR pixels of one line of pf_lines every `per` steps, spread over the
+        // reduction (issued back to back, they fill the miss queue and stall).
+        const int64_t lines = g.pf_count, per = (kc + lines - 1) / lines;
+        for (int64_t k0 = 0, j = 0; k0 < kc; k0 += per, ++j) {
+            if (j < lines) {
+#pragma GCC unroll 16
+                for (int p = 0; p < MR; ++p)
+                    __builtin_prefetch(g.pf + g.pf_lines[j] + p * ps, 0, 3);
+            }
+            const int64_t k1 = std::min(kc, k0 + per);
+#pragma GCC unroll 2
+            for (int64_t k = k0; k < k1; ++k) step(a + koff[k]);
+        }
+    } else if (koff) {
 #pragma GCC unroll 2
         for (int64_t k = 0; k < kc; ++k) step(a + koff[k]);
     } else {
