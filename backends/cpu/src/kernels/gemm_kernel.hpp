@@ -2,7 +2,7 @@
 // dim 1: rows, one by one or, over a packed A, in steps of MR). B is packed into NR-wide panels
 // (caller-provided per-part workspace, or pre-packed by the weights manager). A is read in place by
 // the microkernel, with fixed strides between rows and between reduction steps, except when its row
-// stride is a multiple of 4 KiB (rows would collide in the same L1 sets) or N is large: then
+// stride is a multiple of 4 KiB (rows would collide in the same L1 sets): then
 // GemmPackAKernel packs all of it into MR-row panels first, in parallel, into workspace every part
 // reads (schedule_gemm runs both). K blocking is fixed, so results do not depend on the split.
 #pragma once
