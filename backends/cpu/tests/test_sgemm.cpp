@@ -1,10 +1,11 @@
 // tessera::cpu::sgemm against a triple-loop reference: transposes, odd sizes, leading dimensions,
-// alpha/beta, every instruction set, and 1 vs 2 threads bit-identical.
+// alpha/beta, every instruction set, 1 vs 2 threads bit-identical, and how the GEMM kernel splits.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/gemm_kernel.hpp"
 #include "tessera/cpu/blas.hpp"
 #include "tessera/cpu/error.hpp"
 #include "test_helpers.hpp"
@@ -91,6 +92,31 @@ TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
                   c2.data(), size, pool);
             CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
         }
+    }
+}
+
+TEST_CASE("gemm kernel: tiny products run as one part, larger ones split across threads") {
+    for (Isa isa : available_isas()) {
+        Context two(ContextOptions{2, isa});
+        const auto parts = [&two](int64_t m, int64_t n, int64_t k) {
+            GemmProblem p;
+            p.m = m;
+            p.n = n;
+            p.k = k;
+            p.lda = k;
+            p.ldb = n;
+            p.ldc = n;
+            GemmKernel kernel;
+            kernel.configure(two.kernels(), p);
+            return two.scheduler().parts_for(kernel);
+        };
+        INFO("isa ", two.isa_name());
+        const int split = has_parallel_scheduler() ? 2 : 1;
+        CHECK(parts(16, 16, 16) == 1);
+        CHECK(parts(32, 32, 32) == 1);  // 65536 flops, under kMinPartFlops
+        CHECK(parts(64, 64, 64) == split);
+        CHECK(parts(256, 256, 256) == split);
+        CHECK(parts(1, 4096, 4096) == split);  // one row: the columns split
     }
 }
 

@@ -193,14 +193,13 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         span_ > 0 ? span_ * l.src_w : (two_rows_ ? 2 : 1) * g.stride_h * l.src_h;
 
     // `count` output pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal
-    // widths: a short tile is bound by the FMA latency rather than its work (7 pixels run faster
-    // as 4 + 3 than as 6 + 1).
+    // widths (even_tile_rows; 7 pixels ran faster as 4 + 3 than as 6 + 1).
     auto run_pixels = [&](const float* in, float* out, int64_t count,
                           const MicroKernel(&kernels)[kMaxMR][kMaxNV]) {
         const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
         const float* next_row = in + next_row_step;
         for (int64_t i = 0, ow = 0; i < tiles; ++i) {
-            const int64_t rows = (count - ow + (tiles - i) - 1) / (tiles - i);
+            const int64_t rows = even_tile_rows(count - ow, tiles - i);
             a.pf = next_row + ow * a.a_ps;
             a.a = in + ow * a.a_ps;
             a.c = out + ow * l.dst_w;

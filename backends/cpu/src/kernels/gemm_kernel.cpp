@@ -115,7 +115,7 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
 
     // Rows in steps of one row, so that parts split them evenly (each part then tiles its rows
-    // with MR- and (MR-1)-row tiles), except over a packed A, whose panels hold MR rows each.
+    // in tiles of nearly equal height), except over a packed A, whose panels hold MR rows each.
     mixed_tiles_ = !pack_a_ && mr > 2;
     Window win;
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
@@ -127,7 +127,17 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
     const int64_t n_tiles = win.num_iterations(0);
     const bool split_m =
         (n_tiles < 4 && m_tiles > n_tiles) || (t_->split_m_rows > 0 && p_.m >= t_->split_m_rows);
-    configure_window(win, split_m ? 1 : 0, split_m && mixed_tiles_ ? mr : 1);
+    // Each part gets at least kMinPartFlops of work: below that, handing a part to another thread
+    // costs more than it saves (AVX2 box, back-to-back calls: square sgemm 16-32 took 1.2-2.0x
+    // the 1-thread time when split in two, 48-64 0.77-0.97x).
+    const double step_flops =
+        2.0 * static_cast<double>(std::max<int64_t>(p_.k, 1)) *
+        (split_m
+             ? static_cast<double>(std::max<int64_t>(p_.n, 1)) * static_cast<double>(win[1].step())
+             : static_cast<double>(std::max<int64_t>(p_.m, 1)) * static_cast<double>(nr_));
+    const int64_t min_steps = static_cast<int64_t>(std::ceil(kMinPartFlops / step_flops));
+    configure_window(win, split_m ? 1 : 0,
+                     std::max<int64_t>(min_steps, split_m && mixed_tiles_ ? mr : 1));
 }
 
 void GemmKernel::run(const Window& win, const ThreadInfo& info) {
@@ -174,15 +184,14 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             }
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
-                // `wide` tiles of MR rows, then (MR-1)-row tiles where that covers the block
-                // exactly, instead of MR-row tiles and a thin last one (bound by the FMA latency,
-                // not its work): parts of any row count then cost in proportion to their rows.
+                // Tiles of nearly equal height (MR and MR-1 rows for any block of a few tiles or
+                // more), so parts of any row count cost in proportion to their rows; over a packed
+                // A, whose panels hold MR rows, MR-row tiles and a remainder.
                 const int64_t tiles = (mcb + mr - 1) / mr;
-                const int64_t wide =
-                    mixed_tiles_ && mcb >= (mr - 1) * tiles ? mcb - (mr - 1) * tiles : tiles;
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
                 for (int64_t i = 0, ir = 0, rows = 0; ir < mcb; ++i, ir += rows) {
-                    rows = i < wide ? std::min(mr, mcb - ir) : mr - 1;
+                    rows =
+                        mixed_tiles_ ? even_tile_rows(mcb - ir, tiles - i) : std::min(mr, mcb - ir);
                     const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                     g.kc = kcb;
                     g.a = pack_a_     ? wa + pack_a_kernel_.panel_offset(pc, kcb, ic + ir)

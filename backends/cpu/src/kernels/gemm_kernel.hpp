@@ -59,6 +59,9 @@ class GemmPackAKernel final : public ICpuKernel {
     float* packed_ = nullptr;
 };
 
+/// Least work (2 x multiply-adds, about 1 us) a GEMM gives one part when it splits.
+constexpr double kMinPartFlops = 1e5;
+
 class GemmKernel final : public ICpuKernel {
   public:
     const char* name() const override { return "GemmKernel"; }
@@ -95,7 +98,7 @@ class GemmKernel final : public ICpuKernel {
     std::size_t ws_b_ = 0;
     bool pack_a_ = false;
     GemmPackAKernel pack_a_kernel_;
-    bool mixed_tiles_ = false;   ///< row window in single rows, tiles of MR and MR-1 rows
+    bool mixed_tiles_ = false;   ///< row window in single rows, tiles of nearly equal height
     int64_t a_step_stride_ = 0;  ///< element distance between A(p, k) and A(p, k+1)
     int64_t a_row_stride_ = 0;   ///< element distance between A(p, k) and A(p+1, k)
     float* workspace_ = nullptr;

@@ -97,6 +97,13 @@ struct TileShape {
     int nv = 1;
 };
 
+/// Rows (or pixels) of the next tile when `remaining` of them go into `tiles` more tiles of nearly
+/// equal size (7 as 4 + 3 rather than 6 + 1, 128 with MR 6 as 18 x 6 + 4 x 5): a thin last tile is
+/// bound by the FMA latency rather than its work.
+constexpr int64_t even_tile_rows(int64_t remaining, int64_t tiles) {
+    return (remaining + tiles - 1) / tiles;
+}
+
 /// Output rows shorter than this take KernelTable::conv_short_rows.
 constexpr int64_t kConvShortRow = 28;
 
