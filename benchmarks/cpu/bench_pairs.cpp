@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "host_probe.hpp"
 #include "quiet_threads.hpp"
 
 namespace tessera::cpu::bench {
@@ -63,6 +64,8 @@ void run_single(benchmark::State& state, const std::function<CasePair()>& make, 
 void run_paired(benchmark::State& state, const std::function<CasePair()>& make) {
     constexpr int kBlocks = 11;
     const CasePair pair = make();  // each block's settle() runs prepare and warm-up
+    wait_for_quiet_threads();
+    const HostProbe before = probe_host();
     int unquiet = 0;
     auto block = [&unquiet](const std::function<void()>& f) {
         unquiet += settle(f) ? 0 : 1;
@@ -98,6 +101,9 @@ void run_paired(benchmark::State& state, const std::function<CasePair()>& make) 
         state.counters["ours_best_ms"] = ours_best;
         state.counters["onednn_best_ms"] = onednn_best;
         state.counters["unquiet_blocks"] = unquiet;
+        // How fast the host ran: ~1.0 quiet, 1.1-1.4 in the shared VM's noisy state.
+        state.counters["host_slowdown"] = before.slowdown;
+        state.counters["host_probe_us"] = before.median_us;
     }
 }
 

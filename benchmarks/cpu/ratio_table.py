@@ -3,7 +3,7 @@
 the best time of ours and oneDNN at 1 and 2 threads from the separate cpu/ and onednn/ benchmarks
 (ours/oneDNN ratios and our 2-thread speedup), and, when paired/ benchmarks ran, their median
 ratio of side-by-side blocks and their best-run ratio (medians over repetitions) with the speedups
-from their medians."""
+from their medians, and the host probe timed before each paired benchmark."""
 import json
 import re
 import statistics
@@ -45,8 +45,12 @@ if paired:
 
     print("\nPaired blocks (median ratio of side-by-side blocks; range over blocks in brackets;"
           " best: ratio of each library's fastest run):\n")
-    print("| case | ratio 1T | ratio 2T | best 1T | best 2T | our 2T speedup | oneDNN 2T speedup | our best 2T speedup | ours 1T / 2T ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    # Since session 7 each paired benchmark also times a kernel-like probe first (host_probe.cpp):
+    # its median chunk time in us and median / fastest chunk, higher on a noisy host.
+    probed = any("host_probe_us" in e for es in paired.values() for e in es)
+    header = "| case | ratio 1T | ratio 2T | best 1T | best 2T | our 2T speedup | oneDNN 2T speedup | our best 2T speedup | ours 1T / 2T ms |"
+    print(header + (" host probe 1T / 2T us (slowdown) |" if probed else ""))
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|" if probed else ""))
     for c in order({k[0] for k in paired}):
         if (c, 1) not in paired or (c, 2) not in paired:
             continue
@@ -59,4 +63,9 @@ if paired:
         nan = float("nan")
         b1, b2 = (med(c, t, "ratio_best") if has_best else nan for t in (1, 2))
         sb = med(c, 1, "ours_best_ms") / med(c, 2, "ours_best_ms") if has_best else nan
-        print(f"| {c} | {r1:.2f} [{lo1:.2f}-{hi1:.2f}] | {r2:.2f} [{lo2:.2f}-{hi2:.2f}] | {b1:.2f} | {b2:.2f} | {o1 / o2:.2f} | {d1 / d2:.2f} | {sb:.2f} | {o1:.3f} / {o2:.3f} |")
+        row = f"| {c} | {r1:.2f} [{lo1:.2f}-{hi1:.2f}] | {r2:.2f} [{lo2:.2f}-{hi2:.2f}] | {b1:.2f} | {b2:.2f} | {o1 / o2:.2f} | {d1 / d2:.2f} | {sb:.2f} | {o1:.3f} / {o2:.3f} |"
+        if probed:
+            p1, p2 = (med(c, t, "host_probe_us") for t in (1, 2))
+            s1, s2 = (med(c, t, "host_slowdown") for t in (1, 2))
+            row += f" {p1:.1f} ({s1:.2f}) / {p2:.1f} ({s2:.2f}) |"
+        print(row)
