@@ -115,12 +115,12 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
 
     // Rows in steps of one row, so that parts split them evenly (each part then tiles its rows
-    // in tiles of nearly equal height), except over a packed A, whose panels hold MR rows each.
-    mixed_tiles_ = !pack_a_ && mr > 2;
+    // in tiles of nearly equal height), except over a packed A (mixed_tiles()).
+    const bool mixed = mixed_tiles();
     Window win;
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
-    win.set(1, mixed_tiles_ ? Window::Dimension(0, std::max<int64_t>(p_.m, 1), 1)
-                            : Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
+    win.set(1, mixed ? Window::Dimension(0, std::max<int64_t>(p_.m, 1), 1)
+                     : Window::Dimension(0, round_up(std::max<int64_t>(p_.m, 1), mr), mr));
     // Split along N when there are enough column panels (each thread then packs only its own
     // part of B), else along M; from the table's split_m_rows on, along M; never along K.
     const int64_t m_tiles = (std::max<int64_t>(p_.m, 1) + mr - 1) / mr;
@@ -136,14 +136,14 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
              ? static_cast<double>(std::max<int64_t>(p_.n, 1)) * static_cast<double>(win[1].step())
              : static_cast<double>(std::max<int64_t>(p_.m, 1)) * static_cast<double>(nr_));
     const int64_t min_steps = static_cast<int64_t>(std::ceil(kMinPartFlops / step_flops));
-    configure_window(win, split_m ? 1 : 0,
-                     std::max<int64_t>(min_steps, split_m && mixed_tiles_ ? mr : 1));
+    configure_window(win, split_m ? 1 : 0, std::max<int64_t>(min_steps, split_m && mixed ? mr : 1));
 }
 
 void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     const KernelTable& t = *t_;
     const GemmProblem& p = p_;
     const int64_t mr = t.mr, nr = nr_, nv = t.nv;
+    const bool mixed = mixed_tiles();
     const int64_t m0 = win[1].start(), m1 = std::min(win[1].end(), p.m);
     const int64_t n0 = win[0].start(), n1 = std::min(win[0].end(), p.n);
     if (m0 >= m1 || n0 >= n1) return;
@@ -190,8 +190,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
                 const int64_t tiles = (mcb + mr - 1) / mr;
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
                 for (int64_t i = 0, ir = 0, rows = 0; ir < mcb; ++i, ir += rows) {
-                    rows =
-                        mixed_tiles_ ? even_tile_rows(mcb - ir, tiles - i) : std::min(mr, mcb - ir);
+                    rows = mixed ? even_tile_rows(mcb - ir, tiles - i) : std::min(mr, mcb - ir);
                     const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                     g.kc = kcb;
                     g.a = pack_a_     ? wa + pack_a_kernel_.panel_offset(pc, kcb, ic + ir)

@@ -92,13 +92,16 @@ class GemmKernel final : public ICpuKernel {
     void run(const Window& window, const ThreadInfo& info) override;
 
   private:
+    /// Rows in a window of single rows, tiled in tiles of nearly equal height; over a packed A,
+    /// whose panels hold MR rows each, in steps of MR.
+    bool mixed_tiles() const { return !pack_a_ && t_->mr > 2; }
+
     const KernelTable* t_ = nullptr;
     GemmProblem p_;
     int64_t nr_ = 0, nc_ = 0;
     std::size_t ws_b_ = 0;
     bool pack_a_ = false;
     GemmPackAKernel pack_a_kernel_;
-    bool mixed_tiles_ = false;   ///< row window in single rows, tiles of nearly equal height
     int64_t a_step_stride_ = 0;  ///< element distance between A(p, k) and A(p, k+1)
     int64_t a_row_stride_ = 0;   ///< element distance between A(p, k) and A(p+1, k)
     float* workspace_ = nullptr;

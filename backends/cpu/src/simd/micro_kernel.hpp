@@ -74,10 +74,11 @@ void micro_kernel(const MicroArgs& g) {
         }
         b += NR;
     };
-    if (koff && g.pf_count > 0) {
-        // Prefetches of the MR pixels of one line of pf_lines every `per` steps, spread over the
-        // reduction (issued back to back, they fill the miss queue and stall).
-        const int64_t lines = g.pf_count, per = (kc + lines - 1) / lines;
+    if (koff) {
+        // With lines to prefetch, the MR pixels of one of them every `per` steps, spread over the
+        // reduction (issued back to back, they fill the miss queue and stall); without, one
+        // stretch of all kc steps.
+        const int64_t lines = g.pf_count, per = lines > 0 ? (kc + lines - 1) / lines : kc;
         for (int64_t k0 = 0, j = 0; k0 < kc; k0 += per, ++j) {
             if (j < lines) {
 #pragma GCC unroll 16
@@ -88,9 +89,6 @@ void micro_kernel(const MicroArgs& g) {
 #pragma GCC unroll 2
             for (int64_t k = k0; k < k1; ++k) step(a + koff[k]);
         }
-    } else if (koff) {
-#pragma GCC unroll 2
-        for (int64_t k = 0; k < kc; ++k) step(a + koff[k]);
     } else {
         // A advances by a fixed stride per step (GEMM): no offset table to read.
         const int64_t ks = g.a_ks;
