@@ -86,6 +86,12 @@ const ConvCase kCases[] = {
     {1, 16, 3, 61, 20, 3, 3, geom(2, 1)},
     // groups of 16 outputs, so a block of 32 or more channels spans two or more groups
     {1, 24, 6, 6, 48, 3, 3, geom(1, 1, 1, 3)},
+    // Offset-table runs (MicroArgs::koff_run): the 3 and 7 taps of an nchw row at pixel strides
+    // 1 and 2 (above), 16 channels of an nhwc pixel, and none where dilation splits the taps.
+    {1, 3, 12, 30, 32, 3, 3, geom(1, 1), DataLayout::nchw},
+    {2, 2, 11, 12, 16, 7, 7, geom(1, 3), DataLayout::nchw},
+    {1, 4, 9, 17, 16, 3, 3, geom(2, 1, 2), DataLayout::nchw},
+    {1, 32, 5, 9, 24, 3, 3, geom(1, 1), DataLayout::nhwc},
 };
 
 }  // namespace

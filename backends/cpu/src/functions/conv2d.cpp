@@ -122,6 +122,7 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), tile.mr,
                                     static_cast<int64_t>(tile.nv) * table.vec_width);
     m.plan.rows_per_tile = two_rows ? 2 : 1;
+    m.plan.taps_inner = input.info().layout() == DataLayout::nchw;
     DirectConvParams params;
     params.geometry = g;
     m.separate_activation = !fuse_activation(info.activation, params.epilogue);

@@ -40,6 +40,26 @@ ConvChannelPlan make_conv_channel_plan(int64_t oc, int64_t ic, int64_t groups, i
     return plan;
 }
 
+namespace {
+
+/// The offset of each run of `run` steps when every step of a run reads the element after its
+/// predecessor's and every chunk starts a run; empty otherwise.
+std::vector<int64_t> step_runs(const std::vector<int64_t>& offsets,
+                               const std::vector<int64_t>& bounds, int64_t run) {
+    const auto run_aligned = [run](int64_t k) { return k % run == 0; };
+    if (!std::all_of(bounds.begin(), bounds.end(), run_aligned)) return {};
+    std::vector<int64_t> runs;
+    for (std::size_t k = 0; k < offsets.size(); ++k) {
+        if (static_cast<int64_t>(k) % run == 0)
+            runs.push_back(offsets[k]);
+        else if (offsets[k] != offsets[k - 1] + 1)
+            return {};
+    }
+    return runs;
+}
+
+}  // namespace
+
 /// Element strides and extents of one run, read from the tensors' current infos.
 struct DirectConvKernel::Layout {
     const float* src = nullptr;
@@ -79,7 +99,12 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     // Offsets of each reduction step relative to the window's top-left input element.
     offsets_.clear();
     chunks_.clear();
+    run_lengths_.clear();
+    runs_.clear();
     lines_.clear();
+    // Runs of consecutive input elements: 16 channels of a pixel, or the taps of an nchw row.
+    const int64_t a_ps = g.stride_w * s.stride_w();
+    const int64_t run = plan.taps_inner ? plan.kw : kChannelBlock;
     for (const auto& [ic_begin, ic_end] : plan.table_ranges) {
         std::vector<int64_t> offsets;
         offsets.reserve(static_cast<std::size_t>(plan.steps(ic_begin, ic_end)));
@@ -125,6 +150,12 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
             }
         }
         lines_.push_back(std::move(lines));
+
+        std::vector<int64_t> runs;
+        if (run > 1 && micro_run_supported(a_ps, run))
+            runs = step_runs(offsets_.back(), bounds, run);
+        run_lengths_.push_back(runs.empty() ? 1 : run);
+        runs_.push_back(std::move(runs));
         chunks_.push_back(std::move(bounds));
     }
 
@@ -166,7 +197,8 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
 
     MicroArgs a = params_.epilogue;
     a.kc = k1 - k0;
-    a.koff = offsets.data() + k0;
+    a.koff_run = run_lengths_[block.table];
+    a.koff = a.koff_run > 1 ? runs_[block.table].data() + k0 / a.koff_run : offsets.data() + k0;
     a.a_ps = g.stride_w * l.src_w;
     a.b = weights_ + block.weights_offset + k0 * block.width;
     a.c_ps = l.dst_w;

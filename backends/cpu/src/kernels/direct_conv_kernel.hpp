@@ -33,14 +33,25 @@ struct ConvChannelPlan {
     std::vector<std::pair<int64_t, int64_t>> table_ranges;  ///< input channel range per table
     int64_t packed_floats = 0;
 
-    /// Reduction steps of a channel range, in table order: 16-channel chunks, then kh, kw, channel.
+    /// Taps innermost (nchw inputs, whose consecutive taps of a row are neighbours in memory);
+    /// else channels innermost (nchw16c and nhwc inputs, whose channels of a pixel are).
+    bool taps_inner = false;
+
+    /// Reduction steps of a channel range, in table order: 16-channel chunks, then kh, kw, channel
+    /// (taps_inner: channel, kh, kw).
     template <class F>
     void for_each_step(int64_t ic_begin, int64_t ic_end, F&& f) const {
         for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
             const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
-            for (int64_t y = 0; y < kh; ++y)
-                for (int64_t x = 0; x < kw; ++x)
-                    for (int64_t c = c0; c < c1; ++c) f(c, y, x);
+            if (taps_inner) {
+                for (int64_t c = c0; c < c1; ++c)
+                    for (int64_t y = 0; y < kh; ++y)
+                        for (int64_t x = 0; x < kw; ++x) f(c, y, x);
+            } else {
+                for (int64_t y = 0; y < kh; ++y)
+                    for (int64_t x = 0; x < kw; ++x)
+                        for (int64_t c = c0; c < c1; ++c) f(c, y, x);
+            }
         }
     }
     int64_t steps(int64_t ic_begin, int64_t ic_end) const { return (ic_end - ic_begin) * kh * kw; }
@@ -93,6 +104,11 @@ class DirectConvKernel final : public ICpuKernel {
     DirectConvParams params_;
     std::vector<std::vector<int64_t>> offsets_;  ///< per plan table: element offset of each step
     std::vector<std::vector<int64_t>> chunks_;   ///< per plan table: step boundaries of K chunks
+    /// Per plan table: steps per run of consecutive input elements the microkernel takes (16
+    /// channels of a pixel, 3 or 7 taps of an nchw row; 1: no runs) and the offset of each run
+    /// (MicroArgs::koff_run).
+    std::vector<int64_t> run_lengths_;
+    std::vector<std::vector<int64_t>> runs_;
     /// Per plan table and chunk: offsets of the distinct 16-float input lines a pixel reads, when
     /// the input streams from memory (1x1 on nchw16c, read in place); empty otherwise.
     std::vector<std::vector<std::vector<int64_t>>> lines_;

@@ -25,6 +25,11 @@ struct MicroArgs {
     const float* a = nullptr;
     int64_t a_ps = 1;
     const int64_t* koff = nullptr;  ///< A of step k at a + koff[k]; null: at a + k * a_ks
+    /// With an offset table: steps per entry. Each entry starts a run of koff_run steps that read
+    /// consecutive elements (step k at a + koff[k / koff_run] + k % koff_run; kc a multiple of
+    /// koff_run), e.g. 16 channels of a blocked pixel or 7 taps of an input row; see
+    /// micro_run_supported.
+    int64_t koff_run = 1;
     int64_t a_ks = 1;
     const float* b = nullptr;
     float* c = nullptr;
@@ -90,6 +95,14 @@ constexpr bool depthwise_zero_columns_supported(int64_t kh, int64_t kw, int64_t 
 /// A row strides with dedicated microkernel instantiations (0: any stride, read at run time).
 constexpr int kMicroStrides = 4;
 constexpr int64_t kMicroStrideValues[kMicroStrides] = {0, 1, 2, 16};
+
+/// Whether the microkernels for A pixel stride `a_ps` take offset-table runs of `run` steps
+/// (MicroArgs::koff_run): runs of 16 (the channels of a blocked pixel) where the pixel stride is
+/// not 1 or 2, runs of 3 or 7 (the taps of a kernel row on an unblocked input) where it is.
+constexpr bool micro_run_supported(int64_t a_ps, int64_t run) {
+    const bool unblocked = a_ps == 1 || a_ps == 2;
+    return run == 1 || (run == 16 && !unblocked) || ((run == 3 || run == 7) && unblocked);
+}
 
 /// A full register tile: mr rows (GEMM) or output pixels (convolution) by nv vectors.
 struct TileShape {

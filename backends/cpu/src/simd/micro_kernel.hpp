@@ -27,16 +27,23 @@ void micro_kernel(const MicroArgs& g) {
     constexpr int W = static_cast<int>(V::size);
     constexpr int NR = NV * W;
     constexpr int P = MR * ROWS;  // accumulator rows
-    const auto c_row = [&g](int p) { return g.c + (p / MR) * g.c_rs + (p % MR) * g.c_ps; };
+    // C's address fields are copied so that the epilogue's stores cannot make the compiler reload
+    // them.
+    float* const c = g.c;
+    const int64_t c_ps = g.c_ps, c_bs = g.c_bs, c_rs = g.c_rs;
+    const auto c_at = [&](int p, int v) {
+        return c + (p / MR) * c_rs + (p % MR) * c_ps + ((v * W) / 16) * c_bs + (v * W) % 16;
+    };
     V acc[P][NV];
 #pragma GCC unroll 16
     for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[p][v] = V(0.0f);
             // The C tile's rows are far apart (a GEMM row or an output pixel): start fetching them
-            // now so the epilogue's loads and stores do not wait on L2/L3.
+            // now (a 16-float line at a time) so the epilogue's loads and stores do not wait on
+            // L2/L3.
 #pragma GCC unroll 4
-        for (int v = 0; v < NR; v += 16) __builtin_prefetch(c_row(p) + (v / 16) * g.c_bs, 1, 3);
+        for (int v = 0; v < NV; v += std::max(1, 16 / W)) __builtin_prefetch(c_at(p, v), 1, 3);
     }
 
     const float* b = g.b;
@@ -74,53 +81,89 @@ void micro_kernel(const MicroArgs& g) {
         }
         b += NR;
     };
-    if (koff) {
-        // With lines to prefetch, the MR pixels of one of them every `per` steps, spread over the
-        // reduction (issued back to back, they fill the miss queue and stall); without, one
-        // stretch of all kc steps.
-        const int64_t lines = g.pf_count, per = lines > 0 ? (kc + lines - 1) / lines : kc;
-        for (int64_t k0 = 0, j = 0; k0 < kc; k0 += per, ++j) {
+    // The reduction over an offset table, one entry per run of R steps that read consecutive
+    // elements. Runs (R > 1) are unrolled with immediate offsets, so a step costs its loads and
+    // FMAs only: a 2-core Zen 3 whose sibling hardware thread is busy dispatches about half of its
+    // 6 ops a cycle to us, and every op per FMA beyond ~1.5 then costs time. With lines to
+    // prefetch, the MR pixels of one of them every `per` runs, spread over the reduction (issued
+    // back to back, they fill the miss queue and stall).
+    const auto reduce_runs = [&](auto run_length) {
+        constexpr int R = decltype(run_length)::value;
+        const int64_t runs = kc / R, lines = g.pf_count;
+        const int64_t per = lines > 0 ? (runs + lines - 1) / lines : runs;
+        for (int64_t r0 = 0, j = 0; r0 < runs; r0 += per, ++j) {
             if (j < lines) {
 #pragma GCC unroll 16
                 for (int p = 0; p < MR; ++p)
                     __builtin_prefetch(g.pf + g.pf_lines[j] + p * ps, 0, 3);
             }
-            const int64_t k1 = std::min(kc, k0 + per);
+            const int64_t r1 = std::min(runs, r0 + per);
+            if constexpr (R == 1) {
 #pragma GCC unroll 2
-            for (int64_t k = k0; k < k1; ++k) step(a + koff[k]);
+                for (int64_t k = r0; k < r1; ++k) step(a + koff[k]);
+            } else {
+                for (int64_t r = r0; r < r1; ++r) {
+                    const float* ar = a + koff[r];
+                    // Unrolled 4 steps at a time where that divides the run (16 at once make GCC
+                    // spill accumulators), else whole.
+                    if constexpr (R % 4 == 0) {
+#pragma GCC unroll 4
+                        for (int s = 0; s < R; ++s) step(ar + s);
+                    } else {
+#pragma GCC unroll 8
+                        for (int s = 0; s < R; ++s) step(ar + s);
+                    }
+                }
+            }
         }
-    } else {
+    };
+    constexpr int64_t kStride = PS;  // 0: any stride but 1, 2 and 16
+    if (!koff) {
         // A advances by a fixed stride per step (GEMM): no offset table to read.
         const int64_t ks = g.a_ks;
 #pragma GCC unroll 2
         for (int64_t k = 0; k < kc; ++k, a += ks) step(a);
+    } else if (micro_run_supported(kStride, 16) && g.koff_run == 16) {
+        reduce_runs(std::integral_constant<int, 16>{});
+    } else if (micro_run_supported(kStride, 7) && g.koff_run == 7) {
+        reduce_runs(std::integral_constant<int, 7>{});
+    } else if (micro_run_supported(kStride, 3) && g.koff_run == 3) {
+        reduce_runs(std::integral_constant<int, 3>{});
+    } else {
+        reduce_runs(std::integral_constant<int, 1>{});
     }
 
-    // Epilogue.
-    const V alpha(g.alpha);
-    const V beta(g.beta);
-    const bool scale = g.alpha != 1.0f;
-    V bias[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bias[v] = g.bias ? V::load_unaligned(g.bias + v * W) : V(0.0f);
-    const V lo(g.act_lo), hi(g.act_hi), slope(g.act_slope), zero(0.0f);
+    // Epilogue: one unrolled pass over the tile per stage the arguments ask for, so the tile pays
+    // a branch per stage rather than several per vector.
+    const auto each = [&acc](auto&& f) {
 #pragma GCC unroll 16
-    for (int p = 0; p < P; ++p) {
-        float* crow = c_row(p);
+        for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) {
-            float* cp = crow + ((v * W) / 16) * g.c_bs + (v * W) % 16;
-            V r = scale ? acc[p][v] * alpha : acc[p][v];
-            if (g.load_c) r = xsimd::fma(beta, V::load_unaligned(cp), r);
-            if (g.bias) r = r + bias[v];
-            if (g.act == FusedAct::clamp) {
-                r = xsimd::min(xsimd::max(r, lo), hi);
-            } else if (g.act == FusedAct::leaky) {
-                r = xsimd::select(r > zero, r, r * slope);
-            }
-            r.store_unaligned(cp);
+            for (int v = 0; v < NV; ++v) f(p, v, acc[p][v]);
         }
+    };
+    if (g.alpha != 1.0f) {
+        const V alpha(g.alpha);
+        each([&](int, int, V& r) { r = r * alpha; });
     }
+    if (g.load_c) {
+        const V beta(g.beta);
+        each([&](int p, int v, V& r) { r = xsimd::fma(beta, V::load_unaligned(c_at(p, v)), r); });
+    }
+    if (g.bias) {
+        V bias[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) bias[v] = V::load_unaligned(g.bias + v * W);
+        each([&](int, int v, V& r) { r = r + bias[v]; });
+    }
+    if (g.act == FusedAct::clamp) {
+        const V lo(g.act_lo), hi(g.act_hi);
+        each([&](int, int, V& r) { r = xsimd::min(xsimd::max(r, lo), hi); });
+    } else if (g.act == FusedAct::leaky) {
+        const V slope(g.act_slope), zero(0.0f);
+        each([&](int, int, V& r) { r = xsimd::select(r > zero, r, r * slope); });
+    }
+    each([&](int p, int v, const V& r) { r.store_unaligned(c_at(p, v)); });
 }
 
 /// Fills micro (ROWS 1) or micro_two_rows (ROWS 2) for every (mr, nv) with mr <= MR and
