@@ -14,6 +14,10 @@ const KernelTable* kernel_table_avx2() {
         // latter 1.00 when the host was quiet), 1.01 at 28 pixels and 1.01-1.04 at 56 pixels of
         // blocked input (3x3 64->64, 1x1 256->64): in-process A/B on a Zen 3, 1 and 2 threads.
         t.conv_short_rows = t.conv_unblocked = simd::tile<Arch, 3, 4>(t);
+        // Since the reduction reads a 7-tap kernel row as one unrolled run, 6 x 16 (one spare
+        // register; 3 x 32 uses all 16 and GCC spills in the run) took 0.96-0.99 of 3 x 32's time
+        // on 7x7 s2 3->64 224x224, 1 and 2 threads; 3x3 3->32 still ran 1.00-1.07 slower with it.
+        t.conv_unblocked_7taps = t.conv;
         // Measured on a 2-core Zen 3 (in-process A/B, 2 threads): splitting rows was 4-20%
         // faster for M >= 128 (square 256-1024, 128x1024x1024, 3136x64x576), slower below.
         t.split_m_rows = 128;

@@ -115,7 +115,9 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         !DirectConvKernel::runs_on_plane(g, w.dim(2), w.dim(3), input.info(), dst.info()) &&
         table.conv_two_rows.mr > 0 && dst.info().w() <= table.conv_two_rows.mr &&
         dst.info().h() >= 2;
+    const bool seven_taps = w.dim(3) == 7 && table.conv_unblocked_7taps.mr > 0;
     const TileShape tile = two_rows                         ? table.conv_two_rows
+                           : !blocked && seven_taps         ? table.conv_unblocked_7taps
                            : !blocked                       ? table.conv_unblocked
                            : dst.info().w() < kConvShortRow ? table.conv_short_rows
                                                             : table.conv;

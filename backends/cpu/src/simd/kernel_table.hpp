@@ -129,6 +129,9 @@ struct KernelTable {
     /// inputs with output rows of at least kConvShortRow pixels, for shorter rows, and for inputs
     /// that are not channel-blocked (first layers).
     TileShape conv, conv_short_rows, conv_unblocked;
+    /// Tile for inputs that are not channel-blocked with 7-tap kernel rows (7x7 first layers),
+    /// where it differs from conv_unblocked; mr 0: conv_unblocked.
+    TileShape conv_unblocked_7taps{0, 0};
     /// Two-row convolution tile (mr pixels of each of two output rows) for rows of at most mr
     /// pixels, where measured faster; mr 0: none.
     TileShape conv_two_rows{0, 0};
