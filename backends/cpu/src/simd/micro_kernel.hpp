@@ -34,14 +34,13 @@ void micro_kernel(const MicroArgs& g) {
     const auto c_at = [&](int p, int v) {
         return c + (p / MR) * c_rs + (p % MR) * c_ps + ((v * W) / 16) * c_bs + (v * W) % 16;
     };
+    // Zeroed accumulators. The C tile's rows are far apart (a GEMM row or an output pixel): start
+    // fetching them now, a 16-float line at a time, so the epilogue does not wait on L2/L3.
     V acc[P][NV];
 #pragma GCC unroll 16
     for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[p][v] = V(0.0f);
-            // The C tile's rows are far apart (a GEMM row or an output pixel): start fetching them
-            // now (a 16-float line at a time) so the epilogue's loads and stores do not wait on
-            // L2/L3.
 #pragma GCC unroll 4
         for (int v = 0; v < NV; v += std::max(1, 16 / W)) __builtin_prefetch(c_at(p, v), 1, 3);
     }
