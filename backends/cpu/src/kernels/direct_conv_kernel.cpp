@@ -99,7 +99,6 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     // Offsets of each reduction step relative to the window's top-left input element.
     offsets_.clear();
     chunks_.clear();
-    run_lengths_.clear();
     runs_.clear();
     lines_.clear();
     // Runs of consecutive input elements: 16 channels of a pixel, or the taps of an nchw row.
@@ -151,11 +150,9 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         }
         lines_.push_back(std::move(lines));
 
-        std::vector<int64_t> runs;
-        if (run > 1 && micro_run_supported(a_ps, run))
-            runs = step_runs(offsets_.back(), bounds, run);
-        run_lengths_.push_back(runs.empty() ? 1 : run);
-        runs_.push_back(std::move(runs));
+        runs_.push_back(run > 1 && micro_run_supported(a_ps, run)
+                            ? step_runs(offsets_.back(), bounds, run)
+                            : std::vector<int64_t>{});
         chunks_.push_back(std::move(bounds));
     }
 
@@ -197,7 +194,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
 
     MicroArgs a = params_.epilogue;
     a.kc = k1 - k0;
-    a.koff_run = run_lengths_[block.table];
+    a.koff_run = run_length(block.table);
     a.koff = a.koff_run > 1 ? runs_[block.table].data() + k0 / a.koff_run : offsets.data() + k0;
     a.a_ps = g.stride_w * l.src_w;
     a.b = weights_ + block.weights_offset + k0 * block.width;

@@ -104,11 +104,13 @@ class DirectConvKernel final : public ICpuKernel {
     DirectConvParams params_;
     std::vector<std::vector<int64_t>> offsets_;  ///< per plan table: element offset of each step
     std::vector<std::vector<int64_t>> chunks_;   ///< per plan table: step boundaries of K chunks
-    /// Per plan table: steps per run of consecutive input elements the microkernel takes (16
-    /// channels of a pixel, 3 or 7 taps of an nchw row; 1: no runs) and the offset of each run
-    /// (MicroArgs::koff_run).
-    std::vector<int64_t> run_lengths_;
+    /// Per plan table: the offset of each run of consecutive input elements the microkernel takes
+    /// (16 channels of a pixel, 3 or 7 taps of an nchw row; MicroArgs::koff_run); empty: no runs.
     std::vector<std::vector<int64_t>> runs_;
+    /// Steps per entry of table `t`'s runs (1 without runs).
+    int64_t run_length(std::size_t t) const {
+        return runs_[t].empty() ? 1 : static_cast<int64_t>(offsets_[t].size() / runs_[t].size());
+    }
     /// Per plan table and chunk: offsets of the distinct 16-float input lines a pixel reads, when
     /// the input streams from memory (1x1 on nchw16c, read in place); empty otherwise.
     std::vector<std::vector<std::vector<int64_t>>> lines_;
