@@ -116,17 +116,17 @@ void micro_kernel(const MicroArgs& g) {
             }
         }
     };
-    constexpr int64_t kStride = PS;  // 0: any stride but 1, 2 and 16
+    // Runs where the pixel stride PS (0: any but 1, 2 and 16) takes them; see micro_run_supported.
     if (!koff) {
         // A advances by a fixed stride per step (GEMM): no offset table to read.
         const int64_t ks = g.a_ks;
 #pragma GCC unroll 2
         for (int64_t k = 0; k < kc; ++k, a += ks) step(a);
-    } else if (micro_run_supported(kStride, 16) && g.koff_run == 16) {
+    } else if (micro_run_supported(PS, 16) && g.koff_run == 16) {
         reduce_runs(std::integral_constant<int, 16>{});
-    } else if (micro_run_supported(kStride, 7) && g.koff_run == 7) {
+    } else if (micro_run_supported(PS, 7) && g.koff_run == 7) {
         reduce_runs(std::integral_constant<int, 7>{});
-    } else if (micro_run_supported(kStride, 3) && g.koff_run == 3) {
+    } else if (micro_run_supported(PS, 3) && g.koff_run == 3) {
         reduce_runs(std::integral_constant<int, 3>{});
     } else {
         reduce_runs(std::integral_constant<int, 1>{});
