@@ -36,10 +36,22 @@ inline SchedulerKind bench_scheduler() {
     return kind && std::string(kind) == "pool" ? SchedulerKind::thread_pool : SchedulerKind::tbb;
 }
 
+/// Instruction set of our contexts: TESSERA_BENCH_ISA=avx2 (or avx512, sse2) pins one, so the
+/// AVX2 kernels can be measured on an AVX-512 machine (cap oneDNN alike with
+/// ONEDNN_MAX_CPU_ISA=AVX2); unset or anything else: the best the machine has.
+inline Isa bench_isa() {
+    const char* isa = std::getenv("TESSERA_BENCH_ISA");
+    const std::string name = isa ? isa : "";
+    return name == "avx512" ? Isa::avx512
+           : name == "avx2" ? Isa::avx2
+           : name == "sse2" ? Isa::sse2
+                            : Isa::automatic;
+}
+
 /// One Context per thread count, reused by every case.
 inline Context& context_for(int threads) {
-    static Context one(ContextOptions{1, Isa::automatic, bench_scheduler()});
-    static Context two(ContextOptions{2, Isa::automatic, bench_scheduler()});
+    static Context one(ContextOptions{1, bench_isa(), bench_scheduler()});
+    static Context two(ContextOptions{2, bench_isa(), bench_scheduler()});
     return threads == 1 ? one : two;
 }
 

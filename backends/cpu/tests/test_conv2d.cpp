@@ -62,6 +62,16 @@ Conv2dGeometry geom(int64_t s, int64_t p, int64_t d = 1, int64_t groups = 1) {
     return g;
 }
 
+/// Padding top, right, bottom, left (stride and dilation 1).
+Conv2dGeometry pads(int64_t top, int64_t right, int64_t bottom, int64_t left) {
+    Conv2dGeometry g = geom(1, 0);
+    g.pad_top = top;
+    g.pad_right = right;
+    g.pad_bottom = bottom;
+    g.pad_left = left;
+    return g;
+}
+
 const ConvCase kCases[] = {
     {1, 3, 8, 8, 16, 3, 3, geom(1, 1)},
     {2, 5, 9, 11, 7, 3, 3, geom(2, 1)},
@@ -92,6 +102,15 @@ const ConvCase kCases[] = {
     {2, 2, 11, 12, 16, 7, 7, geom(1, 3), DataLayout::nchw},
     {1, 4, 9, 17, 16, 3, 3, geom(2, 1, 2), DataLayout::nchw},
     {1, 32, 5, 9, 24, 3, 3, geom(1, 1), DataLayout::nhwc},
+    // Edge tiles skip the taps that read only padding (conv_tile_phases.hpp): padding beyond the
+    // kernel's reach (rows and columns of bias alone), asymmetric padding, a one-pixel-wide
+    // input, stride and dilation, 7x7 rows of two-row tiles with K chunks, and nchw rows.
+    {1, 16, 5, 5, 32, 3, 3, geom(1, 3)},
+    {2, 8, 6, 7, 16, 3, 3, pads(1, 0, 2, 3)},
+    {1, 16, 6, 1, 16, 3, 3, geom(1, 1)},
+    {1, 16, 9, 10, 32, 3, 3, geom(2, 2, 2)},
+    {1, 96, 7, 7, 48, 3, 3, geom(1, 1)},
+    {1, 3, 9, 8, 16, 5, 5, geom(1, 4), DataLayout::nchw},
 };
 
 }  // namespace

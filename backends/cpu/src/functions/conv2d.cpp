@@ -125,6 +125,7 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
                                     static_cast<int64_t>(tile.nv) * table.vec_width);
     m.plan.rows_per_tile = two_rows ? 2 : 1;
     m.plan.taps_inner = input.info().layout() == DataLayout::nchw;
+    m.plan.columns_outer = !m.plan.taps_inner && table.conv_columns_outer;
     DirectConvParams params;
     params.geometry = g;
     m.separate_activation = !fuse_activation(info.activation, params.epilogue);

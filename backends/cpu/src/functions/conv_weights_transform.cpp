@@ -4,8 +4,9 @@
 namespace tessera::cpu {
 
 std::string ConvWeightsTransform::uid() const {
-    return "conv2d_pack/nr" + std::to_string(plan_.nr) + "/g" + std::to_string(groups_) + "/" +
-           scale_id_;
+    const char* order = plan_.columns_outer ? "/taps" : plan_.taps_inner ? "/rows-c" : "/rows";
+    return "conv2d_pack/nr" + std::to_string(plan_.nr) + order + "/g" + std::to_string(groups_) +
+           "/" + scale_id_;
 }
 
 TensorInfo ConvWeightsTransform::result_info() const {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "kernels/conv_tile_phases.hpp"
 #include "tessera/cpu/error.hpp"
 
 namespace tessera::cpu {
@@ -65,6 +66,7 @@ struct DirectConvKernel::Layout {
     const float* src = nullptr;
     float* dst = nullptr;
     int64_t src_n = 0, src_h = 0, src_w = 0;
+    int64_t src_rows = 0, src_cols = 0;  ///< input extent, padding excluded
     int64_t dst_n = 0, dst_c = 0, dst_h = 0, dst_w = 0;
     int64_t out_h = 0, out_w = 0;
 };
@@ -116,22 +118,27 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
             offsets.push_back(spatial + channel);
         });
         offsets_.push_back(std::move(offsets));
-        // Chunk boundaries: whole 16-channel groups, up to chunk_kib of weights per chunk.
+        // Chunk boundaries: whole 16-channel groups of a tap block, up to chunk_kib of weights
+        // per chunk.
         const int64_t max_steps = chunk_kib > 0
                                       ? std::max<int64_t>(1, chunk_kib * 1024 / (4 * plan.nr))
                                       : std::numeric_limits<int64_t>::max();
         std::vector<int64_t> bounds{0};
         int64_t steps = 0, chunk = 0;
-        for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
-            const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
-            const int64_t group = (c1 - c0) * plan.kh * plan.kw;
-            if (chunk > 0 && chunk + group > max_steps) {
-                bounds.push_back(steps);
-                chunk = 0;
+        const int64_t tap_blocks = plan.columns_outer ? plan.kh * plan.kw : plan.kh;
+        const int64_t steps_per_channel = plan.columns_outer ? 1 : plan.kw;
+        for (int64_t tap = 0; tap < tap_blocks; ++tap)
+            for (int64_t c0 = ic_begin; c0 < ic_end;
+                 c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
+                const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
+                const int64_t group = (c1 - c0) * steps_per_channel;
+                if (chunk > 0 && chunk + group > max_steps) {
+                    bounds.push_back(steps);
+                    chunk = 0;
+                }
+                steps += group;
+                chunk += group;
             }
-            steps += group;
-            chunk += group;
-        }
         bounds.push_back(steps);
         // A 1x1 convolution reads each input line for only 16 steps and nothing brought it into
         // cache before (no padded copy): the next tile's lines are prefetched (see run_row)
@@ -150,7 +157,9 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
         }
         lines_.push_back(std::move(lines));
 
-        runs_.push_back(run > 1 && micro_run_supported(a_ps, run)
+        // Runs must also start at every tap block, where a tile's phases may begin or end.
+        const bool taps_aligned = plan.steps_per_tap(ic_begin, ic_end) % run == 0;
+        runs_.push_back(run > 1 && taps_aligned && micro_run_supported(a_ps, run)
                             ? step_runs(offsets_.back(), bounds, run)
                             : std::vector<int64_t>{});
         chunks_.push_back(std::move(bounds));
@@ -190,22 +199,27 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const std::vector<int64_t>& offsets = offsets_[block.table];
     const std::vector<int64_t>& bounds = chunks_[block.table];
     const int64_t k0 = bounds[chunk], k1 = bounds[chunk + 1];
-    const bool first = chunk == 0, last = chunk + 2 == bounds.size();
 
     MicroArgs a = params_.epilogue;
-    a.kc = k1 - k0;
     a.koff_run = run_length(block.table);
-    a.koff = a.koff_run > 1 ? runs_[block.table].data() + k0 / a.koff_run : offsets.data() + k0;
     a.a_ps = g.stride_w * l.src_w;
-    a.b = weights_ + block.weights_offset + k0 * block.width;
     a.c_ps = l.dst_w;
     a.c_bs = l.dst_c;
-    a.bias = bias_ && last ? bias_ + block.oc_start : nullptr;
-    if (!last) a.act = FusedAct::none;
-    a.load_c = !first;
     a.beta = 1.0f;
     a.alpha = 1.0f;
     const int64_t nv = block.width / t.vec_width;
+    const float* const bias = bias_ ? bias_ + block.oc_start : nullptr;
+    const FusedAct act = a.act;
+    // Steps [s0, s1) of the chunk into `m`, with the epilogue when `epilogue` and C loaded when
+    // `load_c`.
+    const auto set_steps = [&](MicroArgs& m, int64_t s0, int64_t s1, bool load_c, bool epilogue) {
+        m.kc = s1 - s0;
+        m.koff = m.koff_run > 1 ? runs_[block.table].data() + s0 / m.koff_run : offsets.data() + s0;
+        m.b = weights_ + block.weights_offset + s0 * block.width;
+        m.load_c = load_c;
+        m.bias = epilogue ? bias : nullptr;
+        m.act = epilogue ? act : FusedAct::none;
+    };
 
     // Streaming input (1x1): each tile prefetches the same pixels of the next row, for this
     // call's share of the channel-block lines, so the prefetches are spread over the row; the
@@ -221,44 +235,114 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const int64_t next_row_step =
         span_ > 0 ? span_ * l.src_w : (two_rows_ ? 2 : 1) * g.stride_h * l.src_h;
 
-    // `count` output pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal
-    // widths (even_tile_rows; 7 pixels ran faster as 4 + 3 than as 6 + 1).
-    auto run_pixels = [&](const float* in, float* out, int64_t count,
-                          const MicroKernel(&kernels)[kMaxMR][kMaxNV]) {
-        const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
-        const float* next_row = in + next_row_step;
-        for (int64_t i = 0, ow = 0; i < tiles; ++i) {
-            const int64_t rows = even_tile_rows(count - ow, tiles - i);
-            a.pf = next_row + ow * a.a_ps;
-            a.a = in + ow * a.a_ps;
-            a.c = out + ow * l.dst_w;
-            kernels[rows - 1][nv - 1](a);
-            ow += rows;
-        }
-    };
-
     const float* in = l.src + n * l.src_n;
     float* out = l.dst + n * l.dst_n + (block.oc_start / kChannelBlock) * l.dst_c;
-    if (span_ == 0) {
-        // Two-row tiles: output rows 2 * row and 2 * row + 1 (the last alone when odd).
-        const int64_t oh = two_rows_ ? 2 * row : row;
-        const bool pair = two_rows_ && oh + 1 < l.out_h;
-        a.a_rs = g.stride_h * l.src_h;
-        a.c_rs = l.dst_h;
-        run_pixels(in + (oh * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w,
-                   out + oh * l.dst_h, l.out_w, pair ? micro_two_rows_ : micro_);
+    if (span_ > 0) {
+        // The flattened plane of an unpadded 1x1 convolution: every step of every tile.
+        set_steps(a, k0, k1, chunk > 0, chunk + 2 == bounds.size());
+        // `count` pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal widths
+        // (even_tile_rows; 7 pixels ran faster as 4 + 3 than as 6 + 1).
+        const auto run_pixels = [&](const float* in_px, float* out_px, int64_t count) {
+            const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
+            for (int64_t i = 0, ow = 0; i < tiles; ++i) {
+                const int64_t pixels = even_tile_rows(count - ow, tiles - i);
+                a.pf = in_px + next_row_step + ow * a.a_ps;
+                a.a = in_px + ow * a.a_ps;
+                a.c = out_px + ow * l.dst_w;
+                micro_[pixels - 1][nv - 1](a);
+                ow += pixels;
+            }
+        };
+        const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
+        if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
+            run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0);
+            return;
+        }
+        for (int64_t p = p0; p < p1;) {  // padded output plane: one piece per output row
+            const int64_t oh = p / l.out_w, ow = p % l.out_w;
+            const int64_t end = std::min(p1, (oh + 1) * l.out_w);
+            run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p);
+            p = end;
+        }
         return;
     }
-    const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
-    if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
-        run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0, micro_);
-        return;
-    }
-    for (int64_t p = p0; p < p1;) {  // padded output plane: one piece per output row
-        const int64_t oh = p / l.out_w, ow = p % l.out_w;
-        const int64_t end = std::min(p1, (oh + 1) * l.out_w);
-        run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p, micro_);
-        p = end;
+
+    // Output rows: one, or two (2 * row and 2 * row + 1, the last alone when odd) with two-row
+    // tiles, A and C of the second at a_rs / c_rs from the first's.
+    ConvTile tile;
+    tile.oh = two_rows_ ? 2 * row : row;
+    tile.rows = two_rows_ && tile.oh + 1 < l.out_h ? 2 : 1;
+    a.a_rs = g.stride_h * l.src_h;
+    a.c_rs = l.dst_h;
+    const float* in_row = in + (tile.oh * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w;
+    float* out_row = out + tile.oh * l.dst_h;
+    const ConvTaps taps{g,
+                        plan_->kh,
+                        plan_->kw,
+                        !plan_->columns_outer,
+                        plan_->steps_per_tap(block.ic_begin, block.ic_end),
+                        l.src_rows,
+                        l.src_cols};
+    // Runs the rows of `mask` and pixels [p0, p1) over steps [s0, s1).
+    const auto call = [&](int mask, int64_t p0, int64_t p1, int64_t s0, int64_t s1, bool load_c,
+                          bool epilogue) {
+        MicroArgs m = a;
+        set_steps(m, s0, s1, load_c, epilogue);
+        const int64_t first_row = mask == 2 ? 1 : 0;
+        m.a = in_row + first_row * m.a_rs + p0 * m.a_ps;
+        m.c = out_row + first_row * m.c_rs + p0 * l.dst_w;
+        m.pf = m.a + next_row_step;
+        const auto& kernels = mask == 3 ? micro_two_rows_ : micro_;
+        kernels[p1 - p0 - 1][nv - 1](m);
+    };
+
+    // Tiles that read no padding (all but the edges) run every step of the chunk, with the
+    // arguments set once per row: the tiles of a 7x7 s2 3->64 layer are ~1000 cycles long.
+    set_steps(a, k0, k1, chunk > 0, chunk + 2 == bounds.size());
+    const auto& row_kernels = tile.rows == 2 ? micro_two_rows_ : micro_;
+    const bool rows_inside = rows_read_no_padding(taps, tile);
+    const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
+    for (int64_t i = 0; i < tiles; ++i) {
+        tile.pixels = even_tile_rows(l.out_w - tile.ow, tiles - i);
+        const int all_rows = (1 << tile.rows) - 1;
+        const int64_t tile_end = tile.ow + tile.pixels;
+        if (rows_inside && pixels_read_no_padding(taps, tile)) {
+            a.a = in_row + tile.ow * a.a_ps;
+            a.c = out_row + tile.ow * l.dst_w;
+            a.pf = a.a + next_row_step;
+            row_kernels[tile.pixels - 1][nv - 1](a);
+            tile.ow = tile_end;
+            continue;
+        }
+        // The tile's first and last steps that read input, over all chunks; none: the tile
+        // reads only padding, and its phase is every step (bias and activation of zeros).
+        int64_t first = -1, last = -1;
+        for_each_tile_phase(taps, tile, [&](const TilePhase& p) {
+            if (first < 0) first = p.step_begin;
+            last = p.step_end;
+        });
+        bool has_c = first >= 0 ? k0 > first : chunk > 0;
+        bool finished = false;
+        const auto phase = [&](const TilePhase& p) {
+            const int64_t s0 = std::max(k0, p.step_begin), s1 = std::min(k1, p.step_end);
+            if (s0 >= s1) return;
+            const bool covers = p.covers(tile);
+            if (!has_c && !covers)  // zero the tile, then add the phase
+                call(all_rows, tile.ow, tile_end, s0, s0, false, false);
+            const bool epilogue = covers && s1 == last;
+            call(p.row_mask, p.pixel_begin, p.pixel_end, s0, s1, has_c || !covers, epilogue);
+            has_c = true;
+            finished = epilogue;
+        };
+        if (first >= 0) {
+            for_each_tile_phase(taps, tile, phase);
+            if (!finished && last <= k1 && last > k0)  // bias and activation over the whole tile
+                call(all_rows, tile.ow, tile_end, k1, k1, true, true);
+        } else {
+            last = bounds.back();
+            phase(TilePhase{0, last, all_rows, tile.ow, tile_end});
+        }
+        tile.ow = tile_end;
     }
 }
 
@@ -270,6 +354,8 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
                    s.stride_n(),
                    s.stride_h(),
                    s.stride_w(),
+                   s.h(),
+                   s.w(),
                    d.stride_n(),
                    d.stride_c(),
                    d.stride_h(),

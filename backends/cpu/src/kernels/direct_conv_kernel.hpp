@@ -4,7 +4,8 @@
 // The same kernel thus serves nchw16c, nchw and nhwc inputs, strides, dilation and groups.
 // The reduction may be cut into chunks of whole channel blocks (a few dozen KiB of weights, per
 // instruction set); a tile keeps its partial sums in the output between chunks (same chunks
-// whatever the thread split).
+// whatever the thread split). Steps are ordered kernel row first, so tiles at the image edges
+// run only the taps that read input (conv_tile_phases.hpp).
 #pragma once
 
 #include <cstdint>
@@ -36,25 +37,45 @@ struct ConvChannelPlan {
     /// Taps innermost (nchw inputs, whose consecutive taps of a row are neighbours in memory);
     /// else channels innermost (nchw16c and nhwc inputs, whose channels of a pixel are).
     bool taps_inner = false;
+    /// Channels innermost only: kernel columns outside the 16-channel chunks, so that every tap
+    /// is a contiguous block of steps (KernelTable::conv_columns_outer).
+    bool columns_outer = false;
 
-    /// Reduction steps of a channel range, in table order: 16-channel chunks, then kh, kw, channel
-    /// (taps_inner: channel, kh, kw).
+    /// Reduction steps of a channel range, in table order. Kernel rows are outermost, so that the
+    /// steps of a run of kernel rows (with columns_outer: of taps) are contiguous and a tile at the
+    /// image edge can skip the taps that read only padding (conv_tile_phases.hpp). Within a kernel
+    /// row: columns_outer: column, 16-channel chunk, channel; taps_inner: chunk, channel, column;
+    /// otherwise chunk, column, channel.
     template <class F>
     void for_each_step(int64_t ic_begin, int64_t ic_end, F&& f) const {
-        for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
-            const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
-            if (taps_inner) {
-                for (int64_t c = c0; c < c1; ++c)
-                    for (int64_t y = 0; y < kh; ++y)
+        const auto each_chunk = [&](auto&& g) {
+            for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock)
+                g(c0, std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock));
+        };
+        for (int64_t y = 0; y < kh; ++y) {
+            if (columns_outer) {
+                for (int64_t x = 0; x < kw; ++x)
+                    each_chunk([&](int64_t c0, int64_t c1) {
+                        for (int64_t c = c0; c < c1; ++c) f(c, y, x);
+                    });
+                continue;
+            }
+            each_chunk([&](int64_t c0, int64_t c1) {
+                if (taps_inner) {
+                    for (int64_t c = c0; c < c1; ++c)
                         for (int64_t x = 0; x < kw; ++x) f(c, y, x);
-            } else {
-                for (int64_t y = 0; y < kh; ++y)
+                } else {
                     for (int64_t x = 0; x < kw; ++x)
                         for (int64_t c = c0; c < c1; ++c) f(c, y, x);
-            }
+                }
+            });
         }
     }
     int64_t steps(int64_t ic_begin, int64_t ic_end) const { return (ic_end - ic_begin) * kh * kw; }
+    /// Steps of one tap block: a tap (y, x) with columns_outer, else a whole kernel row.
+    int64_t steps_per_tap(int64_t ic_begin, int64_t ic_end) const {
+        return (ic_end - ic_begin) * (columns_outer ? 1 : kw);
+    }
 };
 
 /// Builds the block plan for `oc` outputs, `ic` inputs, `groups`, kernel kh x kw and register

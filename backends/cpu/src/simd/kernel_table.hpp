@@ -148,6 +148,10 @@ struct KernelTable {
     /// 40 rather than 24 KiB made 3x3 64->64 56x56 3-5% faster, 1x1 256->64 2%, and the streaming
     /// 3x3 512->512 7x7 up to 5% slower (in-process A/B).
     int64_t conv_chunk_kib_resident = 40, conv_chunk_kib_streaming = 24;
+    /// Convolution steps ordered tap by tap (ConvChannelPlan::columns_outer), so edge tiles skip
+    /// every tap that reads only padding; else kernel row by kernel row, whose K chunks read each
+    /// input line for all columns of the row while it is in L1.
+    bool conv_columns_outer = false;
     MicroKernel micro[kMicroStrides][kMaxMR][kMaxNV] = {};           ///< [stride slot][mr-1][nv-1]
     MicroKernel micro_two_rows[kMicroStrides][kMaxMR][kMaxNV] = {};  ///< mr pixels per row
 
