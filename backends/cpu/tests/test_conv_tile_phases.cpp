@@ -48,24 +48,17 @@ TEST_CASE("conv tile phases: exactly the taps, rows and pixels that read input, 
     for (int trial = 0; trial < 400; ++trial) {
         ConvTaps c;
         Conv2dGeometry& g = c.geometry;
-        g.stride_h = pick(1, 3);
-        g.stride_w = pick(1, 3);
-        g.dilation_h = pick(1, 2);
-        g.dilation_w = pick(1, 2);
-        g.pad_top = pick(0, 4);
-        g.pad_bottom = pick(0, 4);
-        g.pad_left = pick(0, 4);
-        g.pad_right = pick(0, 4);
-        c.kh = pick(1, 7);
-        c.kw = pick(1, 7);
-        c.in_h = pick(1, 12);
-        c.in_w = pick(1, 12);
+        for (int64_t* v : {&g.stride_h, &g.stride_w}) *v = pick(1, 3);
+        for (int64_t* v : {&g.dilation_h, &g.dilation_w}) *v = pick(1, 2);
+        for (int64_t* v : {&g.pad_top, &g.pad_bottom, &g.pad_left, &g.pad_right}) *v = pick(0, 4);
+        for (int64_t* v : {&c.kh, &c.kw}) *v = pick(1, 7);
+        for (int64_t* v : {&c.in_h, &c.in_w}) *v = pick(1, 12);
         c.columns_inner = pick(0, 3) == 0;
         c.steps_per_tap = pick(1, 3) * (c.columns_inner ? c.kw : 1);
         const int64_t out_h =
-            (c.in_h + g.pad_top + g.pad_bottom - (c.kh - 1) * g.dilation_h - 1) / g.stride_h + 1;
+            conv_output_extent(c.in_h, c.kh, g.stride_h, g.pad_top, g.pad_bottom, g.dilation_h);
         const int64_t out_w =
-            (c.in_w + g.pad_left + g.pad_right - (c.kw - 1) * g.dilation_w - 1) / g.stride_w + 1;
+            conv_output_extent(c.in_w, c.kw, g.stride_w, g.pad_left, g.pad_right, g.dilation_w);
         if (out_h < 1 || out_w < 1) continue;
         const int64_t taps = c.kh * (c.columns_inner ? 1 : c.kw);
         for (int64_t oh = 0; oh < out_h; ++oh)
