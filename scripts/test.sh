@@ -23,8 +23,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_R
       -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF -DTESSERA_BUILD_EXAMPLES=OFF
 cmake --build build-asan -j"$jobs"
 # LeakSanitizer's exit-time tracer (GCC 12's runtime) now and then dies with "Tracer caught signal
-# 11" after a multi-threaded OpenCL test has passed (2 of 451 in one run on the Zen 5 CI machine,
-# none in 4 reruns of those tests): a test passes if one of two runs is clean, so a real failure,
-# which repeats, still fails the suite.
+# 11" after a multi-threaded OpenCL test has passed (2 clml tests of 451 in each of two runs on
+# the Zen 5 CI machine, every one clean when rerun): a test passes if one of two runs is clean, so a
+# real failure, which repeats, still fails the suite.
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 1800 --repeat until-pass:2
 echo "all tests passed in $(( $(date +%s) - start )) s"
