@@ -92,6 +92,10 @@ void for_each_tile_phase(const ConvTaps& c, const ConvTile& t, F&& f) {
     const int64_t columns = c.columns_inner ? 1 : c.kw;
     TilePhase open;
     bool is_open = false;
+    const auto close = [&] {
+        if (is_open) f(static_cast<const TilePhase&>(open));
+        is_open = false;
+    };
     for (int64_t y = 0; y < c.kh; ++y) {
         int mask = 0;
         for (int64_t r = 0; r < t.rows; ++r) {
@@ -105,9 +109,8 @@ void for_each_tile_phase(const ConvTaps& c, const ConvTile& t, F&& f) {
                                       : detail::inside(x * g.dilation_w - g.pad_left, g.stride_w,
                                                        c.in_w, t.ow, t.ow + t.pixels);
             const int64_t s0 = (y * columns + x) * c.steps_per_tap, s1 = s0 + c.steps_per_tap;
-            if (mask == 0 || p0 >= p1) {
-                if (is_open) f(static_cast<const TilePhase&>(open));
-                is_open = false;
+            if (mask == 0 || p0 >= p1) {  // the tap reads only padding for this tile
+                close();
                 continue;
             }
             if (is_open && open.row_mask == mask && open.pixel_begin == p0 &&
@@ -115,12 +118,12 @@ void for_each_tile_phase(const ConvTaps& c, const ConvTile& t, F&& f) {
                 open.step_end = s1;
                 continue;
             }
-            if (is_open) f(static_cast<const TilePhase&>(open));
+            close();
             open = TilePhase{s0, s1, mask, p0, p1};
             is_open = true;
         }
     }
-    if (is_open) f(static_cast<const TilePhase&>(open));
+    close();
 }
 
 }  // namespace tessera::cpu

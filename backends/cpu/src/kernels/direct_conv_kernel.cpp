@@ -125,20 +125,15 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
                                       : std::numeric_limits<int64_t>::max();
         std::vector<int64_t> bounds{0};
         int64_t steps = 0, chunk = 0;
-        const int64_t tap_blocks = plan.columns_outer ? plan.kh * plan.kw : plan.kh;
-        const int64_t steps_per_channel = plan.columns_outer ? 1 : plan.kw;
-        for (int64_t tap = 0; tap < tap_blocks; ++tap)
-            for (int64_t c0 = ic_begin; c0 < ic_end;
-                 c0 = (c0 / kChannelBlock + 1) * kChannelBlock) {
-                const int64_t c1 = std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock);
-                const int64_t group = (c1 - c0) * steps_per_channel;
-                if (chunk > 0 && chunk + group > max_steps) {
-                    bounds.push_back(steps);
-                    chunk = 0;
-                }
-                steps += group;
-                chunk += group;
+        plan.for_each_chunk_block(ic_begin, ic_end, [&](int64_t, int64_t, int64_t c0, int64_t c1) {
+            const int64_t group = (c1 - c0) * plan.steps_per_channel();
+            if (chunk > 0 && chunk + group > max_steps) {
+                bounds.push_back(steps);
+                chunk = 0;
             }
+            steps += group;
+            chunk += group;
+        });
         bounds.push_back(steps);
         // A 1x1 convolution reads each input line for only 16 steps and nothing brought it into
         // cache before (no padded copy): the next tile's lines are prefetched (see run_row)
@@ -302,9 +297,9 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const auto& row_kernels = tile.rows == 2 ? micro_two_rows_ : micro_;
     const bool rows_inside = rows_read_no_padding(taps, tile);
     const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
+    const int all_rows = (1 << tile.rows) - 1;
     for (int64_t i = 0; i < tiles; ++i) {
         tile.pixels = even_tile_rows(l.out_w - tile.ow, tiles - i);
-        const int all_rows = (1 << tile.rows) - 1;
         const int64_t tile_end = tile.ow + tile.pixels;
         if (rows_inside && pixels_read_no_padding(taps, tile)) {
             a.a = in_row + tile.ow * a.a_ps;

@@ -48,33 +48,36 @@ struct ConvChannelPlan {
     /// otherwise chunk, column, channel.
     template <class F>
     void for_each_step(int64_t ic_begin, int64_t ic_end, F&& f) const {
-        const auto each_chunk = [&](auto&& g) {
-            for (int64_t c0 = ic_begin; c0 < ic_end; c0 = (c0 / kChannelBlock + 1) * kChannelBlock)
-                g(c0, std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock));
-        };
-        for (int64_t y = 0; y < kh; ++y) {
+        for_each_chunk_block(ic_begin, ic_end, [&](int64_t y, int64_t x, int64_t c0, int64_t c1) {
             if (columns_outer) {
-                for (int64_t x = 0; x < kw; ++x)
-                    each_chunk([&](int64_t c0, int64_t c1) {
-                        for (int64_t c = c0; c < c1; ++c) f(c, y, x);
-                    });
-                continue;
+                for (int64_t c = c0; c < c1; ++c) f(c, y, x);
+            } else if (taps_inner) {
+                for (int64_t c = c0; c < c1; ++c)
+                    for (int64_t col = 0; col < kw; ++col) f(c, y, col);
+            } else {
+                for (int64_t col = 0; col < kw; ++col)
+                    for (int64_t c = c0; c < c1; ++c) f(c, y, col);
             }
-            each_chunk([&](int64_t c0, int64_t c1) {
-                if (taps_inner) {
-                    for (int64_t c = c0; c < c1; ++c)
-                        for (int64_t x = 0; x < kw; ++x) f(c, y, x);
-                } else {
-                    for (int64_t x = 0; x < kw; ++x)
-                        for (int64_t c = c0; c < c1; ++c) f(c, y, x);
-                }
-            });
-        }
+        });
     }
+    /// The blocks of consecutive steps that K chunks are cut from, in table order: one per
+    /// 16-channel chunk [c0, c1) of each kernel row y (with columns_outer: of each tap (y, x);
+    /// otherwise x is 0 and the block covers every column), f(y, x, c0, c1). A block has
+    /// (c1 - c0) * steps_per_channel() steps.
+    template <class F>
+    void for_each_chunk_block(int64_t ic_begin, int64_t ic_end, F&& f) const {
+        for (int64_t y = 0; y < kh; ++y)
+            for (int64_t x = 0; x < (columns_outer ? kw : 1); ++x)
+                for (int64_t c0 = ic_begin; c0 < ic_end;
+                     c0 = (c0 / kChannelBlock + 1) * kChannelBlock)
+                    f(y, x, c0, std::min(ic_end, (c0 / kChannelBlock + 1) * kChannelBlock));
+    }
+    /// Steps per input channel in one chunk block: 1 with columns_outer, else the kernel width.
+    int64_t steps_per_channel() const { return columns_outer ? 1 : kw; }
     int64_t steps(int64_t ic_begin, int64_t ic_end) const { return (ic_end - ic_begin) * kh * kw; }
     /// Steps of one tap block: a tap (y, x) with columns_outer, else a whole kernel row.
     int64_t steps_per_tap(int64_t ic_begin, int64_t ic_end) const {
-        return (ic_end - ic_begin) * (columns_outer ? 1 : kw);
+        return (ic_end - ic_begin) * steps_per_channel();
     }
 };
 
