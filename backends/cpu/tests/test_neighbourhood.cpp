@@ -1,10 +1,11 @@
 // Depthwise convolution (border modes, valid region) and pooling (max/avg incl/excl padding,
-// global) against direct loops; 1 vs 2 threads bit-identical.
+// global) against direct loops; 1 vs 2 threads bit-identical; the collapsed window of plane rows.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
 
+#include "kernels/neighbourhood_kernels.hpp"
 #include "tessera/cpu/error.hpp"
 #include "tessera/cpu/functions/depthwise_conv2d.hpp"
 #include "tessera/cpu/functions/pooling.hpp"
@@ -235,4 +236,31 @@ TEST_CASE("depthwise/pooling reject bad input with typed errors") {
     CHECK_THROWS_AS(dw.configure(*src, *w2, nullptr, *out, DepthwiseConv2dInfo{}), InvalidArgument);
     PoolingInfo big{PoolingType::max, 3, 3, 1, 1, 3, 3, 3, 3, true, false};
     CHECK_THROWS_AS(Pooling::output_shape(src->info(), big), InvalidArgument);
+}
+
+TEST_CASE("blocked rows: every sub-range of the collapsed window maps to its plane rows") {
+    for (int64_t n : {1, 3})
+        for (int64_t c : {16, 40})
+            for (const OutputRect rect : {OutputRect{0, 5, 0, 4}, OutputRect{2, 4, 1, 3}}) {
+                const TensorInfo dst({n, c, 5, 4}, DataType::f32, DataLayout::nchw16c);
+                const BlockedRows rows(dst, rect);
+                const int64_t blocks = dst.channel_blocks(), height = rect.oh_end - rect.oh_begin;
+                const Window win = rows.window();
+                REQUIRE(win.num_iterations(0) == n * blocks * height);
+                for (int64_t begin = 0; begin <= win[0].end(); ++begin)
+                    for (int64_t end = begin; end <= win[0].end(); ++end) {
+                        // Visited (n, cb, oh) in order, against the flat index decomposed directly.
+                        std::vector<int64_t> seen, expected;
+                        rows.for_each_plane(Window::Dimension(begin, end), [&](const PlaneRows& p) {
+                            CHECK(p.oh_begin < p.oh_end);
+                            for (int64_t oh = p.oh_begin; oh < p.oh_end; ++oh)
+                                seen.push_back((p.n * blocks + p.cb) * 100 + oh);
+                        });
+                        for (int64_t r = begin; r < end; ++r)
+                            expected.push_back(r / height * 100 + rect.oh_begin + r % height);
+                        CHECK(seen == expected);
+                    }
+            }
+    const TensorInfo dst({1, 16, 5, 4}, DataType::f32, DataLayout::nchw16c);
+    CHECK(BlockedRows(dst, OutputRect{3, 3, 0, 4}).window().total_iterations() == 0);
 }

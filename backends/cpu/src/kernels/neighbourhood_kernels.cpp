@@ -7,20 +7,19 @@
 
 namespace tessera::cpu {
 
-Window blocked_rows_window(const TensorInfo& dst, const OutputRect& rect) {
-    Window win;
-    win.set(0, Window::Dimension(0, dst.channel_blocks(), 1));
-    win.set(1, Window::Dimension(rect.oh_begin, std::max(rect.oh_begin, rect.oh_end), 1));
-    win.set(2, Window::Dimension(0, dst.n(), 1));
-    return win;
+BlockedRows::BlockedRows(const TensorInfo& dst, const OutputRect& rect)
+    : batches_(dst.n()),
+      blocks_(std::max<int64_t>(1, dst.channel_blocks())),
+      rows_(std::max<int64_t>(1, rect.oh_end - rect.oh_begin)),
+      oh_begin_(rect.oh_begin) {
+    if (rect.oh_end <= rect.oh_begin || dst.channel_blocks() == 0) batches_ = 0;
 }
 
-namespace {
-std::size_t split_dimension_for(const Window& win) {
-    if (win.num_iterations(2) >= 2 && win.num_iterations(2) >= win.num_iterations(1)) return 2;
-    return win.num_iterations(1) >= 8 || win.num_iterations(0) < 2 ? 1 : 0;
+Window BlockedRows::window() const {
+    Window win;
+    win.set(0, Window::Dimension(0, batches_ * blocks_ * rows_, 1));
+    return win;
 }
-}  // namespace
 
 void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
                                     const Conv2dGeometry& g, int64_t kh, int64_t kw,
@@ -61,8 +60,8 @@ void DepthwiseConvKernel::configure(const KernelTable& table, const ITensor& src
                                                      src.info().stride_w()) &&
                     zero_left_ < kw && zero_right_ < kw && zero_left_ + zero_right_ < span;
     if (!zero_columns_) zero_left_ = zero_right_ = 0;
-    const Window win = blocked_rows_window(dst.info(), rect);
-    configure_window(win, split_dimension_for(win), 1);
+    rows_ = BlockedRows(dst.info(), rect);
+    configure_window(rows_.window(), 0, 1);
 }
 
 DepthwiseConvKernel::TapRange DepthwiseConvKernel::valid_taps(int64_t origin, int64_t taps,
@@ -95,51 +94,49 @@ void DepthwiseConvKernel::run(const Window& w, const ThreadInfo&) {
     a.act = act_;
     a.zero_left = zero_left_;
     a.zero_right = zero_right_;
-    for (int64_t n = w[2].start(); n < w[2].end(); ++n)
-        for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb) {
-            const float* plane = src + n * src_n + cb * src_c;
-            const float* weights = weights_ + cb * kh_ * kw_ * kChannelBlock;
-            a.bias = bias_ ? bias_ + cb * kChannelBlock : nullptr;
-            for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
-                const int64_t iy = oh * g_.stride_h - g_.pad_top;
-                const TapRange ky = valid_taps(iy, kh_, g_.dilation_h, s.h());
-                float* out_row = dst + n * dst_n + cb * dst_c + oh * dst_h;
-                a.kh = ky.end - ky.begin;
-                // The first valid tap's input at column x; with no valid tap (an output of bias
-                // only) the plane itself, never read.
-                auto first_tap = [&](int64_t x, int64_t taps_w) {
-                    return a.kh == 0 || taps_w == 0
-                               ? plane
-                               : plane + (iy + ky.begin * g_.dilation_h) * src_h + x * src_w;
-                };
-                if (zero_columns_) {  // the whole row in one call, edge columns read as zeros
-                    const int64_t ix = rect_.ow_begin - g_.pad_left + zero_left_;
-                    a.kw = kw_;
-                    a.src = first_tap(ix, kw_);
-                    a.weights = weights + ky.begin * kw_ * kChannelBlock;
-                    a.dst = out_row + rect_.ow_begin * dst_w;
-                    a.count = rect_.ow_end - rect_.ow_begin;
-                    table_->depthwise_row(a);
-                    continue;
-                }
-                // Output columns [ox0, ox1) whose taps kx cover the same valid range.
-                auto run_columns = [&](int64_t ox0, int64_t ox1) {
-                    if (ox1 <= ox0) return;
-                    const int64_t ix = ox0 * g_.stride_w - g_.pad_left;
-                    const TapRange kx = valid_taps(ix, kw_, g_.dilation_w, s.w());
-                    a.kw = kx.end - kx.begin;
-                    a.src = first_tap(ix + kx.begin * g_.dilation_w, a.kw);
-                    a.weights = weights + (ky.begin * kw_ + kx.begin) * kChannelBlock;
-                    a.dst = out_row + ox0 * dst_w;
-                    a.count = ox1 - ox0;
-                    table_->depthwise_row(a);
-                };
-                for (int64_t ox = rect_.ow_begin; ox < interior_begin_; ++ox)
-                    run_columns(ox, ox + 1);
-                run_columns(interior_begin_, interior_end_);
-                for (int64_t ox = interior_end_; ox < rect_.ow_end; ++ox) run_columns(ox, ox + 1);
+    rows_.for_each_plane(w[0], [&](const PlaneRows& p) {
+        const float* plane = src + p.n * src_n + p.cb * src_c;
+        const float* weights = weights_ + p.cb * kh_ * kw_ * kChannelBlock;
+        a.bias = bias_ ? bias_ + p.cb * kChannelBlock : nullptr;
+        for (int64_t oh = p.oh_begin; oh < p.oh_end; ++oh) {
+            const int64_t iy = oh * g_.stride_h - g_.pad_top;
+            const TapRange ky = valid_taps(iy, kh_, g_.dilation_h, s.h());
+            float* out_row = dst + p.n * dst_n + p.cb * dst_c + oh * dst_h;
+            a.kh = ky.end - ky.begin;
+            // The first valid tap's input at column x; with no valid tap (an output of bias
+            // only) the plane itself, never read.
+            auto first_tap = [&](int64_t x, int64_t taps_w) {
+                return a.kh == 0 || taps_w == 0
+                           ? plane
+                           : plane + (iy + ky.begin * g_.dilation_h) * src_h + x * src_w;
+            };
+            if (zero_columns_) {  // the whole row in one call, edge columns read as zeros
+                const int64_t ix = rect_.ow_begin - g_.pad_left + zero_left_;
+                a.kw = kw_;
+                a.src = first_tap(ix, kw_);
+                a.weights = weights + ky.begin * kw_ * kChannelBlock;
+                a.dst = out_row + rect_.ow_begin * dst_w;
+                a.count = rect_.ow_end - rect_.ow_begin;
+                table_->depthwise_row(a);
+                continue;
             }
+            // Output columns [ox0, ox1) whose taps kx cover the same valid range.
+            auto run_columns = [&](int64_t ox0, int64_t ox1) {
+                if (ox1 <= ox0) return;
+                const int64_t ix = ox0 * g_.stride_w - g_.pad_left;
+                const TapRange kx = valid_taps(ix, kw_, g_.dilation_w, s.w());
+                a.kw = kx.end - kx.begin;
+                a.src = first_tap(ix + kx.begin * g_.dilation_w, a.kw);
+                a.weights = weights + (ky.begin * kw_ + kx.begin) * kChannelBlock;
+                a.dst = out_row + ox0 * dst_w;
+                a.count = ox1 - ox0;
+                table_->depthwise_row(a);
+            };
+            for (int64_t ox = rect_.ow_begin; ox < interior_begin_; ++ox) run_columns(ox, ox + 1);
+            run_columns(interior_begin_, interior_end_);
+            for (int64_t ox = interior_end_; ox < rect_.ow_end; ++ox) run_columns(ox, ox + 1);
         }
+    });
 }
 
 void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max,
@@ -161,9 +158,8 @@ void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITen
     pt_ = pad_top;
     pl_ = pad_left;
     divisors_ = divisors;
-    const Window win =
-        blocked_rows_window(dst.info(), OutputRect{0, dst.info().h(), 0, dst.info().w()});
-    configure_window(win, split_dimension_for(win), 1);
+    rows_ = BlockedRows(dst.info(), OutputRect{0, dst.info().h(), 0, dst.info().w()});
+    configure_window(rows_.window(), 0, 1);
 }
 
 void PoolingKernel::run(const Window& w, const ThreadInfo&) {
@@ -176,16 +172,16 @@ void PoolingKernel::run(const Window& w, const ThreadInfo&) {
     a.kh = kh_;
     a.kw = kw_;
     a.max = max_;
-    for (int64_t n = w[2].start(); n < w[2].end(); ++n)
-        for (int64_t cb = w[0].start(); cb < w[0].end(); ++cb)
-            for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
-                a.src = src_->data<float>() + n * s.stride_n() + cb * s.stride_c() +
-                        (oh * sh_ - pt_) * s.stride_h() - pl_ * s.stride_w();
-                a.dst =
-                    dst_->data<float>() + n * d.stride_n() + cb * d.stride_c() + oh * d.stride_h();
-                a.divisor = divisors_ ? divisors_ + oh * d.w() : nullptr;
-                table_->pool_row(a);
-            }
+    rows_.for_each_plane(w[0], [&](const PlaneRows& p) {
+        for (int64_t oh = p.oh_begin; oh < p.oh_end; ++oh) {
+            a.src = src_->data<float>() + p.n * s.stride_n() + p.cb * s.stride_c() +
+                    (oh * sh_ - pt_) * s.stride_h() - pl_ * s.stride_w();
+            a.dst =
+                dst_->data<float>() + p.n * d.stride_n() + p.cb * d.stride_c() + oh * d.stride_h();
+            a.divisor = divisors_ ? divisors_ + oh * d.w() : nullptr;
+            table_->pool_row(a);
+        }
+    });
 }
 
 }  // namespace tessera::cpu

@@ -1,9 +1,12 @@
 // Row-wise neighbourhood kernels on the blocked layout: DepthwiseConvKernel and PoolingKernel.
-// Window: dim 0 channel blocks, dim 1 output rows, dim 2 batch. The kernels compute the output
-// rectangle [oh_begin, oh_end) x [ow_begin, ow_end). Pooling reads an input padded and bordered by
-// the function; depthwise convolution either does too or treats taps outside the image as zeros.
+// Window: one collapsed dimension of plane rows, (batch, channel block, output row) in memory
+// order, so that a split gives each thread one contiguous stretch of the tensors. The kernels
+// compute the output rectangle [oh_begin, oh_end) x [ow_begin, ow_end). Pooling reads an input
+// padded and bordered by the function; depthwise convolution either does too or treats taps
+// outside the image as zeros.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "simd/kernel_table.hpp"
@@ -17,8 +20,33 @@ struct OutputRect {
     int64_t oh_begin = 0, oh_end = 0, ow_begin = 0, ow_end = 0;
 };
 
-/// The kernel window shared by both kernels.
-Window blocked_rows_window(const TensorInfo& dst, const OutputRect& rect);
+/// The rows [oh_begin, oh_end) of one 16-channel plane (batch n, channel block cb).
+struct PlaneRows {
+    int64_t n = 0, cb = 0, oh_begin = 0, oh_end = 0;
+};
+
+/// The plane rows of dst's output rectangle, collapsed into dimension 0 of a window.
+class BlockedRows {
+  public:
+    BlockedRows() = default;
+    BlockedRows(const TensorInfo& dst, const OutputRect& rect);
+
+    Window window() const;
+    /// Calls fn(PlaneRows) for each plane's stretch of the collapsed range [begin, end).
+    template <class Fn>
+    void for_each_plane(const Window::Dimension& range, Fn&& fn) const {
+        for (int64_t r = range.start(); r < range.end();) {
+            const int64_t plane = r / rows_, row = r % rows_;
+            const int64_t count = std::min(rows_ - row, range.end() - r);
+            fn(PlaneRows{plane / blocks_, plane % blocks_, oh_begin_ + row,
+                         oh_begin_ + row + count});
+            r += count;
+        }
+    }
+
+  private:
+    int64_t batches_ = 0, blocks_ = 1, rows_ = 1, oh_begin_ = 0;
+};
 
 class DepthwiseConvKernel final : public ICpuKernel {
   public:
@@ -55,6 +83,7 @@ class DepthwiseConvKernel final : public ICpuKernel {
     bool zero_columns_ = false;
     int64_t zero_left_ = 0, zero_right_ = 0;
     OutputRect rect_;
+    BlockedRows rows_;
     ActivationInfo act_;
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
@@ -76,6 +105,7 @@ class PoolingKernel final : public ICpuKernel {
     bool max_ = true;
     int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, pt_ = 0, pl_ = 0;
     const float* divisors_ = nullptr;
+    BlockedRows rows_;
 };
 
 }  // namespace tessera::cpu

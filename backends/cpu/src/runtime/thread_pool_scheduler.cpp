@@ -1,6 +1,8 @@
 // ThreadPoolScheduler: persistent std::thread workers that spin ~1 ms between jobs (then block),
-// so back-to-back kernels do not pay a thread wake-up each. Parts go out through PartDispatcher.
+// so back-to-back kernels do not pay a thread wake-up each. Parts go out through PartDispatcher:
+// the caller is thread 0, worker i thread i + 1.
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,8 +25,9 @@ class ThreadPoolScheduler final : public IScheduler {
             num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         stop_workers();
         num_threads_ = num_threads;
+        dispatcher_ = std::make_unique<PartDispatcher>(num_threads);
         stop_ = false;
-        for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
+        for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
@@ -34,24 +37,25 @@ class ThreadPoolScheduler final : public IScheduler {
         }
         {
             std::lock_guard<std::mutex> lock(mutex_);  // pairs with the workers' blocking wait
-            dispatcher_.publish(work, count);
+            dispatcher_->publish(work, count);
         }
         wake_.notify_all();
-        dispatcher_.claim();
-        dispatcher_.wait_done();
+        dispatcher_->claim(0);
+        dispatcher_->wait_done();
     }
 
   private:
-    void worker_loop() {
-        uint64_t seen = dispatcher_.generation();
+    void worker_loop(int self) {
+        PartDispatcher& dispatcher = *dispatcher_;
+        uint64_t seen = dispatcher.generation();
         for (;;) {
-            if (!dispatcher_.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) {
+            if (!dispatcher.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) {
                 std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock, [&] { return dispatcher_.generation() != seen || stop_.load(); });
+                wake_.wait(lock, [&] { return dispatcher.generation() != seen || stop_.load(); });
             }
             if (stop_.load(std::memory_order_acquire)) return;
-            seen = dispatcher_.generation();
-            dispatcher_.claim();
+            seen = dispatcher.generation();
+            dispatcher.claim(self);
         }
     }
 
@@ -70,7 +74,7 @@ class ThreadPoolScheduler final : public IScheduler {
     std::mutex mutex_;
     std::condition_variable wake_;
     std::atomic<bool> stop_{false};
-    PartDispatcher dispatcher_;
+    std::unique_ptr<PartDispatcher> dispatcher_;
 };
 
 }  // namespace
