@@ -1,9 +1,8 @@
-// Window splitting rules (ACL architecture notes), scheduler partitioning and part dispatching.
+// Window splitting rules (ACL architecture notes) and scheduler partitioning.
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include "runtime/part_dispatcher.hpp"
 #include "tessera/cpu/error.hpp"
 #include "tessera/cpu/kernel.hpp"
 #include "tessera/cpu/scheduler.hpp"
@@ -119,31 +118,4 @@ TEST_CASE("schedulers: kernels asking for several parts per thread get them, eac
         CHECK(pool->parts_for(p) == std::min<int64_t>(8, steps));
         CHECK(one->parts_for(s) == 1);
     }
-}
-
-TEST_CASE("part dispatcher: a thread runs its own parts first, then others' from their ends") {
-    PartDispatcher dispatcher(3);
-    std::vector<int> order;
-    int parts = 7;
-    const PartDispatcher::Work work = [&](const ThreadInfo& info) {
-        CHECK(info.num_threads == parts);
-        order.push_back(info.thread_id);
-    };
-    // Thread t owns [7t/3, 7(t+1)/3): {0, 1}, {2, 3}, {4, 5, 6}.
-    dispatcher.publish(work, 7);
-    dispatcher.claim(1);  // alone: its own parts, then thread 2's and thread 0's from the back
-    dispatcher.wait_done();
-    CHECK(order == std::vector<int>{2, 3, 6, 5, 4, 1, 0});
-    order.clear();
-    dispatcher.publish(work, 7);
-    const uint64_t generation = dispatcher.generation();
-    dispatcher.claim(0);
-    CHECK(order == std::vector<int>{0, 1, 3, 2, 6, 5, 4});
-    CHECK(dispatcher.generation() == generation);
-    // Fewer parts than threads: the thread that owns none takes the others' from their ends.
-    order.clear();
-    parts = 2;
-    dispatcher.publish(work, parts);  // {}, {0}, {1}
-    dispatcher.claim(0);
-    CHECK(order == std::vector<int>{0, 1});
 }

@@ -1,7 +1,6 @@
 // oneTBB scheduler: the Context's thread count sizes a task arena. Parts go out through
 // PartDispatcher; helper tasks enqueued in the arena claim parts and stay for ~1 ms waiting for the
-// next job before returning, so back-to-back kernels find a worker already running. The caller is
-// thread 0; a helper takes the lowest thread number no other running helper holds.
+// next job before returning, so back-to-back kernels find a worker already running.
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -27,8 +26,6 @@ class TbbScheduler final : public IScheduler {
             num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         stop_helpers();
         num_threads_ = num_threads;
-        dispatcher_ = std::make_unique<PartDispatcher>(num_threads);
-        numbers_taken_ = std::make_unique<std::atomic<bool>[]>(num_threads);
         // One slot is reserved for the calling thread, which claims parts too.
         arena_ = std::make_unique<tbb::task_arena>(num_threads, 1);
         stop_ = false;
@@ -39,32 +36,22 @@ class TbbScheduler final : public IScheduler {
             for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
             return;
         }
-        dispatcher_->publish(work, count);
+        dispatcher_.publish(work, count);
         const int wanted = std::min(count, num_threads_) - 1;
         for (int active = helpers_.load(); active < wanted; active = helpers_.load())
             if (helpers_.compare_exchange_weak(active, active + 1))
                 arena_->enqueue([this] { helper(); });
-        dispatcher_->claim(0);
-        dispatcher_->wait_done();
+        dispatcher_.claim();
+        dispatcher_.wait_done();
     }
 
   private:
     void helper() {
-        const int self = take_thread_number();
-        PartDispatcher& dispatcher = *dispatcher_;
-        for (uint64_t seen = dispatcher.generation();; seen = dispatcher.generation()) {
-            dispatcher.claim(self);
-            if (!dispatcher.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) break;
+        for (uint64_t seen = dispatcher_.generation();; seen = dispatcher_.generation()) {
+            dispatcher_.claim();
+            if (!dispatcher_.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) break;
         }
-        numbers_taken_[self].store(false, std::memory_order_release);
         helpers_.fetch_sub(1, std::memory_order_acq_rel);
-    }
-
-    /// The lowest free thread number above 0 (at most num_threads - 1 helpers run at once).
-    int take_thread_number() {
-        for (;;)
-            for (int t = 1; t < num_threads_; ++t)
-                if (!numbers_taken_[t].exchange(true, std::memory_order_acq_rel)) return t;
     }
 
     void stop_helpers() {
@@ -74,8 +61,7 @@ class TbbScheduler final : public IScheduler {
 
     int num_threads_ = 1;
     std::unique_ptr<tbb::task_arena> arena_;
-    std::unique_ptr<PartDispatcher> dispatcher_;
-    std::unique_ptr<std::atomic<bool>[]> numbers_taken_;  // helpers' thread numbers in use
+    PartDispatcher dispatcher_;
     std::atomic<int> helpers_{0};
     std::atomic<bool> stop_{false};
 };

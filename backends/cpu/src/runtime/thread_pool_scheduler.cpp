@@ -1,8 +1,6 @@
 // ThreadPoolScheduler: persistent std::thread workers that spin ~1 ms between jobs (then block),
-// so back-to-back kernels do not pay a thread wake-up each. Parts go out through PartDispatcher:
-// the caller is thread 0, worker i thread i + 1.
+// so back-to-back kernels do not pay a thread wake-up each. Parts go out through PartDispatcher.
 #include <condition_variable>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -25,9 +23,8 @@ class ThreadPoolScheduler final : public IScheduler {
             num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         stop_workers();
         num_threads_ = num_threads;
-        dispatcher_ = std::make_unique<PartDispatcher>(num_threads);
         stop_ = false;
-        for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+        for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
@@ -37,25 +34,24 @@ class ThreadPoolScheduler final : public IScheduler {
         }
         {
             std::lock_guard<std::mutex> lock(mutex_);  // pairs with the workers' blocking wait
-            dispatcher_->publish(work, count);
+            dispatcher_.publish(work, count);
         }
         wake_.notify_all();
-        dispatcher_->claim(0);
-        dispatcher_->wait_done();
+        dispatcher_.claim();
+        dispatcher_.wait_done();
     }
 
   private:
-    void worker_loop(int self) {
-        PartDispatcher& dispatcher = *dispatcher_;
-        uint64_t seen = dispatcher.generation();
+    void worker_loop() {
+        uint64_t seen = dispatcher_.generation();
         for (;;) {
-            if (!dispatcher.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) {
+            if (!dispatcher_.wait_for_job(seen, std::chrono::milliseconds(1), stop_)) {
                 std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock, [&] { return dispatcher.generation() != seen || stop_.load(); });
+                wake_.wait(lock, [&] { return dispatcher_.generation() != seen || stop_.load(); });
             }
             if (stop_.load(std::memory_order_acquire)) return;
-            seen = dispatcher.generation();
-            dispatcher.claim(self);
+            seen = dispatcher_.generation();
+            dispatcher_.claim();
         }
     }
 
@@ -74,7 +70,7 @@ class ThreadPoolScheduler final : public IScheduler {
     std::mutex mutex_;
     std::condition_variable wake_;
     std::atomic<bool> stop_{false};
-    std::unique_ptr<PartDispatcher> dispatcher_;
+    PartDispatcher dispatcher_;
 };
 
 }  // namespace
