@@ -309,33 +309,38 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
             tile.ow = tile_end;
             continue;
         }
-        // The tile's first and last steps that read input, over all chunks; none: the tile
-        // reads only padding, and its phase is every step (bias and activation of zeros).
-        int64_t first = -1, last = -1;
-        for_each_tile_phase(taps, tile, [&](const TilePhase& p) {
-            if (first < 0) first = p.step_begin;
-            last = p.step_end;
-        });
-        bool has_c = first >= 0 ? k0 > first : chunk > 0;
-        bool finished = false;
-        const auto phase = [&](const TilePhase& p) {
+        // Phases run one behind the walk, so that the tile's last phase (which carries the
+        // epilogue) is known when it runs. C holds earlier chunks' sums when the first phase
+        // began before this chunk.
+        bool has_c = chunk > 0, finished = false;
+        const auto phase = [&](const TilePhase& p, bool last_phase) {
             const int64_t s0 = std::max(k0, p.step_begin), s1 = std::min(k1, p.step_end);
             if (s0 >= s1) return;
             const bool covers = p.covers(tile);
             if (!has_c && !covers)  // zero the tile, then add the phase
                 call(all_rows, tile.ow, tile_end, s0, s0, false, false);
-            const bool epilogue = covers && s1 == last;
+            const bool epilogue = last_phase && covers && s1 == p.step_end;
             call(p.row_mask, p.pixel_begin, p.pixel_end, s0, s1, has_c || !covers, epilogue);
             has_c = true;
             finished = epilogue;
         };
-        if (first >= 0) {
-            for_each_tile_phase(taps, tile, phase);
+        TilePhase pending;
+        bool any = false;
+        for_each_tile_phase(taps, tile, [&](const TilePhase& p) {
+            if (any)
+                phase(pending, false);
+            else
+                has_c = k0 > p.step_begin;
+            pending = p;
+            any = true;
+        });
+        if (any) {
+            phase(pending, true);
+            const int64_t last = pending.step_end;
             if (!finished && last <= k1 && last > k0)  // bias and activation over the whole tile
                 call(all_rows, tile.ow, tile_end, k1, k1, true, true);
-        } else {
-            last = bounds.back();
-            phase(TilePhase{0, last, all_rows, tile.ow, tile_end});
+        } else {  // the tile reads only padding: bias and activation of zeros over every step
+            phase(TilePhase{0, bounds.back(), all_rows, tile.ow, tile_end}, true);
         }
         tile.ow = tile_end;
     }
