@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/gemm_kernel.hpp"
+#include "runtime/cache_sizes.hpp"
 #include "tessera/cpu/blas.hpp"
 #include "tessera/cpu/error.hpp"
 #include "test_helpers.hpp"
@@ -41,11 +42,12 @@ struct Case {
 
 TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
     const Case cases[] = {
-        {1, 1, 1, false, false, 1.0f, 0.0f},     {7, 13, 5, false, false, 1.0f, 0.0f},
-        {33, 47, 301, false, false, 0.5f, 2.0f}, {64, 64, 64, true, false, 1.0f, 1.0f},
-        {19, 70, 260, false, true, -1.0f, 0.5f}, {150, 37, 17, true, true, 2.0f, 0.0f},
-        {5, 300, 3, false, false, 1.0f, -1.0f},  {200, 130, 520, false, false, 1.0f, 0.0f},
-        {37, 530, 600, false, false, 1.0f, 0.5f}};  // N >= 512: shared packed A, K blocks
+        {1, 1, 1, false, false, 1.0f, 0.0f},      {7, 13, 5, false, false, 1.0f, 0.0f},
+        {33, 47, 301, false, false, 0.5f, 2.0f},  {64, 64, 64, true, false, 1.0f, 1.0f},
+        {19, 70, 260, false, true, -1.0f, 0.5f},  {150, 37, 17, true, true, 2.0f, 0.0f},
+        {5, 300, 3, false, false, 1.0f, -1.0f},   {200, 130, 520, false, false, 1.0f, 0.0f},
+        {37, 530, 600, false, false, 1.0f, 0.5f},  // N >= 512: shared packed A, K blocks
+        {9, 700, 40, false, false, 1.0f, 0.0f}};   // more columns than any table's NC cap
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         CAPTURE(ctx.isa_name());
@@ -118,6 +120,35 @@ TEST_CASE("gemm kernel: tiny products run as one part, larger ones split across 
         CHECK(parts(256, 256, 256) == split);
         CHECK(parts(1, 4096, 4096) == split);  // one row: the columns split
     }
+}
+
+TEST_CASE("gemm kernel: the B block's columns fit half of L2, in whole panels, up to the cap") {
+    KernelTable t;
+    t.vec_width = 16;
+    t.nv = 4;  // NR 64
+    t.kc = 512;
+    t.nc = 640;
+    const std::size_t kib = 1024;
+    // 512 KiB of a 1 MiB L2 holds 512 rows (KC) of 256 floats: 4 panels.
+    CHECK(GemmKernel::column_block(t, 1024 * kib) == 256);
+    CHECK(GemmKernel::column_block(t, 2048 * kib) == 512);
+    CHECK(GemmKernel::column_block(t, 1536 * kib) == 384);  // 384 columns: 6 whole panels
+    CHECK(GemmKernel::column_block(t, 1400 * kib) == 320);  // 350 columns, rounded down to panels
+    CHECK(GemmKernel::column_block(t, 64 * 1024 * kib) == 640);  // the cap
+    CHECK(GemmKernel::column_block(t, 64 * kib) == 64);          // never less than one panel
+    CHECK(GemmKernel::column_block(t, 0) == 64);
+}
+
+TEST_CASE("cache sizes: sysfs size strings parse; the host's sizes are never zero") {
+    CHECK(parse_cache_size("48K") == 48 * 1024);
+    CHECK(parse_cache_size("1024K") == 1024 * 1024);
+    CHECK(parse_cache_size("32M") == 32 * 1024 * 1024);
+    CHECK(parse_cache_size("512") == 512);
+    CHECK(parse_cache_size("") == 0);
+    CHECK(parse_cache_size("K") == 0);
+    CHECK(parse_cache_size("12G") == 0);
+    CHECK(host_cache_sizes().l1d > 0);
+    CHECK(host_cache_sizes().l2 > 0);
 }
 
 TEST_CASE("sgemm: bad arguments throw InvalidArgument naming the function") {

@@ -16,7 +16,10 @@ const KernelTable* kernel_table_avx512() {
         // Short rows take 8x48 instead: against 12x32 (a 7-pixel row fills 21 accumulators
         // rather than 14) 3x3 512->512 7x7 took 0.92-1.03 (four runs), 1x1 512->512 7x7
         // 0.95-0.99 and 3x3 256->256 14x14 0.97-1.01 (two runs), 1 and 2 threads.
-        KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 384, 144, 640);
+        // KC 512 rather than 384 (NC 256, Zen 5): square sgemm 512 0.96-0.98 of oneDNN's time
+        // against 0.98-1.10, 1024 1.01-1.05 against 1.04-1.11 (1 and 2 threads, several
+        // processes). NC 640 is the cap; GemmKernel::column_block fits it to the host's L2.
+        KernelTable t = simd::make_table<Arch, 6, 4>("avx512", 512, 144, 640);
         t.conv_short_rows = simd::tile<Arch, 8, 3>(t);
         // Rows of <= 7 pixels: tiles of 7 pixels of two rows x 32 channels (28 accumulators;
         // each weight vector serves 14 pixels, so half the weight traffic from L2 per output):
@@ -26,7 +29,7 @@ const KernelTable* kernel_table_avx512() {
         // Without the software prefetch of the next input row, 1x1 256->64 56x56 ran 6-9% faster
         // (the hardware prefetchers keep up; the prefetches took load slots).
         t.conv_prefetch_input = false;
-        // No K chunks (the weights of one block stream from the 2 MiB L2 instead of reloading C
+        // No K chunks (the weights of one block stream from L2 instead of reloading C
         // per chunk): 0.84-1.04 of the 40/24 KiB chunks' time, all but one run below 1.0, on 3x3
         // 64->64 56x56, 256 14x14, 512 7x7, 128 28x28, 1x1 256->64 and 7x7 s2 3->64, 1 and 2
         // threads, two runs.

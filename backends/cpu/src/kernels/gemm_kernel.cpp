@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kernels/gemm_pack.hpp"
+#include "runtime/cache_sizes.hpp"
 #include "tessera/cpu/error.hpp"
 
 namespace tessera::cpu {
@@ -95,12 +96,24 @@ std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t
                                     round_up(std::max<int64_t>(n, 1), nr));
 }
 
+int64_t GemmKernel::column_block(const KernelTable& t, std::size_t l2_bytes) {
+    const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
+    // The B block is reread from L2 by every row tile while A panels and C tiles stream through
+    // the same cache, so it gets half of it. Zen 5 (1 MiB L2), KC 512: NC 640 (a 1.25 MiB block)
+    // against 256 (512 KiB) and 192 took 1.04-1.10 / 1.01-1.05 / 1.02-1.09 of oneDNN's time on
+    // square sgemm 1024-2048, 1 and 2 threads, and NC 640 left the 2-thread runs in a slower state
+    // in some processes (2-thread speedup 1.72-1.80, 1.93-1.99 at NC 256: nine processes each).
+    const int64_t fit = static_cast<int64_t>(l2_bytes / 2 / (sizeof(float) * t.kc)) / nr * nr;
+    return std::max(nr, std::min(t.nc, fit));
+}
+
 void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem) {
     t_ = &table;
     p_ = problem;
     nr_ = static_cast<int64_t>(t_->nv) * t_->vec_width;
     const int64_t mr = t_->mr;
-    nc_ = std::min(t_->nc, round_up(std::max<int64_t>(p_.n, 1), nr_));
+    nc_ = std::min(column_block(*t_, host_cache_sizes().l2),
+                   round_up(std::max<int64_t>(p_.n, 1), nr_));
     const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
     ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
     // Pack A when its rows are 4 KiB apart (L1 set conflicts); otherwise read it in place, which

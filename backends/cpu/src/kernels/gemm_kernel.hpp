@@ -4,7 +4,8 @@
 // the microkernel, with fixed strides between rows and between reduction steps, except when its row
 // stride is a multiple of 4 KiB (rows would collide in the same L1 sets): then
 // GemmPackAKernel packs all of it into MR-row panels first, in parallel, into workspace every part
-// reads (schedule_gemm runs both). K blocking is fixed, so results do not depend on the split.
+// reads (schedule_gemm runs both). K blocking is fixed per instruction set, so results do not
+// depend on the split or the machine; the column blocking follows the host's L2 size.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +80,9 @@ class GemmKernel final : public ICpuKernel {
     ICpuKernel* pack_a_kernel() { return pack_a_ ? &pack_a_kernel_ : nullptr; }
     /// Floats of a fully pre-packed B for this table and problem.
     static std::size_t packed_b_floats(const KernelTable& table, int64_t k, int64_t n);
+    /// Columns of a B block (NC) on a core with `l2_bytes` of L2: the table's NC, reduced (in
+    /// whole NR panels, at least one) until a KC-deep block fills at most half of L2.
+    static int64_t column_block(const KernelTable& table, std::size_t l2_bytes);
     /// Binds the data pointers (bias may be null) before a run; after set_workspace.
     void set_operands(const float* a, const float* b, const float* b_packed, const float* bias,
                       float* c) {

@@ -1,0 +1,79 @@
+// Cache size detection: sysconf where glibc knows the CPU (x86 cpuid), else the kernel's sysfs
+// description of cpu0's caches (ARM and other hosts), else kFallbackCacheSizes.
+#include "runtime/cache_sizes.hpp"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <fstream>
+
+namespace tessera::cpu {
+namespace {
+
+std::string read_line(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+/// Size of cpu0's cache of `level` whose type is "Data" or "Unified"; 0 if none is described.
+std::size_t sysfs_cache_size(int level) {
+    const std::string base = "/sys/devices/system/cpu/cpu0/cache/index";
+    for (int index = 0; index < 8; ++index) {
+        const std::string dir = base + std::to_string(index) + "/";
+        const std::string lvl = read_line(dir + "level");
+        if (lvl.empty()) break;
+        const std::string type = read_line(dir + "type");
+        if (lvl == std::to_string(level) && (type == "Data" || type == "Unified"))
+            return parse_cache_size(read_line(dir + "size"));
+    }
+    return 0;
+}
+
+std::size_t sysconf_size(int name) {
+#if defined(_SC_LEVEL1_DCACHE_SIZE)
+    const long v = sysconf(name);
+    return v > 0 ? static_cast<std::size_t>(v) : 0;
+#else
+    (void)name;
+    return 0;
+#endif
+}
+
+std::size_t detect(int sysconf_name, int level, std::size_t fallback) {
+    if (std::size_t s = sysconf_size(sysconf_name)) return s;
+    if (std::size_t s = sysfs_cache_size(level)) return s;
+    return fallback;
+}
+
+CacheSizes detect_cache_sizes() {
+#if defined(_SC_LEVEL1_DCACHE_SIZE)
+    const int l1_name = _SC_LEVEL1_DCACHE_SIZE, l2_name = _SC_LEVEL2_CACHE_SIZE;
+#else
+    const int l1_name = 0, l2_name = 0;
+#endif
+    return CacheSizes{detect(l1_name, 1, kFallbackCacheSizes.l1d),
+                      detect(l2_name, 2, kFallbackCacheSizes.l2)};
+}
+
+}  // namespace
+
+std::size_t parse_cache_size(const std::string& text) {
+    std::size_t value = 0, i = 0;
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+        value = value * 10 + static_cast<std::size_t>(text[i] - '0');
+    if (i == 0) return 0;
+    const std::string unit = text.substr(i);
+    if (unit.empty()) return value;
+    if (unit == "K") return value * 1024;
+    if (unit == "M") return value * 1024 * 1024;
+    return 0;
+}
+
+const CacheSizes& host_cache_sizes() {
+    static const CacheSizes sizes = detect_cache_sizes();
+    return sizes;
+}
+
+}  // namespace tessera::cpu
