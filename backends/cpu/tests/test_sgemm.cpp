@@ -46,7 +46,7 @@ TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
         {33, 47, 301, false, false, 0.5f, 2.0f},  {64, 64, 64, true, false, 1.0f, 1.0f},
         {19, 70, 260, false, true, -1.0f, 0.5f},  {150, 37, 17, true, true, 2.0f, 0.0f},
         {5, 300, 3, false, false, 1.0f, -1.0f},   {200, 130, 520, false, false, 1.0f, 0.0f},
-        {37, 530, 600, false, false, 1.0f, 0.5f},  // N >= 512: shared packed A, K blocks
+        {37, 530, 600, false, false, 1.0f, 0.5f},  // K blocks, several column blocks
         {9, 700, 40, false, false, 1.0f, 0.0f}};   // more columns than any table's NC cap
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
@@ -169,7 +169,7 @@ TEST_CASE("sgemm: bad arguments throw InvalidArgument naming the function") {
     }
 }
 
-TEST_CASE("sgemm: A rows 4 KiB apart take the packed-A path and still match the reference") {
+TEST_CASE("sgemm: A rows 4 KiB apart (sharing L1 sets) still match the reference") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         const int64_t m = 301, n = 45, k = 1024, lda = 1024;  // several MC blocks and K blocks

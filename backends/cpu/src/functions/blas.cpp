@@ -46,7 +46,7 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
     MemoryRegion workspace(kernel.workspace_floats(parts) * sizeof(float), kDefaultAlignment);
     kernel.set_workspace(reinterpret_cast<float*>(workspace.data()), parts);
     kernel.set_operands(a, b, nullptr, nullptr, c);
-    schedule_gemm(ctx.scheduler(), kernel, parts);
+    ctx.scheduler().schedule(kernel, parts);
 }
 
 }  // namespace tessera::cpu

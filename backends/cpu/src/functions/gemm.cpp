@@ -100,7 +100,7 @@ struct GemmRunner {
         kernel.set_operands(a->data<float>(), b->data<float>(),
                             pack_b ? packed_b->data<float>() : nullptr,
                             bias ? bias->data<float>() : nullptr, c->data<float>());
-        schedule_gemm(ctx.scheduler(), kernel, parts);
+        ctx.scheduler().schedule(kernel, parts);
         if (separate_activation) ctx.scheduler().schedule(activation);
     }
 };

@@ -59,37 +59,6 @@ bool fuse_activation(const ActivationInfo& act, MicroArgs& g) {
     }
 }
 
-void GemmPackAKernel::configure(const GemmProblem& p, int64_t mr, int64_t kc) {
-    m_ = p.m;
-    k_ = p.k;
-    lda_ = p.lda;
-    mr_ = mr;
-    kc_ = kc;
-    m_padded_ = round_up(std::max<int64_t>(m_, 1), mr);
-    const int64_t panels = m_padded_ / mr;
-    packed_floats_ = static_cast<std::size_t>(round_up(m_padded_ * std::max<int64_t>(k_, 1), 64));
-    Window win;
-    win.set(0, Window::Dimension(0, panels, 1));
-    configure_window(win, 0, 1);
-}
-
-void GemmPackAKernel::run(const Window& win, const ThreadInfo&) {
-    const int64_t i0 = win[0].start() * mr_, i1 = std::min(win[0].end() * mr_, m_);
-    // Panel by panel, all K blocks of it: its rows are then read from start to end.
-    for (int64_t i = i0; i < i1; i += mr_) {
-        for (int64_t pc = 0; pc < k_; pc += kc_) {
-            const int64_t kcb = std::min(kc_, k_ - pc);
-            pack_a_panels(a_, lda_, false, i, std::min(mr_, i1 - i), pc, kcb, mr_,
-                          packed_ + panel_offset(pc, kcb, i));
-        }
-    }
-}
-
-void schedule_gemm(IScheduler& scheduler, GemmKernel& kernel, int parts) {
-    if (ICpuKernel* pack = kernel.pack_a_kernel()) scheduler.schedule(*pack);
-    scheduler.schedule(kernel, parts);
-}
-
 std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t n) {
     const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
     return static_cast<std::size_t>(std::max<int64_t>(k, 1) *
@@ -116,19 +85,19 @@ void GemmKernel::configure(const KernelTable& table, const GemmProblem& problem)
                    round_up(std::max<int64_t>(p_.n, 1), nr_));
     const int64_t kc = std::min(t_->kc, std::max<int64_t>(p_.k, 1));
     ws_b_ = p_.b_prepacked ? 0 : static_cast<std::size_t>(round_up(kc * nc_, 64));
-    // Pack A when its rows are 4 KiB apart (L1 set conflicts); otherwise read it in place, which
-    // with fixed strides (no offset table) also beat packing at N = 512 and 768: 0.94-0.98 of the
-    // time on AVX2 (1 and 2 threads), 0.95-0.96 on AVX-512 (1 thread).
-    pack_a_ = !p_.trans_a && p_.k > 0 && (p_.lda * 4) % 4096 == 0;
-    if (pack_a_) pack_a_kernel_.configure(p_, mr, t_->kc);
-    a_step_stride_ = pack_a_ ? mr : p_.trans_a ? p_.lda : 1;
-    a_row_stride_ = pack_a_ || p_.trans_a ? 1 : p_.lda;
+    // A is read in place, also when its rows are 4 KiB apart (the MR rows of a micro-panel then
+    // share L1 sets, MR = 6 of 12 ways on Zen 5): packing all of it first, into workspace every
+    // part read, took 1.03-1.08 of oneDNN's time on square sgemm 1024 and 2048 (AVX-512 and
+    // AVX2, 1 and 2 threads) against 0.96-1.03 in place, and its 4 MiB copy left the 2-thread
+    // runs of some processes in a slower state (speedup 1.77-1.80).
+    a_step_stride_ = p_.trans_a ? p_.lda : 1;
+    a_row_stride_ = p_.trans_a ? 1 : p_.lda;
     MicroArgs probe;
     if (!fuse_activation(p_.act, probe))
         throw Unsupported("GemmKernel::configure", "", "activation cannot be fused into GEMM");
 
     // Rows in steps of one row, so that parts split them evenly (each part then tiles its rows
-    // in tiles of nearly equal height), except over a packed A (mixed_tiles()).
+    // in tiles of nearly equal height; mixed_tiles()).
     const bool mixed = mixed_tiles();
     Window win;
     win.set(0, Window::Dimension(0, round_up(std::max<int64_t>(p_.n, 1), nr_), nr_));
@@ -171,9 +140,7 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
     }
     if (info.thread_id >= workspace_parts_)
         throw Error("GemmKernel::run", "", "workspace was sized for fewer parts");
-    const float* wa = workspace_;  // the packed A, when pack_a_
-    float* wb = workspace_ + (pack_a_ ? pack_a_kernel_.packed_floats() : 0) +
-                static_cast<std::size_t>(info.thread_id) * ws_b_;
+    float* wb = workspace_ + static_cast<std::size_t>(info.thread_id) * ws_b_;
 
     MicroArgs g;
     fuse_activation(p.act, g);
@@ -198,17 +165,14 @@ void GemmKernel::run(const Window& win, const ThreadInfo& info) {
             for (int64_t ic = m0; ic < m1; ic += t.mc) {
                 const int64_t mcb = std::min(t.mc, m1 - ic);
                 // Tiles of nearly equal height (MR and MR-1 rows for any block of a few tiles or
-                // more), so parts of any row count cost in proportion to their rows; over a packed
-                // A, whose panels hold MR rows, MR-row tiles and a remainder.
+                // more), so parts of any row count cost in proportion to their rows.
                 const int64_t tiles = (mcb + mr - 1) / mr;
                 // A micro-panel (MR x KC) stays in L1 while the B block (KC x NC, in L2) streams.
                 for (int64_t i = 0, ir = 0, rows = 0; ir < mcb; ++i, ir += rows) {
                     rows = mixed ? even_tile_rows(mcb - ir, tiles - i) : std::min(mr, mcb - ir);
                     const MicroKernel kernel = t.micro_for(a_row_stride_, rows, nv);
                     g.kc = kcb;
-                    g.a = pack_a_     ? wa + pack_a_kernel_.panel_offset(pc, kcb, ic + ir)
-                          : p.trans_a ? p.a + pc * p.lda + ic + ir
-                                      : p.a + (ic + ir) * p.lda + pc;
+                    g.a = p.trans_a ? p.a + pc * p.lda + ic + ir : p.a + (ic + ir) * p.lda + pc;
                     g.a_ps = a_row_stride_;
                     g.koff = nullptr;
                     g.a_ks = a_step_stride_;

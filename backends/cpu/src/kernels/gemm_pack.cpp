@@ -1,6 +1,6 @@
-// Packing of GEMM operands (plain C++; memory-bound, amortised over a block of the product).
-// Both packers read their source in long sequential runs (several rows at once for A, whole rows
-// for B) so the hardware prefetchers stream it, and copy fixed-size pieces the compiler unrolls.
+// Packing of the GEMM's B operand (plain C++; memory-bound, amortised over a block of the product).
+// A row-major B is read in whole rows so the hardware prefetchers stream it, and copied in
+// fixed-size pieces the compiler unrolls.
 #include "kernels/gemm_pack.hpp"
 
 #include <algorithm>
@@ -9,49 +9,11 @@
 namespace tessera::cpu {
 namespace {
 
-/// One full panel of a row-major A: MR rows read side by side, written [kc][MR].
-template <int MR>
-void pack_a_full_panel(const float* a, int64_t lda, int64_t kc, float* panel) {
-    const float* rows[MR];
-    for (int r = 0; r < MR; ++r) rows[r] = a + r * lda;
-    for (int64_t k = 0; k < kc; ++k) {
-        float* dst = panel + k * MR;
-#pragma GCC unroll 16
-        for (int r = 0; r < MR; ++r) dst[r] = rows[r][k];
-    }
-}
-
-/// Any panel of a row-major A (rows < mr are zero-padded).
-void pack_a_any_panel(const float* a, int64_t lda, int64_t rows, int64_t kc, int64_t mr,
-                      float* panel) {
-    for (int64_t k = 0; k < kc; ++k) {
-        float* dst = panel + k * mr;
-        for (int64_t r = 0; r < rows; ++r) dst[r] = a[r * lda + k];
-        for (int64_t r = rows; r < mr; ++r) dst[r] = 0.0f;
-    }
-}
-
-void pack_a_panel(const float* a, int64_t lda, int64_t rows, int64_t kc, int64_t mr, float* panel) {
-    if (rows == mr) {
-        switch (mr) {
-            case 3:
-                return pack_a_full_panel<3>(a, lda, kc, panel);
-            case 6:
-                return pack_a_full_panel<6>(a, lda, kc, panel);
-            case 12:
-                return pack_a_full_panel<12>(a, lda, kc, panel);
-            default:
-                break;
-        }
-    }
-    pack_a_any_panel(a, lda, rows, kc, mr, panel);
-}
-
 /// `count` floats (NR > 0: exactly NR, a compile-time size the compiler unrolls).
 template <int NR>
 void copy_row(const float* src, float* dst, int64_t count) {
     if constexpr (NR > 0) {
-#pragma GCC unroll 32
+#pragma GCC unroll 64
         for (int j = 0; j < NR; ++j) dst[j] = src[j];
     } else {
         std::memcpy(dst, src, static_cast<std::size_t>(count) * sizeof(float));
@@ -86,24 +48,6 @@ void pack_b_rows(const float* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0
 
 }  // namespace
 
-void pack_a_panels(const float* a, int64_t lda, bool trans, int64_t i0, int64_t mc, int64_t p0,
-                   int64_t kc, int64_t mr, float* out) {
-    for (int64_t ir = 0; ir < mc; ir += mr) {
-        float* panel = out + (ir / mr) * kc * mr;
-        const int64_t rows = std::min(mr, mc - ir);
-        if (!trans) {
-            pack_a_panel(a + (i0 + ir) * lda + p0, lda, rows, kc, mr, panel);
-            continue;
-        }
-        for (int64_t k = 0; k < kc; ++k) {
-            const float* src = a + (p0 + k) * lda + i0 + ir;
-            float* dst = panel + k * mr;
-            for (int64_t r = 0; r < rows; ++r) dst[r] = src[r];
-            for (int64_t r = rows; r < mr; ++r) dst[r] = 0.0f;
-        }
-    }
-}
-
 void pack_b_panels(const float* b, int64_t ldb, bool trans, int64_t p0, int64_t kc, int64_t j0,
                    int64_t nc, int64_t nr, float* out) {
     if (!trans) {
@@ -112,6 +56,8 @@ void pack_b_panels(const float* b, int64_t ldb, bool trans, int64_t p0, int64_t 
                 return pack_b_rows<16>(b, ldb, p0, kc, j0, nc, nr, out);
             case 32:
                 return pack_b_rows<32>(b, ldb, p0, kc, j0, nc, nr, out);
+            case 64:
+                return pack_b_rows<64>(b, ldb, p0, kc, j0, nc, nr, out);
             default:
                 return pack_b_rows<0>(b, ldb, p0, kc, j0, nc, nr, out);
         }
