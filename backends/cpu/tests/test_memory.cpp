@@ -1,5 +1,5 @@
-// Memory manager (lifetimes, blob sharing, pools recycled across functions), memory import,
-// sub-tensors and tensor metadata.
+// Memory manager (lifetimes, blob sharing, pools recycled across functions), the scratchpad,
+// memory import, sub-tensors and tensor metadata.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -7,6 +7,7 @@
 #include "tessera/cpu/error.hpp"
 #include "tessera/cpu/functions/gemm.hpp"
 #include "tessera/cpu/memory.hpp"
+#include "tessera/cpu/scratchpad.hpp"
 #include "tessera/cpu/tensor.hpp"
 #include "test_helpers.hpp"
 
@@ -140,4 +141,35 @@ TEST_CASE("sub-tensors alias the parent and refuse spatial or misaligned views")
     CHECK_NOTHROW(
         SubTensor(*parent40, {1, 8, 4, 4}, {0, 32, 0, 0}));  // partial block ending the parent
     CHECK_THROWS_AS(SubTensor(*parent, {1, 32, 4, 4}, {0, 32, 0, 0}), InvalidArgument);
+}
+
+TEST_CASE("scratchpad: one region reused and grown; a concurrent borrow gets its own") {
+    Scratchpad pad;
+    CHECK(pad.capacity() == 0);
+    uint8_t* first = nullptr;
+    {
+        const Scratchpad::Lease lease = pad.borrow(1000);
+        first = lease.data();
+        CHECK(lease.shared());
+        CHECK(reinterpret_cast<uintptr_t>(first) % kDefaultAlignment == 0);
+        CHECK(pad.capacity() == 1000);
+        const Scratchpad::Lease second = pad.borrow(500);  // the region is leased
+        CHECK_FALSE(second.shared());
+        CHECK(second.data() != first);
+        CHECK(reinterpret_cast<uintptr_t>(second.data()) % kDefaultAlignment == 0);
+        std::memset(second.data(), 0x5a, 500);  // its own memory (ASan checks the bounds)
+    }
+    {
+        const Scratchpad::Lease again = pad.borrow(600);  // smaller: the same region
+        CHECK(again.shared());
+        CHECK(again.data() == first);
+    }
+    {
+        const Scratchpad::Lease grown = pad.borrow(5000);
+        CHECK(grown.shared());
+        CHECK(pad.capacity() == 5000);
+        std::memset(grown.data(), 0, 5000);
+    }
+    const Scratchpad::Lease after = pad.borrow(10);
+    CHECK(after.shared());  // every lease was given back
 }

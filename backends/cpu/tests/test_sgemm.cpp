@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "kernels/gemm_kernel.hpp"
 #include "runtime/cache_sizes.hpp"
@@ -94,6 +95,36 @@ TEST_CASE("sgemm: 1 and 2 threads give bit-identical results") {
                   c2.data(), size, pool);
             CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);
         }
+    }
+}
+
+TEST_CASE("sgemm: calls on one Context from several threads at once give the same results") {
+    for (SchedulerKind kind : {SchedulerKind::tbb, SchedulerKind::thread_pool}) {
+        Context ctx(ContextOptions{2, Isa::automatic, kind});
+        const int64_t size = 200;
+        const auto a = random_vector(static_cast<std::size_t>(size * size), 31);
+        const auto b = random_vector(static_cast<std::size_t>(size * size), 32);
+        std::vector<float> want(static_cast<std::size_t>(size * size));
+        sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size, 0.0f,
+              want.data(), size, ctx);
+        CHECK(ctx.scratchpad().capacity() > 0);  // B was packed into the Context's scratchpad
+        // Three callers at once: one has the workers, the others run their parts themselves
+        // (and borrow private workspace while the scratchpad is leased).
+        std::vector<std::vector<float>> got(3, std::vector<float>(want.size()));
+        std::vector<int> mismatches(got.size(), 0);
+        std::vector<std::thread> callers;
+        for (std::size_t t = 0; t < got.size(); ++t)
+            callers.emplace_back([&, t] {
+                for (int rep = 0; rep < 20; ++rep) {
+                    std::fill(got[t].begin(), got[t].end(), 0.0f);
+                    sgemm(false, false, size, size, size, 1.0f, a.data(), size, b.data(), size,
+                          0.0f, got[t].data(), size, ctx);
+                    mismatches[t] +=
+                        std::memcmp(got[t].data(), want.data(), want.size() * sizeof(float)) != 0;
+                }
+            });
+        for (std::thread& c : callers) c.join();
+        for (int m : mismatches) CHECK(m == 0);
     }
 }
 

@@ -1,5 +1,5 @@
-// tessera::cpu::sgemm: validates arguments, sizes per-thread packing workspace and schedules a
-// GemmKernel on the Context's scheduler.
+// tessera::cpu::sgemm: validates arguments, borrows per-part packing workspace from the Context's
+// scratchpad and schedules a GemmKernel on the Context's scheduler.
 #include "tessera/cpu/blas.hpp"
 
 #include <memory>
@@ -8,7 +8,6 @@
 #include "kernels/gemm_kernel.hpp"
 #include "tessera/cpu/context.hpp"
 #include "tessera/cpu/error.hpp"
-#include "tessera/cpu/memory.hpp"
 
 namespace tessera::cpu {
 
@@ -43,7 +42,12 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
     GemmKernel kernel;
     kernel.configure(ctx.kernels(), p);
     const int parts = ctx.scheduler().parts_for(kernel);
-    MemoryRegion workspace(kernel.workspace_floats(parts) * sizeof(float), kDefaultAlignment);
+    // The Context's scratchpad rather than a fresh allocation: each part then packs B into the
+    // same memory every call. Zen 5, square sgemm 256-1024: 0.96-1.03 of oneDNN's time against
+    // 1.04-1.10 with a new region per call (whose address moved with the heap: a part's block
+    // then often lay in lines the other core had written last), 1 and 2 threads.
+    const Scratchpad::Lease workspace =
+        ctx.scratchpad().borrow(kernel.workspace_floats(parts) * sizeof(float));
     kernel.set_workspace(reinterpret_cast<float*>(workspace.data()), parts);
     kernel.set_operands(a, b, nullptr, nullptr, c);
     ctx.scheduler().schedule(kernel, parts);

@@ -39,6 +39,7 @@ Context::Context(const ContextOptions& options)
                      : make_default_scheduler(options.num_threads)),
       weights_(std::make_unique<WeightsManager>()),
       memory_(std::make_shared<MemoryManager>()),
+      scratchpad_(std::make_unique<Scratchpad>()),
       kernels_(table_for(options.isa)) {
     if (kernels_ == nullptr)
         throw Unsupported("Context", "",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "runtime/part_dispatcher.hpp"
@@ -32,7 +33,10 @@ class TbbScheduler final : public IScheduler {
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
-        if (count <= 1 || num_threads_ == 1) {
+        // A second thread calling in while a job runs (calls on one Context from several threads)
+        // runs its parts itself: the dispatcher serves one job at a time.
+        std::unique_lock<std::mutex> caller(caller_, std::try_to_lock);
+        if (count <= 1 || num_threads_ == 1 || !caller.owns_lock()) {
             for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
             return;
         }
@@ -62,6 +66,7 @@ class TbbScheduler final : public IScheduler {
     int num_threads_ = 1;
     std::unique_ptr<tbb::task_arena> arena_;
     PartDispatcher dispatcher_;
+    std::mutex caller_;  ///< held by the thread whose job the dispatcher serves
     std::atomic<int> helpers_{0};
     std::atomic<bool> stop_{false};
 };

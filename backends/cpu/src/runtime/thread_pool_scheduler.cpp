@@ -28,7 +28,10 @@ class ThreadPoolScheduler final : public IScheduler {
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
-        if (count <= 1 || workers_.empty()) {
+        // A second thread calling in while a job runs (calls on one Context from several threads)
+        // runs its parts itself: the dispatcher serves one job at a time.
+        std::unique_lock<std::mutex> caller(caller_, std::try_to_lock);
+        if (count <= 1 || workers_.empty() || !caller.owns_lock()) {
             for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
             return;
         }
@@ -68,6 +71,7 @@ class ThreadPoolScheduler final : public IScheduler {
     int num_threads_ = 1;
     std::vector<std::thread> workers_;
     std::mutex mutex_;
+    std::mutex caller_;  ///< held by the thread whose job the dispatcher serves
     std::condition_variable wake_;
     std::atomic<bool> stop_{false};
     PartDispatcher dispatcher_;

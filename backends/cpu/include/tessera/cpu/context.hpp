@@ -7,6 +7,7 @@
 
 #include "tessera/cpu/memory.hpp"
 #include "tessera/cpu/scheduler.hpp"
+#include "tessera/cpu/scratchpad.hpp"
 #include "tessera/cpu/weights_manager.hpp"
 
 namespace tessera::cpu {
@@ -35,6 +36,8 @@ class Context {
     IScheduler& scheduler() const { return *scheduler_; }
     WeightsManager& weights_manager() const { return *weights_; }
     const std::shared_ptr<MemoryManager>& memory_manager() const { return memory_; }
+    /// Working memory that one-shot calls (sgemm) reuse from call to call.
+    Scratchpad& scratchpad() const { return *scratchpad_; }
     const KernelTable& kernels() const { return *kernels_; }
     int num_threads() const { return scheduler_->num_threads(); }
     void set_num_threads(int n) { scheduler_->set_num_threads(n); }
@@ -47,6 +50,7 @@ class Context {
     std::unique_ptr<IScheduler> scheduler_;
     std::unique_ptr<WeightsManager> weights_;
     std::shared_ptr<MemoryManager> memory_;
+    std::unique_ptr<Scratchpad> scratchpad_;
     const KernelTable* kernels_ = nullptr;
 };
 

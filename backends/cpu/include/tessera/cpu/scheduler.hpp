@@ -19,7 +19,9 @@ class IScheduler {
     /// min(num_threads, max_parts) parts (never below kernel.min_chunk() steps each) and runs them.
     /// The partition depends only on the part count, never on which worker runs a part.
     void schedule(ICpuKernel& kernel, int max_parts = 1 << 30);
-    /// Runs `count` independent workloads, each given ThreadInfo{index, count}.
+    /// Runs `count` independent workloads, each given ThreadInfo{index, count}. Safe to call from
+    /// several threads at once (and from inside a workload): a caller that finds the workers busy
+    /// with another caller's job runs its own workloads itself, one after another.
     virtual void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) = 0;
     /// Number of parts schedule() would use for `kernel`.
     int parts_for(const ICpuKernel& kernel, int max_parts = 1 << 30) const;
