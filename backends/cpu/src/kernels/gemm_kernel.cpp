@@ -68,10 +68,10 @@ std::size_t GemmKernel::packed_b_floats(const KernelTable& t, int64_t k, int64_t
 int64_t GemmKernel::column_block(const KernelTable& t, std::size_t l2_bytes) {
     const int64_t nr = static_cast<int64_t>(t.nv) * t.vec_width;
     // The B block is reread from L2 by every row tile while A panels and C tiles stream through
-    // the same cache, so it gets half of it. Zen 5 (1 MiB L2), KC 512: NC 640 (a 1.25 MiB block)
-    // against 256 (512 KiB) and 192 took 1.04-1.10 / 1.01-1.05 / 1.02-1.09 of oneDNN's time on
-    // square sgemm 1024-2048, 1 and 2 threads, and NC 640 left the 2-thread runs in a slower state
-    // in some processes (2-thread speedup 1.72-1.80, 1.93-1.99 at NC 256: nine processes each).
+    // the same cache, so it gets half of it. Zen 5 (1 MiB L2), square sgemm 512-2048, 1 and 2
+    // threads, several processes each: KC 384 x NC 640 (a 960 KiB block) took 1.04-1.11 of
+    // oneDNN's time, with 2-thread speedups of 1.72-1.80 in some processes; KC 512 x NC 256 (512
+    // KiB) 0.96-1.07, speedups 1.79-1.99; NC 192 about the same as 256.
     const int64_t fit = static_cast<int64_t>(l2_bytes / 2 / (sizeof(float) * t.kc)) / nr * nr;
     return std::max(nr, std::min(t.nc, fit));
 }
