@@ -2,7 +2,6 @@
 // scratchpad and schedules a GemmKernel on the Context's scheduler.
 #include "tessera/cpu/blas.hpp"
 
-#include <memory>
 #include <string>
 
 #include "kernels/gemm_kernel.hpp"

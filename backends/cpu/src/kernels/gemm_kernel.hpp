@@ -11,7 +11,6 @@
 
 #include "simd/kernel_table.hpp"
 #include "tessera/cpu/kernel.hpp"
-#include "tessera/cpu/scheduler.hpp"
 
 namespace tessera::cpu {
 

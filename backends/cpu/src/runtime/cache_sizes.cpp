@@ -31,30 +31,21 @@ std::size_t sysfs_cache_size(int level) {
     return 0;
 }
 
-std::size_t sysconf_size(int name) {
+/// glibc's size for the cache of `level` (1: data, 2: unified); 0 where it does not know it.
+std::size_t sysconf_size(int level) {
 #if defined(_SC_LEVEL1_DCACHE_SIZE)
-    const long v = sysconf(name);
+    const long v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE : _SC_LEVEL2_CACHE_SIZE);
     return v > 0 ? static_cast<std::size_t>(v) : 0;
 #else
-    (void)name;
+    (void)level;
     return 0;
 #endif
 }
 
-std::size_t detect(int sysconf_name, int level, std::size_t fallback) {
-    if (std::size_t s = sysconf_size(sysconf_name)) return s;
+std::size_t detect(int level, std::size_t fallback) {
+    if (std::size_t s = sysconf_size(level)) return s;
     if (std::size_t s = sysfs_cache_size(level)) return s;
     return fallback;
-}
-
-CacheSizes detect_cache_sizes() {
-#if defined(_SC_LEVEL1_DCACHE_SIZE)
-    const int l1_name = _SC_LEVEL1_DCACHE_SIZE, l2_name = _SC_LEVEL2_CACHE_SIZE;
-#else
-    const int l1_name = 0, l2_name = 0;
-#endif
-    return CacheSizes{detect(l1_name, 1, kFallbackCacheSizes.l1d),
-                      detect(l2_name, 2, kFallbackCacheSizes.l2)};
 }
 
 }  // namespace
@@ -72,7 +63,8 @@ std::size_t parse_cache_size(const std::string& text) {
 }
 
 const CacheSizes& host_cache_sizes() {
-    static const CacheSizes sizes = detect_cache_sizes();
+    static const CacheSizes sizes{detect(1, kFallbackCacheSizes.l1d),
+                                  detect(2, kFallbackCacheSizes.l2)};
     return sizes;
 }
 

@@ -1,12 +1,15 @@
 // PartDispatcher: hands the parts of one job at a time to whichever threads ask. A single atomic
 // word holds (job generation, next part), so a thread can never claim a part of a job it did not
 // see published; the caller waits until every part has finished before publishing the next job.
+// It serves one caller at a time: a scheduler publishes only while it holds the turn
+// (try_take_turn), and a caller that cannot get it runs its own parts instead.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 
 #include "tessera/cpu/kernel.hpp"
 
@@ -15,6 +18,12 @@ namespace tessera::cpu {
 class PartDispatcher {
   public:
     using Work = std::function<void(const ThreadInfo&)>;
+
+    /// The right to publish, held until the published job is done; not owned while another
+    /// caller (another thread, or a workload of the current job) holds it.
+    std::unique_lock<std::mutex> try_take_turn() {
+        return std::unique_lock<std::mutex>(turn_, std::try_to_lock);
+    }
 
     /// Publishes `count` parts of `work` (the previous job must have finished).
     void publish(const Work& work, int count) {
@@ -71,6 +80,7 @@ class PartDispatcher {
     }
 
   private:
+    std::mutex turn_;
     std::atomic<uint64_t> state_{0};
     std::atomic<int> remaining_{0};
     std::atomic<const Work*> work_{nullptr};

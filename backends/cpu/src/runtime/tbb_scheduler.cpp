@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "runtime/part_dispatcher.hpp"
@@ -33,20 +32,20 @@ class TbbScheduler final : public IScheduler {
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
-        // A second thread calling in while a job runs (calls on one Context from several threads)
-        // runs its parts itself: the dispatcher serves one job at a time.
-        std::unique_lock<std::mutex> caller(caller_, std::try_to_lock);
-        if (count <= 1 || num_threads_ == 1 || !caller.owns_lock()) {
-            for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
-            return;
+        if (count > 1 && num_threads_ > 1) {
+            if (const auto turn = dispatcher_.try_take_turn(); turn.owns_lock()) {
+                dispatcher_.publish(work, count);
+                const int wanted = std::min(count, num_threads_) - 1;
+                for (int active = helpers_.load(); active < wanted; active = helpers_.load())
+                    if (helpers_.compare_exchange_weak(active, active + 1))
+                        arena_->enqueue([this] { helper(); });
+                dispatcher_.claim();
+                dispatcher_.wait_done();
+                return;
+            }
         }
-        dispatcher_.publish(work, count);
-        const int wanted = std::min(count, num_threads_) - 1;
-        for (int active = helpers_.load(); active < wanted; active = helpers_.load())
-            if (helpers_.compare_exchange_weak(active, active + 1))
-                arena_->enqueue([this] { helper(); });
-        dispatcher_.claim();
-        dispatcher_.wait_done();
+        // One part, one thread, or the workers busy with another caller's job.
+        for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
     }
 
   private:
@@ -66,7 +65,6 @@ class TbbScheduler final : public IScheduler {
     int num_threads_ = 1;
     std::unique_ptr<tbb::task_arena> arena_;
     PartDispatcher dispatcher_;
-    std::mutex caller_;  ///< held by the thread whose job the dispatcher serves
     std::atomic<int> helpers_{0};
     std::atomic<bool> stop_{false};
 };

@@ -28,20 +28,20 @@ class ThreadPoolScheduler final : public IScheduler {
     }
 
     void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) override {
-        // A second thread calling in while a job runs (calls on one Context from several threads)
-        // runs its parts itself: the dispatcher serves one job at a time.
-        std::unique_lock<std::mutex> caller(caller_, std::try_to_lock);
-        if (count <= 1 || workers_.empty() || !caller.owns_lock()) {
-            for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
-            return;
+        if (count > 1 && !workers_.empty()) {
+            if (const auto turn = dispatcher_.try_take_turn(); turn.owns_lock()) {
+                {
+                    std::lock_guard<std::mutex> lock(mutex_);  // pairs with the workers' wait
+                    dispatcher_.publish(work, count);
+                }
+                wake_.notify_all();
+                dispatcher_.claim();
+                dispatcher_.wait_done();
+                return;
+            }
         }
-        {
-            std::lock_guard<std::mutex> lock(mutex_);  // pairs with the workers' blocking wait
-            dispatcher_.publish(work, count);
-        }
-        wake_.notify_all();
-        dispatcher_.claim();
-        dispatcher_.wait_done();
+        // One part, no workers, or the workers busy with another caller's job.
+        for (int i = 0; i < count; ++i) work(ThreadInfo{i, count});
     }
 
   private:
@@ -71,7 +71,6 @@ class ThreadPoolScheduler final : public IScheduler {
     int num_threads_ = 1;
     std::vector<std::thread> workers_;
     std::mutex mutex_;
-    std::mutex caller_;  ///< held by the thread whose job the dispatcher serves
     std::condition_variable wake_;
     std::atomic<bool> stop_{false};
     PartDispatcher dispatcher_;
