@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # device-bundle.sh BUILD_DIR BUNDLE_DIR: gathers the benchmarks (bench_cpu, bench_zdnn, bench_clml),
 # the CLML tests and every shared library they load that is not part of glibc into BUNDLE_DIR, with
-# scripts/device-run.sh, so that they run on a machine that has none of Debian's packages (the
-# device machine: an AVX-512 Xeon with an NVIDIA GPU and its OpenCL driver). The carried ICD loader
+# scripts/device-run.sh, so that they run on a remote GPU host that has none of Debian's packages (for example a
+# Linux machine with an NVIDIA GPU and its OpenCL driver, nothing else installed). The carried ICD loader
 # is pointed at the machine's own OpenCL driver by device-run.sh.
 set -euo pipefail
 build=$(cd "$1" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# device-run.sh OUT_DIR: runs a bundle made by device-bundle.sh on the device machine: the CLML
+# device-run.sh OUT_DIR: runs a bundle made by device-bundle.sh on a remote GPU host: the CLML
 # tests and seed sample on the NVIDIA OpenCL driver, then each benchmark in its own quiet process
 # (pinned to two cores, as the CI machine has), JSON results into OUT_DIR.
 set -u

@@ -8,7 +8,7 @@ namespace tessera::cpu::bench {
 
 struct HostProbe {
     double median_us = 0;  ///< median time of one chunk of the workload
-    double slowdown = 1;   ///< median / fastest chunk: ~1.0 on a quiet host, 1.1-1.4 when noisy
+    double slowdown = 1;   ///< median / fastest chunk: ~1.0 on an idle host, 1.1-1.4 when other load shares it
 };
 
 /// Times `chunks` chunks (about 110 us each on the AVX2 box) on the calling thread.

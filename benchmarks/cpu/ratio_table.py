@@ -45,7 +45,7 @@ if paired:
 
     print("\nPaired blocks (median ratio of side-by-side blocks; range over blocks in brackets;"
           " best: ratio of each library's fastest run):\n")
-    # Since session 7 each paired benchmark also times a kernel-like probe first (host_probe.cpp):
+    # Each paired benchmark also times a kernel-like probe first (host_probe.cpp):
     # its median chunk time in us and median / fastest chunk, higher on a noisy host.
     probed = any("host_probe_us" in e for es in paired.values() for e in es)
     header = "| case | ratio 1T | ratio 2T | best 1T | best 2T | our 2T speedup | oneDNN 2T speedup | our best 2T speedup | ours 1T / 2T ms |"

@@ -11,8 +11,8 @@ const KernelTable* kernel_table_avx512() {
         // In-process A/B on Sapphire Rapids (2 cores of a shared host), 6x64 (4 vectors of B per
         // step, 6 broadcasts) against 12x32: GEMM 5-8% faster at 256-1024, 1 and 2 threads;
         // convolutions 3x3 64->64 56x56, 1x1 256->64 56x56 and 7x7 s2 3->64 took 0.92-1.00 of
-        // the time at 1 thread and 0.93-1.05 at 2 (four runs, busy host; within 2% when it was
-        // quiet), but 3x3 512->512 7x7 (rows of 7: one 7-pixel tile against 4 + 3) 0.96-1.06.
+        // the time at 1 thread and 0.93-1.05 at 2 (four runs, host under load from other
+        // tenants; within 2% without that load), but 3x3 512->512 7x7 (rows of 7: one 7-pixel tile against 4 + 3) 0.96-1.06.
         // Short rows take 8x48 instead: against 12x32 (a 7-pixel row fills 21 accumulators
         // rather than 14) 3x3 512->512 7x7 took 0.92-1.03 (four runs), 1x1 512->512 7x7
         // 0.95-0.99 and 3x3 256->256 14x14 0.97-1.01 (two runs), 1 and 2 threads.
@@ -24,7 +24,7 @@ const KernelTable* kernel_table_avx512() {
         // Rows of <= 7 pixels: tiles of 7 pixels of two rows x 32 channels (28 accumulators;
         // each weight vector serves 14 pixels, so half the weight traffic from L2 per output):
         // 3x3 512->512 7x7 0.97-0.98 at 1 thread, 0.94-0.96 at 2; 3x3 256->256 7x7 0.97-0.98 /
-        // 1.00-1.09 (busy host); a raw loop of the 512 layer's tiles 0.97 per FLOP.
+        // 1.00-1.09 (host under load); a raw loop of the 512 layer's tiles 0.97 per FLOP.
         t.conv_two_rows = simd::two_row_tile<Arch, 7, 2>(t);
         // Without the software prefetch of the next input row, 1x1 256->64 56x56 ran 6-9% faster
         // (the hardware prefetchers keep up; the prefetches took load slots).
