@@ -76,9 +76,10 @@ tsr_cpu_compile_report check_against_reference(Build build, const std::string& c
         const auto got = cg.run({{"x", x}});
         const auto want = ref.run({{"x", x}});
         REQUIRE(got.size() == want.size());
-        for (const auto& [name, value] : want) {
+        for (const auto& entry : want) {
+            const std::string& name = entry.first;  // clang 14 cannot capture a structured binding
             CAPTURE(name);
-            check_close(got.at(name), value, 1e-4f, 1e-5f);
+            check_close(got.at(name), entry.second, 1e-4f, 1e-5f);
         }
     }
     return report;
