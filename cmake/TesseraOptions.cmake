@@ -37,6 +37,10 @@ if(TESSERA_FUZZ)
     add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
                         -fno-omit-frame-pointer)
     add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+    # clang links the sanitizer runtimes into programs only; shared libraries linked with
+    # -Wl,--no-undefined (zdnn, openvx) take the runtime's symbols from the program that loads
+    # them. The standard libraries come last on every link line, so this overrides.
+    string(APPEND CMAKE_CXX_STANDARD_LIBRARIES " -Wl,-z,undefs")
   else()
     set(TESSERA_HAVE_LIBFUZZER OFF)
     message(STATUS "Tessera: TESSERA_FUZZ needs clang with -fsanitize=fuzzer (Debian: clang "

@@ -6,7 +6,7 @@ packages=(
   xtensor-dev libxsimd-dev libfmt-dev libspdlog-dev
   opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   libtbb-dev doctest-dev libpugixml-dev libbenchmark-dev
-  libdnnl-dev libopenblas-dev libclblast-dev
+  libdnnl-dev libopenblas-dev libclblast-dev clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -8,7 +8,7 @@
 //   odd:  raw descriptors (every field from the fuzz bytes) through zdnn_init_ztensor,
 //         zdnn_allochelper_ztensor, the transforms, zdnn_getrange_ztensor and
 //         zdnn_reshape_ztensor: error statuses, never a crash.
-// Tensors whose buffers would exceed 64 MiB are skipped (a fuzzing limit, not an API rule).
+// Tensors whose buffers would exceed 2 MiB are skipped (a fuzzing limit, not an API rule).
 #include <zdnn.h>
 
 #include <cmath>
@@ -25,7 +25,7 @@ namespace {
 using tessera_fuzz::fuzz_input;
 using tessera_fuzz::report_mismatch;
 
-constexpr std::uint64_t max_bytes = 64u << 20;
+constexpr std::uint64_t max_bytes = 2u << 20;
 
 /// Owns a ztensor's buffer allocated by the library.
 struct ztensor_buffer {
