@@ -1,0 +1,89 @@
+// kernels.hpp: the execution of each node kind on verified tensors, and the element access the
+// kernels share.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "node.hpp"
+#include "tensor.hpp"
+
+namespace openvx {
+
+/// Runs one verified node.
+void run_node(const _vx_node& node);
+
+void run_convolution(const _vx_node& node);
+void run_fully_connected(const _vx_node& node);
+void run_normalization(const _vx_node& node);
+void run_pooling(const _vx_node& node);
+void run_softmax(const _vx_node& node);
+void run_activation(const _vx_node& node);
+void run_elementwise(const _vx_node& node);
+void run_table_lookup(const _vx_node& node);
+void run_transpose(const _vx_node& node);
+
+/// A tensor's elements as raw integers, addressed by byte offsets from its first element.
+struct tensor_span {
+    explicit tensor_span(const _vx_tensor_t* t)
+        : base(t->data()),
+          type(t->data_type),
+          fixed_point_pos(t->fixed_point_pos),
+          dims(t->dims),
+          strides(t->strides) {}
+
+    std::int64_t load(vx_size offset) const {
+        const std::uint8_t* p = base + offset;
+        switch (type) {
+            case VX_TYPE_INT16: {
+                std::int16_t v;
+                std::memcpy(&v, p, sizeof v);
+                return v;
+            }
+            case VX_TYPE_INT8:
+                return static_cast<std::int8_t>(*p);
+            default:
+                return *p;
+        }
+    }
+    /// Stores a value already in the element type's range.
+    void store(vx_size offset, std::int64_t value) const {
+        std::uint8_t* p = base + offset;
+        if (type == VX_TYPE_INT16) {
+            const auto v = static_cast<std::int16_t>(value);
+            std::memcpy(p, &v, sizeof v);
+        } else {
+            *p = static_cast<std::uint8_t>(value);
+        }
+    }
+    /// Extent and stride of dimension d (1 and 0 beyond the rank).
+    vx_size dim(std::size_t d) const { return d < dims.size() ? dims[d] : 1; }
+    vx_size stride(std::size_t d) const { return d < strides.size() ? strides[d] : 0; }
+    vx_size num_elements() const {
+        vx_size n = 1;
+        for (vx_size d : dims) n *= d;
+        return n;
+    }
+    /// Byte offset of the i-th element in dim-0-fastest order.
+    vx_size offset_of(vx_size linear) const {
+        vx_size off = 0;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+            off += (linear % dims[d]) * strides[d];
+            linear /= dims[d];
+        }
+        return off;
+    }
+
+    std::uint8_t* base;
+    vx_enum type;
+    int fixed_point_pos;
+    std::vector<vx_size> dims, strides;
+};
+
+/// Tensor parameter `index` of a node.
+inline const _vx_tensor_t* tensor_param(const _vx_node& node, std::size_t index) {
+    return static_cast<const _vx_tensor_t*>(node.params[index].ref);
+}
+
+}  // namespace openvx
