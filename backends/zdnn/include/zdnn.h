@@ -159,7 +159,8 @@ typedef enum nnpa_function_code ZDNN_ENUM_BASE_ {
   NNPA_MATMUL_OP = 113,
   NNPA_MATMUL_OP_BCAST23 = 114,
   NNPA_MATMUL_OP_BCAST1 = 115,
-  NNPA_TRANSFORM = 240
+  NNPA_TRANSFORM = 240,
+  NNPA_REDUCE = 241
 } nnpa_function_code;
 
 typedef enum nnpa_parmblk_format ZDNN_ENUM_BASE_ {
@@ -167,25 +168,79 @@ typedef enum nnpa_parmblk_format ZDNN_ENUM_BASE_ {
   NNPA_PARMBLKFORMAT_1 = 1
 } nnpa_parmblk_format;
 
-typedef enum nnpa_data_type ZDNN_ENUM_BASE_ { NNPA_DATATYPE_1 = 0 } nnpa_data_type;
+typedef enum nnpa_data_type ZDNN_ENUM_BASE_ {
+  NNPA_DATATYPE_1 = 0,
+  NNPA_32_BIT_BINARY_FP_SHORT = 6,
+  NNPA_8_BIT_BINARY_INT = 8,
+  NNPA_32_BIT_BINARY_INT = 10
+} nnpa_data_type;
 
+typedef enum nnpa_layout_format ZDNN_ENUM_BASE_ {
+  NNPA_LAYOUTFMT_4DFEATURE = 0,
+  NNPA_LAYOUTFMT_4DKERNEL = 1,
+  NNPA_LAYOUTFMT_4DWEIGHTS = 2,
+  NNPA_LAYOUTFMT_4DGENERIC = 31
+} nnpa_layout_format;
+
+typedef enum nnpa_bfp_format ZDNN_ENUM_BASE_ { NNPA_BFPFMT_TINY = 1, NNPA_BFPFMT_SHORT = 2 } nnpa_bfp_format;
+
+/* Function-specific parameter values of the NNPA matmul, softmax and reduce functions. */
+typedef enum nnpa_matmul_operations ZDNN_ENUM_BASE_ {
+  NNPA_MATMUL_OP_ADDITION = 0,
+  NNPA_MATMUL_OP_COMP_HIGH = 1,
+  NNPA_MATMUL_OP_COMP_NOT_LOW = 2,
+  NNPA_MATMUL_OP_COMP_EQUAL = 3,
+  NNPA_MATMUL_OP_COMP_NOT_EQUAL = 4,
+  NNPA_MATMUL_OP_COMP_NOT_HIGH = 5,
+  NNPA_MATMUL_OP_COMP_LOW = 6
+} nnpa_matmul_operations;
+
+typedef enum nnpa_matmul_bcast_operations ZDNN_ENUM_BASE_ {
+  NNPA_MATMUL_BCAST_OP_ADDITION = 0,
+  NNPA_MATMUL_BCAST_OP_COMP_HIGH = 1,
+  NNPA_MATMUL_BCAST_OP_COMP_NOT_LOW = 2,
+  NNPA_MATMUL_BCAST_OP_COMP_EQUAL = 3,
+  NNPA_MATMUL_BCAST_OP_COMP_NOT_EQUAL = 4,
+  NNPA_MATMUL_BCAST_OP_COMP_NOT_HIGH = 5,
+  NNPA_MATMUL_BCAST_OP_COMP_LOW = 6
+} nnpa_matmul_bcast_operations;
+
+typedef enum nnpa_softmax_act ZDNN_ENUM_BASE_ { NNPA_SOFTMAX_NONE = 0, NNPA_SOFTMAX_LOG = 1 } nnpa_softmax_act;
+
+typedef enum nnpa_reduce_operations ZDNN_ENUM_BASE_ {
+  NNPA_REDUCE_OP_MINIMUM = 0,
+  NNPA_REDUCE_OP_MINIMUM_IDX = 1,
+  NNPA_REDUCE_OP_MAXIMUM = 2,
+  NNPA_REDUCE_OP_MAXIMUM_IDX = 3
+} nnpa_reduce_operations;
+
+/* Size in bytes of the save area that zdnn_softmax, zdnn_softmax_mask and zdnn_reduce take (NNPA
+ * SOFTMAX, REDUCE and TRANSFORM use an 8 KiB function-specific save area). */
+#define ZDNN_SOFTMAX_SAVEAREA_SIZE (8 * 1024)
+#define ZDNN_8K_SAVEAREA_SIZE (8 * 1024)
+
+/* Bit `pos` of a `field_size`-bit query field, counted from the most significant bit (bit 0). */
+#define MSB_BITMASK(field_size, pos) (1u << (((field_size) - 1) - (pos)))
+
+/* Query bit fields: bit n (from the left) stands for NNPA data type / layout format / BFP format n,
+ * i.e. MSB_BITMASK(16 or 32, n). Written as literals so that C++ accepts them as int enumerators. */
 typedef enum zdnn_query_datatypes ZDNN_ENUM_BASE_ {
-  QUERY_DATATYPE_INTERNAL1 = (1 << 15),
-  QUERY_DATATYPE_BINARY_FP32 = (1 << 14),
-  QUERY_DATATYPE_BINARY_INT8 = (1 << 13),
-  QUERY_DATATYPE_BINARY_INT32 = (1 << 12)
+  QUERY_DATATYPE_INTERNAL1 = (1 << 15),   /* MSB_BITMASK(16, NNPA_DATATYPE_1) */
+  QUERY_DATATYPE_BINARY_FP32 = (1 << 9),  /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_FP_SHORT) */
+  QUERY_DATATYPE_BINARY_INT8 = (1 << 7),  /* MSB_BITMASK(16, NNPA_8_BIT_BINARY_INT) */
+  QUERY_DATATYPE_BINARY_INT32 = (1 << 5)  /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_INT) */
 } zdnn_query_datatypes;
 
 typedef enum zdnn_query_layoutfmts ZDNN_ENUM_BASE_ {
-  QUERY_LAYOUTFMT_4DFEATURE = (int)(1u << 31),
-  QUERY_LAYOUTFMT_4DKERNEL = (1 << 30),
-  QUERY_LAYOUTFMT_4DWEIGHTS = (1 << 29),
-  QUERY_LAYOUTFMT_4DGENERIC = (1 << 28)
+  QUERY_LAYOUTFMT_4DFEATURE = (int)(1u << 31), /* MSB_BITMASK(32, NNPA_LAYOUTFMT_4DFEATURE) */
+  QUERY_LAYOUTFMT_4DKERNEL = (1 << 30),        /* MSB_BITMASK(32, NNPA_LAYOUTFMT_4DKERNEL) */
+  QUERY_LAYOUTFMT_4DWEIGHTS = (1 << 29),       /* MSB_BITMASK(32, NNPA_LAYOUTFMT_4DWEIGHTS) */
+  QUERY_LAYOUTFMT_4DGENERIC = (1 << 0)         /* MSB_BITMASK(32, NNPA_LAYOUTFMT_4DGENERIC) */
 } zdnn_query_layoutfmts;
 
 typedef enum zdnn_query_bfpfmts ZDNN_ENUM_BASE_ {
-  QUERY_BFPFMT_TINY = (1 << 15),
-  QUERY_BFPFMT_SHORT = (1 << 14)
+  QUERY_BFPFMT_TINY = (1 << 14), /* MSB_BITMASK(16, NNPA_BFPFMT_TINY) */
+  QUERY_BFPFMT_SHORT = (1 << 13) /* MSB_BITMASK(16, NNPA_BFPFMT_SHORT) */
 } zdnn_query_bfpfmts;
 
 /* Concatenation info for RNN gate tensors: [RNN_TYPE:8][PREV_LAYER:8][USAGE:8][unused:8]. */
@@ -288,7 +343,7 @@ uint32_t zdnn_get_library_version(void);
 char* zdnn_get_library_version_str(void);
 zdnn_status zdnn_refresh_nnpa_query_result(void);
 uint64_t zdnn_getsize_ztensor(const zdnn_tensor_desc* tfrmd_desc);
-void zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max);
+zdnn_status zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max);
 zdnn_status zdnn_get_max_limit(zdnn_data_types transformed_type, zdnn_data_types pre_transformed_type, void* limit);
 zdnn_status zdnn_get_min_limit(zdnn_data_types transformed_type, zdnn_data_types pre_transformed_type, void* limit);
 void zdnn_init_pre_transformed_desc(zdnn_data_layouts layout, zdnn_data_types type, zdnn_tensor_desc* pre_tfrmd_desc,
@@ -347,7 +402,7 @@ zdnn_status zdnn_gelu(const zdnn_ztensor* input, zdnn_ztensor* output);
 zdnn_status zdnn_meanreduce2d(const zdnn_ztensor* input, zdnn_ztensor* output);
 zdnn_status zdnn_batchnorm(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,
                            zdnn_ztensor* output);
-zdnn_status zdnn_norm(const zdnn_ztensor* input_a, zdnn_ztensor* input_b, zdnn_ztensor* output);
+zdnn_status zdnn_norm(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, zdnn_ztensor* output);
 zdnn_status zdnn_moments(const zdnn_ztensor* input, zdnn_moments_bessel bessel_correction_type, zdnn_ztensor* output_a,
                          zdnn_ztensor* output_b);
 zdnn_status zdnn_layernorm(const zdnn_ztensor* input_a, const zdnn_ztensor* input_b, const zdnn_ztensor* input_c,

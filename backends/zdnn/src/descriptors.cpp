@@ -67,6 +67,9 @@ bool dims_consistent(const zdnn_tensor_desc& pre, const zdnn_tensor_desc& tf) {
     if (pre.layout == ZDNN_2DS && !bidir)
       return tf.dim4 == pre.dim2 && tf.dim3 == 1 && tf.dim2 == 1 && tf.dim1 == width;
     if (pre.layout != ZDNN_3DS) return false;
+    // Bidirectional weights split their rows in two halves: an odd count (the pre-transformed desc
+    // changed after the transformed one was generated) has no valid layout.
+    if (bidir && pre.dim2 % 2 != 0) return false;
     const uint32_t rows = bidir ? 2 * padded64(pre.dim2 / 2) : pre.dim2;
     return tf.dim4 == pre.dim3 && tf.dim3 == 1 && tf.dim2 == rows && tf.dim1 == width;
   }

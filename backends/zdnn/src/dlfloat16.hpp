@@ -86,11 +86,12 @@ inline float bf16_to_fp32(uint16_t b) {
   return bits_float(static_cast<uint32_t>(b) << 16);
 }
 
-inline uint16_t fp32_to_bf16(float f) {
+// Narrows to bfloat16 by truncating the low 16 bits, as the zAIU's library does when converting
+// results back to BFLOAT (8573157376 = 0x4FFF8000 becomes 0x4FFF, not 0x5000). NaN stays NaN.
+inline uint16_t fp32_to_bf16_truncated(float f) {
   const uint32_t u = float_bits(f);
   if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
-  const uint32_t lsb = (u >> 16) & 1u;
-  return static_cast<uint16_t>((u + 0x7FFFu + lsb) >> 16);
+  return static_cast<uint16_t>(u >> 16);
 }
 
 }  // namespace tessera::zdnn

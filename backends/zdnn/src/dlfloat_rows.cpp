@@ -36,17 +36,21 @@ inline uint32_t to_dlf16(const float* src, uint16_t* dst, size_t n, bool saturat
 }
 
 template <size_t kFixed>
-inline void from_dlf16(const uint16_t* src, float* dst, size_t n) {
+inline uint32_t from_dlf16(const uint16_t* src, float* dst, size_t n) {
   if constexpr (kFixed != 0) n = kFixed;
+  uint32_t ninf = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint32_t v = src[i];
     const uint32_t sign = (v & 0x8000u) << 16;
     const uint32_t magnitude = v & 0x7FFFu;
     uint32_t bits = sign | ((((magnitude >> 9) + 96u) << 23) | ((magnitude & 0x1FFu) << 14));
     bits = magnitude == 0 ? sign : bits;
-    bits = magnitude == 0x7FFFu ? (sign | 0x7FC00000u) : bits;
+    const uint32_t is_ninf = magnitude == 0x7FFFu ? 1u : 0u;
+    bits = is_ninf ? (sign | 0x7FC00000u) : bits;
+    ninf |= is_ninf;
     dst[i] = bits_float(bits);
   }
+  return ninf;
 }
 
 }  // namespace
@@ -70,14 +74,16 @@ __attribute__((target_clones("avx2", "default"))) static bool rows_to_sticks_por
   return overflow != 0;
 }
 
-__attribute__((target_clones("avx2", "default"))) static void sticks_to_rows_portable(const uint16_t* src, float* dst,
+__attribute__((target_clones("avx2", "default"))) static bool sticks_to_rows_portable(const uint16_t* src, float* dst,
                                                                                       size_t dst_stride, size_t sticks,
                                                                                       uint32_t count) {
+  uint32_t ninf = 0;
   if (count == 64) {
-    for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride) from_dlf16<64>(src, dst, 64);
+    for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride) ninf |= from_dlf16<64>(src, dst, 64);
   } else {
-    for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride) from_dlf16<0>(src, dst, count);
+    for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride) ninf |= from_dlf16<0>(src, dst, count);
   }
+  return ninf != 0;
 }
 
 namespace {
@@ -119,11 +125,12 @@ __attribute__((target("avx2"))) bool rows_to_sticks_avx2(const float* src, size_
   return !_mm256_testz_si256(overflow, overflow);
 }
 
-__attribute__((target("avx2"))) void sticks_to_rows_avx2(const uint16_t* src, float* dst, size_t dst_stride,
+__attribute__((target("avx2"))) bool sticks_to_rows_avx2(const uint16_t* src, float* dst, size_t dst_stride,
                                                          size_t sticks) {
   const __m256i magnitude_mask = _mm256_set1_epi32(0x7FFF), sign_mask = _mm256_set1_epi32(0x8000);
   const __m256i bias = _mm256_set1_epi32(96 << 9), zero = _mm256_setzero_si256();
   const __m256i ninf = _mm256_set1_epi32(0x7FFF), nan_bits = _mm256_set1_epi32(0x7FC00000);
+  __m256i any_ninf = _mm256_setzero_si256();
   for (size_t s = 0; s < sticks; ++s, src += 64, dst += dst_stride)
     for (int i = 0; i < 64; i += 8) {
       const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
@@ -131,9 +138,12 @@ __attribute__((target("avx2"))) void sticks_to_rows_avx2(const uint16_t* src, fl
       const __m256i sign = _mm256_slli_epi32(_mm256_and_si256(v, sign_mask), 16);
       __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(magnitude, bias), 14);
       bits = _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero), bits);
-      bits = _mm256_blendv_epi8(bits, nan_bits, _mm256_cmpeq_epi32(magnitude, ninf));
+      const __m256i is_ninf = _mm256_cmpeq_epi32(magnitude, ninf);
+      any_ninf = _mm256_or_si256(any_ninf, is_ninf);
+      bits = _mm256_blendv_epi8(bits, nan_bits, is_ninf);
       _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_or_si256(bits, sign)));
     }
+  return !_mm256_testz_si256(any_ninf, any_ninf);
 }
 
 __attribute__((target("avx2"))) bool rows_to_sticks_streaming_avx2(const float* src, size_t src_stride, uint16_t* dst,
@@ -180,10 +190,10 @@ void store_fence() {
   _mm_sfence();
 }
 
-void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count) {
+bool sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count) {
   static const bool avx2 = cpu_has_avx2();
   if (avx2 && count == 64) return sticks_to_rows_avx2(src, dst, dst_stride, sticks);
-  sticks_to_rows_portable(src, dst, dst_stride, sticks, count);
+  return sticks_to_rows_portable(src, dst, dst_stride, sticks, count);
 }
 
 }  // namespace tessera::zdnn

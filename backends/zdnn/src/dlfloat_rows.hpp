@@ -21,6 +21,7 @@ bool fp32_rows_to_sticks_streaming(const float* src, size_t src_stride, uint16_t
                                    size_t padded_sticks, uint32_t count, bool saturate);
 void store_fence();
 // The reverse: the first `count` cells of `sticks` consecutive sticks into rows `dst_stride` apart.
-void sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count);
+// NINF cells become NaN; returns true when there was any.
+bool sticks_to_fp32_rows(const uint16_t* src, float* dst, size_t dst_stride, size_t sticks, uint32_t count);
 
 }  // namespace tessera::zdnn

@@ -46,7 +46,7 @@ inline bool store_element(void* base, uint64_t index, zdnn_data_types type, floa
     return (v & 0x7C00u) != 0x7C00u || value != value;
   }
   case BFLOAT: {
-    const uint16_t v = fp32_to_bf16(value);
+    const uint16_t v = fp32_to_bf16_truncated(value);
     std::memcpy(static_cast<char*>(base) + index * 2, &v, 2);
     return true;
   }

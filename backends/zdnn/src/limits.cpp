@@ -28,7 +28,7 @@ zdnn_status store_limit(zdnn_data_types pre_type, double value, void* limit) {
     return ZDNN_OK;
   }
   case BFLOAT: {
-    const uint16_t v = fp32_to_bf16(static_cast<float>(value));
+    const uint16_t v = fp32_to_bf16_truncated(static_cast<float>(value));  // 8573157376 -> 0x4FFF
     std::memcpy(limit, &v, 2);
     return ZDNN_OK;
   }
@@ -62,16 +62,9 @@ zdnn_status limit(zdnn_data_types transformed, zdnn_data_types pre, bool maximum
     if (!is_pre_transformed_type(pre) || pre == INT32) return report(ZDNN_INVALID_TYPE, where);
     value = maximum ? 127.0 : -128.0;
     return report(store_limit(pre, value, out), where);
-  case ZDNN_BINARY_INT32:
-    if (pre == INT32)
-      value = maximum ? 2147483647.0 : -2147483648.0;
-    else if (pre == INT8)
-      value = maximum ? 127.0 : -128.0;
-    else if (pre == FP32)
-      value = maximum ? 2147483520.0 : -2147483648.0;  // largest float < 2^31
-    else
-      return report(ZDNN_INVALID_TYPE, where);
-    return report(store_limit(pre, value, out), where);
+  case ZDNN_BINARY_INT32:  // only INT32 data is transformed to BINARY_INT32 cells
+    if (pre != INT32) return report(ZDNN_INVALID_TYPE, where);
+    return report(store_limit(pre, maximum ? 2147483647.0 : -2147483648.0, out), where);
   default: return report(ZDNN_INVALID_TYPE, where);
   }
   return report(store_limit(pre, maximum ? value : -value, out), where);
@@ -91,21 +84,16 @@ zdnn_status zdnn_get_min_limit(zdnn_data_types transformed_type, zdnn_data_types
   return limit(transformed_type, pre_transformed_type, false, limit_out, "zdnn_get_min_limit");
 }
 
-void zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max) {
+zdnn_status zdnn_getrange_ztensor(const zdnn_ztensor* ztensor, float* min, float* max) {
   static constexpr const char* where = "zdnn_getrange_ztensor";
-  if (!min || !max) return;
-  if (zdnn_status s = check_dlfloat_operand(ztensor); s != ZDNN_OK) {
-    report(s, where);
-    return;
-  }
-  if (!ztensor->is_transformed) {
-    report(ZDNN_INVALID_STATE, where);
-    return;
-  }
-  guarded(where, [&] {
+  if (!min || !max) return report(ZDNN_INVALID_BUFFER, where, "NULL min or max");
+  if (zdnn_status s = check_dlfloat_operand(ztensor); s != ZDNN_OK) return report(s, where);
+  if (!ztensor->is_transformed) return report(ZDNN_INVALID_STATE, where, "not transformed");
+  return guarded(where, [&] {
     const DenseTensor values = load_dense(*ztensor);
     float lo = -0.0f, hi = 0.0f;
     for (float v : values.data) {
+      if (v != v) return report(ZDNN_CONVERT_FAILURE, where, "tensor holds NINF");
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }

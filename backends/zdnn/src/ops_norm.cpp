@@ -45,7 +45,7 @@ zdnn_status zdnn_batchnorm(const zdnn_ztensor* a, const zdnn_ztensor* b, const z
   });
 }
 
-zdnn_status zdnn_norm(const zdnn_ztensor* a, zdnn_ztensor* b, zdnn_ztensor* out) {
+zdnn_status zdnn_norm(const zdnn_ztensor* a, const zdnn_ztensor* b, zdnn_ztensor* out) {
   static constexpr const char* where = "zdnn_norm";
   return guarded(where, [&]() -> zdnn_status {
     if (zdnn_status s = check_same_shape({a, b}); s != ZDNN_OK) return report(s, where);

@@ -1,6 +1,7 @@
 // zdnn_quantized_matmul_op: int8 (or on-the-fly quantised DLFLOAT16) A times int8 4DWEIGHTS B with
-// an int8 (or pre-computed DLFLOAT16) bias, fused addition or comparison, optional dequantisation.
-// Quantised values x_q relate to real ones as x = S * (x_q - Z), S = 1 / rec_scale, Z = offset.
+// an int8 (or pre-computed DLFLOAT16) bias, fused addition or comparison, output rounding and
+// clipping, optional dequantisation. Quantised values x_q relate to real ones as
+// x = S * (x_q - Z), S = 1 / rec_scale, Z = offset.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -60,6 +61,10 @@ static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zd
   static constexpr const char* where = "zdnn_quantized_matmul_op";
   if (!has_descriptors(a) || !has_descriptors(b) || !has_descriptors(c) || !has_descriptors(output))
     return report(ZDNN_INVALID_BUFFER, where, "NULL ztensor or descriptor");
+  // A pre-computed bias folds every zero-point term that does not depend on A's rows; Zb's term
+  // (Zb * sum of A's row) does, so the library requires Zb = 0 there.
+  if (pre_computed && b->offset != 0.0f)
+    return report(ZDNN_INVALID_OFFSET, where, "input_b offset must be 0 with pre_computed");
   const bool on_the_fly = a->transformed_desc->type == ZDNN_DLFLOAT16;
   zdnn_status s = check_quantized_operand(a, on_the_fly ? ZDNN_DLFLOAT16 : ZDNN_BINARY_INT8, ZDNN_FORMAT_4DFEATURE);
   if (s == ZDNN_OK) s = check_quantized_operand(b, ZDNN_BINARY_INT8, ZDNN_FORMAT_4DWEIGHTS);
@@ -82,14 +87,10 @@ static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zd
   const double sa = 1.0 / a->rec_scale, sb = 1.0 / b->rec_scale, sc = 1.0 / c->rec_scale, sy = 1.0 / output->rec_scale;
   const double za = a->offset, zb = b->offset, zc = c->offset, zy = output->offset;
   std::vector<float> aq;
-  if (on_the_fly) {
+  const float lo = clip_min, hi = clip_max;
+  if (on_the_fly) {  // the zAIU quantizes A itself: round half to even, clip to [clip_min, clip_max]
     aq = load_dense(*a).data;
-    for (float& v : aq) {
-      float q = v * a->rec_scale + a->offset;
-      if (!disable_clipping)
-        q = std::clamp(std::nearbyint(q), static_cast<float>(clip_min), static_cast<float>(clip_max));
-      v = q;
-    }
+    for (float& v : aq) v = std::clamp(std::nearbyint(v * a->rec_scale + a->offset), lo, hi);
   } else {
     aq = load_int8(*a);
   }
@@ -111,12 +112,19 @@ static zdnn_status zdnn_quantized_matmul_op_impl(const zdnn_ztensor* a, const zd
         }
         double result;
         if (op_type == MATMUL_OP_ADDITION) {
+          // y_q leaves the zAIU as DLFLOAT16; unless clipping is disabled it is then rounded (half
+          // to even) and clipped to [clip_min, clip_max]; dequantizing gives Sy * (y_q - Zy).
           const double mult = sa * sb / sy;
-          double yq = pre_computed ? mult * dot + cs[j] : mult * centred + (sc / sy) * (cs[j] - zc) + zy;
+          const double exact = pre_computed ? mult * dot + cs[j] : mult * centred + (sc / sy) * (cs[j] - zc) + zy;
+          float yq = dlf16_round(static_cast<float>(exact));
+          if (!disable_clipping) yq = std::clamp(std::nearbyint(yq), lo, hi);
           result = dequantize ? sy * (yq - zy) : yq;
         } else {
-          const double lhs = pre_computed ? dot : sa * sb * centred;
-          const double rhs = pre_computed ? cs[j] : sc * (cs[j] - zc);
+          // Pre-computed comparisons compare sum(a_q * b_q) with the bias in that domain; a negative
+          // Sa * Sb / Sc turns the inequality round (both sides negated).
+          const double sign = pre_computed && sa * sb / sc < 0 ? -1.0 : 1.0;
+          const double lhs = pre_computed ? sign * dot : sa * sb * centred;
+          const double rhs = pre_computed ? sign * cs[j] : sc * (cs[j] - zc);
           bool truth = false;
           switch (op_type) {
           case MATMUL_OP_GREATER: truth = lhs > rhs; break;

@@ -44,7 +44,8 @@ bool is_known_function(int code) {
   case NNPA_MATMUL_OP:
   case NNPA_MATMUL_OP_BCAST23:
   case NNPA_MATMUL_OP_BCAST1:
-  case NNPA_TRANSFORM: return true;
+  case NNPA_TRANSFORM:
+  case NNPA_REDUCE: return true;
   default: return false;
   }
 }

@@ -66,20 +66,25 @@ bool stickify_contiguous_fp32(const float* src, const FeatureGeometry& g, unsign
   return violation;
 }
 
-void unstickify_contiguous_fp32(const unsigned char* base, const FeatureGeometry& g, float* dst) {
+// Returns true when a cell held NINF (written as NaN).
+bool unstickify_contiguous_fp32(const unsigned char* base, const FeatureGeometry& g, float* dst) {
+  std::atomic<bool> ninf{false};
   const size_t c_blocks = g.c_blocks();
   const size_t page_rows = size_t(g.n) * g.h * g.w_pages();
   for_rows(page_rows, page_rows * kSticksPerPage * c_blocks * 64, [&](size_t begin, size_t end) {
+    bool local = false;
     for (size_t index = begin; index < end; ++index) {
       const PageRow r = page_row(g, index);
       float* row = dst + ((static_cast<uint64_t>(r.n) * g.h + r.h) * g.w + r.w0) * g.c;
       for (size_t cb = 0; cb < c_blocks; ++cb) {
         const uint32_t c0 = static_cast<uint32_t>(cb * 64), count = std::min<uint32_t>(64, g.c - c0);
         const auto* stick = reinterpret_cast<const uint16_t*>(base + g.stick_offset(r.n, r.h, r.w0, c0));
-        sticks_to_fp32_rows(stick, row + c0, g.c, r.w1 - r.w0, count);
+        local |= sticks_to_fp32_rows(stick, row + c0, g.c, r.w1 - r.w0, count);
       }
     }
+    if (local) ninf = true;
   });
+  return ninf;
 }
 
 // General path: gather each transformed row into fp32 scratch, then convert into its sticks.
@@ -150,7 +155,9 @@ zdnn_status transform(zdnn_ztensor* t, va_list args, bool saturate, const char* 
     violation = stickify_contiguous_fp32(static_cast<const float*>(sources[0]), map.geometry(), base, saturate);
   else
     violation = stickify_general(sources, pre.type, map, tf, base, transformed_size_bytes(tf), saturate);
-  if (violation && !saturate) {
+  // Saturation clamps finite values; binary16 NaN/infinity cannot be converted at all (the
+  // library's software path fails on them, while FP32 and BFLOAT NaN/infinity become NINF).
+  if (violation && (!saturate || pre.type == FP16)) {
     t->is_transformed = false;
     return report(ZDNN_CONVERT_FAILURE, where, "NaN, infinity or value beyond DLFLOAT16 range");
   }
@@ -177,13 +184,15 @@ zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
   const LayoutMapping map(pre, tf);
   const FeatureGeometry& g = map.geometry();
   const auto* base = static_cast<const unsigned char*>(t->buffer);
-  if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16) {
-    unstickify_contiguous_fp32(base, g, static_cast<float*>(out));
-    return ZDNN_OK;
-  }
+  // A NINF cell is written as NaN and the call fails with ZDNN_CONVERT_FAILURE, like the
+  // library's software conversion path.
+  static constexpr const char* kNinf = "tensor holds NINF (NaN, infinity or overflow)";
+  if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16)
+    return unstickify_contiguous_fp32(base, g, static_cast<float*>(out)) ? report(ZDNN_CONVERT_FAILURE, where, kNinf)
+                                                                          : ZDNN_OK;
   std::vector<float> row(g.c);
   std::vector<RowSegment> segments;
-  bool fits = true;
+  bool fits = true, ninf = false;
   const float scale = t->rec_scale != 0.0f ? t->rec_scale : 1.0f;
   for (uint32_t n = 0; n < g.n; ++n)
     for (uint32_t h = 0; h < g.h; ++h)
@@ -202,10 +211,12 @@ zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
             } else {
               uint16_t cell;
               std::memcpy(&cell, base + at, 2);
+              ninf |= (cell & 0x7FFFu) == 0x7FFFu;
               fits &= store_element(out, dst_index, pre.type, dlf16_to_fp32(cell));
             }
           }
       }
+  if (ninf) return report(ZDNN_CONVERT_FAILURE, where, kNinf);
   return fits ? ZDNN_OK : report(ZDNN_CONVERT_FAILURE, where, "value beyond target type range");
 }
 

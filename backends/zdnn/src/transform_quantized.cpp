@@ -1,6 +1,7 @@
 // zdnn_transform_quantized_ztensor: QUANTIZED_DLFLOAT16 (plain DLFLOAT16, optional saturation),
-// QUANTIZED_INT8 (q = clamp(round(x / scale + offset), clip_min, clip_max) in 128-cell int8
-// sticks) and QUANTIZED_WEIGHTS_INT8 (int8 copied into the interleaved 4DWEIGHTS format).
+// QUANTIZED_INT8 (floats: q = clamp(round(x / scale + offset), clip_min, clip_max); INT8 data copied
+// as is; 128-cell int8 sticks) and QUANTIZED_WEIGHTS_INT8 (int8 copied into the interleaved
+// 4DWEIGHTS format).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -37,9 +38,12 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
   if (zdnn_status s = check_transformed_desc(&tf); s != ZDNN_OK) return report(s, where);
   if (!dims_consistent(pre, tf)) return report(ZDNN_INVALID_SHAPE, where, "descriptors disagree");
   if (zdnn_status s = check_buffer(t); s != ZDNN_OK) return report(s, where);
-  if (tf.type == ZDNN_BINARY_INT8 && !weights && clip_min >= clip_max)
+  // INT8 data is copied as is (to QUANTIZED_INT8 and QUANTIZED_WEIGHTS_INT8): neither the clip
+  // range nor the scale/offset apply to it.
+  const bool int8_source = pre.type == INT8;
+  if (tf.type == ZDNN_BINARY_INT8 && !int8_source && clip_min >= clip_max)
     return report(ZDNN_INVALID_CLIPPING_VALUE, where);
-  if (!std::isfinite(t->rec_scale) || t->rec_scale == 0.0f || !std::isfinite(t->offset))
+  if (!int8_source && (!std::isfinite(t->rec_scale) || t->rec_scale == 0.0f || !std::isfinite(t->offset)))
     return report(ZDNN_FUNC_RC_F001, where, "scale or offset non-numeric or scale zero");
   if (!data) return report(ZDNN_INVALID_BUFFER, where, "NULL data");
   if (tf.type == ZDNN_DLFLOAT16) {
@@ -57,7 +61,6 @@ static zdnn_status zdnn_transform_quantized_ztensor_impl(zdnn_ztensor* t, bool s
           int8_t q;
           if (pre.type == INT8) {
             q = static_cast<const int8_t*>(data)[index];
-            if (!weights) q = std::clamp(q, clip_min, clip_max);
           } else {
             const float scaled = std::nearbyint(load_element(data, index, pre.type) * t->rec_scale + t->offset);
             q = static_cast<int8_t>(std::clamp(std::isnan(scaled) ? 0.0f : scaled, static_cast<float>(clip_min),
