@@ -1,0 +1,54 @@
+// kernel_source.h -- reading and rewriting Myriad-style OpenCL C kernel sources: comment
+// stripping, kernel signatures, half-to-float promotion, the prelude that implements the
+// Myriad-only builtins, and fusion of __dma_preload_/__dma_postwrite_ companion kernels.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace myriad {
+
+enum class AddressSpace { private_, global, local, constant };
+
+/// One parameter of a kernel signature.
+struct KernelArg {
+    std::string name;
+    std::string declaration;  ///< the parameter text as written
+    AddressSpace space = AddressSpace::private_;
+    bool is_pointer = false;
+    std::string scalar_type;  ///< element type without vector width: half, float, uchar, int...
+    int vector_width = 1;
+};
+
+struct KernelSignature {
+    std::string name;
+    std::vector<KernelArg> args;
+    std::size_t name_pos = 0;  ///< offset of the kernel name in the text searched
+};
+
+/// The source with comments replaced by spaces (newlines kept, so line numbers stay right).
+std::string strip_comments(const std::string& source);
+
+/// The signature of `__kernel ... name(...)` in comment-free source, if present.
+std::optional<KernelSignature> find_kernel(const std::string& stripped, const std::string& name);
+
+/// True when the (comment-free) source uses the half type anywhere.
+bool uses_half(const std::string& stripped);
+
+/// Rewrites comment-free source so that half becomes float: scalar and vector types,
+/// convert_half*, vload_half*/vstore_half* (and the aligned forms), the cl_khr_fp16 pragma.
+/// half_* and native_* builtins already take float and stay as written.
+std::string promote_half(const std::string& stripped);
+
+/// OpenCL C definitions of the Myriad-only builtins (async_work_group_copy_2D2D/3D3D,
+/// WorkGroupDmaCreateStrideTransaction, WorkGroupDmaCreate3DTransaction) for every element type,
+/// half included when `native_half`; `promoted` adds the helpers promote_half's output uses.
+std::string myriad_prelude(bool native_half, bool promoted);
+
+/// When `__dma_preload_<entry>` and/or `__dma_postwrite_<entry>` exist, renames the entry kernel
+/// and appends a kernel named `entry` that runs preload, body and postwrite in each work group
+/// with the same arguments (and so the same __local buffers). Otherwise returns the text as is.
+std::string fuse_dma_companions(const std::string& stripped, const std::string& entry);
+
+}  // namespace myriad

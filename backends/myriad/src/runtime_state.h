@@ -1,0 +1,32 @@
+// runtime_state.h -- what a Runtime shares with the Layers it creates: the OpenCL objects, the
+// loaded bindings (stable addresses) and the compiled-program cache.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "myriad/runtime.h"
+
+namespace myriad {
+
+struct Runtime::State {
+    cl::Context context;
+    cl::Device device;
+    cl::CommandQueue queue;
+    bool has_fp16 = false;
+    bool force_promotion = false;
+    std::deque<CustomLayer> user_layers;      ///< searched first, in load order
+    std::deque<CustomLayer> standard_layers;  ///< the shipped ones, searched last
+    std::mutex programs_mutex;
+    std::map<std::string, cl::Program> programs;  ///< by full source text
+
+    /// Builds (or reuses) a program; build failures name the layer and kernel.
+    cl::Program program(const std::string& source, const std::string& layer,
+                        const std::string& entry);
+    /// The kernel that converts a tensor between dtypes and memory orders.
+    cl::Kernel converter(DType from, DType to);
+};
+
+}  // namespace myriad

@@ -1,0 +1,67 @@
+// test_kernel_source.cpp -- kernel signatures and the half-to-float rewriting, checked against
+// hand-written expected text.
+#include <doctest/doctest.h>
+
+#include "kernel_source.h"
+
+using namespace myriad;
+
+TEST_CASE("kernel source: signatures with qualifiers, vectors and comments") {
+    const std::string src = strip_comments(R"(
+// __kernel void fake(int a) {}
+/* __kernel void grn(int wrong) {} */
+void helper(int x);
+__kernel void grn(__global const half* restrict src_data, // data
+                  __global half8 *dst, __local float* scratch, unsigned int n, float bias)
+{ }
+)");
+    CHECK_FALSE(find_kernel(src, "fake").has_value());
+    CHECK_FALSE(find_kernel(src, "helper").has_value());
+    const auto sig = find_kernel(src, "grn");
+    REQUIRE(sig.has_value());
+    REQUIRE(sig->args.size() == 5);
+    CHECK(sig->args[0].name == "src_data");
+    CHECK(sig->args[0].space == AddressSpace::global);
+    CHECK(sig->args[0].is_pointer);
+    CHECK(sig->args[0].scalar_type == "half");
+    CHECK(sig->args[1].scalar_type == "half");
+    CHECK(sig->args[1].vector_width == 8);
+    CHECK(sig->args[2].space == AddressSpace::local);
+    CHECK(sig->args[3].scalar_type == "uint");
+    CHECK_FALSE(sig->args[3].is_pointer);
+    CHECK(sig->args[4].name == "bias");
+}
+
+TEST_CASE("kernel source: half promoted to float in types, conversions, vload/vstore") {
+    const std::string src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "half a; half8 b = convert_half8_sat_rte(x); half_exp(y); "
+        "native_sqrt(z); vload_half(0, p); vload_half4(1, p); "
+        "vstore_half_rtz(v, 0, q); vstorea_half8(w, 2, q); "
+        "convert_half(f); as_short(s); halfway; my_half; \"half\"";
+    const std::string out = promote_half(src);
+    CHECK(out ==
+          "\n"
+          "float a; float8 b = convert_float8_rte(x); half_exp(y); "
+          "native_sqrt(z); __myriad_vload_half1(0, p); vload4(1, p); "
+          "__myriad_vstore_half1(v, 0, q); vstore8(w, 2, q); "
+          "convert_float(f); as_short(s); halfway; my_half; \"half\"");
+    CHECK(uses_half(src));
+    CHECK_FALSE(uses_half("float halfway; half_exp(x);"));
+}
+
+TEST_CASE("kernel source: DMA companions fused into one kernel per work group") {
+    const std::string src = strip_comments(R"(
+__kernel void __dma_preload_k(__global const half* a, __global half* b, __local half* la) { }
+__kernel void k(__global const half* a, __global half* b, __local half* la) { }
+)");
+    const std::string fused = fuse_dma_companions(src, "k");
+    CHECK(find_kernel(fused, "__myriad_body_k").has_value());
+    const auto wrapper = find_kernel(fused, "k");
+    REQUIRE(wrapper.has_value());
+    CHECK(wrapper->args.size() == 3);
+    CHECK(fused.find("__dma_preload_k(a, b, la);") != std::string::npos);
+    CHECK(fused.find("__myriad_body_k(a, b, la);") != std::string::npos);
+    CHECK(fused.find("__dma_postwrite_k") == std::string::npos);
+    CHECK(fuse_dma_companions(src, "other") == src);
+}

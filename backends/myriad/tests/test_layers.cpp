@@ -1,0 +1,200 @@
+// test_layers.cpp -- the shipped standard layers against float64 host references, with fp16
+// tolerances (inputs are rounded to half first, as the device stores them).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "myriad/runtime.h"
+#include "myriad_test_support.h"
+
+using namespace myriad;
+using myriad_test::check_close;
+using myriad_test::random_values;
+using myriad_test::runtime;
+using myriad_test::to_half;
+
+namespace {
+
+std::size_t idx(const Shape& s, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
+    return static_cast<std::size_t>(((n * s[1] + c) * s[2] + h) * s[3] + w);
+}
+
+std::vector<double> reorg_ref(const std::vector<float>& in, const Shape& is, int stride) {
+    const Shape os{is[0], is[1] * stride * stride, is[2] / stride, is[3] / stride};
+    std::vector<double> out(in.size());
+    for (std::int64_t n = 0; n < os[0]; ++n)
+        for (std::int64_t c = 0; c < os[1]; ++c)
+            for (std::int64_t h = 0; h < os[2]; ++h)
+                for (std::int64_t w = 0; w < os[3]; ++w) {
+                    const std::int64_t offset = c / is[1];
+                    out[idx(os, n, c, h, w)] =
+                        in[idx(is, n, c % is[1], h * stride + offset / stride,
+                               w * stride + offset % stride)];
+                }
+    return out;
+}
+
+std::vector<double> as_double(const std::vector<float>& v) {
+    return {v.begin(), v.end()};
+}
+
+}  // namespace
+
+TEST_CASE("layers: GRN") {
+    const Shape shape{2, 5, 3, 7};
+    const auto in = to_half(random_values(210, -2, 2, 11));
+    Layer layer =
+        runtime().create_layer(LayerSpec{"GRN", {{"bias", "1.0"}}, {shape}, {}, shape, {}});
+    CHECK(layer.precision() ==
+          (runtime().device_has_fp16() ? Precision::fp16 : Precision::fp32_promoted));
+    std::vector<double> want(in.size());
+    for (std::int64_t n = 0; n < 2; ++n)
+        for (std::int64_t h = 0; h < 3; ++h)
+            for (std::int64_t w = 0; w < 7; ++w) {
+                double var = 1.0;
+                for (std::int64_t c = 0; c < 5; ++c)
+                    var += std::pow(double(in[idx(shape, n, c, h, w)]), 2);
+                for (std::int64_t c = 0; c < 5; ++c)
+                    want[idx(shape, n, c, h, w)] = in[idx(shape, n, c, h, w)] / std::sqrt(var);
+            }
+    check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 2e-3, 4e-3);
+}
+
+TEST_CASE("layers: ReorgYolo, BFYX and BYXF bindings chosen by the input layout") {
+    for (const Shape& in_shape : {Shape{1, 4, 6, 8}, Shape{2, 3, 8, 4}}) {
+        const int stride = 2;
+        const Shape out_shape{in_shape[0], in_shape[1] * 4, in_shape[2] / 2, in_shape[3] / 2};
+        const std::size_t n =
+            static_cast<std::size_t>(in_shape[0] * in_shape[1] * in_shape[2] * in_shape[3]);
+        const auto in = to_half(random_values(n, -8, 8, 12));
+        const std::vector<double> want = reorg_ref(in, in_shape, stride);
+
+        Layer planar = runtime().create_layer(
+            LayerSpec{"ReorgYolo", {{"stride", "2"}}, {in_shape}, {Layout::BFYX}, out_shape, {}});
+        CHECK(planar.binding().stages[0].entry == "reorg_chw");
+        check_close(planar.run({{in_shape, Layout::BFYX, in}}).values, want, 0, 0);
+
+        Layer interleaved = runtime().create_layer(
+            LayerSpec{"ReorgYolo", {{"stride", "2"}}, {in_shape}, {Layout::BYXF}, out_shape, {}});
+        CHECK(interleaved.binding().stages[0].entry == "reorg_nhwc");
+        CHECK_FALSE(interleaved.converts_input_layouts());
+        const HostTensor out = interleaved.run(
+            {{in_shape, Layout::BYXF, myriad_test::nchw_to_nhwc(in, in_shape)}}, Layout::BFYX);
+        check_close(out.values, want, 0, 0);
+    }
+}
+
+TEST_CASE("layers: ShuffleChannels (and the ShuffleChannel spelling)") {
+    const Shape shape{2, 6, 3, 5};
+    const auto in = to_half(random_values(180, -8, 8, 13));
+    std::vector<double> want(in.size());
+    const int group = 3;
+    for (std::int64_t n = 0; n < 2; ++n)
+        for (std::int64_t c = 0; c < 6; ++c)
+            for (std::int64_t h = 0; h < 3; ++h)
+                for (std::int64_t w = 0; w < 5; ++w)
+                    want[idx(shape, n, c, h, w)] =
+                        in[idx(shape, n, (c % group) * (6 / group) + c / group, h, w)];
+    for (const char* type : {"ShuffleChannels", "ShuffleChannel"}) {
+        Layer layer = runtime().create_layer(
+            LayerSpec{type, {{"axis", "1"}, {"group", "3"}}, {shape}, {}, shape, {}});
+        check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 0, 0);
+    }
+    CHECK_THROWS_WITH_AS(
+        runtime().create_layer(
+            LayerSpec{"ShuffleChannels", {{"axis", "2"}, {"group", "3"}}, {shape}, {}, shape, {}}),
+        doctest::Contains("Where does not hold"), tessera::error);
+}
+
+TEST_CASE("layers: MVN in two stages (across channels or not, with or without variance)") {
+    const Shape shape{2, 3, 5, 7};
+    const auto in = to_half(random_values(210, -3, 5, 14));
+    for (int across = 0; across < 2; ++across)
+        for (int normalize = 0; normalize < 2; ++normalize) {
+            CAPTURE(across);
+            CAPTURE(normalize);
+            Layer layer =
+                runtime().create_layer(LayerSpec{"MVN",
+                                                 {{"across_channels", std::to_string(across)},
+                                                  {"normalize_variance", std::to_string(normalize)},
+                                                  {"eps", "1e-5"}},
+                                                 {shape},
+                                                 {},
+                                                 shape,
+                                                 {}});
+            CHECK(layer.binding().stages.size() == 2);
+            std::vector<double> want(in.size());
+            for (std::int64_t n = 0; n < 2; ++n)
+                for (std::int64_t c0 = 0; c0 < 3; ++c0) {
+                    const std::int64_t c_lo = across ? 0 : c0, c_hi = across ? 3 : c0 + 1;
+                    double sum = 0, count = 0;
+                    for (std::int64_t c = c_lo; c < c_hi; ++c)
+                        for (std::int64_t i = 0; i < 35; ++i, ++count)
+                            sum += in[idx(shape, n, c, 0, 0) + i];
+                    const double mean = sum / count;
+                    double var = 0;
+                    for (std::int64_t c = c_lo; c < c_hi; ++c)
+                        for (std::int64_t i = 0; i < 35; ++i)
+                            var += std::pow(in[idx(shape, n, c, 0, 0) + i] - mean, 2);
+                    var /= count;
+                    for (std::int64_t i = 0; i < 35; ++i) {
+                        const double v = in[idx(shape, n, c0, 0, 0) + i] - mean;
+                        want[idx(shape, n, c0, 0, 0) + i] =
+                            normalize ? v / std::sqrt(var + 1e-5) : v;
+                    }
+                }
+            check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 4e-3, 4e-3);
+        }
+}
+
+TEST_CASE("layers: Convert u8 to f16, any layout, with a tail shorter than 8") {
+    for (Layout layout : {Layout::BFYX, Layout::BYXF}) {
+        const Shape shape{1, 3, 5, 7};
+        std::vector<float> in(105);
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 37) % 256);
+        Layer layer = runtime().create_layer(
+            LayerSpec{"Convert", {{"destination_type", "f16"}}, {shape}, {layout}, shape, {}});
+        CHECK(layer.input_dtype(0) == DType::u8);
+        CHECK(layer.output_dtype() == DType::f16);
+        CHECK_FALSE(layer.converts_input_layouts());
+        check_close(layer.run({{shape, layout, in}}, layout).values, as_double(in), 0, 0);
+    }
+    CHECK_THROWS_AS(runtime().create_layer(LayerSpec{
+                        "Convert", {{"destination_type", "f32"}}, {{1, 8}}, {}, {1, 8}, {}}),
+                    tessera::error);
+}
+
+TEST_CASE("layers: a user's binding overrides the shipped one of the same type") {
+    myriad_test::ScratchDir dir("layers_override");
+    dir.write(
+        "double.cl",
+        "__kernel void twice(__global const half* src, __global half* dst, int C, float bias)"
+        " { const int i = get_global_id(0); vstore_half(2.0f * vload_half(i, src), i, dst); }\n");
+    dir.write("grn.xml", R"(<CustomLayer name="grn" type="MVCL" version="1">
+  <Kernel entry="twice"><Source filename="double.cl"/></Kernel>
+  <Parameters>
+    <Tensor arg-name="src" type="input" port-index="0"/>
+    <Tensor arg-name="dst" type="output" port-index="0"/>
+    <Scalar arg-name="C" type="int" port-index="0" source="I.F"/>
+    <Scalar arg-name="bias" type="float" source="bias"/>
+  </Parameters>
+  <WorkSizes dim="input,0" global="B*F*Y*X"/>
+</CustomLayer>
+)");
+    Runtime rt(0);
+    REQUIRE(rt.bindings_for("GRN").size() == 1);  // the shipped one
+    rt.load_bindings(dir.path() + "/grn.xml");
+    REQUIRE(rt.bindings_for("GRN").size() == 2);
+    const Shape shape{1, 2, 2, 2};
+    const std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8};
+    Layer layer = rt.create_layer(LayerSpec{"GRN", {{"bias", "1"}}, {shape}, {}, shape, {}});
+    CHECK(layer.binding().file == dir.path() + "/grn.xml");
+    check_close(layer.run({{shape, Layout::BFYX, in}}).values, {2, 4, 6, 8, 10, 12, 14, 16}, 0, 0);
+}
+
+TEST_CASE("layers: every shipped bindings file parses and names an existing kernel") {
+    Runtime rt(0);
+    for (const char* type :
+         {"GRN", "ReorgYolo", "ShuffleChannels", "ShuffleChannel", "MVN", "Convert"})
+        CHECK_MESSAGE(rt.has_binding(type), type);
+}
