@@ -184,7 +184,7 @@ vx_size window_output(vx_size in, vx_size pad, vx_size kernel, vx_size skip,
 vx_uint32 derive_skip(vx_size in, vx_size pad, vx_size kernel, vx_size out, vx_enum size_rounding) {
     if (in + 2 * pad < kernel || out == 0) return 0;
     const vx_size span = in + 2 * pad - kernel;
-    for (vx_size skip = 1; skip <= std::max<vx_size>(span, 1); ++skip) {
+    for (vx_size skip = 1; skip <= span + 1; ++skip) {  // beyond span + 1 nothing changes
         if (window_output(in, pad, kernel, skip, size_rounding) == out) {
             return static_cast<vx_uint32>(skip);
         }
