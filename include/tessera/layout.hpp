@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "tessera/c/tensor_desc.h"
+#include "tessera/detail/checked_arith.hpp"
 #include "tessera/shape.hpp"
 
 namespace tessera {
@@ -110,7 +111,13 @@ class layout {
         std::int64_t stride = 1;
         for (int i = r - 1; i >= 0; --i) {
             strides[order[i]] = stride;
-            stride *= dims[order[i]] > 0 ? dims[order[i]] : 1;
+            const std::int64_t extent = dims[order[i]] > 0 ? dims[order[i]] : 1;
+            const auto next = detail::try_mul(stride, extent);
+            if (!next && i > 0) {  // the outermost product is never used as a stride
+                throw error(status::invalid_argument,
+                            "dense strides of " + dims.to_string() + " do not fit int64");
+            }
+            stride = next ? *next : 0;
         }
         return strides;
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tessera/c/tensor_desc.h"
+#include "tessera/detail/checked_arith.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -95,9 +96,19 @@ class shape {
         return -1;
     }
 
+    /// Product of the extents (0 when any extent is 0); throws when it does not fit int64.
     std::int64_t num_elements() const {
+        for (int i = 0; i < rank_; ++i)
+            if (extents_[i] == 0) return 0;
         std::int64_t n = 1;
-        for (int i = 0; i < rank_; ++i) n *= extents_[i];
+        for (int i = 0; i < rank_; ++i) {
+            const auto next = detail::try_mul(n, extents_[i]);
+            if (!next) {
+                throw error(status::invalid_argument,
+                            "element count of " + to_string() + " does not fit int64");
+            }
+            n = *next;
+        }
         return n;
     }
 

@@ -28,6 +28,10 @@ class tensor {
     /// Allocates a zero-filled, 64-byte aligned tensor. "any" becomes row-major on the host.
     explicit tensor(const tensor_desc& desc) : desc_(host_desc(desc)) {
         const std::size_t bytes = static_cast<std::size_t>(desc_.size_bytes());
+        if (bytes > SIZE_MAX - tensor_alignment) {
+            throw error(status::out_of_memory,
+                        "cannot allocate " + std::to_string(bytes) + " bytes");
+        }
         const std::size_t rounded =
             (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
         void* p = rounded ? std::aligned_alloc(tensor_alignment, rounded) : nullptr;
@@ -48,7 +52,7 @@ class tensor {
             throw error(status::invalid_argument,
                         "host tensors need a strided layout, got " + desc.to_string());
         }
-        check_extents(desc);
+        check_host_layout(desc);
         if (!data && desc.size_bytes() > 0)
             throw error(status::invalid_argument, "borrowed pointer is null");
         const std::size_t align = size_of(desc.type());
@@ -126,14 +130,17 @@ class tensor {
         auto s = starts.begin();
         auto e = extents.begin();
         for (int i = 0; i < r; ++i, ++s, ++e) {
-            if (*s < 0 || *e < 0 || *s + *e > dims[i]) {
+            if (*s < 0 || *e < 0 || *s > dims[i] || *e > dims[i] - *s) {
                 throw error(status::invalid_argument,
-                            "view [" + std::to_string(*s) + ", " + std::to_string(*s + *e) +
-                                ") outside dimension " + std::to_string(i) + " of extent " +
-                                std::to_string(dims[i]));
+                            "view from " + std::to_string(*s) + " with extent " +
+                                std::to_string(*e) + " outside dimension " + std::to_string(i) +
+                                " of extent " + std::to_string(dims[i]));
             }
             sub.push_back(*e, dims.label(i));
-            offset += *s * desc_.stride(i);
+            const auto step = detail::try_mul(*s, desc_.stride(i));
+            const auto moved = step ? detail::try_add(offset, *step) : std::nullopt;
+            if (!moved) throw error(status::invalid_argument, "view offset does not fit int64");
+            offset = *moved;
             strides[i] = desc_.stride(i);
         }
         tensor t = *this;
@@ -193,28 +200,30 @@ class tensor {
   private:
     using layout_strides = std::array<std::int64_t, max_dims>;
 
-    static void check_extents(const tensor_desc& d) {
+    /// Host tensors need a valid dtype and an addressable strided layout (tensor_desc.hpp).
+    static void check_host_layout(const tensor_desc& d) {
         for (int i = 0; i < d.rank(); ++i) {
             if (d.dim(i) < 0)
                 throw error(status::invalid_argument, "negative extent in " + d.dims().to_string());
         }
+        if (!is_valid(d.type()) || size_of(d.type()) == 0) {
+            throw error(status::invalid_argument, "host tensors need a valid dtype, got value " +
+                                                      std::to_string(static_cast<int>(d.type())));
+        }
+        if (const auto problem = d.layout_problem(overlap::allowed)) {
+            throw error(status::invalid_argument,
+                        "layout " + d.to_string() + " cannot be addressed: " + *problem);
+        }
     }
 
     static tensor_desc host_desc(const tensor_desc& d) {
-        check_extents(d);
-        if (d.is_any()) return d.with_layout(layout::row_major());
         if (d.is_opaque()) {
             throw error(status::invalid_argument, "host tensors cannot hold the opaque layout " +
                                                       d.opaque_backend() + ":" + d.opaque_format());
         }
-        for (int i = 0; i < d.rank(); ++i) {  // size_bytes() would undercount the allocation
-            if (d.stride(i) < 0 || d.offset() < 0) {
-                throw error(
-                    status::invalid_argument,
-                    "owning tensors need non-negative strides and offset, got " + d.to_string());
-            }
-        }
-        return d;
+        const tensor_desc host = d.is_any() ? d.with_layout(layout::row_major()) : d;
+        check_host_layout(host);
+        return host;
     }
 
     /// True when T is the storage type of `t`: float for f32, std::uint16_t bit patterns for the

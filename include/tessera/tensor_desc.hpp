@@ -1,17 +1,42 @@
 // tessera/tensor_desc.hpp: tensor_desc, the C++ face of tsr_tensor_desc: logical shape, dtype
 // with quantisation, and layout. Cheap to copy; compares by value (layouts by strides, not tags).
+//
+// Sizes. Every descriptor's dims fit: the product of its extents (zero extents counted as 1)
+// times the element size is at most INT64_MAX bytes; constructing one that does not throws.
+//
+// Accepted strided layouts. Element (i0, ..., ik) lives `offset + sum(i_d * stride_d)` elements
+// from the buffer start. A strided layout is *addressable* when
+//   - every extent is >= 0, and, when the tensor has elements,
+//   - the lowest element it addresses, offset + sum over negative strides of
+//     (extent - 1) * stride, is >= 0 (strides and offset may be negative: a reversed view of n
+//     elements has offset n - 1 and stride -1), and
+//   - the byte just past the highest element it addresses is at most INT64_MAX.
+// It is *non-overlapping* when in addition no two indices address the same element: with the
+// dims of extent > 1 sorted by |stride|, each |stride| is larger than the span of the dims inside
+// it (zero strides, broadcast views and two dims with stride 1 overlap). Size-1 dims may have any
+// stride. Layouts that interleave dims without overlapping are not accepted either.
+//
+// Who needs what: host tensors (owning or borrowed) need an addressable layout and a valid dtype
+// (overlapping layouts serve as broadcast views there); graph inputs and constants need an
+// addressable, non-overlapping layout. size_bytes() is the byte just past the highest element
+// and throws for layouts that are not addressable.
 #pragma once
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "tessera/c/tensor_desc.h"
+#include "tessera/detail/checked_arith.hpp"
 #include "tessera/dtype.hpp"
 #include "tessera/layout.hpp"
 #include "tessera/shape.hpp"
 
 namespace tessera {
+
+/// Whether a strided layout may address one element through several indices.
+enum class overlap { allowed, rejected };
 
 class tensor_desc {
   public:
@@ -32,6 +57,7 @@ class tensor_desc {
         c_.scale = q.scale;
         c_.zero_point = q.zero_point;
         c_.fixed_point_pos = q.fixed_point_pos;
+        check_size_fits();
         set_layout(l);
     }
 
@@ -44,6 +70,7 @@ class tensor_desc {
                                                       std::to_string(c_.rank) + " outside 0.." +
                                                       std::to_string(max_dims));
         }
+        check_size_fits();
     }
 
     const tsr_tensor_desc& c_desc() const { return c_; }
@@ -69,14 +96,43 @@ class tensor_desc {
 
     std::int64_t num_elements() const { return dims().num_elements(); }
 
-    /// Bytes a buffer holding this tensor needs (offset and strides included).
+    /// Bytes a buffer holding this tensor needs: up to the byte past the highest element it
+    /// addresses (offset and strides included). Throws for strided layouts that are not
+    /// addressable (see the header comment).
     std::int64_t size_bytes() const {
         if (is_opaque()) return c_.opaque.size_bytes;
         if (is_any()) return 0;
-        if (num_elements() == 0) return 0;
-        std::int64_t last = c_.offset;
-        for (int i = 0; i < c_.rank; ++i) last += (c_.dims[i] - 1) * c_.strides[i];
-        return (last + 1) * static_cast<std::int64_t>(size_of(type()));
+        if (const auto problem = layout_problem(overlap::allowed)) {
+            throw error(status::invalid_argument, to_string() + ": " + *problem);
+        }
+        if (has_no_elements()) return 0;
+        return (*address_range().highest + 1) * element_bytes();
+    }
+
+    /// Why this strided layout is not accepted under `policy` (see the header comment), or
+    /// nothing when it is. Layouts "any" and opaque have nothing to check.
+    std::optional<std::string> layout_problem(overlap policy = overlap::rejected) const {
+        if (!is_strided()) return std::nullopt;
+        for (int i = 0; i < c_.rank; ++i) {
+            if (c_.dims[i] < 0)
+                return "dim " + std::to_string(i) + " has negative extent " +
+                       std::to_string(c_.dims[i]);
+        }
+        if (has_no_elements()) return std::nullopt;
+        const auto range = address_range();
+        if (!range.lowest || !range.highest)
+            return std::string("the addressed elements do not fit int64 offsets");
+        if (*range.lowest < 0) {
+            return "lowest addressed element is at offset " + std::to_string(*range.lowest) +
+                   ", before the start of the buffer";
+        }
+        const auto end = detail::try_add(*range.highest, 1);
+        if (!end || !detail::try_mul(*end, element_bytes()))
+            return std::string("the addressed bytes do not fit int64");
+        if (policy == overlap::rejected) {
+            if (auto o = overlap_problem()) return o;
+        }
+        return std::nullopt;
     }
 
     /// Strided, no gaps, no overlap: memory order is some permutation of the dims. Sorted by
@@ -123,6 +179,7 @@ class tensor_desc {
         d.c_.scale = q.scale;
         d.c_.zero_point = q.zero_point;
         d.c_.fixed_point_pos = q.fixed_point_pos;
+        d.check_size_fits();
         return d;
     }
     tensor_desc with_offset(std::int64_t elements) const {
@@ -175,6 +232,69 @@ class tensor_desc {
     }
 
   private:
+    struct element_range {
+        std::optional<std::int64_t> lowest;   ///< lowest addressed element, nothing on overflow
+        std::optional<std::int64_t> highest;  ///< highest addressed element, nothing on overflow
+    };
+
+    bool has_no_elements() const {
+        for (int i = 0; i < c_.rank; ++i)
+            if (c_.dims[i] == 0) return true;
+        return false;
+    }
+    std::int64_t element_bytes() const {
+        const auto es = static_cast<std::int64_t>(size_of(type()));
+        return es > 0 ? es : 1;
+    }
+
+    /// Lowest and highest element offsets addressed (extents >= 1 assumed).
+    element_range address_range() const {
+        element_range r{c_.offset, c_.offset};
+        for (int i = 0; i < c_.rank; ++i) {
+            const auto reach = detail::try_mul(c_.dims[i] - 1, c_.strides[i]);
+            auto& end = c_.strides[i] < 0 ? r.lowest : r.highest;
+            end = reach && end ? detail::try_add(*end, *reach) : std::nullopt;
+        }
+        return r;
+    }
+
+    /// Why two indices address the same element, or nothing (spans fit: address_range held).
+    std::optional<std::string> overlap_problem() const {
+        std::array<int, max_dims> order{};  // dims of extent > 1, insertion-sorted by |stride|
+        int n = 0;
+        auto magnitude = [&](int d) { return c_.strides[d] < 0 ? -c_.strides[d] : c_.strides[d]; };
+        for (int i = 0; i < c_.rank; ++i) {
+            if (c_.dims[i] == 1) continue;
+            int k = n++;
+            for (; k > 0 && magnitude(order[k - 1]) > magnitude(i); --k) order[k] = order[k - 1];
+            order[k] = i;
+        }
+        std::int64_t inner_span = 0;  // highest offset the dims inside reach from their start
+        for (int k = 0; k < n; ++k) {
+            const int d = order[k];
+            if (magnitude(d) <= inner_span) {
+                return "dims overlap: dim " + std::to_string(d) + " has stride " +
+                       std::to_string(c_.strides[d]) + " but the dims inside it span " +
+                       std::to_string(inner_span + 1) + " elements";
+            }
+            inner_span += (c_.dims[d] - 1) * magnitude(d);  // within the checked range
+        }
+        return std::nullopt;
+    }
+
+    /// Rejects dims whose dense byte size does not fit int64 (see the header comment).
+    void check_size_fits() const {
+        const auto elements = detail::try_extent_product(c_.dims, c_.rank);
+        if (!elements || !detail::try_mul(*elements, element_bytes())) {
+            std::string dims_text;
+            for (int i = 0; i < c_.rank; ++i)
+                dims_text += (i ? "x" : "") + std::to_string(c_.dims[i]);
+            throw error(status::invalid_argument, "shape " + dims_text + " of " +
+                                                      std::string(tessera::to_string(type())) +
+                                                      " needs more than INT64_MAX bytes");
+        }
+    }
+
     void set_layout(const layout& l) {
         c_.layout_kind = static_cast<std::int32_t>(l.kind());
         std::memset(c_.strides, 0, sizeof c_.strides);

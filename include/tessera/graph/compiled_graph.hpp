@@ -59,8 +59,10 @@ class compiled_graph {
     compiled_graph& operator=(const compiled_graph&) = delete;
     compiled_graph(compiled_graph&&) = default;
 
-    /// Runs with the named inputs; returns the named outputs as row-major host tensors. Runs of
-    /// one compiled graph are serialised; compile twice for concurrent runs.
+    /// Runs with the named inputs; returns the named outputs as row-major host tensors. Inputs
+    /// may have any addressable layout (tensor_desc.hpp); those not dense with non-negative
+    /// strides and no offset are packed to row-major before a backend reads them. Runs of one
+    /// compiled graph are serialised; compile twice for concurrent runs.
     std::map<std::string, tensor> run(const std::map<std::string, tensor>& inputs) {
         std::lock_guard<std::mutex> lock(*run_mutex_);
         for (const auto& [name, t] : inputs) {
@@ -80,7 +82,9 @@ class compiled_graph {
                                 f.logical.to_string(),
                             {"", "", f.name});
             }
-            buffer_of(f.slot).copy_from_host(t, slots_[f.slot].desc);
+            // Backends read plain host layouts only: reversed and padded views are packed here.
+            const tensor fed = graph::is_plain(t.desc()) ? t : t.clone();
+            buffer_of(f.slot).copy_from_host(fed, slots_[f.slot].desc);
         }
         for (const auto& s : steps_) {
             if (s.kind == step_kind::execute) {
@@ -96,7 +100,7 @@ class compiled_graph {
         }
         std::map<std::string, tensor> outputs;
         for (const auto& o : fetches_) {
-            tensor out(o.logical.with_layout(layout::row_major()));
+            tensor out(o.logical.with_layout(layout::row_major()).with_offset(0));
             buffer_of(o.slot).copy_to_host(slots_[o.slot].desc, out);
             outputs.emplace(o.name, out);
         }

@@ -38,13 +38,32 @@ class graph {
         std::vector<tensor_id> outputs;
     };
 
-    /// A graph input fed at every run.
+    /// A graph input fed at every run. `desc` needs a valid dtype and a strided layout that is
+    /// addressable and non-overlapping (tensor_desc.hpp); run() accepts a tensor of the same
+    /// dims and dtype in any addressable layout, and backends see inputs that are not dense
+    /// with non-negative strides and no offset as row-major.
     tensor_id input(const std::string& name, const tensor_desc& desc) {
+        check_fed_layout("input", name, desc);
         return add_tensor(name, tensor_role::input, desc, {});
     }
     /// A constant (weights): the graph shares `value`'s memory, so keep it unchanged or clone().
+    /// Its layout must be accepted as an input's; a layout that is not dense with non-negative
+    /// strides and no offset (a reversed or padded view) is copied to row-major here instead.
     tensor_id constant(const std::string& name, const tensor& value) {
+        check_fed_layout("constant", name, value.desc());
+        if (!is_plain(value.desc())) {
+            const tensor packed = value.clone();
+            return add_tensor(name, tensor_role::constant, packed.desc(), packed);
+        }
         return add_tensor(name, tensor_role::constant, value.desc(), value);
+    }
+
+    /// Dense with non-negative strides and no offset: the layouts handed to backends as they are.
+    static bool is_plain(const tensor_desc& d) {
+        if (!d.is_strided() || d.offset() != 0 || !d.is_dense()) return false;
+        for (int i = 0; i < d.rank(); ++i)
+            if (d.stride(i) < 0) return false;
+        return true;
     }
     /// A virtual intermediate tensor whose descriptor comes from inference.
     tensor_id intermediate(const std::string& name) {
@@ -229,6 +248,22 @@ class graph {
         return static_cast<tensor_id>(tensors_.size() - 1);
     }
 
+    /// Rejects descriptors of inputs and constants that no buffer can hold (tensor_desc.hpp).
+    static void check_fed_layout(const std::string& role, const std::string& name,
+                                 const tensor_desc& desc) {
+        if (!is_valid(desc.type())) {
+            throw error(
+                status::invalid_argument,
+                "dtype value " + std::to_string(static_cast<int>(desc.type())) + " is not valid",
+                {"", role, name});
+        }
+        if (const auto problem = desc.layout_problem(overlap::rejected)) {
+            throw error(status::invalid_argument,
+                        "layout " + desc.to_string() + " is not accepted: " + *problem,
+                        {"", role, name});
+        }
+    }
+
     void check_id(tensor_id id, const std::string& where) const {
         if (id < 0 || static_cast<std::size_t>(id) >= tensors_.size()) {
             throw error(status::invalid_graph, "unknown tensor id " + std::to_string(id),
@@ -245,7 +280,21 @@ class graph {
                 if (n.outputs[i] != id) continue;
                 std::vector<tensor_desc> in;
                 for (auto x : n.inputs) in.push_back(desc_for_inference(x, n.name));
-                t.desc = n.op.infer(in)[i];
+                std::vector<tensor_desc> out;
+                try {
+                    out = n.op.infer(in);
+                } catch (const error& e) {
+                    throw error(e.code(), e.message(),
+                                {"", n.name + " (" + std::string(n.op.name()) + ")", e.tensor()});
+                }
+                if (i >= out.size()) {
+                    throw error(status::invalid_graph,
+                                "output " + std::to_string(i) +
+                                    " is attached but the op produces " +
+                                    std::to_string(out.size()) + " outputs",
+                                {"", n.name + " (" + std::string(n.op.name()) + ")", t.name});
+                }
+                t.desc = out[i];
                 return *t.desc;
             }
         }

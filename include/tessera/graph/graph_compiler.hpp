@@ -162,18 +162,25 @@ class graph_compiler {
     }
 
     /// The layout a tensor can be offered in to backend b without conversion: the producer's
-    /// own layout when the producer runs on b, else the tensor's plain descriptor.
+    /// own layout when the producer runs on b, else the tensor's descriptor, made row-major
+    /// when it is not plain (graph::is_plain; run() packs such inputs).
     tensor_desc offered_desc(graph::tensor_id id, int b) const {
         auto it = producer_.find(id);
         if (it != producer_.end() && out_.slots_[it->second].backend == b)
             return out_.slots_[it->second].desc;
-        return g_.desc(id);
+        return plain_desc(id);
+    }
+
+    /// The tensor's descriptor, row-major when it is not plain (graph::is_plain).
+    tensor_desc plain_desc(graph::tensor_id id) const {
+        const tensor_desc& d = g_.desc(id);
+        return graph::is_plain(d) ? d : d.with_layout(layout::row_major()).with_offset(0);
     }
 
     void emit_node(int b, const graph::node_info& n, const op_support& s) {
         pending_node p{n.op, n.name, {}, {}};
         for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-            const tensor_desc wanted = i < s.inputs.size() ? s.inputs[i] : g_.desc(n.inputs[i]);
+            const tensor_desc wanted = i < s.inputs.size() ? s.inputs[i] : plain_desc(n.inputs[i]);
             p.inputs.push_back(slot_for(n.inputs[i], b, wanted));
         }
         const int t = tick_++;  // after the conversions slot_for may have emitted

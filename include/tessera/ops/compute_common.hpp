@@ -21,13 +21,14 @@ struct spatial_extent {
     std::int64_t out = 0;
 };
 
-/// Effective kernel extent with dilation: dilation * (k - 1) + 1.
-constexpr std::int64_t dilated_extent(std::int64_t k, std::int64_t dilation) {
-    return dilation * (k - 1) + 1;
+/// Effective kernel extent with dilation: dilation * (k - 1) + 1 (checked, naming weights).
+inline std::int64_t dilated_extent(const checker& check, std::int64_t k, std::int64_t dilation) {
+    return check.add("weights", check.mul("weights", dilation, k - 1), 1);
 }
 
+/// ceil(a / b) for a >= 0, b > 0, without overflowing a + b - 1.
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b != 0 ? 1 : 0);
 }
 inline std::int64_t floor_div(std::int64_t a, std::int64_t b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -44,7 +45,8 @@ inline spatial_extent window_extent(const checker& check, std::string_view dim, 
     switch (padding_mode) {
         case TSR_PADDING_SAME: {
             e.out = ceil_div(in, stride);
-            const std::int64_t total = std::max<std::int64_t>((e.out - 1) * stride + k_eff - in, 0);
+            const std::int64_t total = std::max<std::int64_t>(
+                check.add("src", check.mul("src", e.out - 1, stride), k_eff - in), 0);
             e.pad_before = total / 2;
             e.pad_after = total - e.pad_before;
             return e;
@@ -62,16 +64,17 @@ inline spatial_extent window_extent(const checker& check, std::string_view dim, 
     }
     e.pad_before = pad_before;
     e.pad_after = pad_after;
-    const std::int64_t span = in + pad_before + pad_after - k_eff;
+    const std::int64_t padded = check.add("src", check.add("src", in, pad_before), pad_after);
+    const std::int64_t span = padded - k_eff;
     if (span < 0) {
         check.fail("src", "dim " + d + " is " + std::to_string(in) + ", padded " +
-                              std::to_string(in + pad_before + pad_after) +
-                              ", smaller than the (dilated) kernel " + std::to_string(k_eff));
+                              std::to_string(padded) + ", smaller than the (dilated) kernel " +
+                              std::to_string(k_eff));
     }
     if (output_rounding == TSR_OUTPUT_CEIL) {
         e.out = ceil_div(span, stride) + 1;
         // Drop a last window that starts past the input and its leading padding.
-        if ((e.out - 1) * stride >= in + pad_before) --e.out;
+        if (check.mul("src", e.out - 1, stride) >= in + pad_before) --e.out;
     } else {
         e.out = span / stride + 1;
     }

@@ -44,8 +44,9 @@ struct concat : pod_op<concat, tsr_concat_params, TSR_OP_CONCAT> {
             for (int i = 0; i < d.rank(); ++i) {
                 if (i != ax) check.dim(t, d, i, first.dim(i));
             }
-            out[ax] += d.dim(ax);
+            out[ax] = check.add(t, out[ax], d.dim(ax));
         }
+        check.fits("dst", out, first.type());
         return {output_like(out, first)};
     }
 };

@@ -138,10 +138,10 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
         } else {
             check.dim("weights", weights, 0, g.c, "C");
             g.group_out = weights.dim(1);
-            g.o = g.group_out * groups_;
+            g.o = check.mul("weights", g.group_out, groups_);
         }
-        const std::int64_t keh = dilated_extent(g.kh, dilation_h);
-        const std::int64_t kew = dilated_extent(g.kw, dilation_w);
+        const std::int64_t keh = dilated_extent(check, g.kh, dilation_h);
+        const std::int64_t kew = dilated_extent(check, g.kw, dilation_w);
         if (!transposed_mode) {
             g.y = window_extent(check, "2 (H)", g.h, keh, stride_h, padding_mode, pad_top,
                                 pad_bottom, output_rounding);
@@ -211,7 +211,9 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
             check_slope(check, slope, g.o);
             if (is_floating(src.type())) check_float_like(check, "slope", slope, src);
         }
-        return {output_like(image_shape(g.n, g.o, g.y.out, g.x.out), src)};
+        const shape out = image_shape(g.n, g.o, g.y.out, g.x.out);
+        check.fits("dst", out, src.type());
+        return {output_like(out, src)};
     }
 
   private:
@@ -268,18 +270,22 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                 const std::int64_t total = std::max<std::int64_t>(k_eff - stride, 0);
                 e.pad_before = total / 2;
                 e.pad_after = total - e.pad_before;
-                e.out = in * stride;
+                e.out = check.mul("src", in, stride);
                 return e;
             }
             case TSR_PADDING_VALID:
-                e.out = (in - 1) * stride + k_eff;
+                e.out = check.add("src", check.mul("src", in - 1, stride), k_eff);
                 return e;
             default:
                 break;
         }
         e.pad_before = pad_before;
         e.pad_after = pad_after;
-        e.out = (in - 1) * stride - pad_before - pad_after + k_eff + output_pad;
+        // (in - 1) * stride + k_eff + output_pad - pad_before - pad_after, each step checked.
+        e.out = check.add("src", check.mul("src", in - 1, stride), k_eff);
+        e.out = check.add("src", e.out, output_pad);
+        e.out = check.add("src", e.out, -pad_before);
+        e.out = check.add("src", e.out, -pad_after);
         if (e.out <= 0) {
             check.fail("src", "dim " + std::string(dim) + ": transposed output extent " +
                                   std::to_string(e.out) + " is not positive (padding too large)");

@@ -45,15 +45,16 @@ struct depth_to_space : pod_op<depth_to_space, tsr_depth_to_space_params, TSR_OP
         check_valid_type(check, "src", src);
         check.rank("src", src, 4);
         check_non_negative_dims(check, "src", src);
-        const std::int64_t bb = static_cast<std::int64_t>(block_size) * block_size;
+        const std::int64_t bb = check.mul("", block_size, block_size);
         if (src.dim(1) % bb != 0) {
             check.fail("src", "dim 1 (C) is " + std::to_string(src.dim(1)) +
                                   ", not divisible by block_size^2 = " + std::to_string(bb));
         }
         shape out = src.dims();
         out[1] = src.dim(1) / bb;
-        out[2] = src.dim(2) * block_size;
-        out[3] = src.dim(3) * block_size;
+        out[2] = check.mul("src", src.dim(2), block_size);
+        out[3] = check.mul("src", src.dim(3), block_size);
+        check.fits("dst", out, src.type());
         return {output_like(out, src)};
     }
 };

@@ -99,11 +99,13 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
         check_valid_type(check, "A", a);
         if (a.type() == dtype::boolean) check.fail("A", "dtype bool is not numeric");
         check.same_type("B", b, a);
+        check_valid_type(check, "B", b);
         check_non_negative_dims(check, "A", a);
         check_non_negative_dims(check, "B", b);
         const shape out = broadcast_shapes(check, a.dims(), b.dims(), "B");
         if (inputs.size() == 3) {
             check.same_type("C", inputs[2], a);
+            check_valid_type(check, "C", inputs[2]);
             check_broadcasts_to(check, "C", inputs[2].dims(), out);
         }
         return {output_like(out, a)};

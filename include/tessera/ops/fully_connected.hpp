@@ -58,7 +58,10 @@ struct fully_connected
         check.positive_dims("src", src);
         geometry_t g;
         g.axis = normalize_axis(check, "src", "first_flatten_axis", first_flatten_axis, src.rank());
-        for (int i = 0; i < src.rank(); ++i) (i < g.axis ? g.rows : g.inner) *= src.dim(i);
+        for (int i = 0; i < src.rank(); ++i) {
+            auto& part = i < g.axis ? g.rows : g.inner;
+            part = check.mul("src", part, src.dim(i));
+        }
         check.rank("weights", weights, 2);
         check.positive_dims("weights", weights);
         const int in_dim = weights_transposed ? 0 : 1;
@@ -106,6 +109,7 @@ struct fully_connected
         for (int i = 0; i < g.axis; ++i) out.push_back(in[i], in.label(i));
         out.push_back(g.outputs,
                       g.axis == 1 && in.label(0) == dim_label::n ? dim_label::c : dim_label::any);
+        check.fits("dst", out, src.type());
         return {output_like(out, src)};
     }
 };

@@ -44,8 +44,14 @@ class op_desc {
         return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::name; }, v_);
     }
     /// Validates the inputs and returns the output descriptors (row-major unless the op says).
+    /// Errors from shared code (descriptor sizes) that do not name an op are given this op's.
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
-        return std::visit([&](const auto& o) { return o.infer(inputs); }, v_);
+        try {
+            return std::visit([&](const auto& o) { return o.infer(inputs); }, v_);
+        } catch (const error& e) {
+            if (!e.op().empty()) throw;
+            throw error(e.code(), e.message(), {e.backend(), std::string(name()), e.tensor()});
+        }
     }
     /// The parameter struct for the ABI; valid while this op_desc lives and is not modified.
     const void* c_params() const {

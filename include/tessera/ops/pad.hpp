@@ -95,8 +95,9 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
                     check.fail("src", which + " is 0: edge padding needs an element to repeat");
                 }
             }
-            out[i] = before[i] + n + after[i];
+            out[i] = check.add("src", check.add("src", before[i], n), after[i]);
         }
+        check.fits("dst", out, src.type());
         return {output_like(out, src)};
     }
 

@@ -54,6 +54,7 @@ struct permute : pod_op<permute, tsr_permute_params, TSR_OP_PERMUTE> {
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);
+        check_non_negative_dims(check, "src", src);
         if (rank < 0 || rank > TSR_MAX_DIMS) {
             check.fail("", "order has " + std::to_string(rank) + " entries, must be 0 to " +
                                std::to_string(TSR_MAX_DIMS));
@@ -104,6 +105,7 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);
+        check_non_negative_dims(check, "src", src);
         if (src.rank() < 2)
             check.fail("src", "rank is " + std::to_string(src.rank()) + ", expected >= 2");
         const int a = normalize_axis(check, "dim_a", dim_a, src.rank());

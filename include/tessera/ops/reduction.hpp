@@ -44,7 +44,7 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
         shape out = src.dims();
         std::int64_t count = 1;
         for (int d = a; d < src.rank(); ++d) {
-            count *= out[d];
+            count = check.mul("src", count, out[d]);
             out[d] = 1;
         }
         if (bessel == TSR_BESSEL_SAMPLE && count < 2) {

@@ -7,6 +7,7 @@
 
 #include "tessera/numeric/fixed_point.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -32,7 +33,13 @@ struct reorder : pod_op<reorder, tsr_reorder_params, TSR_OP_REORDER> {
         check.count(inputs, 1, 1);
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.enum_in_range("overflow", overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
+        check_valid_type(check, "src", inputs[0]);
+        check_non_negative_dims(check, "src", inputs[0]);
         if (!has_target) return {output_like(inputs[0].dims(), inputs[0])};
+        check_valid_type(check, "dst", target);
+        check_non_negative_dims(check, "dst", target);
+        if (const auto problem = target.layout_problem(overlap::rejected))
+            check.fail("dst", "layout " + target.to_string() + " is not accepted: " + *problem);
         if (target.dims() != inputs[0].dims()) {
             check.fail("dst", "shape " + target.dims().to_string() + " differs from src " +
                                   inputs[0].dims().to_string());

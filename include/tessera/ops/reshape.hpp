@@ -57,12 +57,13 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
                 check.fail("", "target dim " + std::to_string(i) + " is " +
                                    std::to_string(dims[i]) + ", must be >= 0 or -1");
             } else {
-                known *= dims[i];
+                known = check.mul("dst", known, dims[i]);
             }
         }
         const std::int64_t count = src.num_elements();
         shape out;
         for (int i = 0; i < rank; ++i) out.push_back(dims[i]);
+        if (inferred < 0) check.fits("dst", out, src.type());
         if (inferred >= 0) {
             if (known == 0 || count % known != 0) {
                 check.fail("src", "cannot infer target dim " + std::to_string(inferred) + ": " +
@@ -70,6 +71,7 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
                                       std::to_string(known));
             }
             out[inferred] = count / known;
+            check.fits("dst", out, src.type());
         } else if (known != count) {
             check.fail("src", "has " + std::to_string(count) + " elements, target " +
                                   out.to_string() + " has " + std::to_string(known));

@@ -59,6 +59,7 @@ struct resize_bilinear
         shape out = src.dims();
         out[2] = output_extent(check, "out_h", "scale_h", out_h, scale_h, src.dim(2));
         out[3] = output_extent(check, "out_w", "scale_w", out_w, scale_w, src.dim(3));
+        check.fits("dst", out, src.type());
         return {output_like(out, src)};
     }
 
@@ -74,7 +75,12 @@ struct resize_bilinear
             check.fail("", std::string("neither ") + size_name + " nor a positive " + scale_name +
                                " is set (" + scale_name + " = " + std::to_string(scale) + ")");
         }
-        const auto r = static_cast<std::int64_t>(std::floor(static_cast<double>(in) * scale));
+        const auto scaled = detail::try_floor_to_int64(static_cast<double>(in) * scale);
+        if (!scaled) {
+            check.fail("", std::string(scale_name) + " " + std::to_string(scale) + " times " +
+                               std::to_string(in) + " does not fit int64");
+        }
+        const std::int64_t r = *scaled;
         if (r < 1) {
             check.fail("", std::string(scale_name) + " " + std::to_string(scale) +
                                " gives an empty output from " + std::to_string(in));

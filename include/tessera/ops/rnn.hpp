@@ -40,7 +40,7 @@ inline rnn_sizes check_rnn(const checker& check, const std::vector<tensor_desc>&
         s.features = x.dim(2);
     } else {  // a previous layer's hn_output [T, D', B, H']
         s.batch = x.dim(2);
-        s.features = x.dim(1) * x.dim(3);
+        s.features = check.mul("input", x.dim(1), x.dim(3));
     }
     const tensor_desc& h0 = in[1];
     check.rank("h0", h0, 3);
@@ -48,7 +48,7 @@ inline rnn_sizes check_rnn(const checker& check, const std::vector<tensor_desc>&
     check.dim("h0", h0, 1, s.batch, "batch");
     check.positive_dims("h0", h0);
     s.hidden = h0.dim(2);
-    const std::int64_t gh = gates * s.hidden;
+    const std::int64_t gh = check.mul("h0", gates, s.hidden);
     std::size_t k = 2;
     if (gates == 4) {
         const tensor_desc& c0 = in[k++];
@@ -75,6 +75,7 @@ inline rnn_sizes check_rnn(const checker& check, const std::vector<tensor_desc>&
     matrix(names[k], in[k], s.hidden);
     ++k;
     vector(names[k], in[k]);
+    check.fits("hn_output", shape{s.steps, s.dirs, s.batch, s.hidden}, x.type());
     return s;
 }
 

@@ -2,6 +2,7 @@
 // numpy broadcasting, negative axes, dtype and quantisation agreement.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -60,11 +61,18 @@ inline int normalize_axis(const checker& check, std::string_view what, int axis,
     return axis < 0 ? axis + rank : axis;
 }
 
-/// Checks that `d` has a known dtype (rejects undef and out-of-range values).
+/// Checks that `d` has a known dtype (rejects undef and out-of-range values) and, for i8 and u8,
+/// a finite positive quantisation scale.
 inline void check_valid_type(const checker& check, std::string_view tensor, const tensor_desc& d) {
     if (!is_valid(d.type())) {
         check.fail(tensor,
                    "dtype value " + std::to_string(static_cast<int>(d.type())) + " is not valid");
+    }
+    const float scale = d.quant().scale;
+    if ((d.type() == dtype::i8 || d.type() == dtype::u8) &&
+        !(std::isfinite(scale) && scale > 0.0f)) {
+        check.fail(tensor,
+                   "quantisation scale " + std::to_string(scale) + " must be finite and > 0");
     }
 }
 

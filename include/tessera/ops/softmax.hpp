@@ -56,14 +56,15 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         const int a = normalize_axis(check, "src", "axis", axis, src.rank());
-        if (axis_count < 1 || a + axis_count > src.rank()) {
+        if (axis_count < 1 || axis_count > src.rank() - a) {
             check.fail("src", "axis_count " + std::to_string(axis_count) + " from axis " +
                                   std::to_string(a) + " exceeds rank " +
                                   std::to_string(src.rank()));
         }
         geometry_t g;
         for (int d = 0; d < src.rank(); ++d) {
-            (d < a ? g.outer : (d < a + axis_count ? g.length : g.inner)) *= src.dim(d);
+            auto& part = d < a ? g.outer : (d < a + axis_count ? g.length : g.inner);
+            part = check.mul("src", part, src.dim(d));
         }
         if (mask > g.length) {
             check.fail("src", "mask " + std::to_string(mask) + " exceeds the vector length " +

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/detail/checked_arith.hpp"
 #include "tessera/error.hpp"
 #include "tessera/tensor_desc.hpp"
 
@@ -67,6 +68,33 @@ struct checker {
             if (d.dim(i) <= 0)
                 fail(tensor, "dim " + std::to_string(i) + " is " + std::to_string(d.dim(i)) +
                                  ", must be > 0");
+    }
+    /// a * b for a size derived from `tensor`; fails naming it when the result overflows int64.
+    std::int64_t mul(std::string_view tensor, std::int64_t a, std::int64_t b) const {
+        const auto r = detail::try_mul(a, b);
+        if (!r) {
+            fail(tensor,
+                 "size " + std::to_string(a) + " * " + std::to_string(b) + " does not fit int64");
+        }
+        return *r;
+    }
+    /// a + b for a size derived from `tensor`; fails naming it when the result overflows int64.
+    std::int64_t add(std::string_view tensor, std::int64_t a, std::int64_t b) const {
+        const auto r = detail::try_add(a, b);
+        if (!r) {
+            fail(tensor,
+                 "size " + std::to_string(a) + " + " + std::to_string(b) + " does not fit int64");
+        }
+        return *r;
+    }
+    /// Checks that dims (extents >= 0) of dtype `type` fit a buffer, naming `tensor`.
+    void fits(std::string_view tensor, const shape& dims, dtype type) const {
+        const auto n = detail::try_extent_product(dims.begin(), dims.rank());
+        const auto es = static_cast<std::int64_t>(size_of(type));
+        if (!n || !detail::try_mul(*n, es > 0 ? es : 1)) {
+            fail(tensor, "shape " + dims.to_string() + " of " + std::string(to_string(type)) +
+                             " needs more than INT64_MAX bytes");
+        }
     }
     void positive(std::string_view what, std::int64_t value) const {
         if (value <= 0)
