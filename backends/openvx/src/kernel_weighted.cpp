@@ -90,10 +90,9 @@ void run_fully_connected(const _vx_node& node) {
     const vx_size ofm_n = w.dims.back();
     vx_size inner = 1;
     for (std::size_t d = 0; d + 1 < w_rank; ++d) inner *= w.dims[d];
-    // The input's core dimensions are those whose product is `inner`; the rest are the batch,
-    // laid out like the output's dimensions 1.. .
-    std::size_t core = 0;
-    for (vx_size p = 1; p < inner || core == 0;) p *= in.dim(core++);
+    // The input's core dimensions (validation found them) hold one item; the rest are the
+    // batch, laid out like the output's dimensions 1.. .
+    const std::size_t core = node.config.core_dims;
     tensor_span in_core = in, w_core = w;
     in_core.dims.assign(in.dims.begin(), in.dims.begin() + static_cast<std::ptrdiff_t>(core));
     in_core.strides.assign(in.strides.begin(),

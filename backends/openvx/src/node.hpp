@@ -43,6 +43,7 @@ struct node_config {
     vx_uint32 dim1 = 0, dim2 = 0;
     // Derived by validation.
     vx_uint32 skip_x = 1, skip_y = 1;
+    vx_uint32 core_dims = 1;  // fully connected: input dims of one item (the rest are the batch)
 };
 
 struct node_parameter {

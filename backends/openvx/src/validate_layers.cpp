@@ -127,15 +127,25 @@ vx_status validate_fully_connected(validator& v) {
     vx_size inner = 1;
     for (std::size_t d = 0; d + 1 < w->dims.size(); ++d) inner *= w->dims[d];
     const vx_size ofm = w->dims.back();
+    // The input's core (one item) dims: those the output does not repeat as batch dims when the
+    // output's shape is known, else the fewest leading dims whose product is the weights' size.
+    const _vx_tensor_t* out = v.tensor(layer_out_index);
     std::size_t core = 1;
     vx_size product = in->dims[0];
-    while (product < inner && core < in->dims.size()) product *= in->dims[core++];
-    if (product != inner || core == 0 || core > 3) {
+    if (out->shape_known() && out->dims.size() <= in->dims.size()) {
+        core = in->dims.size() + 1 - out->dims.size();
+        product = 1;
+        for (std::size_t d = 0; d < core; ++d) product *= in->dims[d];
+    } else {
+        while (product < inner && core < in->dims.size()) product *= in->dims[core++];
+    }
+    if (product != inner || core > 3) {
         return v.fail(VX_ERROR_INVALID_DIMENSION, "weights",
                       "the input size " + std::to_string(inner) +
                           " (product of all but the last weights dimension) matches no leading "
-                          "1..3 dimensions of inputs");
+                          "1..3 dimensions of inputs (the rest being the output's batch)");
     }
+    v.node().config.core_dims = static_cast<vx_uint32>(core);
     std::vector<vx_size> expected{ofm};
     for (std::size_t d = core; d < in->dims.size(); ++d) expected.push_back(in->dims[d]);
     if (v.expect_output(layer_out_index, expected) != VX_SUCCESS) return VX_ERROR_INVALID_DIMENSION;
