@@ -69,7 +69,8 @@ LayerSpec affine_spec(const std::string& softmax = "0") {
 
 }  // namespace
 
-TEST_CASE("execution: scalars from parameters (port-index element), I.X, work sizes; precision") {
+TEST_CASE(
+    "execution: scalars from parameters (port-index element) / I.X / work sizes / precision") {
     ScratchDir dir("exec_affine");
     dir.write("affine.cl", affine_cl);
     Runtime rt(0);
@@ -150,7 +151,7 @@ std::string channel_mark_xml(const std::string& entry, const std::string& fmt) {
 }
 }  // namespace
 
-TEST_CASE("execution: input layouts preferred, conversions inserted otherwise") {
+TEST_CASE("execution: input layouts preferred / conversions inserted otherwise") {
     ScratchDir dir("exec_layouts");
     dir.write("mark.cl", channel_mark_cl("mark_nchw", false) + channel_mark_cl("mark_nhwc", true));
     const Shape shape{2, 3, 3, 4};
@@ -240,7 +241,7 @@ const char* center_xml = R"(<CustomLayer name="Center" type="MVCL" version="1">
 )";
 }  // namespace
 
-TEST_CASE("execution: two stages through output_buffer/input_buffer, a Data blob, local_data") {
+TEST_CASE("execution: two stages through output_buffer/input_buffer / a Data blob / local_data") {
     ScratchDir dir("exec_two_stage");
     dir.write("two.cl", center_cl);
     Runtime rt(0);
@@ -316,7 +317,7 @@ std::string dma_xml(const std::string& entry) {
 }
 }  // namespace
 
-TEST_CASE("execution: Myriad DMA builtins (2D2D, 3D3D, stride and 3D transactions)") {
+TEST_CASE("execution: Myriad DMA builtins (2D2D / 3D3D / stride and 3D transactions)") {
     ScratchDir dir("exec_dma");
     dir.write("dma.cl", dma_cl);
     Runtime rt(0);
@@ -456,7 +457,7 @@ TEST_CASE("execution: the seed's manual-DMA GRN (__dma_preload/__dma_postwrite) 
     check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 2e-3, 4e-3);
 }
 
-TEST_CASE("execution: device buffers in, device buffers out; errors name layer and tensor") {
+TEST_CASE("execution: device buffers in / device buffers out / errors name layer and tensor") {
     ScratchDir dir("exec_device");
     dir.write("affine.cl", affine_cl);
     Runtime rt(0);
@@ -494,7 +495,7 @@ TEST_CASE("execution: device buffers in, device buffers out; errors name layer a
     CHECK_THROWS_AS(layer.run({HostTensor{{1, 3, 4, 5}, Layout::BFYX, {1.0f}}}), tessera::error);
 }
 
-TEST_CASE("execution: OpenCL C build errors and bad work sizes are reported, not crashed on") {
+TEST_CASE("execution: OpenCL C build errors and bad work sizes are reported / not crashed on") {
     ScratchDir dir("exec_bad");
     dir.write("affine.cl", std::string(affine_cl) +
                                "\n__kernel void broken(__global half* src, "

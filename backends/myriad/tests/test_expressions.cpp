@@ -25,7 +25,7 @@ int column_of(const std::string& expr) {
 }
 }  // namespace
 
-TEST_CASE("expressions: precedence, associativity and integer truncation") {
+TEST_CASE("expressions: precedence / associativity and integer truncation") {
     CHECK(evaluate_size("(Y+7)/8*8", expr_dims, expr_params) == 32);
     CHECK(evaluate_size("1+2*3", expr_dims, expr_params) == 7);
     CHECK(evaluate_size("10-4-3", expr_dims, expr_params) == 3);
@@ -37,7 +37,7 @@ TEST_CASE("expressions: precedence, associativity and integer truncation") {
     CHECK(evaluate_size(" B * F * Y * X ", expr_dims, expr_params) == 2 * 16 * 26 * 30);
 }
 
-TEST_CASE("expressions: float arithmetic, functions and final truncation") {
+TEST_CASE("expressions: float arithmetic / functions and final truncation") {
     const auto v = evaluate_expression("Y*factor", expr_dims, expr_params);
     CHECK(v.is_float);
     CHECK(v.f == doctest::Approx(39.0));
@@ -56,7 +56,7 @@ TEST_CASE("expressions: float arithmetic, functions and final truncation") {
     CHECK(evaluate_size("1e1+1", expr_dims, expr_params) == 11);
 }
 
-TEST_CASE("expressions: B F Y X with fewer expr_dims are right-aligned, missing ones are 1") {
+TEST_CASE("expressions: B F Y X with fewer dims are right-aligned / missing ones are 1") {
     const Shape two{4, 9};
     CHECK(evaluate_size("B", two, {}) == 1);
     CHECK(evaluate_size("F", two, {}) == 1);
@@ -84,7 +84,7 @@ TEST_CASE("expressions: malformed text reports the column") {
     CHECK_NOTHROW(myriad::check_expression_syntax("floor(unknown_param/2)*X"));
 }
 
-TEST_CASE("where: equality, case-insensitive strings, numeric comparison operators") {
+TEST_CASE("where: equality / case-insensitive strings / numeric comparison operators") {
     using myriad::CompareOp;
     using myriad::WhereCondition;
     const LayerParams p{{"do_softmax", "1"}, {"mode", "Nearest"}, {"axis", "2"}, {"eps", "0.5"}};

@@ -6,7 +6,7 @@
 
 using namespace myriad;
 
-TEST_CASE("kernel source: signatures with qualifiers, vectors and comments") {
+TEST_CASE("kernel source: signatures with qualifiers / vectors and comments") {
     const std::string src = strip_comments(R"(
 // __kernel void fake(int a) {}
 /* __kernel void grn(int wrong) {} */
@@ -32,7 +32,7 @@ __kernel void grn(__global const half* restrict src_data, // data
     CHECK(sig->args[4].name == "bias");
 }
 
-TEST_CASE("kernel source: half promoted to float in types, conversions, vload/vstore") {
+TEST_CASE("kernel source: half promoted to float in types / conversions / vload/vstore") {
     const std::string src =
         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
         "half a; half8 b = convert_half8_sat_rte(x); half_exp(y); "

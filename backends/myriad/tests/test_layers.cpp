@@ -60,7 +60,7 @@ TEST_CASE("layers: GRN") {
     check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 2e-3, 4e-3);
 }
 
-TEST_CASE("layers: ReorgYolo, BFYX and BYXF bindings chosen by the input layout") {
+TEST_CASE("layers: ReorgYolo / BFYX and BYXF bindings chosen by the input layout") {
     for (const Shape& in_shape : {Shape{1, 4, 6, 8}, Shape{2, 3, 8, 4}}) {
         const int stride = 2;
         const Shape out_shape{in_shape[0], in_shape[1] * 4, in_shape[2] / 2, in_shape[3] / 2};
@@ -106,7 +106,7 @@ TEST_CASE("layers: ShuffleChannels (and the ShuffleChannel spelling)") {
         doctest::Contains("Where does not hold"), tessera::error);
 }
 
-TEST_CASE("layers: MVN in two stages (across channels or not, with or without variance)") {
+TEST_CASE("layers: MVN in two stages (across channels or not / with or without variance)") {
     const Shape shape{2, 3, 5, 7};
     const auto in = to_half(random_values(210, -3, 5, 14));
     for (int across = 0; across < 2; ++across)
@@ -147,7 +147,7 @@ TEST_CASE("layers: MVN in two stages (across channels or not, with or without va
         }
 }
 
-TEST_CASE("layers: Convert u8 to f16, any layout, with a tail shorter than 8") {
+TEST_CASE("layers: Convert u8 to f16 / any layout / with a tail shorter than 8") {
     for (Layout layout : {Layout::BFYX, Layout::BYXF}) {
         const Shape shape{1, 3, 5, 7};
         std::vector<float> in(105);
@@ -197,4 +197,151 @@ TEST_CASE("layers: every shipped bindings file parses and names an existing kern
     for (const char* type :
          {"GRN", "ReorgYolo", "ShuffleChannels", "ShuffleChannel", "MVN", "Convert"})
         CHECK_MESSAGE(rt.has_binding(type), type);
+}
+
+namespace {
+double logistic(double x) {
+    return 1.0 / (1.0 + std::exp(-x));
+}
+}  // namespace
+
+TEST_CASE("layers: RegionYolo with do_softmax 1 (softmax classes) and 0 (logistic classes)") {
+    const int coords = 4, classes = 3, entries = coords + classes + 1;
+    for (int softmax = 0; softmax < 2; ++softmax) {
+        CAPTURE(softmax);
+        const int regions = softmax ? 2 : 3;
+        const Shape shape{2, regions * entries, 3, 4};
+        const std::size_t n = static_cast<std::size_t>(2 * regions * entries * 12);
+        const auto in = to_half(random_values(n, -4, 4, 15));
+        std::vector<double> want(n);
+        for (int b = 0; b < 2; ++b)
+            for (int r = 0; r < regions; ++r)
+                for (int i = 0; i < 12; ++i) {
+                    auto at = [&](int k) {
+                        return static_cast<std::size_t>(((b * regions + r) * entries + k) * 12 + i);
+                    };
+                    for (int k = 0; k < coords; ++k)
+                        want[at(k)] = k < 2 ? logistic(in[at(k)]) : in[at(k)];
+                    want[at(coords)] = logistic(in[at(coords)]);
+                    double largest = -1e30, sum = 0;
+                    for (int c = 0; c < classes; ++c)
+                        largest = std::max(largest, double(in[at(coords + 1 + c)]));
+                    for (int c = 0; c < classes; ++c)
+                        sum += std::exp(in[at(coords + 1 + c)] - largest);
+                    for (int c = 0; c < classes; ++c)
+                        want[at(coords + 1 + c)] =
+                            softmax ? std::exp(in[at(coords + 1 + c)] - largest) / sum
+                                    : logistic(in[at(coords + 1 + c)]);
+                }
+        const Shape out_shape = softmax ? Shape{2, static_cast<std::int64_t>(n / 2)} : shape;
+        Layer layer = runtime().create_layer(LayerSpec{"RegionYolo",
+                                                       {{"coords", "4"},
+                                                        {"classes", "3"},
+                                                        {"num", "2"},
+                                                        {"do_softmax", std::to_string(softmax)},
+                                                        {"mask", "0,1,2"}},
+                                                       {shape},
+                                                       {},
+                                                       out_shape,
+                                                       {}});
+        CHECK(layer.binding().stages[0].entry == (softmax ? "region_softmax" : "region_logistic"));
+        CHECK(layer.global_sizes()[0] ==
+              std::array<std::size_t, 3>{12, static_cast<std::size_t>(regions), 2});
+        check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 2e-3, 2e-3);
+    }
+}
+
+TEST_CASE("layers: FakeQuantize with per-channel input range and scalar output range") {
+    const Shape shape{2, 3, 4, 5};
+    const auto in = to_half(random_values(120, -3, 3, 16));
+    const std::vector<float> il{-1.0f, -2.0f, -0.5f}, ih{1.0f, 2.0f, 2.5f};
+    const std::vector<float> ol{-1.0f}, oh{3.0f};
+    const int levels = 5;
+    std::vector<double> want(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::size_t c = i / 20 % 3;
+        const double x = in[i], lo = il[c], hi = ih[c];
+        double r;
+        if (x <= std::min(lo, hi))
+            r = ol[0];
+        else if (x > std::max(lo, hi))
+            r = oh[0];
+        else
+            r = std::round((x - lo) / (hi - lo) * (levels - 1)) / (levels - 1) * (oh[0] - ol[0]) +
+                ol[0];
+        want[i] = r;
+    }
+    Layer layer = runtime().create_layer(LayerSpec{"FakeQuantize",
+                                                   {{"levels", "5"}},
+                                                   {shape, {1, 3, 1, 1}, {1, 3, 1, 1}, {1}, {1}},
+                                                   {},
+                                                   shape,
+                                                   {}});
+    const HostTensor out = layer.run({{shape, Layout::BFYX, in},
+                                      {{1, 3, 1, 1}, Layout::BFYX, il},
+                                      {{1, 3, 1, 1}, Layout::BFYX, ih},
+                                      {{1}, Layout::BFYX, ol},
+                                      {{1}, Layout::BFYX, oh}});
+    check_close(out.values, want, 1e-3, 1e-3);
+}
+
+TEST_CASE("layers: Resample nearest with round(Y*factor) work sizes") {
+    const Shape in_shape{1, 2, 3, 5};
+    const Shape out_shape{1, 2, 5, 8};  // round(3*1.6) x round(5*1.6)
+    const auto in = to_half(random_values(30, -4, 4, 17));
+    std::vector<double> want;
+    for (int c = 0; c < 2; ++c)
+        for (int oy = 0; oy < 5; ++oy)
+            for (int ox = 0; ox < 8; ++ox) {
+                const int iy = std::min(static_cast<int>(std::floor(oy * 3.0 / 5)), 2);
+                const int ix = std::min(static_cast<int>(std::floor(ox * 5.0 / 8)), 4);
+                want.push_back(in[static_cast<std::size_t>((c * 3 + iy) * 5 + ix)]);
+            }
+    Layer layer = runtime().create_layer(LayerSpec{
+        "Resample",
+        {{"factor", "1.6"}, {"type", "caffe.ResampleParameter.NEAREST"}, {"antialias", "0"}},
+        {in_shape},
+        {},
+        out_shape,
+        {}});
+    CHECK(layer.global_sizes()[0] == std::array<std::size_t, 3>{8, 5, 2});
+    check_close(layer.run({{in_shape, Layout::BFYX, in}}).values, want, 0, 0);
+    CHECK_THROWS_AS(
+        runtime().create_layer(LayerSpec{
+            "Resample",
+            {{"factor", "2"}, {"type", "caffe.ResampleParameter.LINEAR"}, {"antialias", "0"}},
+            {in_shape},
+            {},
+            {1, 2, 6, 10},
+            {}}),
+        tessera::error);
+}
+
+TEST_CASE(
+    "layers: CTCGreedyDecoder (FYX probabilities and BF indicators) with and without merging") {
+    const int T = 6, N = 2, C = 4;  // class 3 is the blank
+    // argmax per (t, n): n=0: 1 1 3 2 2 0 ; n=1: 0 3 0 0 1 (then the sequence ends at t=5)
+    const int best[2][6] = {{1, 1, 3, 2, 2, 0}, {0, 3, 0, 0, 1, 2}};
+    std::vector<float> probabilities(T * N * C, 0.1f);
+    for (int t = 0; t < T; ++t)
+        for (int n = 0; n < N; ++n)
+            probabilities[static_cast<std::size_t>((t * N + n) * C + best[n][t])] = 0.9f;
+    std::vector<float> indicators(T * N, 1.0f);
+    indicators[5 * N + 1] = 0.0f;
+    for (const char* merge : {"true", "false"}) {
+        CAPTURE(merge);
+        Layer layer = runtime().create_layer(LayerSpec{"CTCGreedyDecoder",
+                                                       {{"ctc_merge_repeated", merge}},
+                                                       {{T, N, C}, {T, N}},
+                                                       {},
+                                                       {N, T, 1, 1},
+                                                       {}});
+        const HostTensor out =
+            layer.run({{{T, N, C}, Layout::FYX, probabilities}, {{T, N}, Layout::BF, indicators}});
+        const std::vector<double> want =
+            std::string(merge) == "true"
+                ? std::vector<double>{1, 2, 0, -1, -1, -1, 0, 0, 1, -1, -1, -1}
+                : std::vector<double>{1, 1, 2, 2, 0, -1, 0, 0, 0, 1, -1, -1};
+        check_close(out.values, want, 0, 0);
+    }
 }

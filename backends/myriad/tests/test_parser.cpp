@@ -116,7 +116,7 @@ ScratchDir fixture(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("parser: the seed's flat binding, with a .bin Source served by the .cl next to it") {
+TEST_CASE("parser: the seed's flat binding / with a .bin Source served by the .cl next to it") {
     const ScratchDir dir = fixture("parser_seed");
     const auto layers = parse_bindings_file(dir.write("seed.xml", seed_xml));
     REQUIRE(layers.size() == 1);
@@ -178,7 +178,7 @@ TEST_CASE("parser: nested and flat two-stage layers give the same binding") {
     CHECK(nested[0].where[3].op == CompareOp::not_equal);
 }
 
-TEST_CASE("parser: errors name file, line, element and attribute") {
+TEST_CASE("parser: errors name file / line / element and attribute") {
     const ScratchDir dir = fixture("parser_errors");
     const std::string head =
         "<CustomLayer name=\"ReorgYolo\" type=\"MVCL\" version=\"1\">\n"
@@ -322,7 +322,7 @@ TEST_CASE("parser: errors name file, line, element and attribute") {
     }
 }
 
-TEST_CASE("parser: hostile inputs end in xml_error, never a crash") {
+TEST_CASE("parser: hostile inputs end in xml_error / never a crash") {
     const ScratchDir dir = fixture("parser_hostile");
     auto rejects = [&](const std::string& text) {
         try {
