@@ -220,15 +220,15 @@ typedef enum nnpa_reduce_operations ZDNN_ENUM_BASE_ {
 #define ZDNN_8K_SAVEAREA_SIZE (8 * 1024)
 
 /* Bit `pos` of a `field_size`-bit query field, counted from the most significant bit (bit 0). */
-#define MSB_BITMASK(field_size, pos) (1u << (((field_size) - 1) - (pos)))
+#define MSB_BITMASK(field_size, pos) (1u << (((field_size)-1) - (pos)))
 
 /* Query bit fields: bit n (from the left) stands for NNPA data type / layout format / BFP format n,
  * i.e. MSB_BITMASK(16 or 32, n). Written as literals so that C++ accepts them as int enumerators. */
 typedef enum zdnn_query_datatypes ZDNN_ENUM_BASE_ {
-  QUERY_DATATYPE_INTERNAL1 = (1 << 15),   /* MSB_BITMASK(16, NNPA_DATATYPE_1) */
-  QUERY_DATATYPE_BINARY_FP32 = (1 << 9),  /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_FP_SHORT) */
-  QUERY_DATATYPE_BINARY_INT8 = (1 << 7),  /* MSB_BITMASK(16, NNPA_8_BIT_BINARY_INT) */
-  QUERY_DATATYPE_BINARY_INT32 = (1 << 5)  /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_INT) */
+  QUERY_DATATYPE_INTERNAL1 = (1 << 15),  /* MSB_BITMASK(16, NNPA_DATATYPE_1) */
+  QUERY_DATATYPE_BINARY_FP32 = (1 << 9), /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_FP_SHORT) */
+  QUERY_DATATYPE_BINARY_INT8 = (1 << 7), /* MSB_BITMASK(16, NNPA_8_BIT_BINARY_INT) */
+  QUERY_DATATYPE_BINARY_INT32 = (1 << 5) /* MSB_BITMASK(16, NNPA_32_BIT_BINARY_INT) */
 } zdnn_query_datatypes;
 
 typedef enum zdnn_query_layoutfmts ZDNN_ENUM_BASE_ {

@@ -189,7 +189,7 @@ zdnn_status unstickify(const zdnn_ztensor* t, void* out, const char* where) {
   static constexpr const char* kNinf = "tensor holds NINF (NaN, infinity or overflow)";
   if (map.contiguous() && pre.type == FP32 && tf.type == ZDNN_DLFLOAT16)
     return unstickify_contiguous_fp32(base, g, static_cast<float*>(out)) ? report(ZDNN_CONVERT_FAILURE, where, kNinf)
-                                                                          : ZDNN_OK;
+                                                                         : ZDNN_OK;
   std::vector<float> row(g.c);
   std::vector<RowSegment> segments;
   bool fits = true, ninf = false;

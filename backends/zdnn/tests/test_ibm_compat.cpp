@@ -74,8 +74,8 @@ TEST_CASE("DLFLOAT16 to BFLOAT truncates the two extra fraction bits") {
   size_t mismatches = 0;  // against the high half of the exact binary32 value
   for (size_t i = 0; i < values.size(); ++i) mismatches += back[i] != bf16_bits(values[i]);
   CHECK(mismatches == 0);
-  CHECK(back[3] == 0x3F80);    // 1 + 3/512 -> 1, where rounding gives 0x3F81
-  CHECK(back[515] == 0x4100);  // 8 * (1 + 3/512) -> 8
+  CHECK(back[3] == 0x3F80);         // 1 + 3/512 -> 1, where rounding gives 0x3F81
+  CHECK(back[515] == 0x4100);       // 8 * (1 + 3/512) -> 8
   CHECK(back[1024 + 7] == 0xBF81);  // -(1 + 7/512) -> -(1 + 1/128), where rounding gives 0xBF82
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("INT8 data is copied as is: no clip range or non-zero scale needed") {
   zdnn_init_pre_transformed_desc(ZDNN_2D, INT8, &pre, 2, 3);
   REQUIRE(zdnn_generate_quantized_transformed_desc(&pre, QUANTIZED_INT8, &tf) == ZDNN_OK);
   zdnn_ztensor z;
-  REQUIRE(zdnn_init_ztensor_with_malloc(&pre, &tf, &z) == ZDNN_OK);  // scale 0, offset 0
+  REQUIRE(zdnn_init_ztensor_with_malloc(&pre, &tf, &z) == ZDNN_OK);                // scale 0, offset 0
   CHECK(zdnn_transform_quantized_ztensor(&z, false, 10, -10, values) == ZDNN_OK);  // clip_min > clip_max
   CHECK(z.is_transformed);
   int8_t back[6] = {};
@@ -280,9 +280,9 @@ TEST_CASE("zdnn.h 1.2.0 constants and signatures") {
                 "query bits");
   static_assert(std::is_same<decltype(&zdnn_getrange_ztensor), zdnn_status (*)(const zdnn_ztensor*, float*, float*)>(),
                 "zdnn_getrange_ztensor returns zdnn_status");
-  static_assert(std::is_same<decltype(&zdnn_norm),
-                             zdnn_status (*)(const zdnn_ztensor*, const zdnn_ztensor*, zdnn_ztensor*)>(),
-                "zdnn_norm takes a const second input");
+  static_assert(
+      std::is_same<decltype(&zdnn_norm), zdnn_status (*)(const zdnn_ztensor*, const zdnn_ztensor*, zdnn_ztensor*)>(),
+      "zdnn_norm takes a const second input");
   CHECK(zdnn_is_nnpa_function_installed(2, NNPA_REDUCE, NNPA_TRANSFORM));
   CHECK(zdnn_is_nnpa_datatype_installed(QUERY_DATATYPE_INTERNAL1 | QUERY_DATATYPE_BINARY_FP32 |
                                         QUERY_DATATYPE_BINARY_INT8 | QUERY_DATATYPE_BINARY_INT32));

@@ -1,9 +1,9 @@
 // steps_quantized.cpp: quantized_matmul on zdnn_quantized_matmul_op. The int8 operands arrive
 // in QUANTIZED_INT8 / QUANTIZED_WEIGHTS_INT8 sticks (host_transfer.cpp); a floating A is read
 // from its DLFLOAT16 sticks and quantised on the fly by zDNN. Every operand is seen through a
-// quantised ztensor carrying its scale and zero point (zdnn_init_quantized_ztensor). zDNN
-// returns the output unrounded (QUANTIZED_DLFLOAT16), so a quantised, clipped output is rounded
-// half to even and clipped to [-128, 127] afterwards (host_fixup.hpp).
+// quantised ztensor carrying its scale and zero point (zdnn_init_quantized_ztensor). zDNN is
+// asked for the output unrounded (QUANTIZED_DLFLOAT16, disable_clipping), so a quantised, clipped
+// output is rounded half to even and clipped to [-128, 127] afterwards (host_fixup.hpp).
 #include <algorithm>
 #include <cmath>
 
@@ -57,12 +57,13 @@ class quantized_matmul_step final : public step {
     }
 
     void run(const buffers& b) override {
-        // disable_clipping is Tessera's output flag; zDNN's would also stop the on-the-fly
-        // rounding and clipping of A, which Tessera always applies.
+        // zDNN's clip_min/clip_max bound the on-the-fly quantisation of A (always applied) and,
+        // unless disable_clipping, also the rounded y_q; Tessera clips its output to [-128, 127]
+        // itself (requantize below), so zDNN's output clipping stays off.
         check(zdnn_quantized_matmul_op(
                   a_.in(b), b_.in(b), c_.in(b), static_cast<zdnn_matmul_ops>(q_.op),
                   static_cast<std::int8_t>(q_.clip_min), static_cast<std::int8_t>(q_.clip_max),
-                  false, q_.dequantize != 0, q_.pre_computed != 0, nullptr, y_.out(b)),
+                  true, q_.dequantize != 0, q_.pre_computed != 0, nullptr, y_.out(b)),
               "zdnn_quantized_matmul_op");
         if (requantize_)
             edit_sticks(*b.at(static_cast<std::size_t>(y_id_)), y_desc_,

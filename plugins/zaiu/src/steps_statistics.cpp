@@ -77,7 +77,6 @@ class norm_step final : public step {
           b_(n.inputs[1], t[n.inputs[1]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
     void run(const buffers& b) override {
-        // zdnn_norm takes its second input non-const; it only reads it.
         check(zdnn_norm(a_.in(b), b_.in(b), y_.out(b)), "zdnn_norm");
     }
 
