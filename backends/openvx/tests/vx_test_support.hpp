@@ -79,3 +79,21 @@ void check_equal(const raw_t& got, const raw_t& expected, std::int64_t tolerance
                  const std::string& what);
 
 }  // namespace vx_test
+
+namespace vx_test {
+
+/// Builds a one-node graph with `make(graph)`, processes it and returns the output's raw values;
+/// the node must be created (the log's last entry explains a failure).
+template <typename MakeNode>
+raw_t run_single(test_context& context, vx_tensor out, MakeNode&& make) {
+    vx_graph graph = vxCreateGraph(context);
+    vx_node node = make(graph);
+    REQUIRE_MESSAGE(node != nullptr,
+                    (context.log().empty() ? std::string("no log") : context.log().back().message));
+    process(graph);
+    vxReleaseNode(&node);
+    vxReleaseGraph(&graph);
+    return read_tensor(out);
+}
+
+}  // namespace vx_test
