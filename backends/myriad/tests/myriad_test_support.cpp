@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 
@@ -26,8 +27,13 @@ std::string ScratchDir::write(const std::string& file, const std::string& text) 
     return full;
 }
 
+int device_index() {
+    const char* env = std::getenv("MYRIAD_TEST_DEVICE");
+    return env ? std::atoi(env) : 0;
+}
+
 myriad::Runtime& runtime() {
-    static myriad::Runtime rt(0);
+    static myriad::Runtime rt(device_index());
     return rt;
 }
 

@@ -20,7 +20,10 @@ class ScratchDir {
     std::string path_;
 };
 
-/// The Runtime on OpenCL device 0, created once.
+/// The OpenCL device the tests run on: MYRIAD_TEST_DEVICE (index over all platforms), else 0.
+int device_index();
+
+/// The Runtime on that device, created once.
 myriad::Runtime& runtime();
 
 std::vector<float> random_values(std::size_t n, float lo, float hi, unsigned seed);

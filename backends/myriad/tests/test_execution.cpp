@@ -73,7 +73,7 @@ TEST_CASE(
     "execution: scalars from parameters (port-index element) / I.X / work sizes / precision") {
     ScratchDir dir("exec_affine");
     dir.write("affine.cl", affine_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     rt.load_bindings(dir.write("affine.xml", affine_xml("affine", "")));
     Layer layer = rt.create_layer(affine_spec());
     CHECK(layer.precision() == (rt.device_has_fp16() ? Precision::fp16 : Precision::fp32_promoted));
@@ -90,7 +90,7 @@ TEST_CASE(
     "execution: binding choice by Where, then by evaluable expressions; user before shipped") {
     ScratchDir dir("exec_choice");
     dir.write("affine.cl", affine_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     // 1st: Where do_softmax=1; 2nd: needs a parameter the layer lacks; 3rd: the fallback.
     rt.load_bindings(
         dir.write("a.xml", affine_xml("affine_plus_one", "<Where do_softmax=\"1\"/>\n")));
@@ -160,7 +160,7 @@ TEST_CASE("execution: input layouts preferred / conversions inserted otherwise")
     for (std::size_t i = 0; i < in.size(); ++i) want.push_back(in[i] + 100.0 * (i / 12 % 3));
     const std::vector<float> in_nhwc = myriad_test::nchw_to_nhwc(in, shape);
 
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     rt.load_bindings(dir.write(
         "mark.xml", channel_mark_xml("mark_nchw", "BFYX") + channel_mark_xml("mark_nhwc", "BYXF")));
     LayerSpec spec{"Mark", {}, {shape}, {Layout::BFYX}, shape, {}};
@@ -185,7 +185,7 @@ TEST_CASE("execution: input layouts preferred / conversions inserted otherwise")
         0, 1e-6);
 
     // Only the BYXF binding: an NCHW input is converted in, the output converted back.
-    Runtime only_nhwc(0);
+    Runtime only_nhwc(myriad_test::device_index());
     only_nhwc.load_bindings(dir.write("nhwc.xml", channel_mark_xml("mark_nhwc", "BYXF")));
     spec.input_layouts = {Layout::BFYX};
     Layer converted = only_nhwc.create_layer(spec);
@@ -244,7 +244,7 @@ const char* center_xml = R"(<CustomLayer name="Center" type="MVCL" version="1">
 TEST_CASE("execution: two stages through output_buffer/input_buffer / a Data blob / local_data") {
     ScratchDir dir("exec_two_stage");
     dir.write("two.cl", center_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     rt.load_bindings(dir.write("two.xml", center_xml));
     const Shape shape{2, 3, 4, 6};
     LayerSpec spec{"Center", {{"hw", "24"}}, {shape}, {}, shape, {}};
@@ -320,7 +320,7 @@ std::string dma_xml(const std::string& entry) {
 TEST_CASE("execution: Myriad DMA builtins (2D2D / 3D3D / stride and 3D transactions)") {
     ScratchDir dir("exec_dma");
     dir.write("dma.cl", dma_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     std::string xml;
     for (const char* e : {"copy2d", "copy3d", "stride2d", "dma3d"}) xml += dma_xml(e);
     rt.load_bindings(dir.write("dma.xml", xml));
@@ -440,7 +440,7 @@ const char* seed_grn_dma_xml = R"(<CustomLayer name="GRN" type="MVCL" version="1
 TEST_CASE("execution: the seed's manual-DMA GRN (__dma_preload/__dma_postwrite) runs unchanged") {
     ScratchDir dir("exec_grn_dma");
     dir.write("grn_dma.cl", seed_grn_dma_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     rt.load_bindings(dir.write("grn.xml", seed_grn_dma_xml));
     const Shape shape{1, 5, 6, 7};
     Layer layer = rt.create_layer(LayerSpec{"GRN", {{"bias", "0.75"}}, {shape}, {}, shape, {}});
@@ -460,7 +460,7 @@ TEST_CASE("execution: the seed's manual-DMA GRN (__dma_preload/__dma_postwrite) 
 TEST_CASE("execution: device buffers in / device buffers out / errors name layer and tensor") {
     ScratchDir dir("exec_device");
     dir.write("affine.cl", affine_cl);
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     rt.load_bindings(dir.write("affine.xml", affine_xml("affine", "")));
     Layer layer = rt.create_layer(affine_spec());
     const auto in = to_half(random_values(60, -4, 4, 6));
@@ -501,12 +501,12 @@ TEST_CASE("execution: OpenCL C build errors and bad work sizes are reported / no
                                "\n__kernel void broken(__global half* src, "
                                "__global half* dst, float scale, int offset, "
                                "int width) { undefined_call(); }\n");
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     std::string xml = affine_xml("broken", "");
     rt.load_bindings(dir.write("broken.xml", xml));
     CHECK_THROWS_WITH_AS(rt.create_layer(affine_spec()), doctest::Contains("OpenCL C build failed"),
                          tessera::error);
-    Runtime rt2(0);
+    Runtime rt2(myriad_test::device_index());
     rt2.load_bindings(dir.write("uneven.xml", affine_xml("affine", "", "B*F*Y*X+1")));
     CHECK_THROWS_WITH_AS(rt2.create_layer(affine_spec()), doctest::Contains("not a multiple"),
                          tessera::error);

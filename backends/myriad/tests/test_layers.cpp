@@ -181,7 +181,7 @@ TEST_CASE("layers: a user's binding overrides the shipped one of the same type")
   <WorkSizes dim="input,0" global="B*F*Y*X"/>
 </CustomLayer>
 )");
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
     REQUIRE(rt.bindings_for("GRN").size() == 1);  // the shipped one
     rt.load_bindings(dir.path() + "/grn.xml");
     REQUIRE(rt.bindings_for("GRN").size() == 2);
@@ -193,7 +193,8 @@ TEST_CASE("layers: a user's binding overrides the shipped one of the same type")
 }
 
 TEST_CASE("layers: every shipped bindings file parses and names an existing kernel") {
-    Runtime rt(0);
+    Runtime rt(myriad_test::device_index());
+    MESSAGE("device: " << rt.device_name() << (rt.device_has_fp16() ? " (cl_khr_fp16)" : " (no cl_khr_fp16)"));
     for (const char* type :
          {"GRN", "ReorgYolo", "ShuffleChannels", "ShuffleChannel", "MVN", "Convert"})
         CHECK_MESSAGE(rt.has_binding(type), type);
