@@ -1,6 +1,7 @@
 // xml_parser.cpp -- reads bindings files of both generations into myriad::CustomLayer, checking
 // every element, attribute, expression and kernel argument, with file/line/element/attribute in
 // every error.
+#include <sys/stat.h>
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -178,7 +179,12 @@ class Element {
     pugi::xml_node node_;
 };
 
+/// Reads a regular file of at most 64 MiB (devices, directories and FIFOs are refused).
 std::string read_file(const std::string& path, bool* ok) {
+    struct stat st {};
+    *ok = false;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20))
+        return {};
     std::ifstream in(path, std::ios::binary);
     *ok = static_cast<bool>(in);
     if (!*ok) return {};
@@ -340,7 +346,8 @@ void parse_kernel_element(const FileContext& file, const pugi::xml_node& node, K
                 path = cl_path;
                 bytes = std::move(cl_text);
             } else if (!ok) {
-                file.fail(child, "filename", "cannot read '" + path + "'");
+                file.fail(child, "filename",
+                          "cannot read '" + path + "' (a regular file up to 64 MiB)");
             }
             if (looks_binary(bytes))
                 file.fail(child, "filename",
@@ -572,7 +579,9 @@ std::vector<CustomLayer> parse_bindings_text(const std::string& text, const std:
 std::vector<CustomLayer> parse_bindings_file(const std::string& path) {
     bool ok = false;
     const std::string text = read_file(path, &ok);
-    if (!ok) throw xml_error(path, 0, "", "", "cannot read the bindings file");
+    if (!ok)
+        throw xml_error(path, 0, "", "",
+                        "cannot read the bindings file (a regular file up to 64 MiB)");
     return parse_bindings_text(text, path);
 }
 

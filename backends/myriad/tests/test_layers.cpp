@@ -194,7 +194,8 @@ TEST_CASE("layers: a user's binding overrides the shipped one of the same type")
 
 TEST_CASE("layers: every shipped bindings file parses and names an existing kernel") {
     Runtime rt(myriad_test::device_index());
-    MESSAGE("device: " << rt.device_name() << (rt.device_has_fp16() ? " (cl_khr_fp16)" : " (no cl_khr_fp16)"));
+    MESSAGE("device: " << rt.device_name()
+                       << (rt.device_has_fp16() ? " (cl_khr_fp16)" : " (no cl_khr_fp16)"));
     for (const char* type :
          {"GRN", "ReorgYolo", "ShuffleChannels", "ShuffleChannel", "MVN", "Convert"})
         CHECK_MESSAGE(rt.has_binding(type), type);
@@ -345,4 +346,74 @@ TEST_CASE(
                 : std::vector<double>{1, 1, 2, 2, 0, -1, 0, 0, 0, 1, -1, -1};
         check_close(out.values, want, 0, 0);
     }
+}
+
+TEST_CASE("layers: Convolution 3x3 and 1x1 with the filter in local_data") {
+    const Shape in_shape{2, 3, 5, 6};
+    const auto in = to_half(random_values(180, -2, 2, 18));
+    for (int ksize : {3, 1}) {
+        CAPTURE(ksize);
+        const int K = 4, C = 3, pad = ksize / 2;
+        const Shape out_shape{2, K, 5, 6};
+        const auto weights =
+            to_half(random_values(static_cast<std::size_t>(K * C * ksize * ksize), -1, 1, 19));
+        std::vector<double> want;
+        for (int b = 0; b < 2; ++b)
+            for (int k = 0; k < K; ++k)
+                for (int y = 0; y < 5; ++y)
+                    for (int x = 0; x < 6; ++x) {
+                        double acc = 0;
+                        for (int c = 0; c < C; ++c)
+                            for (int ky = 0; ky < ksize; ++ky)
+                                for (int kx = 0; kx < ksize; ++kx) {
+                                    const int iy = y + ky - pad, ix = x + kx - pad;
+                                    if (iy < 0 || iy >= 5 || ix < 0 || ix >= 6) continue;
+                                    acc += double(in[idx(in_shape, b, c, iy, ix)]) *
+                                           weights[static_cast<std::size_t>(
+                                               ((k * C + c) * ksize + ky) * ksize + kx)];
+                                }
+                        want.push_back(acc);
+                    }
+        const std::string kernel = ksize == 3 ? "3,3" : "1,1";
+        const std::string pads = ksize == 3 ? "1,1" : "0,0";
+        LayerSpec spec{"Convolution",
+                       {{"kernel", kernel},
+                        {"strides", "1,1"},
+                        {"pads_begin", pads},
+                        {"pads_end", pads},
+                        {"dilations", "1,1"}},
+                       {in_shape},
+                       {},
+                       out_shape,
+                       {}};
+        spec.blobs["weights"] = HostTensor{{K, C, ksize, ksize}, Layout::BFYX, weights};
+        Layer layer = runtime().create_layer(spec);
+        CHECK(layer.binding().stages[0].entry ==
+              (ksize == 3 ? "convolution_3x3" : "convolution_1x1"));
+        check_close(layer.run({{in_shape, Layout::BFYX, in}}).values, want, 8e-3, 4e-3);
+    }
+}
+
+TEST_CASE("layers: ExperimentalDetectronPriorGridGenerator") {
+    const std::vector<float> priors{-8, -4, 8, 4, -16, -16, 16, 16, -3.5f, -1.5f, 3.5f, 1.5f};
+    const int P = 3, H = 4, W = 5;
+    std::vector<double> want;
+    for (int h = 0; h < H; ++h)
+        for (int w = 0; w < W; ++w)
+            for (int p = 0; p < P; ++p)
+                for (int k = 0; k < 4; ++k)
+                    want.push_back(priors[static_cast<std::size_t>(p * 4 + k)] +
+                                   (k % 2 == 0 ? (w + 0.5) * 8 : (h + 0.5) * 6));
+    Layer layer = runtime().create_layer(
+        LayerSpec{"ExperimentalDetectronPriorGridGenerator",
+                  {{"stride_x", "8"}, {"stride_y", "6"}, {"h", "0"}, {"w", "0"}, {"flatten", "1"}},
+                  {{P, 4}, {1, 8, H, W}, {1, 3, 24, 40}},
+                  {},
+                  {H * W * P, 4},
+                  {}});
+    const HostTensor out =
+        layer.run({{{P, 4}, Layout::BF, priors},
+                   {{1, 8, H, W}, Layout::BFYX, std::vector<float>(8 * H * W)},
+                   {{1, 3, 24, 40}, Layout::BFYX, std::vector<float>(3 * 24 * 40)}});
+    check_close(out.values, want, 0, 1e-3);
 }

@@ -351,6 +351,19 @@ TEST_CASE("parser: hostile inputs end in xml_error / never a crash") {
         "<CustomLayer name=\"x\"><Kernel entry=\"a\"><Source filename=\"../../../../../../etc\"/>"
         "</Kernel></CustomLayer>"));
     CHECK(rejects("<CustomLayer name=\"x\" version=\"99999999999999999999\"/>"));
+    for (const char* device : {"/dev/zero", "/dev/urandom", "/proc/self/mem", "/"}) {
+        CAPTURE(device);
+        const std::string xml =
+            std::string("<CustomLayer name=\"x\"><Kernel entry=\"a\"><Source filename=\"") +
+            device + "\"/></Kernel></CustomLayer>";
+        try {
+            parse_bindings_text(xml, dir.path() + "/hostile.xml");
+            FAIL("expected an error");
+        } catch (const xml_error& e) {
+            CHECK(std::string(e.what()).find("cannot read") != std::string::npos);
+        }
+        CHECK_THROWS_AS(parse_bindings_file(device), xml_error);
+    }
     CHECK(rejects("<CustomLayer name=\"x\" max-shaves=\"-1\"/>"));
 
     // Random byte mutations of valid files: each parses or throws a tessera::error.
