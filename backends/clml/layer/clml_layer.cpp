@@ -8,12 +8,18 @@
 //   clEnqueueNDRangeKernel                  offered first to libtessera_clml (its exported hook
 //                                           tesseraClmlCaptureKernel), which captures kernels
 //                                           enqueued to a queue with an open recording.
+// With CLML_LAYER_REPORT_GPU=1 in the environment (read when the loader initialises the layer)
+// every device also reports itself as a GPU, for clients that only look for GPU devices:
+//   clGetDeviceInfo(CL_DEVICE_TYPE)         answers CL_DEVICE_TYPE_GPU
+//   clGetDeviceIDs, clCreateContextFromType a type that includes CL_DEVICE_TYPE_GPU selects every
+//                                           device (CL_DEVICE_TYPE_ALL); other types are unchanged
 // The ML functions themselves live in libtessera_clml, which clients link directly.
 #include <CL/cl_icd.h>
 #include <CL/cl_layer.h>
 #include <dlfcn.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -27,9 +33,44 @@ constexpr char kExtraExtensions[] = " cl_qcom_ml_ops cl_qcom_recordable_queues";
 // The next layer's (or driver's) table and ours; written once by clInitLayer.
 cl_icd_dispatch g_next{};
 cl_icd_dispatch g_layer{};
+// CLML_LAYER_REPORT_GPU=1: devices are reported as GPUs.
+bool g_report_gpu = false;
+
+// The type to ask the driver for: every device when the client asks for GPUs and they are
+// reported as GPUs.
+cl_device_type driver_type(cl_device_type requested) {
+  return g_report_gpu && (requested & CL_DEVICE_TYPE_GPU) != 0 ? CL_DEVICE_TYPE_ALL : requested;
+}
+
+cl_int CL_API_CALL layer_get_device_ids(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
+                                        cl_device_id* devices, cl_uint* num_devices) {
+  return g_next.clGetDeviceIDs(platform, driver_type(type), num_entries, devices, num_devices);
+}
+
+cl_context CL_API_CALL layer_create_context_from_type(const cl_context_properties* properties, cl_device_type type,
+                                                      void(CL_CALLBACK* notify)(const char*, const void*, size_t,
+                                                                                void*),
+                                                      void* user_data, cl_int* err) {
+  return g_next.clCreateContextFromType(properties, driver_type(type), notify, user_data, err);
+}
+
+cl_int report_device_type(size_t size, void* value, size_t* size_ret) {
+  const cl_device_type gpu = CL_DEVICE_TYPE_GPU;
+  if (size_ret != nullptr) *size_ret = sizeof(gpu);
+  if (value != nullptr) {
+    if (size < sizeof(gpu)) return CL_INVALID_VALUE;
+    std::memcpy(value, &gpu, sizeof(gpu));
+  }
+  return CL_SUCCESS;
+}
 
 cl_int CL_API_CALL layer_get_device_info(cl_device_id device, cl_device_info name, size_t size, void* value,
                                          size_t* size_ret) {
+  if (name == CL_DEVICE_TYPE && g_report_gpu) {
+    cl_device_type real = 0;  // validates the device
+    const cl_int err = g_next.clGetDeviceInfo(device, name, sizeof(real), &real, nullptr);
+    return err != CL_SUCCESS ? err : report_device_type(size, value, size_ret);
+  }
   if (name != CL_DEVICE_EXTENSIONS) return g_next.clGetDeviceInfo(device, name, size, value, size_ret);
   size_t base_size = 0;
   cl_int err = g_next.clGetDeviceInfo(device, name, 0, nullptr, &base_size);
@@ -135,6 +176,12 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_ent
   // Copy what the loader provides; entries it does not know stay null.
   std::memcpy(&g_next, target, (num_entries < kEntries ? num_entries : kEntries) * sizeof(void*));
   g_layer = g_next;
+  const char* report_gpu = std::getenv("CLML_LAYER_REPORT_GPU");
+  g_report_gpu = report_gpu != nullptr && report_gpu[0] == '1';
+  if (g_report_gpu) {
+    g_layer.clGetDeviceIDs = layer_get_device_ids;
+    g_layer.clCreateContextFromType = layer_create_context_from_type;
+  }
   g_layer.clGetDeviceInfo = layer_get_device_info;
   g_layer.clCreateCommandQueue = layer_create_queue;
   g_layer.clCreateCommandQueueWithProperties = layer_create_queue_with_properties;

@@ -1,4 +1,4 @@
-// api_functions.h -- the internal implementations behind every slot of CLMLInterfaceV1QCOM.
+// api_functions.h -- the internal implementations behind every slot of the CLML interface tables.
 #pragma once
 
 #include "cl_config.h"
@@ -64,6 +64,12 @@ cl_int api_create_pad(cl_context, const cl_ml_op_properties_qcom*, const cl_ml_o
                       cl_ml_tensor_qcom, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 cl_int api_create_tensor(cl_context, const cl_ml_tensor_properties_qcom*, const cl_ml_tensor_desc_qcom*,
                          cl_ml_tensor_qcom*);
+// V4: a tensor created with a usage (validated, recorded; layouts do not depend on it).
+cl_int api_create_tensor_with_usage(cl_context, const cl_ml_tensor_properties_qcom*, const cl_ml_tensor_desc_qcom*,
+                                    cl_ml_tensor_usage_qcom, cl_ml_tensor_qcom*);
+// V2: element-wise clip.
+cl_int api_create_clip(cl_context, const cl_ml_op_properties_qcom*, const cl_ml_op_clip_desc_qcom*, cl_ml_tensor_qcom,
+                       cl_ml_tensor_qcom, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
 cl_int api_get_tensor_memory_size(cl_context, cl_ml_tensor_qcom, cl_uint*);
 cl_int api_release_op(cl_ml_op_qcom);
 cl_int api_release_tensor(cl_ml_tensor_qcom);

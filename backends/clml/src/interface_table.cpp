@@ -1,5 +1,5 @@
-// interface_table.cpp -- the exported C entry points: version query, the V1 interface table and
-// the recordable-queue functions.
+// interface_table.cpp -- the exported C entry points: version query, the interface tables V1 (minors
+// 0 and 1) to V4 and the recordable-queue functions.
 #include "api_functions.h"
 #include "recording.h"
 
@@ -8,57 +8,91 @@
 namespace tessera::clml {
 namespace {
 
-// Minor versions offered for major 1 (ascending); every one uses the same V1 table layout.
-constexpr cl_int kMinorVersions[] = {0, 1};
+// Fills the V1 members, which every generation's table starts with.
+template <class Table>
+constexpr void fill_v1_members(Table& t, cl_int major, cl_int minor) {
+  t.majorVersion = major;
+  t.minorVersion = minor;
+  t.clCreateMLOpGemmQCOM = api_create_gemm;
+  t.clCreateMLOpTransposeQCOM = api_create_transpose;
+  t.clCreateMLOpFullyConnectedQCOM = api_create_fully_connected;
+  t.clCreateMLOpConvolutionForwardQCOM = api_create_convolution;
+  t.clCreateMLOpBatchNormForwardQCOM = api_create_batchnorm;
+  t.clCreateMLOpActivationForwardQCOM = api_create_activation;
+  t.clCreateMLOpPoolingForwardQCOM = api_create_pooling;
+  t.clCreateMLOpFusedConvolutionActivationForwardQCOM = api_create_conv_activation;
+  t.clCreateMLOpFusedConvolutionBatchNormForwardQCOM = api_create_conv_batchnorm;
+  t.clCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM = api_create_conv_batchnorm_activation;
+  t.clCreateMLOpBinaryQCOM = api_create_binary;
+  t.clCreateMLOpSoftmaxQCOM = api_create_softmax;
+  t.clCreateMLOpFillQCOM = api_create_fill;
+  t.clCreateMLOpConcatQCOM = api_create_concat;
+  t.clCreateMLOpPermuteQCOM = api_create_permute;
+  t.clCreateMLOpReshapeQCOM = api_create_reshape;
+  t.clCreateMLOpDepthToSpaceQCOM = api_create_depth_to_space;
+  t.clCreateMLOpFusedDepthToSpaceActivationQCOM = api_create_depth_to_space_activation;
+  t.clCreateMLOpResizeBilinearQCOM = api_create_resize_bilinear;
+  t.clCreateMLOpPadQCOM = api_create_pad;
+  t.clCreateMLTensorQCOM = api_create_tensor;
+  t.clGetMLTensorMemorySizeQCOM = api_get_tensor_memory_size;
+  t.clReleaseMLOpQCOM = api_release_op;
+  t.clReleaseMLTensorQCOM = api_release_tensor;
+  t.clEnqueueMLOpQCOM = api_enqueue_op;
+  t.clEnqueueMLOpImmutableQCOM = api_enqueue_op_immutable;
+  t.clEnqueueRecordingMLOpQCOM = api_enqueue_recording_op;
+  t.clEnqueueReadMLTensorDataQCOM = api_read_tensor;
+  t.clEnqueueWriteMLTensorDataQCOM = api_write_tensor;
+  t.clEnqueueCopyMLTensorDataQCOM = api_copy_tensor;
+  t.clCreateMLTuningCacheQCOM = api_create_tuning_cache;
+  t.clTuneMLOpQCOM = api_tune_op;
+  t.clSaveMLTuningCacheQCOM = api_save_tuning_cache;
+  t.clLoadMLTuningCacheQCOM = api_load_tuning_cache;
+  t.clReleaseMLTuningCacheQCOM = api_release_tuning_cache;
+  t.clCreateMLTensorMemoryDescriptorSetQCOM = api_create_descriptor_set;
+  t.clReleaseMLTensorMemoryDescriptorSetQCOM = api_release_descriptor_set;
+  t.clUpdateMLTensorMemoryDescriptorSetQCOM = api_update_descriptor_set;
+}
 
 template <cl_int Minor>
 constexpr CLMLInterfaceV1QCOM make_v1_table() {
-  return CLMLInterfaceV1QCOM{
-      1,
-      Minor,
-      api_create_gemm,
-      api_create_transpose,
-      api_create_fully_connected,
-      api_create_convolution,
-      api_create_batchnorm,
-      api_create_activation,
-      api_create_pooling,
-      api_create_conv_activation,
-      api_create_conv_batchnorm,
-      api_create_conv_batchnorm_activation,
-      api_create_binary,
-      api_create_softmax,
-      api_create_fill,
-      api_create_concat,
-      api_create_permute,
-      api_create_reshape,
-      api_create_depth_to_space,
-      api_create_depth_to_space_activation,
-      api_create_resize_bilinear,
-      api_create_pad,
-      api_create_tensor,
-      api_get_tensor_memory_size,
-      api_release_op,
-      api_release_tensor,
-      api_enqueue_op,
-      api_enqueue_op_immutable,
-      api_enqueue_recording_op,
-      api_read_tensor,
-      api_write_tensor,
-      api_copy_tensor,
-      api_create_tuning_cache,
-      api_tune_op,
-      api_save_tuning_cache,
-      api_load_tuning_cache,
-      api_release_tuning_cache,
-      api_create_descriptor_set,
-      api_release_descriptor_set,
-      api_update_descriptor_set,
-  };
+  CLMLInterfaceV1QCOM t{};
+  fill_v1_members(t, 1, Minor);
+  return t;
+}
+
+// V2 and V3 (same members): V1 plus the clip op.
+template <class Table, cl_int Major>
+constexpr Table make_clip_table() {
+  Table t{};
+  fill_v1_members(t, Major, 0);
+  t.clCreateMLOpClipQCOM = api_create_clip;
+  return t;
+}
+
+constexpr CLMLInterfaceV4QCOM make_v4_table() {
+  CLMLInterfaceV4QCOM t{};
+  fill_v1_members(t, 4, 0);
+  t.clCreateMLOpClipQCOM = api_create_clip;
+  t.clCreateMLTensorWithUsageQCOM = api_create_tensor_with_usage;
+  return t;
 }
 
 const CLMLInterfaceV1QCOM kInterfaceV1_0 = make_v1_table<0>();
 const CLMLInterfaceV1QCOM kInterfaceV1_1 = make_v1_table<1>();
+const CLMLInterfaceV2QCOM kInterfaceV2_0 = make_clip_table<CLMLInterfaceV2QCOM, 2>();
+const CLMLInterfaceV3QCOM kInterfaceV3_0 = make_clip_table<CLMLInterfaceV3QCOM, 3>();
+const CLMLInterfaceV4QCOM kInterfaceV4_0 = make_v4_table();
+
+// Every (major, minor) offered, ascending, with its table.
+struct OfferedVersion {
+  cl_int major;
+  cl_int minor;
+  const void* table;
+};
+const OfferedVersion kOffered[] = {
+    {1, 0, &kInterfaceV1_0}, {1, 1, &kInterfaceV1_1}, {2, 0, &kInterfaceV2_0},
+    {3, 0, &kInterfaceV3_0}, {4, 0, &kInterfaceV4_0},
+};
 
 }  // namespace
 }  // namespace tessera::clml
@@ -67,29 +101,27 @@ using namespace tessera::clml;
 
 TESSERA_CLML_EXPORT cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* majors, cl_int* minors, cl_uint count,
                                                                       cl_uint* count_ret) {
-  constexpr cl_uint available = sizeof(kMinorVersions) / sizeof(kMinorVersions[0]);
+  constexpr cl_uint available = sizeof(kOffered) / sizeof(kOffered[0]);
   if (count_ret != nullptr) *count_ret = available;
   if (count == 0)
     return count_ret != nullptr || (majors == nullptr && minors == nullptr) ? CL_SUCCESS : CL_INVALID_VALUE;
   if (count < available) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < available; ++i) {
-    if (majors != nullptr) majors[i] = 1;
-    if (minors != nullptr) minors[i] = kMinorVersions[i];
+    if (majors != nullptr) majors[i] = kOffered[i].major;
+    if (minors != nullptr) minors[i] = kOffered[i].minor;
   }
   return CL_SUCCESS;
 }
 
 TESSERA_CLML_EXPORT cl_int CL_API_CALL clGetMLInterfaceQCOM(void* interface_out, cl_int major, cl_int minor) {
-  if (interface_out == nullptr || major != 1) return CL_INVALID_VALUE;
-  const CLMLInterfaceV1QCOM* table = nullptr;
-  if (minor == 0)
-    table = &kInterfaceV1_0;
-  else if (minor == 1)
-    table = &kInterfaceV1_1;
-  else
-    return CL_INVALID_VALUE;
-  *static_cast<const CLMLInterfaceV1QCOM**>(interface_out) = table;
-  return CL_SUCCESS;
+  if (interface_out == nullptr) return CL_INVALID_VALUE;
+  for (const OfferedVersion& offered : kOffered) {
+    if (offered.major == major && offered.minor == minor) {
+      *static_cast<const void**>(interface_out) = offered.table;
+      return CL_SUCCESS;
+    }
+  }
+  return CL_INVALID_VALUE;
 }
 
 TESSERA_CLML_EXPORT cl_recording_qcom CL_API_CALL clNewRecordingQCOM(cl_command_queue queue, cl_int* err) {

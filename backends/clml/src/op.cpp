@@ -100,6 +100,12 @@ bool is_valid_arithmetic_mode(cl_arithmetic_mode_qcom mode) {
   return mode >= CL_ARITHMETIC_MODE_FP16_QCOM && mode <= CL_ARITHMETIC_MODE_INT32_QCOM;
 }
 
+bool is_valid_op_dimensions(cl_uint num_dimensions, bool five_d) {
+  if (num_dimensions == 0) return true;
+  if (five_d) return num_dimensions == CL_TENSOR_DIMENSIONS_5D_QCOM || num_dimensions == 3 || num_dimensions == 5;
+  return num_dimensions == 2 || num_dimensions == 4;
+}
+
 bool is_valid_activation(const cl_ml_op_activation_desc_qcom& desc) {
   return desc.function >= CL_ACTIVATION_RELU && desc.function <= CL_ACTIVATION_LEAKY_RELU &&
          (desc.nan_propagation == CL_DO_NOT_PROPAGATE_NAN_QCOM || desc.nan_propagation == CL_PROPAGATE_NAN_QCOM) &&
@@ -256,6 +262,8 @@ cl_int OpBuilder::finish(const std::string& signature) {
       KernelDispatch& d = op_->dispatches[i];
       if (d.local_candidates.size() <= 1) continue;
       auto local = cache->lookup(op_->tuning_key(i));
+      // An entry this kernel cannot run with (a hostile or stale cache) counts as a miss.
+      if (local && !local_size_usable(*local, d.global, d.kernel, op_->device)) local.reset();
       if (!local) {
         if (properties_.require_tuning_cache_hit) return CL_INVALID_VALUE;
         continue;

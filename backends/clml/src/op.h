@@ -55,6 +55,10 @@ cl_int parse_op_properties(const cl_ml_op_properties_qcom* list, OpProperties& o
 // Converts a cl_ml_value_qcom to float; false for an unknown type tag.
 bool ml_value_to_float(const cl_ml_value_qcom& value, float& out);
 bool is_valid_arithmetic_mode(cl_arithmetic_mode_qcom mode);
+// The num_dimensions field of convolution and pooling descriptors ("reserved" in the spec): 0
+// (unset) or a value that describes the tensors: for 4-D tensors 2 (spatial axes) or 4 (rank),
+// for 5-D ones CL_TENSOR_DIMENSIONS_5D_QCOM, 3 or 5. Anything else is rejected.
+bool is_valid_op_dimensions(cl_uint num_dimensions, bool five_d);
 bool is_valid_activation(const cl_ml_op_activation_desc_qcom& desc);
 
 // A per-channel parameter tensor: at most one axis larger than 1. Gives its element count and

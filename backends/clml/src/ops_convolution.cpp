@@ -307,7 +307,9 @@ cl_int create_conv(cl_context context, const cl_ml_op_properties_qcom* propertie
   cl_channel_type dtype;
   if (cl_int err = b.same_dtype({&ti, &tw, &tb, &to, &tm, &tv, &ts, &tbb, &tp}, dtype); err != CL_SUCCESS) return err;
   const TensorInfo ii = ti->logical(), wi0 = tw->logical(), oi = to->logical();
-  if (ii.five_d != oi.five_d || wi0.five_d != ii.five_d || ii.shape[kN] != oi.shape[kN]) return CL_INVALID_VALUE;
+  if (ii.five_d != oi.five_d || wi0.five_d != ii.five_d || ii.shape[kN] != oi.shape[kN] ||
+      !is_valid_op_dimensions(desc->num_dimensions, ii.five_d))
+    return CL_INVALID_VALUE;
   const bool transpose = desc->mode == CL_CONVOLUTION_MODE_TRANSPOSE_QCOM;
   const bool depthwise = desc->mode == CL_CONVOLUTION_MODE_DEPTHWISE_QCOM;
   const int64_t in_c = ii.shape[kC], out_c = oi.shape[kC];

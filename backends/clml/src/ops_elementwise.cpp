@@ -1,4 +1,4 @@
-// ops_elementwise.cpp -- activation, binary, fill and batchnorm ops: creators and kernels.
+// ops_elementwise.cpp -- activation, clip, binary, fill and batchnorm ops: creators and kernels.
 #include <sstream>
 
 #include "api_guard.h"
@@ -16,6 +16,15 @@ kernel void activation_fwd(const global T* in, int8 ist, global T* out, int8 ost
   real p = param_count == 0 ? (real)default_param
                             : LD(param, (param_count == 1 ? 0 : c) * param_stride);
   ST(out, off5(ost, n, c, d, h, w), activate(LD(in, off5(ist, n, c, d, h, w)), fn, p, nanp));
+}
+
+// out = x < lo ? lo : (x > hi ? hi : x): NaN stays NaN.
+kernel void clip_fwd(const global T* in, int8 ist, global T* out, int8 ost, int8 shape, float lo,
+                     float hi) {
+  int n, c, d, h, w;
+  UNRAVEL5(get_global_id(0), shape, n, c, d, h, w);
+  real x = LD(in, off5(ist, n, c, d, h, w));
+  ST(out, off5(ost, n, c, d, h, w), x < (real)lo ? (real)lo : (x > (real)hi ? (real)hi : x));
 }
 
 inline real binary_apply(int op, real x, real y) {
@@ -148,6 +157,36 @@ cl_int create_activation(cl_context context, const cl_ml_op_properties_qcom* pro
   return b.finish("act" + std::to_string(desc->function) + shape_text(b.info(so)));
 }
 
+cl_int create_clip(cl_context context, const cl_ml_op_properties_qcom* properties, const cl_ml_op_clip_desc_qcom* desc,
+                   cl_ml_tensor_qcom input, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
+                   cl_ml_tuningcache_qcom cache) {
+  OpBuilder b;
+  if (cl_int err = b.begin(context, properties, desc, out, cache); err != CL_SUCCESS) return err;
+  float hi, lo;
+  if (desc->type != CL_CLIP_BY_VALUE_QCOM || !is_valid_arithmetic_mode(desc->arithmetic_mode) ||
+      !ml_value_to_float(desc->max_value, hi) || !ml_value_to_float(desc->min_value, lo) || !(lo <= hi))
+    return CL_INVALID_VALUE;  // also NaN bounds
+  TensorPtr in, outp;
+  if (cl_int err = b.require(input, in); err != CL_SUCCESS) return err;
+  if (cl_int err = b.require(output, outp); err != CL_SUCCESS) return err;
+  cl_channel_type dtype;
+  if (cl_int err = b.same_dtype({&in, &outp}, dtype); err != CL_SUCCESS) return err;
+  if (!in->logical().same_shape(outp->logical())) return CL_INVALID_VALUE;
+  const int si = b.add(in);
+  const int so = b.add(outp, OpBuilder::follow_layout(b.info(si)));
+  KernelConfig config{dtype, desc->arithmetic_mode, ""};
+  KernelDispatch d = elementwise_dispatch(b.kernel(kProgram, kElementwiseSource, "clip_fwd", config), b.info(so));
+  b.bind(d, 0, si);
+  d.kernel.setArg(1, strides_arg(b.info(si)));
+  b.bind(d, 2, so);
+  d.kernel.setArg(3, strides_arg(b.info(so)));
+  d.kernel.setArg(4, shape_arg(b.info(so)));
+  d.kernel.setArg(5, lo);
+  d.kernel.setArg(6, hi);
+  b.add_dispatch(std::move(d));
+  return b.finish("clip" + shape_text(b.info(so)));
+}
+
 cl_int create_binary(cl_context context, const cl_ml_op_properties_qcom* properties,
                      const cl_ml_op_binary_desc_qcom* desc, cl_ml_tensor_qcom a_handle, cl_ml_tensor_qcom b_handle,
                      cl_ml_tensor_qcom c_handle, cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
@@ -268,6 +307,12 @@ cl_int api_create_activation(cl_context context, const cl_ml_op_properties_qcom*
                              cl_ml_tensor_qcom param, cl_ml_tensor_qcom output, cl_ml_op_qcom* out,
                              cl_ml_tuningcache_qcom cache) {
   return guarded([&] { return create_activation(context, properties, desc, input, param, output, out, cache); });
+}
+
+cl_int api_create_clip(cl_context context, const cl_ml_op_properties_qcom* properties,
+                       const cl_ml_op_clip_desc_qcom* desc, cl_ml_tensor_qcom input, cl_ml_tensor_qcom output,
+                       cl_ml_op_qcom* out, cl_ml_tuningcache_qcom cache) {
+  return guarded([&] { return create_clip(context, properties, desc, input, output, out, cache); });
 }
 
 cl_int api_create_binary(cl_context context, const cl_ml_op_properties_qcom* properties,

@@ -177,17 +177,29 @@ cl_int create_gemm(cl_context context, const cl_ml_op_properties_qcom* propertie
   if (cl_int err = b.require(a_handle, ta); err != CL_SUCCESS) return err;
   if (cl_int err = b.require(b_handle, tb); err != CL_SUCCESS) return err;
   if (cl_int err = b.require(c_handle, tc); err != CL_SUCCESS) return err;
-  // Gemm works on linear tensors only.
-  if (ta->is_optimal() || tb->is_optimal() || tc->is_optimal()) return CL_INVALID_VALUE;
   cl_channel_type dtype;
   if (cl_int err = b.same_dtype({&ta, &tb, &tc}, dtype); err != CL_SUCCESS) return err;
+  // Checked products: m, n, k are client-supplied cl_uints (up to 2^32 - 1 each).
   const int64_t m = desc->m, n = desc->n, k = desc->k;
-  if (ta->info().elements() != m * k || tb->info().elements() != k * n || tc->info().elements() != m * n)
+  int64_t mk = 0, kn = 0, mn = 0;
+  if (!checked_mul(m, k, mk) || !checked_mul(k, n, kn) || !checked_mul(m, n, mn)) return CL_INVALID_VALUE;
+  if (ta->logical().elements() != mk || tb->logical().elements() != kn || tc->logical().elements() != mn)
     return CL_INVALID_VALUE;
-  if (!is_packed(ta->info()) || !is_packed(tb->info()) || !is_packed(tc->info())) return CL_ML_OP_NOT_ACCELERATED_QCOM;
+  // Linear tensors: their memory is viewed as row-major matrices, so it must be packed.
+  for (const TensorPtr* t : {&ta, &tb, &tc})
+    if (!(*t)->is_optimal() && !is_packed((*t)->info())) return CL_ML_OP_NOT_ACCELERATED_QCOM;
+  // OPTIMAL tensors hold the logical (NCHW) order: unfinalised ones are finalised packed NCHW; an
+  // input that another op already laid out otherwise (a convolution's channels-last output) is
+  // copied to NCHW first. Such an output cannot be written in place.
   const int sa = b.add(ta), sb = b.add(tb), sc = b.add(tc);
+  if (tc->is_optimal() && !b.info(sc).is_packed_nchw()) return CL_ML_OP_NOT_ACCELERATED_QCOM;
+  std::optional<cl::Buffer> a_nchw, b_nchw;
+  if (ta->is_optimal() && !b.info(sa).is_packed_nchw())
+    a_nchw = b.add_repack(sa, packed_strides(b.info(sa).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
+  if (tb->is_optimal() && !b.info(sb).is_packed_nchw())
+    b_nchw = b.add_repack(sb, packed_strides(b.info(sb).shape, CL_TENSOR_LAYOUT_NCHW_QCOM));
   add_gemm_dispatch(b, sa, sb, sc, -1, m, n, k, desc->trans_a != 0, desc->trans_b != 0, alpha, beta, dtype,
-                    desc->arithmetic_mode);
+                    desc->arithmetic_mode, a_nchw ? &*a_nchw : nullptr, b_nchw ? &*b_nchw : nullptr);
   std::ostringstream sig;
   sig << "gemm" << dtype << ":" << m << "x" << n << "x" << k << "t" << desc->trans_a << desc->trans_b << (beta != 0.0f);
   return b.finish(sig.str());

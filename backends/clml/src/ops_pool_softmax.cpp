@@ -96,7 +96,9 @@ cl_int create_pooling(cl_context context, const cl_ml_op_properties_qcom* proper
   if (cl_int err = b.require(output, to); err != CL_SUCCESS) return err;
   const TensorInfo ii = ti->logical(), oi = to->logical();
   if (ii.dtype != oi.dtype) return CL_ML_OP_NOT_ACCELERATED_QCOM;
-  if (ii.five_d != oi.five_d || ii.shape[kN] != oi.shape[kN] || ii.shape[kC] != oi.shape[kC]) return CL_INVALID_VALUE;
+  if (ii.five_d != oi.five_d || ii.shape[kN] != oi.shape[kN] || ii.shape[kC] != oi.shape[kC] ||
+      !is_valid_op_dimensions(desc->num_dimensions, ii.five_d))
+    return CL_INVALID_VALUE;
   // Spatial descriptor index i: (h, w) for 4D, (d, h, w) for 5D. Internal order: d, h, w.
   int win[3] = {1, 1, 1}, stride[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pa[3] = {0, 0, 0};
   const int first_axis = ii.five_d ? 0 : 1;

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "api_functions.h"
 #include "api_guard.h"
 #include "handle_registry.h"
 
@@ -175,6 +176,15 @@ cl_int api_create_tensor(cl_context context, const cl_ml_tensor_properties_qcom*
     *out = HandleRegistry<Tensor>::instance().add<cl_ml_tensor_qcom>(std::move(tensor));
     return CL_SUCCESS;
   });
+}
+
+cl_int api_create_tensor_with_usage(cl_context context, const cl_ml_tensor_properties_qcom* properties,
+                                    const cl_ml_tensor_desc_qcom* desc, cl_ml_tensor_usage_qcom usage,
+                                    cl_ml_tensor_qcom* out) {
+  // The usage is a hint for a vendor's memory placement; here every tensor is laid out by the ops
+  // that use it, so a valid usage changes nothing.
+  if (usage < CL_TENSOR_USAGE_UNUSED_QCOM || usage > CL_TENSOR_USAGE_TNN_QCOM) return CL_INVALID_VALUE;
+  return api_create_tensor(context, properties, desc, out);
 }
 
 cl_int api_get_tensor_memory_size(cl_context context, cl_ml_tensor_qcom handle, cl_uint* size) {

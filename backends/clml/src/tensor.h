@@ -36,6 +36,14 @@ struct TensorInfo {
   bool same_shape(const TensorInfo& other) const { return shape == other.shape; }
 };
 
+// a * b without overflow: false (and `out` untouched) when the product does not fit int64_t.
+inline bool checked_mul(int64_t a, int64_t b, int64_t& out) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return false;
+  out = product;
+  return true;
+}
+
 size_t element_size_of(cl_channel_type dtype);
 bool is_supported_dtype(cl_channel_type dtype);
 // Packed strides of a shape in NCHW (NCDHW) or NHWC (NDHWC) order.

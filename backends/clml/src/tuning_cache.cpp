@@ -3,8 +3,11 @@
 //   "TCLMLTC\0" | u32 version (1) | u32 entry count |
 //   entries: u32 key length, key bytes, u32 dims (0..3), dims x u64 local size |
 //   u64 FNV-1a checksum of everything before it.   (all integers little-endian)
+// Keys start with the device name ("name|op signature#dispatch"). Loading drops entries whose
+// local size the named device cannot run; op creation checks a tuned size against the kernel.
 #include "tuning_cache.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -59,7 +62,83 @@ class Reader {
   size_t pos_ = 0;
 };
 
+// Work-group limits of one device (the smallest over devices that share a name).
+struct DeviceLimits {
+  size_t max_group = 0;
+  std::vector<size_t> max_items;
+};
+
+// The limits of every OpenCL device present, by CL_DEVICE_NAME.
+std::map<std::string, DeviceLimits> device_limits_by_name() {
+  std::map<std::string, DeviceLimits> limits;
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    return limits;  // no platform: nothing to validate against
+  }
+  for (const cl::Platform& platform : platforms) {
+    std::vector<cl::Device> devices;
+    try {
+      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;
+    }
+    for (const cl::Device& device : devices) {
+      const std::string name = device.getInfo<CL_DEVICE_NAME>();
+      const size_t max_group = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      const std::vector<size_t> max_items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+      auto [it, inserted] = limits.emplace(name, DeviceLimits{max_group, max_items});
+      if (inserted) continue;
+      DeviceLimits& known = it->second;
+      known.max_group = std::min(known.max_group, max_group);
+      if (max_items.size() < known.max_items.size()) known.max_items.resize(max_items.size());
+      for (size_t d = 0; d < known.max_items.size(); ++d)
+        known.max_items[d] = std::min(known.max_items[d], max_items[d]);
+    }
+  }
+  return limits;
+}
+
+bool within_limits(const std::vector<size_t>& local, const DeviceLimits& limits) {
+  if (local.size() > limits.max_items.size()) return false;
+  int64_t product = 1;
+  for (size_t d = 0; d < local.size(); ++d) {
+    if (local[d] > limits.max_items[d]) return false;
+    if (!checked_mul(product, static_cast<int64_t>(local[d]), product)) return false;
+  }
+  return static_cast<uint64_t>(product) <= limits.max_group;
+}
+
+// Drops the entries whose local size exceeds the limits of the device their key names. Entries
+// for devices not present are kept (a cache may serve several devices; they never match here).
+void drop_unrunnable_entries(std::map<std::string, std::vector<size_t>>& entries) {
+  const std::map<std::string, DeviceLimits> limits = device_limits_by_name();
+  for (auto it = entries.begin(); it != entries.end();) {
+    const std::string device = it->first.substr(0, it->first.find('|'));
+    auto found = limits.find(device);
+    if (found != limits.end() && !within_limits(it->second, found->second))
+      it = entries.erase(it);
+    else
+      ++it;
+  }
+}
+
 }  // namespace
+
+bool local_size_usable(const std::vector<size_t>& local, const cl::NDRange& global, const cl::Kernel& kernel,
+                       const cl::Device& device) {
+  if (local.empty()) return true;  // the implementation's choice
+  if (local.size() != global.dimensions()) return false;
+  int64_t product = 1;
+  const std::vector<size_t> max_items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  for (size_t d = 0; d < local.size(); ++d) {
+    if (local[d] == 0 || d >= max_items.size() || local[d] > max_items[d] || global.get()[d] % local[d] != 0)
+      return false;
+    if (!checked_mul(product, static_cast<int64_t>(local[d]), product)) return false;
+  }
+  return static_cast<uint64_t>(product) <= kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+}
 
 void TuningCache::store(const std::string& key, const std::vector<size_t>& local) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -111,6 +190,7 @@ bool TuningCache::deserialize(const unsigned char* data, size_t size) {
     entries[key] = std::move(local);
   }
   if (reader.position() != size - 8 - sizeof(kMagic)) return false;  // trailing garbage
+  drop_unrunnable_entries(entries);
   std::lock_guard<std::mutex> lock(mutex_);
   entries_ = std::move(entries);
   return true;

@@ -47,6 +47,11 @@ Environment* create_environment() {
   check(clQueryMLInterfaceVersionsQCOM(nullptr, nullptr, 0, &versions), "clQueryMLInterfaceVersionsQCOM");
   std::vector<cl_int> majors(versions), minors(versions);
   check(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), versions, nullptr), "query versions");
+  // The newest generation, as clients take it (the last one listed).
+  if (majors.back() != 4) {
+    std::fprintf(stderr, "newest CLML interface is V%d, expected V4\n", majors.back());
+    std::abort();
+  }
   check(CL_GET_ML_INTERFACE_QCOM(e->api, majors.back(), minors.back()), "clGetMLInterfaceQCOM");
   size_t size = 0;
   clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);

@@ -1,5 +1,6 @@
 // clml_test_support.h -- shared fixture for the CLML tests: one OpenCL context and queue per
-// process, the V1 interface, tensor helpers, fp16 conversion and result comparison.
+// process, the newest interface (V4, which holds every V1 member), tensor helpers, fp16 conversion and result
+// comparison.
 #pragma once
 
 #include <CL/cl_qcom_ml_ops.h>
@@ -19,13 +20,13 @@ struct Environment {
   cl_device_id device = nullptr;
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
-  CLMLInterfaceV1QCOM* api = nullptr;
+  CLMLInterfaceV4QCOM* api = nullptr;
   bool has_fp16 = false;
 };
 
 // The process-wide environment (first GPU, else first device of the first platform).
 Environment& env();
-inline CLMLInterfaceV1QCOM& api() {
+inline CLMLInterfaceV4QCOM& api() {
   return *env().api;
 }
 

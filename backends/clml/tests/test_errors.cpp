@@ -87,7 +87,7 @@ TEST_CASE("op creation errors") {
   cl_ml_op_activation_desc_qcom prelu{CL_ACTIVATION_PRELU, CL_DO_NOT_PROPAGATE_NAN_QCOM, CL_ARITHMETIC_MODE_FP32_QCOM};
   CHECK(api().clCreateMLOpActivationForwardQCOM(env().context, nullptr, &prelu, f.a.tensor, nullptr, f.b.tensor, &op,
                                                 nullptr) == CL_INVALID_VALUE);
-  // Gemm: optimal tensors have the wrong layout; shape mismatch.
+  // Gemm: shape mismatch, zero and overflowing sizes.
   cl_ml_op_gemm_desc_qcom gemm{8,
                                8,
                                8,
@@ -96,12 +96,18 @@ TEST_CASE("op creation errors") {
                                fp32_value(1),
                                fp32_value(0),
                                CL_ARITHMETIC_MODE_FP32_QCOM};
-  CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.opt.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
-        CL_INVALID_VALUE);
   gemm.k = 4;  // A (64 elements) is not m x k
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
   gemm.m = gemm.n = gemm.k = 0;
+  CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
+        CL_INVALID_VALUE);
+  // m = k = 2^32 - 1: m * k does not fit int64 (checked, never computed with overflow).
+  gemm.m = gemm.k = 0xffffffffu;
+  gemm.n = 1;
+  CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
+        CL_INVALID_VALUE);
+  gemm.n = 0xffffffffu;
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
   // Convolution: zero stride, wrong output shape, bad mode, bad group count, pooling mask.
@@ -133,10 +139,38 @@ TEST_CASE("op creation errors") {
   bad.group_count = 3;
   CHECK(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &bad, f.a.tensor, w.tensor, nullptr,
                                                  f.b.tensor, &op, nullptr) == CL_INVALID_VALUE);
+  // num_dimensions: 0 (unset), 2 (spatial axes) or 4 (rank) for 4-D tensors; 5-D values and 7 are rejected.
+  for (cl_uint dims : {0u, 2u, 4u}) {
+    CAPTURE(dims);
+    bad = conv;
+    bad.num_dimensions = dims;
+    REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &bad, f.a.tensor, w.tensor, nullptr,
+                                                     f.b.tensor, &op, nullptr) == CL_SUCCESS);
+    CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+  }
+  for (cl_uint dims : {1u, 3u, 5u, 7u, 0xffffffffu}) {
+    CAPTURE(dims);
+    bad = conv;
+    bad.num_dimensions = dims;
+    CHECK(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &bad, f.a.tensor, w.tensor, nullptr,
+                                                   f.b.tensor, &op, nullptr) == CL_INVALID_VALUE);
+  }
   cl_ml_op_pooling_desc_qcom pool{};
   pool.mode = CL_POOLING_MODE_MAX_QCOM;
   pool.window_size[0] = pool.window_size[1] = 2;
   pool.stride[0] = pool.stride[1] = 2;
+  {
+    DeviceTensor pooled;
+    create(pooled, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 4, 2, 2));
+    cl_ml_op_pooling_desc_qcom bad_pool = pool;
+    bad_pool.num_dimensions = 4;
+    REQUIRE(api().clCreateMLOpPoolingForwardQCOM(env().context, nullptr, &bad_pool, f.a.tensor, nullptr, pooled.tensor,
+                                                 &op, nullptr) == CL_SUCCESS);
+    CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+    bad_pool.num_dimensions = 7;
+    CHECK(api().clCreateMLOpPoolingForwardQCOM(env().context, nullptr, &bad_pool, f.a.tensor, nullptr, pooled.tensor,
+                                               &op, nullptr) == CL_INVALID_VALUE);
+  }
   CHECK(api().clCreateMLOpPoolingForwardQCOM(env().context, nullptr, &pool, f.a.tensor, nullptr, f.b.tensor, &op,
                                              nullptr) == CL_INVALID_VALUE);  // output must be 2x2
   CHECK(api().clCreateMLOpPoolingForwardQCOM(env().context, nullptr, &pool, f.a.tensor, f.b.tensor, f.b.tensor, &op,

@@ -122,3 +122,71 @@ TEST_CASE("fully connected: client dense shapes") {
   dense_case(CL_HALF_FLOAT, 5, 16, 32, true, true);
   dense_case(CL_HALF_FLOAT, 1, 512, 512, true, true);
 }
+
+TEST_CASE("gemm on OPTIMAL tensors: flatten (a reshape that finalised its output) -> dense") {
+  for (cl_channel_type type : {cl_channel_type{CL_FLOAT}, cl_channel_type{CL_HALF_FLOAT}}) {
+    CAPTURE(type);
+    // What code generators emit for flatten + dense: x (1,16,2,2) -> flat (1,64,1,1) OPTIMAL,
+    // then y (1,10) = flat (1 x 64) * W^T with W (10 x 64).
+    DeviceTensor x, flat, w, y;
+    create(x, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 16, 2, 2));
+    create(flat, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 64, 1, 1));
+    create(w, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 10, 64, 1, 1));
+    create(y, make_desc(type, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 10, 1, 1));
+    cl_ml_op_qcom reshape = nullptr, dense = nullptr;
+    REQUIRE(api().clCreateMLOpReshapeQCOM(env().context, nullptr, x.tensor, flat.tensor, &reshape, nullptr) ==
+            CL_SUCCESS);
+    const cl_arithmetic_mode_qcom mode = type == CL_FLOAT ? CL_ARITHMETIC_MODE_FP32_QCOM : CL_ARITHMETIC_MODE_FP16_QCOM;
+    const cl_ml_op_gemm_desc_qcom desc{
+        1, 10, 64, CL_GEMM_TRANSFORM_NONE_QCOM, CL_GEMM_TRANSFORM_TRANSPOSE_QCOM, fp32_value(1), fp32_value(0), mode};
+    REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, flat.tensor, w.tensor, y.tensor, &dense,
+                                       nullptr) == CL_SUCCESS);
+    const std::vector<float> vx = quantize(random_values(x.elements(), -1, 1, 61), type);
+    const std::vector<float> vw = quantize(random_values(w.elements(), -1, 1, 62), type);
+    x.write(vx);
+    w.write(vw);
+    run_op(reshape, {&x, &flat});
+    run_op(dense, {&flat, &w, &y});
+    check_close(y.read(), ref::gemm(1, 10, 64, false, true, 1, 0, vx, vw, {}), tolerance(type, 1e-5f, 1e-2f));
+  }
+}
+
+TEST_CASE("gemm on OPTIMAL tensors: an input a convolution laid out channels-last is read in NCHW order") {
+  // conv 1x1 (1,8,2,2) -> (1,8,2,2) chooses channels-last; the gemm views the same tensor as a
+  // 2 x 16 matrix of its logical NCHW elements.
+  DeviceTensor in, wt, conv_out, b, c;
+  create(in, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 8, 2, 2));
+  create(wt, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 8, 8, 1, 1));
+  create(conv_out, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 8, 2, 2));
+  create(b, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, 16, 3));
+  create(c, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 1, 1, 2, 3));
+  cl_ml_op_convolution_desc_qcom conv{};
+  conv.mode = CL_CONVOLUTION_MODE_CONVOLUTION_QCOM;
+  conv.group_count = 1;
+  conv.filter_stride[0] = conv.filter_stride[1] = 1;
+  conv.arithmetic_mode = CL_ARITHMETIC_MODE_FP32_QCOM;
+  cl_ml_op_qcom conv_op = nullptr, gemm_op = nullptr;
+  REQUIRE(api().clCreateMLOpConvolutionForwardQCOM(env().context, nullptr, &conv, in.tensor, wt.tensor, unused_tensor(),
+                                                   conv_out.tensor, &conv_op, nullptr) == CL_SUCCESS);
+  const cl_ml_op_gemm_desc_qcom desc{2,
+                                     3,
+                                     16,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     fp32_value(1),
+                                     fp32_value(0),
+                                     CL_ARITHMETIC_MODE_FP32_QCOM};
+  REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, conv_out.tensor, b.tensor, c.tensor, &gemm_op,
+                                     nullptr) == CL_SUCCESS);
+  const std::vector<float> vx = random_values(in.elements(), -1, 1, 71), vw = random_values(wt.elements(), -1, 1, 72);
+  const std::vector<float> vb = random_values(b.elements(), -1, 1, 73);
+  in.write(vx);
+  wt.write(vw);
+  b.write(vb);
+  run_op(conv_op, {&in, &wt, &conv_out});
+  run_op(gemm_op, {&conv_out, &b, &c});
+  ref::ConvParams p;
+  p.n = 1, p.c = 8, p.h = 2, p.w = 2, p.o = 8, p.kh = 1, p.kw = 1;
+  const std::vector<float> conv_ref = ref::conv2d(p, vx, vw, {});
+  check_close(c.read(), ref::gemm(2, 3, 16, false, false, 1, 0, conv_ref, vb, {}), 1e-5f);
+}

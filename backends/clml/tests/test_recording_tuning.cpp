@@ -1,6 +1,8 @@
 // test_recording_tuning.cpp -- enqueue with events, immutable enqueue, recordings with tensor
-// memory updates, tuning with save/load and the rejection of truncated or foreign blobs.
+// memory updates, tuning with save/load, the rejection of truncated or foreign blobs, and caches
+// with hostile work-group sizes (rejected entries, ops that still run untuned).
 #include "clml_test_support.h"
+#include "reference_ops.h"
 
 using namespace clml_test;
 
@@ -43,6 +45,59 @@ struct ReluSetup {
     return out;
   }
 };
+
+uint64_t fnv1a(const unsigned char* data, size_t size) {
+  uint64_t hash = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+template <class Int>
+Int get_le(const std::vector<unsigned char>& blob, size_t& pos) {
+  Int value = 0;
+  for (size_t i = 0; i < sizeof(Int); ++i) value |= static_cast<Int>(blob.at(pos + i)) << (8 * i);
+  pos += sizeof(Int);
+  return value;
+}
+
+template <class Int>
+void put_le(std::vector<unsigned char>& out, Int value) {
+  for (size_t i = 0; i < sizeof(Int); ++i) out.push_back(static_cast<unsigned char>(value >> (8 * i)));
+}
+
+// A saved cache (format in backends/clml/README.md) with every entry's local size replaced by
+// `local`, checksum recomputed: what a hostile or foreign file can hold.
+std::vector<unsigned char> with_local_sizes(const std::vector<unsigned char>& blob,
+                                            const std::vector<uint64_t>& local) {
+  std::vector<unsigned char> out(blob.begin(), blob.begin() + 16);  // magic, version, count
+  size_t pos = 12;
+  const uint32_t count = get_le<uint32_t>(blob, pos);
+  for (uint32_t e = 0; e < count; ++e) {
+    const uint32_t key_size = get_le<uint32_t>(blob, pos);
+    put_le<uint32_t>(out, key_size);
+    out.insert(out.end(), blob.begin() + static_cast<std::ptrdiff_t>(pos),
+               blob.begin() + static_cast<std::ptrdiff_t>(pos + key_size));
+    pos += key_size;
+    const uint32_t dims = get_le<uint32_t>(blob, pos);
+    pos += 8 * dims;
+    put_le<uint32_t>(out, static_cast<uint32_t>(local.size()));
+    for (uint64_t v : local) put_le<uint64_t>(out, v);
+  }
+  put_le<uint64_t>(out, fnv1a(out.data(), out.size()));
+  return out;
+}
+
+uint32_t entry_count(cl_ml_tuningcache_qcom cache) {
+  size_t size = 0;
+  REQUIRE(api().clSaveMLTuningCacheQCOM(cache, 0, nullptr, &size) == CL_SUCCESS);
+  std::vector<unsigned char> blob(size);
+  REQUIRE(api().clSaveMLTuningCacheQCOM(cache, size, blob.data(), nullptr) == CL_SUCCESS);
+  size_t pos = 12;
+  return get_le<uint32_t>(blob, pos);
+}
 
 }  // namespace
 
@@ -197,4 +252,79 @@ TEST_CASE("ops keep their tensors alive after the client releases them") {
   in.tensor = nullptr;
   CHECK(api().clReleaseMLTensorQCOM(tensor) == CL_INVALID_VALUE);
   CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+}
+
+TEST_CASE("tuning: hostile work-group sizes are rejected at load or ignored at creation, ops run untuned") {
+  DeviceTensor a, b, c;
+  const int n = 64;
+  for (DeviceTensor* t : {&a, &b, &c}) create(*t, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, n, n));
+  const std::vector<float> va = random_values(n * n, -1, 1, 91), vb = random_values(n * n, -1, 1, 92);
+  a.write(va);
+  b.write(vb);
+  c.allocate();
+  const std::vector<float> want = ref::gemm(n, n, n, false, false, 1, 0, va, vb, {});
+  const cl_ml_op_gemm_desc_qcom desc{n,
+                                     n,
+                                     n,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     fp32_value(1),
+                                     fp32_value(0),
+                                     CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_tensor_mem_desc_set_qcom set = nullptr;
+  REQUIRE(api().clCreateMLTensorMemoryDescriptorSetQCOM(&set) == CL_SUCCESS);
+  cl_ml_tensor_memory_desc_qcom descs[] = {{a.tensor, a.memory}, {b.tensor, b.memory}, {c.tensor, c.memory}};
+  REQUIRE(api().clUpdateMLTensorMemoryDescriptorSetQCOM(set, 3, descs) == CL_SUCCESS);
+  // A genuine tuned entry for this op gives the keys.
+  cl_ml_tuningcache_qcom tuned = nullptr;
+  REQUIRE(api().clCreateMLTuningCacheQCOM(&tuned) == CL_SUCCESS);
+  cl_ml_op_qcom op = nullptr;
+  REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, tuned) ==
+          CL_SUCCESS);
+  REQUIRE(api().clTuneMLOpQCOM(env().queue, op, set, tuned, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+  REQUIRE(entry_count(tuned) == 1);
+  size_t size = 0;
+  REQUIRE(api().clSaveMLTuningCacheQCOM(tuned, 0, nullptr, &size) == CL_SUCCESS);
+  std::vector<unsigned char> blob(size);
+  REQUIRE(api().clSaveMLTuningCacheQCOM(tuned, size, blob.data(), nullptr) == CL_SUCCESS);
+
+  size_t max_group = 0;
+  REQUIRE(clGetDeviceInfo(env().device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_group), &max_group, nullptr) ==
+          CL_SUCCESS);
+  struct Hostile {
+    const char* what;
+    std::vector<uint64_t> local;
+    uint32_t entries_after_load;  // beyond the device's limits: dropped at load
+  };
+  const Hostile cases[] = {
+      {"beyond the device's work-group limits", {uint64_t{1} << 20, uint64_t{1} << 20}, 0},
+      {"one dimension beyond the device's maximum", {uint64_t{max_group} + 1, 1}, 0},
+      {"32-bit maxima in 3 dimensions", {0xffffffffu, 0xffffffffu, 0xffffffffu}, 0},
+      {"within the device's limits but not dividing the range", {3, 1}, 1},
+      {"more dimensions than the kernel's range", {1, 1, 1}, 1},
+  };
+  for (const Hostile& h : cases) {
+    CAPTURE(h.what);
+    const std::vector<unsigned char> hostile = with_local_sizes(blob, h.local);
+    cl_ml_tuningcache_qcom cache = nullptr;
+    REQUIRE(api().clCreateMLTuningCacheQCOM(&cache) == CL_SUCCESS);
+    REQUIRE(api().clLoadMLTuningCacheQCOM(cache, hostile.size(), const_cast<unsigned char*>(hostile.data())) ==
+            CL_SUCCESS);
+    CHECK(entry_count(cache) == h.entries_after_load);
+    // Requiring a hit: the unusable entry is no hit.
+    cl_ml_op_properties_qcom require_hit[] = {CL_ML_OP_REQUIRE_TUNING_CACHE_HIT_QCOM, 1, 0};
+    CHECK(api().clCreateMLOpGemmQCOM(env().context, require_hit, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
+          CL_INVALID_VALUE);
+    // Otherwise the op is created and runs untuned, with the right result.
+    REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
+            CL_SUCCESS);
+    REQUIRE(api().clEnqueueMLOpQCOM(env().queue, op, set, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env().queue) == CL_SUCCESS);
+    check_close(c.read(), want, 1e-5f);
+    CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+    CHECK(api().clReleaseMLTuningCacheQCOM(cache) == CL_SUCCESS);
+  }
+  CHECK(api().clReleaseMLTuningCacheQCOM(tuned) == CL_SUCCESS);
+  CHECK(api().clReleaseMLTensorMemoryDescriptorSetQCOM(set) == CL_SUCCESS);
 }

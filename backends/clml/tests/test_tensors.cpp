@@ -12,8 +12,8 @@ TEST_CASE("interface versions and table") {
   CHECK(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), count, nullptr) == CL_SUCCESS);
   if (count > 1)
     CHECK(clQueryMLInterfaceVersionsQCOM(majors.data(), minors.data(), count - 1, nullptr) == CL_INVALID_VALUE);
-  CHECK(majors.back() == 1);
-  CHECK(minors.back() == 1);
+  CHECK(majors.back() == 4);
+  CHECK(minors.back() == 0);
   CLMLInterfaceV1QCOM* table = clGetMLInterfaceV1QCOM(1);
   REQUIRE(table != nullptr);
   CHECK(table->majorVersion == 1);
@@ -23,7 +23,7 @@ TEST_CASE("interface versions and table") {
   for (int i = 0; i < 38; ++i) CHECK(slots[i] != nullptr);
   CHECK(sizeof(CLMLInterfaceV1QCOM) == 2 * sizeof(cl_int) + 38 * sizeof(void*));
   CLMLInterfaceV1QCOM* none = nullptr;
-  CHECK(CL_GET_ML_INTERFACE_QCOM(none, 2, 0) == CL_INVALID_VALUE);
+  CHECK(CL_GET_ML_INTERFACE_QCOM(none, 5, 0) == CL_INVALID_VALUE);
   CHECK(clGetMLInterfaceQCOM(nullptr, 1, 1) == CL_INVALID_VALUE);
 }
 

@@ -1,9 +1,13 @@
 /*
- * cl_qcom_ml_ops.h -- Tessera's own header for the cl_qcom_ml_ops (CLML) extension, interface V1.
+ * cl_qcom_ml_ops.h -- Tessera's own header for the cl_qcom_ml_ops (CLML) extension, interface
+ * generations V1 to V4.
  *
  * Written from the public extension text (v1.1) plus the numeric ABI values settled in
  * shared/notes/clml-facts.md. It is not a copy of any vendor header. Names used by the spec and
- * names used by later client code are both provided where they differ.
+ * names used by later client code are both provided where they differ. V1's table layout is the
+ * spec's; V2 to V4 are source-compatible with clients of later SDKs (members are used by name):
+ * each contains every member of the generation before it, V2 adds clCreateMLOpClipQCOM and V4
+ * clCreateMLTensorWithUsageQCOM.
  */
 #ifndef TESSERA_CL_QCOM_ML_OPS_H
 #define TESSERA_CL_QCOM_ML_OPS_H
@@ -17,9 +21,18 @@
 extern "C" {
 #endif
 
+/* ---------------------------------------------------------------- header version */
+/* The newest interface generation this header describes. Clients paste the major into names
+   (CLMLInterfaceV4QCOM, clGetMLInterfaceV4QCOM) and compare it to pick code paths. */
+#define CL_QCOM_ML_OPS_H_MAJOR_VERSION 4
+#define CL_QCOM_ML_OPS_H_MINOR_VERSION 0
+
 /* ---------------------------------------------------------------- limits and tokens */
 #define CL_TENSOR_MAX_DIMS_QCOM 5
 #define CL_TENSOR_MAX_SPATIAL_DIMS_QCOM 3
+/* Later SDK spellings of the same limits. */
+#define CL_ML_TENSOR_MAX_DIMS_QCOM CL_TENSOR_MAX_DIMS_QCOM
+#define CL_ML_TENSOR_MAX_SPATIAL_DIMS_QCOM CL_TENSOR_MAX_SPATIAL_DIMS_QCOM
 
 /* Error codes. The spec's spelling and the later one name the same value. */
 #define CL_ML_OP_NOT_ACCELERATED_QCOM -1102
@@ -68,6 +81,20 @@ typedef enum _cl_tensor_dimensions_qcom TESSERA_CLML_ENUM_BASE {
   CL_TENSOR_DIMENSIONS_5D_QCOM = 1,
   CL_TENSOR_UNUSED_QCOM = 2
 } cl_tensor_dimensions_qcom;
+
+/* Later SDK spellings of the layout and dimension types (same enumerators). */
+typedef cl_tensor_layout_qcom cl_ml_tensor_layout_qcom;
+typedef cl_tensor_dimensions_qcom cl_ml_tensor_dimensions_qcom;
+
+/* V4: what a tensor is for, given to clCreateMLTensorWithUsageQCOM (weights PARAMETER,
+   activations CNN). */
+typedef enum _cl_ml_tensor_usage_qcom TESSERA_CLML_ENUM_BASE {
+  CL_TENSOR_USAGE_INVALID_QCOM = 0,
+  CL_TENSOR_USAGE_UNUSED_QCOM = 1,
+  CL_TENSOR_USAGE_PARAMETER_QCOM = 2,
+  CL_TENSOR_USAGE_CNN_QCOM = 3,
+  CL_TENSOR_USAGE_TNN_QCOM = 4
+} cl_ml_tensor_usage_qcom;
 
 typedef enum _cl_gemm_transform_qcom TESSERA_CLML_ENUM_BASE {
   CL_GEMM_TRANSFORM_NONE_QCOM = 0,
@@ -144,6 +171,9 @@ typedef enum _cl_pad_mode_qcom TESSERA_CLML_ENUM_BASE {
   CL_PAD_MODE_SYMMETRIC_QCOM = 2,
   CL_PAD_MODE_EDGE_QCOM = 3
 } cl_pad_mode_qcom;
+
+/* V2: clip modes of clCreateMLOpClipQCOM. */
+typedef enum _cl_clip_mode_qcom TESSERA_CLML_ENUM_BASE { CL_CLIP_BY_VALUE_QCOM = 0 } cl_clip_mode_qcom;
 
 /* ---------------------------------------------------------------- structures (field order is ABI) */
 typedef struct _cl_ml_value_qcom {
@@ -277,6 +307,15 @@ typedef struct _cl_ml_op_pad_desc_qcom {
   cl_uint paddings[8]; /* {left, right, top, bottom, reserved...} */
   cl_arithmetic_mode_qcom arithmetic_mode;
 } cl_ml_op_pad_desc_qcom;
+
+/* V2: out = in clamped to [min_value, max_value] element-wise (NaN stays NaN); the bounds use
+   the same value-and-type structure as the binary op's scalars. */
+typedef struct _cl_ml_op_clip_desc_qcom {
+  cl_clip_mode_qcom type;
+  cl_ml_value_qcom max_value;
+  cl_ml_value_qcom min_value;
+  cl_arithmetic_mode_qcom arithmetic_mode;
+} cl_ml_op_clip_desc_qcom;
 
 typedef struct _cl_ml_tensor_memory_desc_qcom {
   cl_ml_tensor_qcom tensor;
@@ -415,6 +454,12 @@ typedef cl_int(CL_API_CALL* pfnClCreateMLOpResizeBilinearQCOM)(cl_context, const
 typedef cl_int(CL_API_CALL* pfnClCreateMLOpPadQCOM)(cl_context, const cl_ml_op_properties_qcom*,
                                                     const cl_ml_op_pad_desc_qcom*, cl_ml_tensor_qcom input,
                                                     cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLOpClipQCOM)(cl_context, const cl_ml_op_properties_qcom*,
+                                                     const cl_ml_op_clip_desc_qcom*, cl_ml_tensor_qcom input,
+                                                     cl_ml_tensor_qcom output, cl_ml_op_qcom*, cl_ml_tuningcache_qcom);
+typedef cl_int(CL_API_CALL* pfnClCreateMLTensorWithUsageQCOM)(cl_context, const cl_ml_tensor_properties_qcom*,
+                                                              const cl_ml_tensor_desc_qcom*, cl_ml_tensor_usage_qcom,
+                                                              cl_ml_tensor_qcom*);
 typedef cl_int(CL_API_CALL* pfnClCreateMLTensorQCOM)(cl_context, const cl_ml_tensor_properties_qcom*,
                                                      const cl_ml_tensor_desc_qcom*, cl_ml_tensor_qcom*);
 typedef cl_int(CL_API_CALL* pfnClGetMLTensorMemorySizeQCOM)(cl_context, cl_ml_tensor_qcom, cl_uint*);
@@ -455,50 +500,75 @@ typedef cl_int(CL_API_CALL* pfnClUpdateMLTensorMemoryDescriptorSetQCOM)(cl_ml_te
                                                                         uint32_t num_descriptors,
                                                                         cl_ml_tensor_memory_desc_qcom*);
 
-/* ---------------------------------------------------------------- interface V1 (slot order is ABI) */
-typedef struct _CLMLInterfaceV1QCOM {
-  cl_int majorVersion;
-  cl_int minorVersion;
-  pfnClCreateMLOpGemmQCOM clCreateMLOpGemmQCOM;
-  pfnClCreateMLOpTransposeQCOM clCreateMLOpTransposeQCOM;
-  pfnClCreateMLOpFullyConnectedQCOM clCreateMLOpFullyConnectedQCOM;
-  pfnClCreateMLOpConvolutionForwardQCOM clCreateMLOpConvolutionForwardQCOM;
-  pfnClCreateMLOpBatchNormForwardQCOM clCreateMLOpBatchNormForwardQCOM;
-  pfnClCreateMLOpActivationForwardQCOM clCreateMLOpActivationForwardQCOM;
-  pfnClCreateMLOpPoolingForwardQCOM clCreateMLOpPoolingForwardQCOM;
-  pfnClCreateMLOpFusedConvolutionActivationForwardQCOM clCreateMLOpFusedConvolutionActivationForwardQCOM;
-  pfnClCreateMLOpFusedConvolutionBatchNormForwardQCOM clCreateMLOpFusedConvolutionBatchNormForwardQCOM;
-  pfnClCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM
-      clCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM;
-  pfnClCreateMLOpBinaryQCOM clCreateMLOpBinaryQCOM;
-  pfnClCreateMLOpSoftmaxQCOM clCreateMLOpSoftmaxQCOM;
-  pfnClCreateMLOpFillQCOM clCreateMLOpFillQCOM;
-  pfnClCreateMLOpConcatQCOM clCreateMLOpConcatQCOM;
-  pfnClCreateMLOpPermuteQCOM clCreateMLOpPermuteQCOM;
-  pfnClCreateMLOpReshapeQCOM clCreateMLOpReshapeQCOM;
-  pfnClCreateMLOpDepthToSpaceQCOM clCreateMLOpDepthToSpaceQCOM;
-  pfnClCreateMLOpFusedDepthToSpaceActivationQCOM clCreateMLOpFusedDepthToSpaceActivationQCOM;
-  pfnClCreateMLOpResizeBilinearQCOM clCreateMLOpResizeBilinearQCOM;
-  pfnClCreateMLOpPadQCOM clCreateMLOpPadQCOM;
-  pfnClCreateMLTensorQCOM clCreateMLTensorQCOM;
-  pfnClGetMLTensorMemorySizeQCOM clGetMLTensorMemorySizeQCOM;
-  pfnClReleaseMLOpQCOM clReleaseMLOpQCOM;
-  pfnClReleaseMLTensorQCOM clReleaseMLTensorQCOM;
-  pfnClEnqueueMLOpQCOM clEnqueueMLOpQCOM;
-  pfnClEnqueueMLOpImmutableQCOM clEnqueueMLOpImmutableQCOM;
-  pfnClEnqueueRecordingMLOpQCOM clEnqueueRecordingMLOpQCOM;
-  pfnClEnqueueReadMLTensorDataQCOM clEnqueueReadMLTensorDataQCOM;
-  pfnClEnqueueWriteMLTensorDataQCOM clEnqueueWriteMLTensorDataQCOM;
-  pfnClEnqueueCopyMLTensorDataQCOM clEnqueueCopyMLTensorDataQCOM;
-  pfnClCreateMLTuningCacheQCOM clCreateMLTuningCacheQCOM;
-  pfnClTuneMLOpQCOM clTuneMLOpQCOM;
-  pfnClSaveMLTuningCacheQCOM clSaveMLTuningCacheQCOM;
-  pfnClLoadMLTuningCacheQCOM clLoadMLTuningCacheQCOM;
-  pfnClReleaseMLTuningCacheQCOM clReleaseMLTuningCacheQCOM;
-  pfnClCreateMLTensorMemoryDescriptorSetQCOM clCreateMLTensorMemoryDescriptorSetQCOM;
-  pfnClReleaseMLTensorMemoryDescriptorSetQCOM clReleaseMLTensorMemoryDescriptorSetQCOM;
+/* ---------------------------------------------------------------- interface tables */
+/* V1's members in V1's slot order (ABI); every later generation starts with them. A macro
+   because C has no other way to share a member list; undefined after the tables. */
+#define TESSERA_CLML_INTERFACE_V1_MEMBERS                                                                 \
+  cl_int majorVersion;                                                                                    \
+  cl_int minorVersion;                                                                                    \
+  pfnClCreateMLOpGemmQCOM clCreateMLOpGemmQCOM;                                                           \
+  pfnClCreateMLOpTransposeQCOM clCreateMLOpTransposeQCOM;                                                 \
+  pfnClCreateMLOpFullyConnectedQCOM clCreateMLOpFullyConnectedQCOM;                                       \
+  pfnClCreateMLOpConvolutionForwardQCOM clCreateMLOpConvolutionForwardQCOM;                               \
+  pfnClCreateMLOpBatchNormForwardQCOM clCreateMLOpBatchNormForwardQCOM;                                   \
+  pfnClCreateMLOpActivationForwardQCOM clCreateMLOpActivationForwardQCOM;                                 \
+  pfnClCreateMLOpPoolingForwardQCOM clCreateMLOpPoolingForwardQCOM;                                       \
+  pfnClCreateMLOpFusedConvolutionActivationForwardQCOM clCreateMLOpFusedConvolutionActivationForwardQCOM; \
+  pfnClCreateMLOpFusedConvolutionBatchNormForwardQCOM clCreateMLOpFusedConvolutionBatchNormForwardQCOM;   \
+  pfnClCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM                                           \
+      clCreateMLOpFusedConvolutionBatchNormActivationForwardQCOM;                                         \
+  pfnClCreateMLOpBinaryQCOM clCreateMLOpBinaryQCOM;                                                       \
+  pfnClCreateMLOpSoftmaxQCOM clCreateMLOpSoftmaxQCOM;                                                     \
+  pfnClCreateMLOpFillQCOM clCreateMLOpFillQCOM;                                                           \
+  pfnClCreateMLOpConcatQCOM clCreateMLOpConcatQCOM;                                                       \
+  pfnClCreateMLOpPermuteQCOM clCreateMLOpPermuteQCOM;                                                     \
+  pfnClCreateMLOpReshapeQCOM clCreateMLOpReshapeQCOM;                                                     \
+  pfnClCreateMLOpDepthToSpaceQCOM clCreateMLOpDepthToSpaceQCOM;                                           \
+  pfnClCreateMLOpFusedDepthToSpaceActivationQCOM clCreateMLOpFusedDepthToSpaceActivationQCOM;             \
+  pfnClCreateMLOpResizeBilinearQCOM clCreateMLOpResizeBilinearQCOM;                                       \
+  pfnClCreateMLOpPadQCOM clCreateMLOpPadQCOM;                                                             \
+  pfnClCreateMLTensorQCOM clCreateMLTensorQCOM;                                                           \
+  pfnClGetMLTensorMemorySizeQCOM clGetMLTensorMemorySizeQCOM;                                             \
+  pfnClReleaseMLOpQCOM clReleaseMLOpQCOM;                                                                 \
+  pfnClReleaseMLTensorQCOM clReleaseMLTensorQCOM;                                                         \
+  pfnClEnqueueMLOpQCOM clEnqueueMLOpQCOM;                                                                 \
+  pfnClEnqueueMLOpImmutableQCOM clEnqueueMLOpImmutableQCOM;                                               \
+  pfnClEnqueueRecordingMLOpQCOM clEnqueueRecordingMLOpQCOM;                                               \
+  pfnClEnqueueReadMLTensorDataQCOM clEnqueueReadMLTensorDataQCOM;                                         \
+  pfnClEnqueueWriteMLTensorDataQCOM clEnqueueWriteMLTensorDataQCOM;                                       \
+  pfnClEnqueueCopyMLTensorDataQCOM clEnqueueCopyMLTensorDataQCOM;                                         \
+  pfnClCreateMLTuningCacheQCOM clCreateMLTuningCacheQCOM;                                                 \
+  pfnClTuneMLOpQCOM clTuneMLOpQCOM;                                                                       \
+  pfnClSaveMLTuningCacheQCOM clSaveMLTuningCacheQCOM;                                                     \
+  pfnClLoadMLTuningCacheQCOM clLoadMLTuningCacheQCOM;                                                     \
+  pfnClReleaseMLTuningCacheQCOM clReleaseMLTuningCacheQCOM;                                               \
+  pfnClCreateMLTensorMemoryDescriptorSetQCOM clCreateMLTensorMemoryDescriptorSetQCOM;                     \
+  pfnClReleaseMLTensorMemoryDescriptorSetQCOM clReleaseMLTensorMemoryDescriptorSetQCOM;                   \
   pfnClUpdateMLTensorMemoryDescriptorSetQCOM clUpdateMLTensorMemoryDescriptorSetQCOM;
+
+typedef struct _CLMLInterfaceV1QCOM {
+  TESSERA_CLML_INTERFACE_V1_MEMBERS
 } CLMLInterfaceV1QCOM;
+
+/* V2 and V3: V1 plus the clip op. */
+typedef struct _CLMLInterfaceV2QCOM {
+  TESSERA_CLML_INTERFACE_V1_MEMBERS
+  pfnClCreateMLOpClipQCOM clCreateMLOpClipQCOM;
+} CLMLInterfaceV2QCOM;
+
+typedef struct _CLMLInterfaceV3QCOM {
+  TESSERA_CLML_INTERFACE_V1_MEMBERS
+  pfnClCreateMLOpClipQCOM clCreateMLOpClipQCOM;
+} CLMLInterfaceV3QCOM;
+
+/* V4: V3 plus tensors created with a usage. */
+typedef struct _CLMLInterfaceV4QCOM {
+  TESSERA_CLML_INTERFACE_V1_MEMBERS
+  pfnClCreateMLOpClipQCOM clCreateMLOpClipQCOM;
+  pfnClCreateMLTensorWithUsageQCOM clCreateMLTensorWithUsageQCOM;
+} CLMLInterfaceV4QCOM;
+
+#undef TESSERA_CLML_INTERFACE_V1_MEMBERS
 
 /* ---------------------------------------------------------------- acquisition (exported symbols) */
 extern CL_API_ENTRY cl_int CL_API_CALL clQueryMLInterfaceVersionsQCOM(cl_int* pMajorVersions, cl_int* pMinorVersions,
@@ -508,9 +578,25 @@ extern CL_API_ENTRY cl_int CL_API_CALL clGetMLInterfaceQCOM(void* pInterface, cl
 #define CL_GET_ML_INTERFACE_QCOM(P_INTERFACE, MAJOR_VER, MINOR_VER) \
   clGetMLInterfaceQCOM((void*)&(P_INTERFACE), MAJOR_VER, MINOR_VER)
 
+/* clGetMLInterfaceV<N>QCOM(minor): the table of generation N, NULL when not offered. */
 static inline CLMLInterfaceV1QCOM* clGetMLInterfaceV1QCOM(cl_int minorVersion) {
   CLMLInterfaceV1QCOM* pInterface = NULL;
   cl_int result = CL_GET_ML_INTERFACE_QCOM(pInterface, 1, minorVersion);
+  return result == CL_SUCCESS ? pInterface : NULL;
+}
+static inline CLMLInterfaceV2QCOM* clGetMLInterfaceV2QCOM(cl_int minorVersion) {
+  CLMLInterfaceV2QCOM* pInterface = NULL;
+  cl_int result = CL_GET_ML_INTERFACE_QCOM(pInterface, 2, minorVersion);
+  return result == CL_SUCCESS ? pInterface : NULL;
+}
+static inline CLMLInterfaceV3QCOM* clGetMLInterfaceV3QCOM(cl_int minorVersion) {
+  CLMLInterfaceV3QCOM* pInterface = NULL;
+  cl_int result = CL_GET_ML_INTERFACE_QCOM(pInterface, 3, minorVersion);
+  return result == CL_SUCCESS ? pInterface : NULL;
+}
+static inline CLMLInterfaceV4QCOM* clGetMLInterfaceV4QCOM(cl_int minorVersion) {
+  CLMLInterfaceV4QCOM* pInterface = NULL;
+  cl_int result = CL_GET_ML_INTERFACE_QCOM(pInterface, 4, minorVersion);
   return result == CL_SUCCESS ? pInterface : NULL;
 }
 
