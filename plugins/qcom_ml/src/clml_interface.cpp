@@ -1,4 +1,5 @@
-// clml_interface.cpp: finds the newest CLML V1 interface and names OpenCL/CLML error codes.
+// clml_interface.cpp: finds the newest CLML V1 and V2 interfaces and names OpenCL/CLML error
+// codes.
 #include "clml_interface.hpp"
 
 #include <mutex>
@@ -10,7 +11,9 @@ namespace tessera::qcom_ml {
 
 namespace {
 
-const CLMLInterfaceV1QCOM* find_v1(std::string& why) {
+// The newest minor of interface `Major` (versions are listed ascending), as its table type.
+template <class Table, cl_int Major>
+const Table* find_interface(std::string& why) {
     cl_uint count = 0;
     if (clQueryMLInterfaceVersionsQCOM(nullptr, nullptr, 0, &count) != CL_SUCCESS || count == 0) {
         why = "clQueryMLInterfaceVersionsQCOM lists no interface version";
@@ -22,13 +25,12 @@ const CLMLInterfaceV1QCOM* find_v1(std::string& why) {
         why = "clQueryMLInterfaceVersionsQCOM failed";
         return nullptr;
     }
-    // Versions are listed ascending; take the newest V1 minor.
     for (cl_uint i = count; i-- > 0;) {
-        if (majors[i] != 1) continue;
-        CLMLInterfaceV1QCOM* table = nullptr;
-        if (clGetMLInterfaceQCOM(&table, 1, minors[i]) == CL_SUCCESS && table) return table;
+        if (majors[i] != Major) continue;
+        Table* table = nullptr;
+        if (clGetMLInterfaceQCOM(&table, Major, minors[i]) == CL_SUCCESS && table) return table;
     }
-    why = "the CLML library offers no interface V1";
+    why = "the CLML library offers no interface V" + std::to_string(Major);
     return nullptr;
 }
 
@@ -38,8 +40,16 @@ const CLMLInterfaceV1QCOM* clml_v1(std::string* why) {
     static std::once_flag once;
     static const CLMLInterfaceV1QCOM* table = nullptr;
     static std::string reason;
-    std::call_once(once, [] { table = find_v1(reason); });
+    std::call_once(once, [] { table = find_interface<CLMLInterfaceV1QCOM, 1>(reason); });
     if (!table && why) *why = reason;
+    return table;
+}
+
+const CLMLInterfaceV2QCOM* clml_v2() {
+    static const CLMLInterfaceV2QCOM* const table = [] {
+        std::string unused;
+        return find_interface<CLMLInterfaceV2QCOM, 2>(unused);
+    }();
     return table;
 }
 

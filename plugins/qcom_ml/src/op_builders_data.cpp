@@ -6,14 +6,26 @@ namespace tessera::qcom_ml::detail {
 
 namespace {
 
-/// clip(x, lo, hi) as two CLML ops: C = max(x, lo) then C = min(C, hi), the bounds in one-value
-/// tensors that Binary broadcasts. CLML's activation descriptor carries no bounds (its only
-/// bounded function is RELU6), so this is the exact form for any other range.
+/// clip(x, lo, hi): CLML's clip op (interface V2). A library that offers only V1 gets two ops,
+/// C = max(x, lo) then C = min(C, hi), the bounds in one-value tensors that Binary broadcasts
+/// (CLML's activation descriptor carries no bounds; its only bounded function is RELU6).
 built_op build_clip(const build_context& ctx, float lo, float hi, const node_tensors& t) {
     const dtype type = t.in_descs[0].type();
+    if (const CLMLInterfaceV2QCOM* v2 = clml_v2()) {
+        const cl_ml_op_clip_desc_qcom d{CL_CLIP_BY_VALUE_QCOM, f32_value(hi), f32_value(lo),
+                                        arithmetic_for(type)};
+        built_op b;
+        bind_node(b, t);
+        create(b, "clCreateMLOpClipQCOM", [&](cl_ml_op_qcom* op) {
+            return v2->clCreateMLOpClipQCOM(ctx.context, nullptr, &d, t.in[0], t.out[0], op,
+                                            nullptr);
+        });
+        return b;
+    }
     if (t.in_descs[0].rank() == 1)
         decline(TSR_REASON_SHAPE,
-                "clip of a rank-1 tensor (CLML broadcasts axes of extent 1 only)");
+                "clip of a rank-1 tensor without CLML V2 (Binary broadcasts axes of extent 1 "
+                "only)");
     built_op b;
     bind_node(b, t);
     cl_ml_tensor_qcom lo_tensor = scalar_tensor(ctx, lo, type, b);

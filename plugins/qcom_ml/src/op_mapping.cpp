@@ -30,7 +30,7 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
             decline(TSR_REASON_ATTRIBUTE,
                     "bounded_relu with bound " + std::to_string(a.a) +
                         " fused into another op: CLML bounds ReLU at 6 only (RELU6); a standalone "
-                        "one is mapped to Binary MAX/MIN");
+                        "one is mapped to CLML's clip op");
         case TSR_ACT_CLIP:
             if (a.a == 0.0f && a.b == 6.0f) {
                 m.function = CL_ACTIVATION_RELU6;
@@ -40,7 +40,7 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
                                               std::to_string(a.b) +
                                               "] fused into another op: CLML's activation "
                                               "descriptor has no bounds (RELU6 is [0, 6]); "
-                                              "a standalone clip is mapped to Binary MAX/MIN");
+                                              "a standalone clip is mapped to CLML's clip op");
         case TSR_ACT_LEAKY_RELU:
             m.function = CL_ACTIVATION_LEAKY_RELU;
             m.parameter = a.a;

@@ -21,13 +21,15 @@ TEST_CASE("activation: every CLML function and the exact bounded forms") {
     check_op(op::activation(TSR_ACT_RELU), {values({3, 10}, 102)});  // rank 2
 }
 
-TEST_CASE(
-    "activation: general clip and bounded_relu as CLML Binary MAX then MIN with broadcast bounds") {
+TEST_CASE("activation: general clip and bounded_relu as CLML's clip op (interface V2)") {
     const tensor src = values({1, 4, 9, 7}, 104, -3.0f, 3.0f);
     check_op(op::activation(TSR_ACT_CLIP, -1.0f, 1.0f), {src});
     check_op(op::activation(TSR_ACT_CLIP, 0.5f, 2.0f), {src});
     check_op(op::activation(TSR_ACT_BOUNDED_RELU, 2.5f), {src});
     check_op(op::activation(TSR_ACT_CLIP, -0.25f, 0.75f), {values({3, 10}, 105)});  // rank 2
+    // Rank 1: the clip op needs no broadcast (the two-op Binary form had to decline it).
+    check_op(op::activation(TSR_ACT_CLIP, -0.5f, 0.25f), {values({37}, 107)});
+    check_op(op::activation(TSR_ACT_BOUNDED_RELU, 0.5f), {values({37}, 108)});
     // The client's fp16 case (1x32x256x256 to [-1, 1]) reduced; its fp16 tolerance 1e-3.
     tensor half_src(tensor_desc(shape{1, 32, 16, 16}, dtype::f16));
     tensor::copy_elements(values({1, 32, 16, 16}, 106, -2.0f, 2.0f), half_src);
