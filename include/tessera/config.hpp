@@ -36,6 +36,7 @@ struct backend_request {
     }
 };
 
+/// Thread safety: parse() is a pure function (any threads at once); a config is a plain value.
 struct config {
     bool is_auto = false;
     std::vector<backend_request> chain;

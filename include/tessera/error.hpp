@@ -38,6 +38,7 @@ struct error_context {
 
 /// The exception thrown by every Tessera call. what() reads like
 /// "conv2d: tensor 'weights': dim 1 (C) is 3, expected 16 [invalid_argument, backend cpu]".
+/// Thread safety: an immutable value; may be copied and read on any threads.
 class error : public std::runtime_error {
   public:
     error(status code, std::string message, error_context where = {})

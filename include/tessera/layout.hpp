@@ -22,6 +22,7 @@ enum class layout_kind : std::int32_t {
 };
 
 /// A layout request. Strides are computed against concrete dims by tensor_desc.
+/// Thread safety: a plain value; concurrent const use is safe, modification is not.
 class layout {
   public:
     /// Dense, last dimension fastest (NCHW for image shapes).

@@ -43,6 +43,7 @@ constexpr char label_char(dim_label l) {
 inline constexpr int max_dims = TSR_MAX_DIMS;
 
 /// Up to max_dims extents, each with a label. Value type, no heap.
+/// Thread safety: a plain value; concurrent const use is safe, modification is not.
 class shape {
   public:
     shape() = default;

@@ -21,6 +21,11 @@ namespace tessera {
 
 inline constexpr std::size_t tensor_alignment = 64;
 
+/// Thread safety: copies share one buffer (the reference count is atomic), so copies may be
+/// made, passed and destroyed on any threads. Reading elements from several threads at once is
+/// safe; writing elements while another thread reads or writes the same memory (through this
+/// tensor, a copy or a view) is a data race: synchronise, or clone() per thread. One tensor
+/// object is not to be reassigned while another thread uses it.
 class tensor {
   public:
     tensor() = default;

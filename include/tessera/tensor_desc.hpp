@@ -38,6 +38,8 @@ namespace tessera {
 /// Whether a strided layout may address one element through several indices.
 enum class overlap { allowed, rejected };
 
+/// Thread safety: a plain value. Const members may be called from any number of threads at
+/// once; a descriptor being modified must not be read by another thread at the same time.
 class tensor_desc {
   public:
     tensor_desc() {

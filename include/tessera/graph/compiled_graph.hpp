@@ -41,6 +41,8 @@ struct memory_plan_stats {
 };
 
 /// A pending asynchronous run.
+/// Thread safety: wait(), ready() and get() may be called from several threads at once (a
+/// shared future); each get() returns the same outputs.
 class run_event {
   public:
     explicit run_event(std::shared_future<std::map<std::string, tensor>> f) : f_(std::move(f)) {}
@@ -53,6 +55,12 @@ class run_event {
     std::shared_future<std::map<std::string, tensor>> f_;
 };
 
+/// Thread safety: run() and run_async() may be called from any number of threads at once; the
+/// runs of one compiled graph are serialised by an internal mutex (each gets its own outputs),
+/// so for runs in parallel compile the graph once per thread. The const accessors
+/// (placements(), memory(), backends(), placement_report()) may be called concurrently with
+/// runs. Moving or destroying a compiled graph while a run or a run_async event is pending is
+/// not allowed. Separate compiled graphs, also of one graph and one plugin, run concurrently.
 class compiled_graph {
   public:
     compiled_graph(const compiled_graph&) = delete;

@@ -17,6 +17,11 @@ namespace tessera {
 
 class compiled_graph;
 
+/// Thread safety: not thread-safe; use one graph from one thread at a time. verify() and
+/// compile() update cached state, so even two compiles of one graph must not overlap. Separate
+/// graphs may be built and compiled on separate threads at once, also when they share constant
+/// tensors (compiling only reads them). The compiled_graph a compile returns is independent of
+/// the graph.
 class graph {
   public:
     using tensor_id = int;

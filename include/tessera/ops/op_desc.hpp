@@ -32,6 +32,8 @@ using op_variant =
                  op::resize_bilinear, op::pad, op::fill, op::table_lookup, op::reorder, op::lstm,
                  op::gru, op::custom>;
 
+/// Thread safety: a plain value; const members (infer, c_params, ...) are safe from any threads
+/// at once, modification is not.
 class op_desc {
   public:
     template <typename Op, typename = std::enable_if_t<std::is_constructible_v<op_variant, Op>>>

@@ -71,6 +71,10 @@ bool has_slot(const tsr_plugin_api* api, F tsr_plugin_api::*member) {
 }  // namespace detail
 
 /// A host-mapped view of a buffer; unmaps when destroyed.
+/// Thread safety (mapped_region, buffer, compiled_partition, backend): handles of one backend
+/// instance are used by one thread at a time, as compiled_graph does (it owns its instances and
+/// serialises its runs); separate instances, also of one plugin, may be used on separate
+/// threads at once, so plugins must keep any state shared between instances thread-safe.
 class mapped_region {
   public:
     mapped_region(std::shared_ptr<detail::backend_state> state, tsr_buffer b, void* p)

@@ -126,6 +126,9 @@ inline const char* missing_required_slot(const tsr_plugin_api* t) {
 
 }  // namespace detail
 
+/// Thread safety: every member function may be called from any thread at once (one internal
+/// mutex; discovery runs once, under it). Loading a plugin runs its entry function under that
+/// mutex, so an entry must not call back into the registry.
 class plugin_registry {
   public:
     /// The process-wide registry.

@@ -119,6 +119,10 @@ class executable {
     virtual void execute(const std::vector<buffer*>& buffers) = 0;
 };
 
+/// Thread safety required of a plugin's backend: the host calls one backend instance, its
+/// buffers and its executables from one thread at a time (never concurrently), but calls
+/// separate instances from separate threads at once; state shared between instances (caches,
+/// thread pools, globals) must be synchronised by the plugin.
 class backend {
   public:
     virtual ~backend() = default;
