@@ -56,10 +56,7 @@ class native_step final : public step {
         std::size_t t = 0;
         for (int id : node_.inputs) bind(*tensors_[t++], *b[id]);
         for (int id : node_.outputs) bind(*tensors_[t++], *b[id]);
-        if (copy_c_into_output_) {  // gemm: D = alpha*A*B + beta*C accumulates into D
-            std::memcpy(tensors_.back()->buffer(), tensors_[2]->buffer(),
-                        tensors_[2]->info().total_size_in_bytes());
-        }
+        load_gemm_c();
         if (!prepared_) {
             function_->prepare();
             prepared_ = true;
@@ -81,6 +78,20 @@ class native_step final : public step {
         return i >= 0 ? tensors_[static_cast<std::size_t>(i)].get() : nullptr;
     }
     cpu::Tensor& out() { return *tensors_.back(); }
+
+    /// gemm's D = alpha*A*B + beta*C accumulates into D, so C is loaded into D first: copied
+    /// when it is [M, N], repeated on every row when it is [N].
+    void load_gemm_c() {
+        if (gemm_c_ == gemm_c::none) return;
+        const cpu::Tensor& c = in(2);
+        auto* d = out().buffer();
+        const std::size_t row_bytes = c.info().total_size_in_bytes();
+        std::memmove(d, c.buffer(), row_bytes);  // D may have been given C's buffer
+        if (gemm_c_ == gemm_c::copy) return;
+        const std::int64_t rows = out().info().dim(0);
+        for (std::int64_t r = 1; r < rows; ++r)
+            std::memcpy(d + static_cast<std::size_t>(r) * row_bytes, d, row_bytes);
+    }
 
     void configure(const sdk::partition& p, const cpu::Context& ctx,
                    const std::shared_ptr<cpu::MemoryManager>& memory) {
@@ -146,10 +157,16 @@ class native_step final : public step {
             info.trans_a = gm->trans_a != 0;
             info.trans_b = gm->trans_b != 0;
             info.alpha = gm->alpha;
-            info.beta = node_.inputs.size() > 2 ? gm->beta : 0.0f;
-            copy_c_into_output_ = node_.inputs.size() > 2 && gm->beta != 0.0f;
+            const bool has_c = node_.inputs.size() > 2 && gm->beta != 0.0f;
+            const bool row_c = has_c && p.tensors[node_.inputs[2]].rank() == 1;
+            // A [N] C with beta 1 is a per-column bias, added in the kernel's epilogue; any
+            // other C is loaded into D before the run and scaled by beta there.
+            const bool c_as_bias = row_c && gm->beta == 1.0f;
+            info.beta = has_c && !c_as_bias ? gm->beta : 0.0f;
+            gemm_c_ =
+                !has_c || c_as_bias ? gemm_c::none : (row_c ? gemm_c::repeat_rows : gemm_c::copy);
             auto f = std::make_unique<cpu::Gemm>(ctx, memory);
-            f->configure(in(0), in(1), nullptr, out(), info);
+            f->configure(in(0), in(1), c_as_bias ? &in(2) : nullptr, out(), info);
             function_ = std::move(f);
         } else if (const auto* sm = op.get_if<op::softmax>()) {
             auto f = std::make_unique<cpu::Softmax>(ctx);
@@ -170,7 +187,8 @@ class native_step final : public step {
     std::unique_ptr<cpu::IFunction> function_;
     cpu::BatchNormFold bn_;
     bool prepared_ = false;
-    bool copy_c_into_output_ = false;
+    enum class gemm_c { none, copy, repeat_rows };
+    gemm_c gemm_c_ = gemm_c::none;
 };
 
 }  // namespace

@@ -30,6 +30,9 @@ route_choice conv_route(const op::conv2d& c, const std::vector<tensor_desc>& in,
                         const tensor_desc& out) {
     if (c.mode == TSR_CONV_TRANSPOSED) return reference_because("transposed convolution");
     if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
+    const int bias = c.slots().bias;
+    if (bias >= 0 && in[static_cast<std::size_t>(bias)].rank() != 1)
+        return reference_because("per-location bias [O, OH, OW]: the runtime adds O values");
     cpu::ActivationInfo act;
     if (!to_runtime(c.activation, act)) return reference_because("fused activation");
     const cpu::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);

@@ -92,6 +92,29 @@ TEST_CASE("fully connected, gemm, softmax on row-major tensors") {
     compare(op::softmax(), {data(shape{4, 33}, 18, 3.0f)}, "cpu");
 }
 
+TEST_CASE("gemm with C [N] broadcast over every row, plain and scaled") {
+    const tensor a = data(shape{19, 23}, 21), b = data(shape{23, 13}, 22);
+    const tensor row = data(shape{13}, 23, 1.0f, 0.5f);
+    compare(op::gemm(), {a, b, row}, "cpu");                     // bias in the kernel epilogue
+    compare(op::gemm().scales(2.0f, 0.5f), {a, b, row}, "cpu");  // repeated into D, scaled
+    compare(op::gemm().transpose(true, true),
+            {data(shape{23, 19}, 24), data(shape{13, 23}, 25), row}, "cpu");
+    compare(op::gemm().scales(1.0f, 0.0f), {a, b, row}, "cpu");  // beta 0: C ignored
+}
+
+TEST_CASE("conv2d with a per-location bias [O, OH, OW] runs, through the reference kernel") {
+    const tensor x = data(shape::nchw(1, 3, 6, 5), 26);
+    compare(op::conv2d().padding(1, 1, 1, 1).bias(),
+            {x, data(shape{4, 3, 3, 3}, 27, 0.3f), data(shape{4, 6, 5}, 28)}, "cpu");
+    load_cpu_plugin();
+    const op_support s = backend::create("cpu").query(
+        op::conv2d().padding(1, 1, 1, 1).bias(),
+        {x.desc(), tensor_desc(shape{4, 3, 3, 3}, dtype::f32),
+         tensor_desc(shape{4, 6, 5}, dtype::f32)},
+        {tensor_desc(shape::nchw(1, 4, 6, 5), dtype::f32).with_layout(layout::any())});
+    CHECK(s.level == TSR_SUPPORT_EMULATED);
+}
+
 TEST_CASE("ops the runtime lacks run through the plugin's reference kernels") {
     compare(op::unary(TSR_UNARY_EXP), {data(shape{3, 5}, 19)}, "cpu");
     compare(op::softmax().along(0), {data(shape{6, 4}, 20)}, "cpu");
