@@ -15,6 +15,13 @@ function(tessera_add_plugin name)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${TESSERA_PLUGIN_BUILD_DIR})
   endif()
   if(TESSERA_PLUGIN_INSTALL_DIR AND NOT ARG_NO_INSTALL)
+    # Installed plugins find the libraries installed beside Tessera (libzdnn.so.0,
+    # libtessera_clml.so.1) through a RUNPATH relative to their own folder, so a moved prefix works.
+    if(DEFINED CMAKE_INSTALL_LIBDIR)
+      file(RELATIVE_PATH libdir_from_plugins "${CMAKE_INSTALL_PREFIX}/${TESSERA_PLUGIN_INSTALL_DIR}"
+           "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}")
+      set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN/${libdir_from_plugins}")
+    endif()
     install(TARGETS ${target} LIBRARY DESTINATION ${TESSERA_PLUGIN_INSTALL_DIR})
   endif()
 endfunction()

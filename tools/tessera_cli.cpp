@@ -5,13 +5,19 @@
 //   tessera            everything
 //   tessera --report   only the loader report
 //   tessera --load F   load plugin file F first (repeatable)
+//   tessera --check-plugin F [--timeout S]
+//                      load F in a child process and report what happened, including an entry
+//                      function that aborts, exits or does not return within S seconds (10)
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <tessera/tessera.hpp>
+
+#include "check_plugin.hpp"
 
 using namespace tessera;
 
@@ -89,24 +95,48 @@ void describe(const plugin_entry& p) {
     }
 }
 
+int usage() {
+    std::fprintf(stderr,
+                 "usage: tessera [--report] [--load PLUGIN_FILE]...\n"
+                 "       tessera --check-plugin PLUGIN_FILE [--timeout SECONDS]\n");
+    return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     bool report_only = false;
+    const char* check_file = nullptr;
+    int timeout_s = 10;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--report")) {
             report_only = true;
         } else if (!std::strcmp(argv[i], "--load") && i + 1 < argc) {
             plugin_registry::instance().load(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--check-plugin") && i + 1 < argc) {
+            check_file = argv[++i];
+        } else if (!std::strcmp(argv[i], "--timeout") && i + 1 < argc) {
+            timeout_s = std::atoi(argv[++i]);
+            if (timeout_s <= 0) return usage();
         } else {
-            std::fprintf(stderr, "usage: tessera [--report] [--load PLUGIN_FILE]...\n");
-            return 2;
+            return usage();
         }
     }
+    if (check_file) return cli::check_plugin(check_file, timeout_s);
     std::printf("Tessera %s, plugin ABI %d.%d\n", version_string, abi_major, abi_minor);
     std::printf(
         "Plugin search: API paths, TESSERA_PLUGINS (files), TESSERA_PLUGIN_PATH (directories), "
-        "install dir\n");
+        "then the %s\n",
+#if defined(TESSERA_BUILD_PLUGIN_DIR)
+        "build tree's plugins: " TESSERA_BUILD_PLUGIN_DIR
+#elif defined(TESSERA_RELATIVE_PLUGIN_DIR)
+        "installation's plugins: " TESSERA_RELATIVE_PLUGIN_DIR " from this program's folder"
+#elif defined(TESSERA_INSTALL_PLUGIN_DIR)
+        "installed plugins: " TESSERA_INSTALL_PLUGIN_DIR
+#else
+        "built-in reference backend (no plugin folder compiled in)"
+#endif
+    );
     std::printf("Loader report:\n%s", plugin_registry::instance().report_text().c_str());
     if (report_only) return 0;
     for (const auto& p : plugin_registry::instance().plugins()) describe(p);

@@ -1,10 +1,17 @@
 // discovery_test.cpp: plugins found through TESSERA_PLUGINS and TESSERA_PLUGIN_PATH (set by
 // main() before anything touches the registry), de-duplicated, with failures reported and
-// nothing crashing.
+// nothing crashing or hanging.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include <tessera/tessera.hpp>
 
@@ -61,8 +68,51 @@ TEST_CASE("auto places ops on the accelerator first and falls back to the refere
     }
 }
 
+namespace {
+
+/// A folder of files named like plugins that once hung or killed discovery: a FIFO (dlopen
+/// blocks opening it) and a library cut in half (dlopen's relocation hits SIGBUS).
+std::string hostile_dir;
+
+std::string make_hostile_dir() {
+    std::string dir =
+        (std::filesystem::temp_directory_path() / "tessera-discovery-XXXXXX").string();
+    if (!mkdtemp(dir.data())) return {};
+    mkfifo((dir + "/libtessera_plugin_fifo.so").c_str(), 0600);
+    std::ifstream in(REFERENCE_PLUGIN, std::ios::binary);
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
+    std::ofstream(dir + "/libtessera_plugin_truncated.so", std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("a FIFO and a truncated library in a scanned folder are reported, not loaded") {
+    REQUIRE_FALSE(hostile_dir.empty());
+    int fifo = 0, truncated = 0;
+    for (const auto& r : plugin_registry::instance().report()) {
+        if (r.path == hostile_dir + "/libtessera_plugin_fifo.so") {
+            fifo += r.result == load_result::invalid_file && r.source == "TESSERA_PLUGIN_PATH" &&
+                    r.detail == "not a regular file (a FIFO)";
+        }
+        if (r.path == hostile_dir + "/libtessera_plugin_truncated.so") {
+            truncated +=
+                r.result == load_result::invalid_file && r.detail.find("truncated ELF file") == 0;
+        }
+    }
+    CHECK(fifo == 1);
+    CHECK(truncated == 1);
+    CHECK(plugin_registry::instance().find("blocked-test") != nullptr);
+}
+
 int main(int argc, char** argv) {
+    hostile_dir = make_hostile_dir();
     setenv("TESSERA_PLUGINS", BLOCKED_PLUGIN ":/nonexistent/libtessera_plugin_ghost.so", 1);
-    setenv("TESSERA_PLUGIN_PATH", FIXTURE_DIR, 1);
-    return doctest::Context(argc, argv).run();
+    setenv("TESSERA_PLUGIN_PATH", (std::string(FIXTURE_DIR) + ":" + hostile_dir).c_str(), 1);
+    const int rc = doctest::Context(argc, argv).run();
+    std::error_code ignored;
+    std::filesystem::remove_all(hostile_dir, ignored);
+    return rc;
 }

@@ -13,6 +13,7 @@
 #include "tessera/config.hpp"
 #include "tessera/error.hpp"
 #include "tessera/ops/op_desc.hpp"
+#include "tessera/plugin/error_record.hpp"
 #include "tessera/plugin/registry.hpp"
 #include "tessera/tensor.hpp"
 
@@ -52,11 +53,15 @@ inline tsr_error make_error_record() {
     return e;
 }
 
+/// Throws the plugin's error record as a tessera::error. Each text field is read within its
+/// buffer: a plugin may leave it without a terminator.
 inline void check(tsr_status st, const tsr_error& e, const std::string& backend,
                   const std::string& what) {
     if (st == TSR_SUCCESS) return;
-    std::string message = e.message[0] ? e.message : what + " failed";
-    throw error(static_cast<status>(st), message, {backend, e.op, e.tensor});
+    std::string message = bounded_text(e.message);
+    if (message.empty()) message = what + " failed";
+    throw error(static_cast<status>(st), message,
+                {backend, bounded_text(e.op), bounded_text(e.tensor)});
 }
 
 /// Whether the plugin's table (of its own struct_size) has the slot at `member`.
@@ -248,7 +253,8 @@ class backend {
             d.struct_size = sizeof d;
             if (state_->api->device_info &&
                 state_->api->device_info(state_->handle, i, &d) == TSR_SUCCESS)
-                out.push_back({d.name, d.kind, d.details});
+                out.push_back({detail::bounded_text(d.name), detail::bounded_text(d.kind),
+                               detail::bounded_text(d.details)});
         }
         return out;
     }
@@ -283,7 +289,7 @@ class backend {
         }
         r.level = static_cast<tsr_support_level>(s.level);
         r.reason = static_cast<tsr_reason>(s.reason);
-        r.text = s.reason_text;
+        r.text = detail::bounded_text(s.reason_text);
         for (const auto& d : chosen_in) r.inputs.emplace_back(d);
         for (const auto& d : chosen_out) r.outputs.emplace_back(d);
         return r;

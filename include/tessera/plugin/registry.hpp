@@ -1,9 +1,18 @@
 // tessera/plugin/registry.hpp: finds, loads and remembers backend plugins; the process's one
 // piece of global mutable state. Search order: paths given through the API, files listed in
 // TESSERA_PLUGINS, directories listed in TESSERA_PLUGIN_PATH (both ':'-separated, read once),
-// then the install directory. Files are de-duplicated by real path and backends by name; dlopen
-// uses RTLD_LOCAL and libraries are never closed. Every candidate gets a line in the report,
-// and no failure takes the process down.
+// then one plugin directory fixed at build time:
+//   - TESSERA_BUILD_PLUGIN_DIR: programs built in Tessera's own build tree (its plugins/);
+//   - TESSERA_RELATIVE_PLUGIN_DIR: installed Tessera programs, relative to the directory of the
+//     program or library holding this code (bin/tessera finds ../lib/tessera/plugins), so a
+//     moved installation keeps working and no build tree is ever searched;
+//   - TESSERA_INSTALL_PLUGIN_DIR: programs built against an installed package (absolute).
+// Files are de-duplicated by real path and backends by name; dlopen uses RTLD_LOCAL and
+// libraries are never closed. Every candidate gets a line in the report. A file that is not a
+// regular file or an ELF file cut short is refused before dlopen (plugin_file_check.hpp) and an
+// entry function that throws is caught, so no bad file takes the process down. An entry function
+// that aborts, exits or never returns cannot be contained in-process: `tessera --check-plugin
+// FILE` loads a file in a child process and reports what happened.
 #pragma once
 
 #include <dlfcn.h>
@@ -13,6 +22,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -20,6 +30,9 @@
 
 #include "tessera/c/plugin.h"
 #include "tessera/log.hpp"
+#include "tessera/plugin/error_record.hpp"
+#include "tessera/plugin/module_location.hpp"
+#include "tessera/plugin/plugin_file_check.hpp"
 #include "tessera/reference/backend.hpp"
 
 namespace tessera {
@@ -28,9 +41,11 @@ enum class load_result {
     loaded,         ///< usable
     builtin,        ///< compiled into this program (the reference backend)
     not_found,      ///< no such file
+    invalid_file,   ///< not a regular file, or an ELF file cut short (refused before dlopen)
     dlopen_failed,  ///< detail holds dlerror()'s full text
     missing_entry,  ///< no tsr_plugin_entry symbol
     abi_mismatch,   ///< detail names both versions
+    entry_threw,    ///< the entry function threw; detail holds what() when it is known
     init_failed,    ///< the entry returned NULL or the table lacks required slots
     duplicate,      ///< same file or same backend name as an earlier candidate
 };
@@ -43,12 +58,16 @@ inline const char* to_string(load_result r) {
             return "built-in";
         case load_result::not_found:
             return "not found";
+        case load_result::invalid_file:
+            return "invalid file";
         case load_result::dlopen_failed:
             return "dlopen failed";
         case load_result::missing_entry:
             return "missing entry symbol";
         case load_result::abi_mismatch:
             return "ABI mismatch";
+        case load_result::entry_threw:
+            return "entry threw";
         case load_result::init_failed:
             return "init failed";
         case load_result::duplicate:
@@ -66,6 +85,14 @@ struct load_record {
     std::string backend;  ///< the backend's name when known
     std::string detail;
 };
+
+/// One report line: "[outcome] path (source) backend 'name': detail".
+inline std::string to_text(const load_record& r) {
+    std::string s = "[" + std::string(to_string(r.result)) + "] " + r.path + " (" + r.source + ")";
+    if (!r.backend.empty()) s += " backend '" + r.backend + "'";
+    if (!r.detail.empty()) s += ": " + r.detail;
+    return s;
+}
 
 /// A usable plugin.
 struct plugin_entry {
@@ -175,12 +202,7 @@ class plugin_registry {
     /// The report as text, one candidate per line.
     std::string report_text() {
         std::string s;
-        for (const auto& r : report()) {
-            s += "  [" + std::string(to_string(r.result)) + "] " + r.path + " (" + r.source + ")";
-            if (!r.backend.empty()) s += " backend '" + r.backend + "'";
-            if (!r.detail.empty()) s += ": " + r.detail;
-            s += '\n';
-        }
+        for (const auto& r : report()) s += "  " + to_text(r) + '\n';
         return s;
     }
 
@@ -194,11 +216,21 @@ class plugin_registry {
             load_locked(file, "TESSERA_PLUGINS");
         for (const auto& dir : detail::split_list(std::getenv("TESSERA_PLUGIN_PATH")))
             scan_locked(dir, "TESSERA_PLUGIN_PATH");
-#if defined(TESSERA_INSTALL_PLUGIN_DIR)
-        scan_locked(TESSERA_INSTALL_PLUGIN_DIR, "install dir");
-#endif
 #if defined(TESSERA_BUILD_PLUGIN_DIR)
         scan_locked(TESSERA_BUILD_PLUGIN_DIR, "build dir");
+#elif defined(TESSERA_RELATIVE_PLUGIN_DIR)
+        const std::string base = detail::module_directory(reinterpret_cast<const void*>(&instance));
+        if (base.empty())
+            records_.push_back({TESSERA_RELATIVE_PLUGIN_DIR,
+                                "install dir",
+                                load_result::not_found,
+                                {},
+                                "the program's own location is unknown"});
+        else
+            scan_locked(detail::normalized_path(base + "/" + TESSERA_RELATIVE_PLUGIN_DIR),
+                        "install dir");
+#elif defined(TESSERA_INSTALL_PLUGIN_DIR)
+        scan_locked(TESSERA_INSTALL_PLUGIN_DIR, "install dir");
 #endif
         register_builtin_locked();
     }
@@ -252,6 +284,8 @@ class plugin_registry {
         };
         struct stat st {};
         if (stat(path.c_str(), &st) != 0) return finish(load_result::not_found, "no such file");
+        if (std::string problem = detail::plugin_file_problem(path); !problem.empty())
+            return finish(load_result::invalid_file, std::move(problem));
         char resolved[PATH_MAX];
         const std::string real = realpath(path.c_str(), resolved) ? std::string(resolved) : path;
         for (const auto& p : plugins_)
@@ -272,10 +306,19 @@ class plugin_registry {
         const auto entry = reinterpret_cast<tsr_plugin_entry_fn>(sym);
         tsr_error err{};
         err.struct_size = sizeof err;
-        const tsr_plugin_api* api = entry(detail::host_api(), &err);
-        if (!api)
+        const tsr_plugin_api* api = nullptr;
+        try {
+            api = entry(detail::host_api(), &err);
+        } catch (const std::exception& e) {
+            return finish(load_result::entry_threw, std::string("exception: ") + e.what());
+        } catch (...) {
+            return finish(load_result::entry_threw, "an exception not derived from std::exception");
+        }
+        if (!api) {
+            const std::string message = detail::bounded_text(err.message);
             return finish(load_result::init_failed,
-                          err.message[0] ? err.message : "entry returned no table");
+                          message.empty() ? "entry returned no table" : message);
+        }
         if (api->struct_size < offsetof(tsr_plugin_api, event_wait)) {
             return finish(load_result::init_failed,
                           "table too short (" + std::to_string(api->struct_size) + " bytes)");
