@@ -145,3 +145,11 @@ TEST_CASE("conv2d: dilation and stride products past INT64_MAX are rejected") {
     transposed.stride_h = std::numeric_limits<std::int32_t>::max();
     check_named([&] { transposed.infer({src, one}); }, "conv2d", "src", "does not fit int64");
 }
+
+TEST_CASE("matmul and gemm: products whose result cannot be stored are rejected") {
+    const tensor_desc column(shape{two_pow(40), 1}, dtype::f32);
+    const tensor_desc row(shape{1, two_pow(40)}, dtype::f32);
+    check_named([&] { op::matmul().infer({column, row}); }, "matmul", "dst", "INT64_MAX bytes");
+    check_named([&] { op::gemm().infer({column, row}); }, "gemm", "dst", "INT64_MAX bytes");
+    CHECK(op::matmul().infer({row, column})[0].dims() == shape{1, 1});
+}

@@ -74,6 +74,7 @@ struct gemm : pod_op<gemm, tsr_gemm_params, TSR_OP_GEMM> {
                                     ", expected 2 ([M, N]) or 1 ([N])");
             }
         }
+        check.fits("dst", shape{g.m, g.n}, a.type());
         return {output_like(shape{g.m, g.n}, a)};
     }
 };

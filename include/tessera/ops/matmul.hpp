@@ -95,7 +95,9 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
         check.type_in("A", a, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
         check_float_like(check, "B", inputs[1], a);
         if (inputs.size() > 2) check_float_like(check, "C", inputs[2], a);
-        return {output_like(geometry(inputs).output_shape(), a)};
+        const shape out = geometry(inputs).output_shape();
+        check.fits("dst", out, a.type());
+        return {output_like(out, a)};
     }
 };
 
