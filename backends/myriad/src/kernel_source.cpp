@@ -337,6 +337,39 @@ std::string myriad_prelude(bool native_half, bool promoted) {
                 "  return event;\n}\n";
         }
     }
+    // The ratified cl_khr_extended_async_copies form: untyped pointers, offsets and line lengths
+    // in elements of num_bytes_per_element bytes (total line length / plane area = strides).
+    for (int dir = 0; dir < 2; ++dir) {
+        const std::string dst_space = dir == 0 ? "__local" : "__global";
+        const std::string src_space = dir == 0 ? "__global" : "__local";
+        p += "event_t " + ovl + "async_work_group_copy_2D2D(" + dst_space +
+             " void* dst, size_t dst_offset, const " + src_space +
+             " void* src, size_t src_offset, size_t num_bytes_per_element, "
+             "size_t num_elements_per_line, size_t num_lines, size_t src_total_line_length, "
+             "size_t dst_total_line_length, event_t event) {\n"
+             "  const size_t b = num_bytes_per_element;\n"
+             "  for (size_t l = 0; l < num_lines; ++l)\n"
+             "    event = async_work_group_copy((" +
+             dst_space +
+             " uchar*)dst + (dst_offset + l * "
+             "dst_total_line_length) * b, (const " +
+             src_space +
+             " uchar*)src + (src_offset + l * "
+             "src_total_line_length) * b, num_elements_per_line * b, event);\n"
+             "  return event;\n}\n";
+        p += "event_t " + ovl + "async_work_group_copy_3D3D(" + dst_space +
+             " void* dst, size_t dst_offset, const " + src_space +
+             " void* src, size_t src_offset, size_t num_bytes_per_element, "
+             "size_t num_elements_per_line, size_t num_lines, size_t num_planes, "
+             "size_t src_total_line_length, size_t src_total_plane_area, "
+             "size_t dst_total_line_length, size_t dst_total_plane_area, event_t event) {\n"
+             "  for (size_t k = 0; k < num_planes; ++k)\n"
+             "    event = async_work_group_copy_2D2D(dst, dst_offset + k * dst_total_plane_area, "
+             "src, "
+             "src_offset + k * src_total_plane_area, num_bytes_per_element, num_elements_per_line, "
+             "num_lines, src_total_line_length, dst_total_line_length, event);\n"
+             "  return event;\n}\n";
+    }
     p += "#line 1\n";
     return p;
 }
@@ -361,6 +394,14 @@ std::string fuse_dma_companions(const std::string& stripped, const std::string& 
     if (postwrite) out += fence + "  __dma_postwrite_" + entry + "(" + names + ");\n";
     out += "}\n";
     return out;
+}
+
+std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
+                         bool promote) {
+    const std::string stripped = strip_comments(source_text);
+    const std::string text =
+        fuse_dma_companions(promote ? promote_half(stripped) : stripped, entry);
+    return myriad_prelude(native_half && !promote, promote) + text;
 }
 
 }  // namespace myriad

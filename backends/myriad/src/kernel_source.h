@@ -51,4 +51,9 @@ std::string myriad_prelude(bool native_half, bool promoted);
 /// with the same arguments (and so the same __local buffers). Otherwise returns the text as is.
 std::string fuse_dma_companions(const std::string& stripped, const std::string& entry);
 
+/// The program text one stage compiles: the prelude, then `source_text` without comments, half
+/// promoted to float when `promote`, DMA companions fused for `entry`.
+std::string program_text(const std::string& source_text, const std::string& entry,
+                         bool native_half, bool promote);
+
 }  // namespace myriad

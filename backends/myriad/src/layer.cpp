@@ -165,9 +165,8 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     bool have_output = false;
     for (std::size_t si = 0; si < plan.stages.size(); ++si) {
         StagePlan& sp = plan.stages[si];
-        std::string text = promoted ? promote_half(stripped[si]) : stripped[si];
-        text = fuse_dma_companions(text, sp.stage->entry);
-        const std::string source = myriad_prelude(rt->has_fp16 && !promoted, promoted) + text;
+        const std::string source =
+            program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16, promoted);
         cl::Kernel kernel(rt->program(source, spec.type, sp.stage->entry), sp.stage->entry.c_str());
         for (std::size_t ai = 0; ai < sp.args.size(); ++ai) {
             ArgPlan& a = sp.args[ai];

@@ -273,7 +273,9 @@ void Runtime::set_force_half_promotion(bool force) {
     state_->force_promotion = force;
 }
 std::string Runtime::device_name() const {
-    return state_->device.getInfo<CL_DEVICE_NAME>();
+    std::string name = state_->device.getInfo<CL_DEVICE_NAME>();
+    while (!name.empty() && name.back() == '\0') name.pop_back();  // CLHPP keeps the terminator
+    return name;
 }
 const cl::Context& Runtime::context() const {
     return state_->context;

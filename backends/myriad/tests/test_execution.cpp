@@ -285,6 +285,16 @@ __kernel void copy3d(__global const float* src, __global float* dst) {
     e = async_work_group_copy_3D3D(dst, tile, 4, 3, 0, 0, 2, 0, 0, 0);
     wait_group_events(1, &e);
 }
+__kernel void khronos2d(__global const float* src, __global float* dst) {
+    __local float tile[24];
+    // the ratified form: offsets and total line lengths in elements of 4 bytes
+    event_t e = async_work_group_copy_3D3D((__local void*)tile, 0, (const __global void*)src, 10,
+                                           sizeof(float), 4, 3, 2, 8, 48, 4, 12, 0);
+    wait_group_events(1, &e);
+    e = async_work_group_copy_2D2D((__global void*)dst, 0, (const __local void*)tile, 0,
+                                   sizeof(float), 12, 2, 12, 12, 0);
+    wait_group_events(1, &e);
+}
 __kernel void stride2d(__global const float* src, __global float* dst) {
     __local float tile[12];
     WorkGroupDmaCreateStrideTransaction(src + 8 + 2, tile, 4 * sizeof(float), 12 * sizeof(float),
@@ -317,12 +327,13 @@ std::string dma_xml(const std::string& entry) {
 }
 }  // namespace
 
-TEST_CASE("execution: Myriad DMA builtins (2D2D / 3D3D / stride and 3D transactions)") {
+TEST_CASE(
+    "execution: Myriad DMA builtins (2D2D / 3D3D in both forms / stride and 3D transactions)") {
     ScratchDir dir("exec_dma");
     dir.write("dma.cl", dma_cl);
     Runtime rt(myriad_test::device_index());
     std::string xml;
-    for (const char* e : {"copy2d", "copy3d", "stride2d", "dma3d"}) xml += dma_xml(e);
+    for (const char* e : {"copy2d", "copy3d", "stride2d", "dma3d", "khronos2d"}) xml += dma_xml(e);
     rt.load_bindings(dir.write("dma.xml", xml));
     std::vector<float> in(96);
     for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
@@ -339,7 +350,7 @@ TEST_CASE("execution: Myriad DMA builtins (2D2D / 3D3D / stride and 3D transacti
         Layer l = rt.create_layer(LayerSpec{entry, {}, {{1, 1, 12, 8}}, {}, {1, 1, 3, 4}, {}});
         check_close(l.run({{{1, 1, 12, 8}, Layout::BFYX, in}}).values, block(1), 0, 0);
     }
-    for (const char* entry : {"copy3d", "dma3d"}) {
+    for (const char* entry : {"copy3d", "dma3d", "khronos2d"}) {
         CAPTURE(entry);
         Layer l = rt.create_layer(LayerSpec{entry, {}, {{1, 2, 6, 8}}, {}, {1, 2, 3, 4}, {}});
         std::vector<double> want = block(2);

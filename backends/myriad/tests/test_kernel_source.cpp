@@ -65,3 +65,57 @@ __kernel void k(__global const half* a, __global half* b, __local half* la) { }
     CHECK(fused.find("__dma_postwrite_k") == std::string::npos);
     CHECK(fuse_dma_companions(src, "other") == src);
 }
+
+#ifdef MYRIAD_OFFLINE_CLANG
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "myriad/bindings.h"
+
+namespace {
+/// Compiles program text for a device with cl_khr_fp16 (SPIR target) with the offline clang.
+bool compiles_with_fp16(const std::string& text, const std::string& name) {
+    const std::string path = std::string(MYRIAD_TEST_TMPDIR) + "/fp16_" + name + ".cl";
+    std::filesystem::create_directories(MYRIAD_TEST_TMPDIR);
+    std::ofstream(path) << text;
+    const std::string command = std::string(MYRIAD_OFFLINE_CLANG) +
+                                " -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -Xclang "
+                                "-cl-ext=+cl_khr_fp16 -target spir64 -fsyntax-only " +
+                                path;
+    return std::system(command.c_str()) == 0;
+}
+}  // namespace
+
+TEST_CASE("kernel source: half kernels as written (devices with cl_khr_fp16) compile offline") {
+    // The shipped layers, unpromoted, with the half overloads of the DMA builtins in the prelude.
+    int stages = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(MYRIAD_LAYERS_DIR)) {
+        if (entry.path().extension() != ".xml") continue;
+        for (const CustomLayer& layer : parse_bindings_file(entry.path().string()))
+            for (const KernelStage& stage : layer.stages) {
+                CAPTURE(stage.entry);
+                CHECK(compiles_with_fp16(program_text(stage.source_text, stage.entry, true, false),
+                                         stage.entry));
+                ++stages;
+            }
+    }
+    CHECK(stages >= 10);
+    // Manual-DMA companions on half data, fused.
+    const std::string dma = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void __dma_preload_k(__global const half* src, __global half* dst, __local half* l) {
+    WorkGroupDmaCreate3DTransaction(src, l, 8, 8, 16, 8, 2, 64, 16, 16, 0);
+}
+__kernel void __dma_postwrite_k(__global const half* src, __global half* dst, __local half* l) {
+    WorkGroupDmaCreateStrideTransaction(l, dst, 8, 8, 8, 16, 32, 0);
+}
+__kernel void k(__global const half* src, __global half* dst, __local half* l) {
+    event_t e = async_work_group_copy_2D2D(l, src, 4, 2, 4, 0, 0);
+    wait_group_events(1, &e);
+    l[get_local_id(0)] = l[get_local_id(0)] * (half)2;
+}
+)";
+    CHECK(compiles_with_fp16(program_text(dma, "k", true, false), "dma_companions"));
+}
+#endif

@@ -194,8 +194,9 @@ TEST_CASE("layers: a user's binding overrides the shipped one of the same type")
 
 TEST_CASE("layers: every shipped bindings file parses and names an existing kernel") {
     Runtime rt(myriad_test::device_index());
-    MESSAGE("device: " << rt.device_name()
-                       << (rt.device_has_fp16() ? " (cl_khr_fp16)" : " (no cl_khr_fp16)"));
+    const std::string device = "device: " + rt.device_name() +
+                               (rt.device_has_fp16() ? " (cl_khr_fp16)" : " (no cl_khr_fp16)");
+    MESSAGE(device);
     for (const char* type :
          {"GRN", "ReorgYolo", "ShuffleChannels", "ShuffleChannel", "MVN", "Convert"})
         CHECK_MESSAGE(rt.has_binding(type), type);

@@ -1,0 +1,197 @@
+// bench_myriad.cpp -- Myriad custom layers on one OpenCL device: myriad/<layer> (bytes read +
+// written per second through Layer::enqueue, waited for) next to copy/<layer> (clEnqueueCopyBuffer
+// moving the same bytes), dma/<variant> (the seed's GRN with manual DMA vs the same kernel with
+// global loads, both run through the runtime) and launch/<variant> (a one-element layer vs a bare
+// clEnqueueNDRangeKernel of an empty kernel). The label says which precision ran.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "myriad/runtime.h"
+
+namespace {
+
+int device_index() {
+    const char* env = std::getenv("MYRIAD_BENCH_DEVICE");
+    return env ? std::atoi(env) : 0;
+}
+
+myriad::Runtime& runtime() {
+    static myriad::Runtime rt(device_index());
+    return rt;
+}
+
+std::size_t count(const myriad::Shape& s) {
+    std::size_t n = 1;
+    for (auto d : s) n *= static_cast<std::size_t>(d);
+    return n;
+}
+
+cl::Buffer device_buffer(std::size_t bytes) {
+    std::vector<unsigned char> zeros(bytes, 0x3c);  // half 1.0-ish bit patterns
+    return cl::Buffer(runtime().context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                      zeros.data());
+}
+
+struct Case {
+    const char* name;
+    myriad::LayerSpec spec;
+};
+
+std::vector<Case> memory_bound_cases() {
+    const myriad::Shape s{1, 64, 104, 104};
+    return {
+        {"GRN", {"GRN", {{"bias", "1"}}, {s}, {}, s, {}}},
+        {"MVN",
+         {"MVN", {{"across_channels", "0"}, {"normalize_variance", "1"}, {"eps", "1e-5"}}, {s}, {}, s, {}}},
+        {"ReorgYolo", {"ReorgYolo", {{"stride", "2"}}, {s}, {}, {1, 256, 52, 52}, {}}},
+        {"ShuffleChannels",
+         {"ShuffleChannels", {{"axis", "1"}, {"group", "4"}}, {s}, {}, s, {}}},
+        {"Convert", {"Convert", {{"destination_type", "f16"}}, {s}, {}, s, {}}},
+    };
+}
+
+void bench_layer(benchmark::State& state, myriad::LayerSpec spec) {
+    myriad::Layer layer = runtime().create_layer(spec);
+    const std::size_t in_bytes = count(spec.input_shapes[0]) * myriad::size_of(layer.input_dtype(0));
+    const std::size_t out_bytes = count(spec.output_shape) * myriad::size_of(layer.output_dtype());
+    myriad::DeviceTensor in{device_buffer(in_bytes), spec.input_shapes[0], myriad::Layout::BFYX,
+                            layer.input_dtype(0)};
+    myriad::DeviceTensor out{device_buffer(out_bytes), spec.output_shape, myriad::Layout::BFYX,
+                             layer.output_dtype()};
+    for (auto _ : state) {
+        layer.enqueue({in}, out);
+        runtime().queue().finish();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * (in_bytes + out_bytes)));
+    state.SetLabel(std::string(myriad::to_string(layer.precision())) + " on " +
+                   runtime().device_name());
+}
+
+void bench_copy(benchmark::State& state, myriad::LayerSpec spec, myriad::DType in_type,
+                myriad::DType out_type) {
+    const std::size_t in_bytes = count(spec.input_shapes[0]) * myriad::size_of(in_type);
+    const std::size_t out_bytes = count(spec.output_shape) * myriad::size_of(out_type);
+    // The layer reads in_bytes and writes out_bytes: copy (in+out)/2 bytes (read + write each).
+    const std::size_t half_moved = (in_bytes + out_bytes) / 2;
+    cl::Buffer a = device_buffer(half_moved), b = device_buffer(half_moved);
+    for (auto _ : state) {
+        runtime().queue().enqueueCopyBuffer(a, b, 0, 0, half_moved);
+        runtime().queue().finish();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * half_moved));
+}
+
+// The seed's GRN: with __dma_preload/__dma_postwrite (local copies) and with global loads.
+const char* grn_dma_source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void __dma_preload_grn_dma(__global const half* restrict src, __global half* restrict dst,
+    __local half* restrict local_src, __local half* restrict local_dst, int C, float bias)
+{
+    WorkGroupDmaCreate3DTransaction(
+        src + get_group_id(0) * get_local_size(0) + get_group_id(1) * get_local_size(1) * get_global_size(0),
+        local_src, get_local_size(0) * sizeof(half), get_local_size(0) * sizeof(half),
+        get_global_size(0) * sizeof(half), get_local_size(0) * sizeof(half), C,
+        get_global_size(0) * get_global_size(1) * sizeof(half),
+        get_local_size(0) * get_local_size(1) * sizeof(half),
+        get_local_size(0) * get_local_size(1) * sizeof(half), 0);
+}
+__kernel void __dma_postwrite_grn_dma(__global const half* restrict src, __global half* restrict dst,
+    __local const half* restrict local_src, __local half* restrict local_dst, int C, float bias)
+{
+    WorkGroupDmaCreate3DTransaction(local_dst,
+        dst + get_group_id(0) * get_local_size(0) + get_group_id(1) * get_local_size(1) * get_global_size(0),
+        get_local_size(0) * sizeof(half), get_local_size(0) * sizeof(half),
+        get_local_size(0) * sizeof(half), get_global_size(0) * sizeof(half), C,
+        get_local_size(0) * get_local_size(1) * sizeof(half),
+        get_global_size(0) * get_global_size(1) * sizeof(half),
+        get_local_size(0) * get_local_size(1) * sizeof(half), 0);
+}
+__kernel void grn_dma(__global const half* restrict src_data, __global half* restrict dst_data,
+    __local half* restrict src, __local half* restrict dst, int C, float bias)
+{
+    float variance = bias + 1e-9f;
+    const int plane = get_local_size(1) * get_local_size(0);
+    const int at = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    for (int c = 0; c < C; c++) { float val = (float)src[c * plane + at]; variance += val * val; }
+    half hvariance = (half)(native_rsqrt((half)(variance / 16.f)) * 0.25f);
+    for (int c = 0; c < C; c++) dst[c * plane + at] = src[c * plane + at] * hvariance;
+}
+__kernel void grn_plain(__global const half* restrict src_data, __global half* restrict dst_data,
+    __local half* restrict src, __local half* restrict dst, int C, float bias)
+{
+    const int plane = get_global_size(1) * get_global_size(0);
+    const int at = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float variance = bias + 1e-9f;
+    for (int c = 0; c < C; c++) { float val = (float)src_data[c * plane + at]; variance += val * val; }
+    half hvariance = (half)(native_rsqrt((half)(variance / 16.f)) * 0.25f);
+    for (int c = 0; c < C; c++) dst_data[c * plane + at] = src_data[c * plane + at] * hvariance;
+}
+__kernel void empty_kernel(__global half* p) { }
+)";
+
+std::string bench_xml(const std::string& name, const std::string& entry) {
+    return "<CustomLayer name=\"" + name + "\" type=\"MVCL\" version=\"1\">\n"
+           "<Kernel entry=\"" + entry + "\"><Source filename=\"bench_grn.cl\"/></Kernel>\n"
+           "<Parameters>\n"
+           "<Tensor arg-name=\"src_data\" type=\"input\" port-index=\"0\"/>\n"
+           "<Tensor arg-name=\"dst_data\" type=\"output\" port-index=\"0\"/>\n"
+           "<Data arg-name=\"src\" type=\"local_data\" dim=\"input,0\" size=\"X*F*2\"/>\n"
+           "<Data arg-name=\"dst\" type=\"local_data\" dim=\"input,0\" size=\"X*F*2\"/>\n"
+           "<Scalar arg-name=\"C\" type=\"int\" port-index=\"0\" source=\"I.F\"/>\n"
+           "<Scalar arg-name=\"bias\" type=\"float\" source=\"bias\"/>\n"
+           "</Parameters>\n"
+           "<WorkSizes dim=\"input,0\" global=\"X,Y,1\" local=\"X,1,1\"/>\n"
+           "</CustomLayer>\n";
+}
+
+void load_bench_bindings() {
+    const std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+    std::ofstream(dir + "/bench_grn.cl") << grn_dma_source;
+    std::ofstream(dir + "/bench_grn.xml") << bench_xml("GrnDma", "grn_dma") + bench_xml("GrnPlain", "grn_plain");
+    runtime().load_bindings(dir + "/bench_grn.xml");
+}
+
+void bench_launch_bare(benchmark::State& state) {
+    cl::Program program(runtime().context(), "__kernel void empty_kernel(__global float* p) { }");
+    program.build({runtime().device()});
+    cl::Kernel kernel(program, "empty_kernel");
+    cl::Buffer buffer = device_buffer(4);
+    kernel.setArg(0, buffer);
+    for (auto _ : state) {
+        runtime().queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1));
+        runtime().queue().finish();
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    load_bench_bindings();
+    for (const Case& c : memory_bound_cases()) {
+        benchmark::RegisterBenchmark((std::string("myriad/") + c.name).c_str(), bench_layer, c.spec)
+            ->UseRealTime();
+        myriad::Layer probe = runtime().create_layer(c.spec);
+        benchmark::RegisterBenchmark((std::string("copy/") + c.name).c_str(), bench_copy, c.spec,
+                                     probe.input_dtype(0), probe.output_dtype())
+            ->UseRealTime();
+    }
+    const myriad::Shape grn_shape{1, 32, 104, 104};  // 2 x 104*32 halves of local memory (x2 promoted)
+    for (const char* variant : {"GrnDma", "GrnPlain"})
+        benchmark::RegisterBenchmark((std::string("dma/") + variant).c_str(), bench_layer,
+                                     myriad::LayerSpec{variant, {{"bias", "1"}}, {grn_shape}, {}, grn_shape, {}})
+            ->UseRealTime();
+    benchmark::RegisterBenchmark("launch/bare_kernel", bench_launch_bare)->UseRealTime();
+    benchmark::RegisterBenchmark("launch/myriad_layer", bench_layer,
+                                 myriad::LayerSpec{"ShuffleChannels", {{"axis", "1"}, {"group", "1"}},
+                                                   {{1, 1, 1, 1}}, {}, {1, 1, 1, 1}, {}})
+        ->UseRealTime();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
