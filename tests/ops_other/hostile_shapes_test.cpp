@@ -153,3 +153,20 @@ TEST_CASE("matmul and gemm: products whose result cannot be stored are rejected"
     check_named([&] { op::gemm().infer({column, row}); }, "gemm", "dst", "INT64_MAX bytes");
     CHECK(op::matmul().infer({row, column})[0].dims() == shape{1, 1});
 }
+
+TEST_CASE("op_desc: an output the descriptor itself rejects still names the op") {
+    // Padding just below a kernel of INT32_MAX gives a (2^31 - 1)^2 output: 2^64 bytes of f32.
+    op::pooling pool;
+    pool.kernel(std::numeric_limits<int>::max(), std::numeric_limits<int>::max());
+    pool.pad_top = pool.pad_bottom = std::numeric_limits<std::int32_t>::max() - 1;
+    pool.pad_left = pool.pad_right = std::numeric_limits<std::int32_t>::max() - 1;
+    const tensor_desc src(shape::nchw(1, 1, 1, 1), dtype::f32);
+    try {
+        tessera::op_desc(pool).infer({src});
+        FAIL("a pooling output of 2^64 bytes was accepted");
+    } catch (const tessera::error& e) {
+        CHECK(e.code() == status::invalid_argument);
+        CHECK(e.op() == "pooling");
+        CHECK(e.message().find("INT64_MAX bytes") != std::string::npos);
+    }
+}
