@@ -164,6 +164,8 @@ route_choice choose_route(const op_desc& op, const std::vector<tensor_desc>& in,
                 return reference_because("activation kind or dtype");
             if (!op.get_if<op::activation>()->propagate_nan)
                 return reference_because("NaN suppression");
+            if (op.get_if<op::activation>()->clipping_value != 0.0f)
+                return reference_because("clipping value");
             return {in[0].rank() == 4 ? route::native_blocked : route::native_plain,
                     TSR_REASON_NONE,
                     {}};

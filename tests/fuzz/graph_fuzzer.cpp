@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -120,6 +121,24 @@ bool small_enough(const tensor_desc& d) {
     return true;
 }
 
+/// TESSERA_FUZZ_VERBOSE=1 prints each decoded node (for triage of a finding).
+bool verbose() {
+    static const bool on = std::getenv("TESSERA_FUZZ_VERBOSE") != nullptr;
+    return on;
+}
+
+void describe(const std::string& name, const op_desc& op, const std::vector<tensor_desc>& in,
+              const std::vector<tensor_desc>& out) {
+    std::string s = name + " = " + std::string(op.name()) + " fields [";
+    const auto* fields = static_cast<const std::int32_t*>(op.c_params());
+    for (std::uint32_t i = 1; i < fields[0] / 4; ++i) s += (i > 1 ? " " : "") + std::to_string(fields[i]);
+    s += "] (";
+    for (const auto& d : in) s += d.to_string() + " ";
+    s += ") -> ";
+    for (const auto& d : out) s += d.to_string() + " ";
+    std::fprintf(stderr, "%s\n", s.c_str());
+}
+
 /// Decodes the graph; returns the feeds, or nothing when no op could be added.
 bool build(fuzz_input& in, graph& g, std::map<std::string, tensor>& feeds) {
     std::vector<pool_tensor> pool;
@@ -159,6 +178,7 @@ bool build(fuzz_input& in, graph& g, std::map<std::string, tensor>& feeds) {
         bool fits = true;
         for (const auto& d : out) fits &= small_enough(d);
         if (!fits || out.empty()) continue;
+        if (verbose()) describe("op" + std::to_string(ops), op, descs, out);
         const auto outs = g.add("op" + std::to_string(ops++), op, ids);
         if (outs.size() != out.size()) report_mismatch("graph::add and op_desc::infer disagree");
         for (std::size_t i = 0; i < outs.size(); ++i) {
@@ -232,6 +252,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::map<std::string, tensor> got;
     try {
         auto cpu = g.compile("cpu|reference");
+        if (verbose()) std::fprintf(stderr, "%s", cpu.placement_report().c_str());
         got = cpu.run(feeds);
     } catch (const error& e) {
         report_mismatch(std::string("the reference ran the graph, cpu|reference failed: ") + e.what());

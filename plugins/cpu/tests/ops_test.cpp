@@ -82,6 +82,16 @@ TEST_CASE("activations, element-wise, batchnorm") {
             "cpu");
 }
 
+TEST_CASE("activations with a clipping value clip on cpu as on the reference") {
+    // The runtime's activations have no clipping value: min(f(x), clip) runs on the reference
+    // kernels inside the plugin (found by the graph fuzzer: relu with a clip was left unclipped).
+    const tensor x = data(shape::nchw(2, 21, 5, 7), 4, 2.0f);
+    compare(op::activation(TSR_ACT_RELU, 0.0f).set_clipping_value(0.5f), {x}, "cpu");
+    compare(op::activation(TSR_ACT_LEAKY_RELU, 0.1f).set_clipping_value(1.25f), {x}, "cpu");
+    compare(op::activation(TSR_ACT_RELU, 0.0f).set_clipping_value(0.5f),
+            {data(shape{3, 17}, 5, 2.0f)}, "cpu");
+}
+
 TEST_CASE("fully connected, gemm, softmax on row-major tensors") {
     compare(op::fully_connected().bias(),
             {data(shape{3, 37}, 10), data(shape{11, 37}, 11, 0.2f), data(shape{11}, 12)}, "cpu");
