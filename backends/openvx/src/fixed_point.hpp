@@ -13,7 +13,8 @@ namespace openvx::fixed {
 /// v / 2^shift rounded with the policy (shift >= 0; shift < 0 multiplies, saturating at int64).
 inline std::int64_t round_shift(std::int64_t v, int shift, vx_enum rounding) {
     if (shift <= 0) {
-        const __int128 wide = static_cast<__int128>(v) << (-shift > 64 ? 64 : -shift);
+        const __int128 wide =
+            static_cast<__int128>(v) * (static_cast<__int128>(1) << (-shift > 64 ? 64 : -shift));
         const __int128 lo = INT64_MIN, hi = INT64_MAX;
         return static_cast<std::int64_t>(wide < lo ? lo : (wide > hi ? hi : wide));
     }

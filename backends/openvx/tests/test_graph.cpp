@@ -359,3 +359,48 @@ TEST_CASE("graph: grouped convolution written as two views (AlexNet style)") {
         vxReleaseTensor(t);
     for (vx_tensor_view& v : views) vxReleaseTensorView(&v);
 }
+
+TEST_CASE("graph: views of a virtual tensor split an intermediate result") {
+    test_context context;
+    vx_tensor in = make_tensor(context, {3, 2, 4}, VX_TYPE_INT16, 8);
+    vx_tensor out_a = make_tensor(context, {3, 2, 2}, VX_TYPE_INT16, 8);
+    vx_tensor out_b = make_tensor(context, {3, 2, 2}, VX_TYPE_INT16, 8);
+    const raw_t x = random_raw(24, 71, -3000, 3000);
+    write_tensor(in, x);
+    vx_graph g = vxCreateGraph(context);
+    vx_uint32 dims[] = {3, 2, 4};
+    vx_tensor mid = vxCreateVirtualTensor(g, 3, dims, VX_TYPE_INT16, 8);
+    vx_uint32 s0[] = {0, 0, 0}, e0[] = {3, 2, 2}, s1[] = {0, 0, 2}, e1[] = {3, 2, 4};
+    vx_tensor_view v0 = vxCreateTensorView(context, s0, e0, 3),
+                   v1 = vxCreateTensorView(context, s1, e1, 3);
+    vx_tensor lower = vxCreateTensorFromView(mid, v0), upper = vxCreateTensorFromView(mid, v1);
+    REQUIRE(lower != nullptr);
+    REQUIRE(upper != nullptr);
+    // A view of a virtual tensor is virtual too.
+    vx_uint32 extent[] = {3, 2, 2}, strides[] = {2, 6, 12};
+    vx_tensor_addressing addr = vxCreateTensorAddressing(context, extent, strides, 3);
+    std::int16_t buffer[12];
+    CHECK(vxCopyTensorPatch(lower, nullptr, addr, buffer, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) ==
+          VX_ERROR_OPTIMIZED_AWAY);
+    vx_node n1 = activation(g, in, mid, abs_function);
+    vx_node n2 = activation(g, lower, out_a);
+    vx_node n3 =
+        vxActivationLayer(g, upper, VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LINEAR, -1, 0, out_b);
+    REQUIRE(n3 != nullptr);
+    process(g);
+    const raw_t a = read_tensor(out_a), b = read_tensor(out_b);
+    for (std::size_t i = 0; i < 12; ++i) {
+        CHECK(a[i] == std::abs(x[i]));
+        CHECK(b[i] == -std::abs(x[12 + i]));
+    }
+    // A view of a virtual tensor whose shape is still unknown cannot be made.
+    vx_tensor unknown = vxCreateVirtualTensor(g, 0, nullptr, VX_TYPE_INT16, 8);
+    CHECK(vxCreateTensorFromView(unknown, v0) == nullptr);
+    CHECK(context.logged(VX_ERROR_INVALID_DIMENSION, {"vxCreateTensorFromView"}));
+    for (vx_node* n : {&n1, &n2, &n3}) vxReleaseNode(n);
+    for (vx_tensor* t : {&in, &out_a, &out_b, &mid, &lower, &upper, &unknown}) vxReleaseTensor(t);
+    vxReleaseTensorView(&v0);
+    vxReleaseTensorView(&v1);
+    vxReleaseTensorAddressing(&addr);
+    vxReleaseGraph(&g);
+}
