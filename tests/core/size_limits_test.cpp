@@ -79,6 +79,16 @@ TEST_CASE("tensor_desc: dims whose byte size does not fit int64 are rejected") {
                 "INT64_MAX bytes");
 }
 
+TEST_CASE("layout: dense strides that overflow are rejected, the unused outermost product not") {
+    check_error([] { (void)layout::row_major().strides_for(shape{2, two_pow(62), 4}); },
+                status::invalid_argument, "dense strides");
+    check_error([] { (void)layout::nhwc().strides_for(shape{1, two_pow(62), 2, 2}); },
+                status::invalid_argument, "dense strides");
+    const auto strides = layout::row_major().strides_for(shape{two_pow(62), 2});
+    CHECK(strides[0] == 2);
+    CHECK(strides[1] == 1);
+}
+
 TEST_CASE("layout: explicit strides and offsets whose span overflows are rejected") {
     const tensor_desc huge(shape{4}, dtype::f32, layout::strided({two_pow(62)}));
     CHECK(huge.layout_problem(tessera::overlap::allowed).has_value());
