@@ -100,7 +100,8 @@ void run_transpose(const _vx_node& node) {
 void run_node(const _vx_node& node) {
     switch (node.kind) {
         case kernel_kind::convolution:
-            return run_convolution(node);
+            if (!run_convolution_fast(node)) run_convolution(node);
+            return;
         case kernel_kind::fully_connected:
             return run_fully_connected(node);
         case kernel_kind::normalization:

@@ -15,6 +15,8 @@ namespace openvx {
 void run_node(const _vx_node& node);
 
 void run_convolution(const _vx_node& node);
+/// The SIMD convolution; false (nothing done) when the node is outside its exact domain.
+bool run_convolution_fast(const _vx_node& node);
 void run_fully_connected(const _vx_node& node);
 void run_normalization(const _vx_node& node);
 void run_pooling(const _vx_node& node);

@@ -224,3 +224,50 @@ TEST_CASE("convolution: 8-bit integers and other fixed-point positions") {
     CHECK(conv_pixel(context, {128}, {128}, 32, VX_CONVERT_POLICY_SATURATE, VX_ROUND_POLICY_TO_ZERO,
                      VX_TYPE_INT16, 8, 12) == raw_t{1024});
 }
+
+TEST_CASE("convolution: the SIMD path equals the scalar path bit for bit") {
+    // accumulator_bits 32 takes the SIMD path (skip 1, no partial sum can overflow); 31 bits
+    // takes the scalar kernel, and with 3x3x5 products no 31-bit sum overflows either.
+    test_context context;
+    rng r(81);
+    for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+        for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN})
+            for (vx_uint8 pos : {vx_uint8{8}, vx_uint8{0}, vx_uint8{3}}) {
+                const std::vector<vx_size> in_dims{13, 7, 5, 2}, w_dims{3, 3, 5, 4},
+                    out_dims{13, 7, 4, 2};
+                const raw_t xv = random_raw(element_count(in_dims), r.next(), -32768, 32767);
+                const raw_t wv = random_raw(element_count(w_dims), r.next(), -32768, 32767);
+                const raw_t bv = random_raw(4, r.next(), -32768, 32767);
+                vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, pos);
+                vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, pos);
+                vx_tensor b = make_tensor(context, {4}, VX_TYPE_INT16, pos);
+                vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, pos);
+                write_tensor(in, xv);
+                write_tensor(w, wv);
+                write_tensor(b, bv);
+                const auto run = [&](vx_uint8 bits) {
+                    return run_single(context, out, [&](vx_graph g) {
+                        return vxConvolutionLayer(g, in, w, b, 1, 1, bits, overflow, rounding,
+                                                  VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
+                                                  out);
+                    });
+                };
+                const raw_t fast = run(32), scalar = run(31);
+                check_equal(fast, scalar, 0, "simd vs scalar, position " + std::to_string(pos));
+                // And both against the reference.
+                auto op =
+                    tessera::op::conv2d()
+                        .padding(1, 1, 1, 1)
+                        .policies(rounding == VX_ROUND_POLICY_TO_ZERO ? TSR_ROUND_TO_ZERO
+                                                                      : TSR_ROUND_TO_NEAREST_EVEN,
+                                  overflow == VX_CONVERT_POLICY_WRAP ? TSR_OVERFLOW_WRAP
+                                                                     : TSR_OVERFLOW_SATURATE)
+                        .bias(true);
+                const raw_t expected =
+                    raw_of(op_test::run1(op, {to_reference(in_dims, xv, VX_TYPE_INT16, pos),
+                                              to_reference(w_dims, wv, VX_TYPE_INT16, pos),
+                                              to_reference({4}, bv, VX_TYPE_INT16, pos)}));
+                check_equal(fast, expected, 0, "simd vs reference");
+                for (vx_tensor* t : {&in, &w, &b, &out}) vxReleaseTensor(t);
+            }
+}
