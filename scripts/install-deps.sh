@@ -7,6 +7,7 @@ packages=(
   opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   libtbb-dev doctest-dev libpugixml-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libclblast-dev clang libclang-rt-14-dev
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
 )
 missing=()
 for p in "${packages[@]}"; do

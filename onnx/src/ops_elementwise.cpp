@@ -1,0 +1,229 @@
+// ops_elementwise.cpp: ONNX element-wise ops onto Tessera's binary, unary and activation ops:
+// Add/Sub/Mul/Div/Min/Max/Sum/Mean with numpy broadcasting, Abs/Neg/Exp/Log/Sqrt/Reciprocal/Pow
+// (constant exponents 0.5, 1, 2, -1), and the activations (Relu, LeakyRelu, PRelu, Elu, Selu,
+// Tanh, Sigmoid, Softplus, Softsign, HardSigmoid, HardSwish, Mish, Clip). Constant operands are
+// folded at load.
+#include <cmath>
+
+#include "context.hpp"
+
+namespace tessera::onnx::detail {
+
+namespace {
+
+op::binary binary_for(const context& ctx, tsr_binary_op kind) {
+    op::binary b(kind);
+    if (ctx.has_input(0) && is_integer(ctx.input_desc(0).type())) {
+        // ONNX integer arithmetic truncates division and wraps on overflow.
+        b.set_rounding(TSR_ROUND_TO_ZERO).set_overflow(TSR_OVERFLOW_WRAP);
+    }
+    return b;
+}
+
+void check_broadcast_attrs(const context& ctx) {
+    // Opsets before 7 had an explicit broadcast attribute; opset 7+ broadcast numpy style.
+    ctx.reject_attr("axis", "legacy broadcast attributes are not supported");
+}
+
+/// Binary ops whose operands are both constants with integer types (shape arithmetic) are
+/// folded on the host; everything else goes through produce().
+void map_binary(context& ctx, tsr_binary_op kind) {
+    check_broadcast_attrs(ctx);
+    if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    const std::string& out = ctx.output_name(0);
+    if (ctx.input_is_constant(0) && ctx.input_is_constant(1)) {
+        const auto& a = ctx.constant_input(0, "A");
+        const auto& b = ctx.constant_input(1, "B");
+        if (!a.has_tessera_type() || !b.has_tessera_type()) {
+            auto real_op = [kind](double x, double y) {
+                switch (kind) {
+                    case TSR_BINARY_ADD: return x + y;
+                    case TSR_BINARY_SUB: return x - y;
+                    case TSR_BINARY_MUL: return x * y;
+                    case TSR_BINARY_DIV: return x / y;
+                    case TSR_BINARY_MIN: return std::min(x, y);
+                    default: return std::max(x, y);
+                }
+            };
+            auto int_op = [kind](std::int64_t x, std::int64_t y) -> std::int64_t {
+                switch (kind) {
+                    case TSR_BINARY_ADD: return x + y;
+                    case TSR_BINARY_SUB: return x - y;
+                    case TSR_BINARY_MUL: return x * y;
+                    case TSR_BINARY_DIV:
+                        if (y == 0) throw node_unsupported{"integer division by zero"};
+                        return x / y;
+                    case TSR_BINARY_MIN: return std::min(x, y);
+                    default: return std::max(x, y);
+                }
+            };
+            ctx.set_constant(out, fold_binary(a, b, a.type, real_op, int_op));
+            return;
+        }
+    }
+    produce(ctx, binary_for(ctx, kind), {0, 1}, out);
+}
+
+/// Sum, Min, Max, Mean of any number of inputs: a chain of binary ops.
+void map_variadic(context& ctx, tsr_binary_op kind, bool mean) {
+    const std::size_t n = ctx.input_count();
+    if (n == 0) ctx.unsupported("needs at least one input");
+    const std::string& out = ctx.output_name(0);
+    graph::tensor_id acc = ctx.tensor_input(0);
+    if (n == 1 && !mean) {
+        ctx.reshape(acc, ctx.desc_of(acc).dims(), out);
+        return;
+    }
+    for (std::size_t i = 1; i < n; ++i) {
+        const bool last = i + 1 == n && !mean;
+        acc = ctx.emit(binary_for(ctx, kind), {acc, ctx.tensor_input(i)}, last ? out : "");
+    }
+    if (mean) {
+        const auto& d = ctx.desc_of(acc);
+        if (!is_floating(d.type())) ctx.unsupported("Mean of integer tensors is not supported");
+        if (n == 1) {
+            ctx.reshape(acc, d.dims(), out);
+            return;
+        }
+        ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f / static_cast<float>(n), 0.0f), {acc}, out);
+    }
+}
+
+void map_unary(context& ctx, tsr_unary_op kind) {
+    produce(ctx, op::unary(kind), {0}, ctx.output_name(0));
+}
+
+void map_activation(context& ctx, const op::activation& act) {
+    produce(ctx, act, {0}, ctx.output_name(0));
+}
+
+/// Emits a chain of single-input ops on input 0, the last one writing the node's output.
+void chain(context& ctx, const std::vector<op_desc>& ops) {
+    graph::tensor_id x = ctx.tensor_input(0);
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        x = ctx.emit(ops[i], {x}, i + 1 == ops.size() ? ctx.output_name(0) : "");
+}
+
+void map_clip(context& ctx) {
+    float lo = -INFINITY, hi = INFINITY;
+    if (ctx.opset < 11) {
+        lo = ctx.attr_float("min", lo);
+        hi = ctx.attr_float("max", hi);
+    } else {
+        if (ctx.has_input(1)) lo = static_cast<float>(ctx.constant_input(1, "min").real(0));
+        if (ctx.has_input(2)) hi = static_cast<float>(ctx.constant_input(2, "max").real(0));
+    }
+    if (!is_floating(ctx.input_desc(0).type()))
+        ctx.unsupported("Clip of dtype " + std::string(to_string(ctx.input_desc(0).type())) +
+                        " is not supported (floating types only)");
+    // Tessera's activation parameters must be finite: use the float range for open bounds.
+    lo = std::max(lo, -3.4e38f);
+    hi = std::min(hi, 3.4e38f);
+    if (lo > hi) {
+        // ONNX: min > max sets every element to max.
+        chain(ctx, {op::activation(TSR_ACT_LINEAR, 0.0f, hi)});
+        return;
+    }
+    chain(ctx, {op::activation(TSR_ACT_CLIP, lo, hi)});
+}
+
+void map_pow(context& ctx) {
+    const auto& e = ctx.constant_input(1, "exponent");
+    if (e.num_elements() != 1) ctx.unsupported("Pow needs a scalar exponent");
+    const double p = e.real(0);
+    if (p == 2.0) return chain(ctx, {op::activation(TSR_ACT_SQUARE)});
+    if (p == 0.5) return chain(ctx, {op::unary(TSR_UNARY_SQRT)});
+    if (p == 1.0) return chain(ctx, {op::activation(TSR_ACT_LINEAR, 1.0f, 0.0f)});
+    if (p == -0.5) return chain(ctx, {op::unary(TSR_UNARY_RSQRT)});
+    ctx.unsupported("op not in the Tessera op set yet: pow (exponent " + std::to_string(p) +
+                    "; exponents 0.5, -0.5, 1 and 2 are mapped)");
+}
+
+void map_reciprocal(context& ctx) {
+    const auto d = ctx.input_desc(0);
+    host_tensor one = make_host(onnx_type(d.type()), {});
+    set_real(one, 0, 1.0);
+    const auto c = ctx.constant_tensor(one, ctx.node_label + "/one");
+    ctx.emit(binary_for(ctx, TSR_BINARY_DIV), {c, ctx.tensor_input(0)}, ctx.output_name(0));
+}
+
+void map_prelu(context& ctx) {
+    const auto x = ctx.input_desc(0);
+    auto slope = ctx.input_desc(1);
+    // ONNX slope broadcasts to X (unidirectionally); Tessera takes [C] or anything that
+    // broadcasts. A slope of [C,1,1] for an NCHW input is reshaped to [C].
+    graph::tensor_id s = ctx.tensor_input(1);
+    std::int64_t count = slope.dims().num_elements();
+    if (x.rank() >= 2 && slope.rank() > 1 && count == x.dims()[1] &&
+        slope.rank() == x.rank() - 1 && slope.dims()[0] == x.dims()[1])
+        s = ctx.reshape(s, shape{count});
+    ctx.emit(op::activation(TSR_ACT_PRELU), {ctx.tensor_input(0), s}, ctx.output_name(0));
+}
+
+void map_softsign(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const auto a = ctx.emit(op::activation(TSR_ACT_ABS), {x});
+    const auto d = ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f, 1.0f), {a});
+    ctx.emit(op::binary(TSR_BINARY_DIV), {x, d}, ctx.output_name(0));
+}
+
+void map_hard_swish(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const auto l = ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f / 6.0f, 0.5f), {x});
+    const auto h = ctx.emit(op::activation(TSR_ACT_CLIP, 0.0f, 1.0f), {l});
+    ctx.emit(op::binary(TSR_BINARY_MUL), {x, h}, ctx.output_name(0));
+}
+
+void map_mish(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const auto sp = ctx.emit(op::activation(TSR_ACT_SOFT_RELU), {x});
+    const auto t = ctx.emit(op::activation(TSR_ACT_TANH), {sp});
+    ctx.emit(op::binary(TSR_BINARY_MUL), {x, t}, ctx.output_name(0));
+}
+
+}  // namespace
+
+void register_elementwise(mapper_table& t) {
+    t["Add"] = [](context& c) { map_binary(c, TSR_BINARY_ADD); };
+    t["Sub"] = [](context& c) { map_binary(c, TSR_BINARY_SUB); };
+    t["Mul"] = [](context& c) { map_binary(c, TSR_BINARY_MUL); };
+    t["Div"] = [](context& c) { map_binary(c, TSR_BINARY_DIV); };
+    t["Sum"] = [](context& c) { map_variadic(c, TSR_BINARY_ADD, false); };
+    t["Min"] = [](context& c) { map_variadic(c, TSR_BINARY_MIN, false); };
+    t["Max"] = [](context& c) { map_variadic(c, TSR_BINARY_MAX, false); };
+    t["Mean"] = [](context& c) { map_variadic(c, TSR_BINARY_ADD, true); };
+    t["Abs"] = [](context& c) { map_unary(c, TSR_UNARY_ABS); };
+    t["Neg"] = [](context& c) { map_unary(c, TSR_UNARY_NEG); };
+    t["Exp"] = [](context& c) { map_unary(c, TSR_UNARY_EXP); };
+    t["Log"] = [](context& c) { map_unary(c, TSR_UNARY_LOG); };
+    t["Sqrt"] = [](context& c) { map_unary(c, TSR_UNARY_SQRT); };
+    t["Reciprocal"] = map_reciprocal;
+    t["Pow"] = map_pow;
+    t["Relu"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_RELU)); };
+    t["Tanh"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_TANH)); };
+    t["Sigmoid"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_SIGMOID)); };
+    t["Softplus"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_SOFT_RELU)); };
+    t["LeakyRelu"] = [](context& c) {
+        map_activation(c, op::activation(TSR_ACT_LEAKY_RELU, c.attr_float("alpha", 0.01f)));
+    };
+    t["Elu"] = [](context& c) {
+        map_activation(c, op::activation(TSR_ACT_ELU, c.attr_float("alpha", 1.0f)));
+    };
+    t["Selu"] = [](context& c) {
+        const float alpha = c.attr_float("alpha", 1.67326319217681884765625f);
+        const float gamma = c.attr_float("gamma", 1.05070102214813232421875f);
+        chain(c, {op::activation(TSR_ACT_ELU, alpha), op::activation(TSR_ACT_LINEAR, gamma, 0.0f)});
+    };
+    t["HardSigmoid"] = [](context& c) {
+        const float alpha = c.attr_float("alpha", 0.2f), beta = c.attr_float("beta", 0.5f);
+        chain(c, {op::activation(TSR_ACT_LINEAR, alpha, beta),
+                  op::activation(TSR_ACT_CLIP, 0.0f, 1.0f)});
+    };
+    t["HardSwish"] = map_hard_swish;
+    t["Mish"] = map_mish;
+    t["Softsign"] = map_softsign;
+    t["PRelu"] = map_prelu;
+    t["Clip"] = map_clip;
+}
+
+}  // namespace tessera::onnx::detail

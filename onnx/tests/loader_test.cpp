@@ -1,0 +1,244 @@
+// loader_test.cpp: tessera::onnx::load on small in-memory models: names of inputs and outputs,
+// initializers as constants, dynamic dims fixed by options, shape subgraphs folded to a static
+// graph, every unsupported node listed in one typed error, and malformed or hostile bytes
+// rejected with tessera::error. Results are checked against the reference kernels.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include <tessera/onnx/onnx.hpp>
+#include <tessera/tessera.hpp>
+
+#include "model_builder.hpp"
+
+using namespace tessera;
+using tessera::onnx::testing::model_builder;
+
+namespace {
+
+tensor ramp(const shape& dims, float scale) {
+    tensor t(dims, dtype::f32);
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        t.data_as<float>()[i] = static_cast<float>(i % 7) * scale - 1.0f;
+    return t;
+}
+
+/// Relu(x + W) with W an initializer, reshaped through a folded Shape -> Gather -> Concat chain.
+model_builder relu_add_reshape() {
+    model_builder m;
+    m.input("x", {-1, 6})
+        .initializer("W", {6}, {1, -1, 2, -2, 3, -3})
+        .int64_initializer("zero", {}, {0})
+        .int64_initializer("tail", {1}, {-1})
+        .output("y");
+    m.node("Add", {"x", "W"}, {"sum"}, "add");
+    m.node("Relu", {"sum"}, {"r"}, "relu");
+    m.node("Shape", {"r"}, {"shape"}, "shape");
+    m.node("Gather", {"shape", "zero"}, {"batch"}, "gather");
+    m.int64_initializer("axes0", {1}, {0});
+    m.node("Unsqueeze", {"batch", "axes0"}, {"batch1"}, "unsqueeze");
+    model_builder::attr_int(m.node("Concat", {"batch1", "tail"}, {"target"}, "concat"), "axis", 0);
+    m.node("Reshape", {"r", "target"}, {"y"}, "reshape");
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("a model loads with its input and output names and runs like the reference ops") {
+    auto m = relu_add_reshape();
+    onnx::load_options options;
+    options.input_shapes["x"] = shape{2, 6};
+    graph g = onnx::load(m.bytes(), options);
+    CHECK(g.desc(g.find("x")).dims() == shape{2, 6});
+    auto cg = g.compile("reference");
+    const tensor x = ramp(shape{2, 6}, 0.5f);
+    const auto out = cg.run({{"x", x}});
+    REQUIRE(out.count("y") == 1);
+    const tensor& y = out.at("y");
+    CHECK(y.dims() == shape{2, 6});
+    const float w[6] = {1, -1, 2, -2, 3, -3};
+    for (int i = 0; i < 12; ++i) {
+        const float expected = std::max(0.0f, x.data_as<float>()[i] + w[i % 6]);
+        CHECK(y.clone().data_as<float>()[i] == expected);
+    }
+}
+
+TEST_CASE("the initializer is a constant and the shape subgraph is folded away") {
+    auto m = relu_add_reshape();
+    onnx::load_options options;
+    options.input_shapes["x"] = shape{3, 6};
+    graph g = onnx::load(m.bytes(), options);
+    int constants = 0;
+    for (const auto& t : g.tensors()) constants += t.role == graph::tensor_role::constant;
+    CHECK(constants == 1);
+    std::vector<std::string> kinds;
+    for (const auto& n : g.nodes()) kinds.emplace_back(n.op.name());
+    // Add, Relu and the Reshape remain; Shape, Gather, Unsqueeze and Concat are folded.
+    CHECK(kinds == std::vector<std::string>{"binary", "activation", "reshape"});
+    g.verify();
+    CHECK(g.desc(g.find("y")).dims() == shape{3, 6});
+}
+
+TEST_CASE("a dynamic dim without input_shapes is an error naming the input") {
+    auto m = relu_add_reshape();
+    try {
+        onnx::load(m.bytes());
+        FAIL("expected an error");
+    } catch (const error& e) {
+        CHECK(e.code() == status::invalid_argument);
+        CHECK(e.tensor() == "x");
+        CHECK(std::string(e.what()).find("dynamic") != std::string::npos);
+    }
+}
+
+TEST_CASE("input_shapes that contradict a fixed dim are rejected") {
+    auto m = relu_add_reshape();
+    onnx::load_options options;
+    options.input_shapes["x"] = shape{2, 5};
+    CHECK_THROWS_AS(onnx::load(m.bytes(), options), error);
+}
+
+TEST_CASE("every unsupported node is listed at once with its name, op type and reason") {
+    model_builder m;
+    m.input("x", {2, 3}).input("i", {2, 3}, 7).output("a").output("b").output("c").output("d");
+    m.node("Erf", {"x"}, {"a"}, "erf_node");
+    m.node("Relu", {"x"}, {"r"}, "fine");
+    m.node("Gather", {"r", "i"}, {"b"}, "gather_node");
+    m.node("Abs", {"i"}, {"c"}, "abs_of_int64");
+    auto& lrelu = m.node("LeakyRelu", {"x"}, {"d"});
+    auto* a = lrelu.add_attribute();
+    a->set_name("alpha");
+    a->set_type(::onnx::AttributeProto::STRING);
+    a->set_s("big");
+    try {
+        onnx::load(m.bytes());
+        FAIL("expected an import_error");
+    } catch (const onnx::import_error& e) {
+        CHECK(e.code() == status::unsupported);
+        REQUIRE(e.nodes().size() == 4);
+        CHECK(e.nodes()[0].node == "erf_node");
+        CHECK(e.nodes()[0].op_type == "Erf");
+        CHECK(e.nodes()[0].reason == "op not in the Tessera op set yet: Erf");
+        CHECK(e.nodes()[1].node == "gather_node");
+        CHECK(e.nodes()[1].reason.find("int64") != std::string::npos);
+        CHECK(e.nodes()[2].node == "abs_of_int64");
+        CHECK(e.nodes()[2].reason.find("dtype int64") != std::string::npos);
+        CHECK(e.nodes()[3].node == "LeakyRelu#4");
+        CHECK(e.nodes()[3].reason.find("alpha") != std::string::npos);
+        const std::string text = e.what();
+        CHECK(text.find("erf_node (Erf)") != std::string::npos);
+        CHECK(text.find("LeakyRelu#4 (LeakyRelu)") != std::string::npos);
+    }
+}
+
+TEST_CASE("an input that must be constant is named, and binding it loads the model") {
+    model_builder m;
+    m.input("x", {2, 6}).input("target", {2}, 7).output("y");
+    m.node("Reshape", {"x", "target"}, {"y"}, "reshape");
+    try {
+        onnx::load(m.bytes());
+        FAIL("expected an import_error");
+    } catch (const onnx::import_error& e) {
+        REQUIRE(e.needs_constant() == std::vector<std::string>{"target"});
+        CHECK(e.nodes().at(0).reason.find("must be a constant") != std::string::npos);
+    }
+    onnx::host_tensor target;
+    target.type = onnx::element_type::int64;
+    target.dims = {2};
+    const std::int64_t values[2] = {3, 4};
+    target.bytes.assign(reinterpret_cast<const std::uint8_t*>(values),
+                        reinterpret_cast<const std::uint8_t*>(values) + sizeof values);
+    onnx::load_options options;
+    options.constant_inputs["target"] = target;
+    graph g = onnx::load(m.bytes(), options);
+    g.verify();
+    CHECK(g.desc(g.find("y")).dims() == shape{3, 4});
+}
+
+TEST_CASE("opsets outside 7 to 17 and foreign domains are rejected with a reason") {
+    model_builder old(6);
+    old.input("x", {1}).output("y");
+    old.node("Relu", {"x"}, {"y"});
+    CHECK_THROWS_WITH_AS(onnx::load(old.bytes()), doctest::Contains("opset 6"), error);
+
+    model_builder foreign;
+    foreign.input("x", {1}).output("y");
+    foreign.node("Relu", {"x"}, {"y"}, "custom").set_domain("com.example");
+    CHECK_THROWS_WITH_AS(onnx::load(foreign.bytes()), doctest::Contains("com.example"),
+                         onnx::import_error);
+}
+
+TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a crash") {
+    const auto good = relu_add_reshape().bytes();
+    onnx::load_options options;
+    options.input_shapes["x"] = shape{1, 6};
+    CHECK_NOTHROW(onnx::load(good, options));
+    int rejected = 0;
+    for (std::size_t cut = 0; cut < good.size(); cut += 7) {
+        const std::vector<std::uint8_t> part(good.begin(), good.begin() + static_cast<long>(cut));
+        try {
+            onnx::load(part, options);
+        } catch (const error&) {
+            ++rejected;
+        }
+    }
+    CHECK(rejected > 0);
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::uint8_t> bytes = good;
+        for (int k = 0; k < 8; ++k)
+            bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+        try {
+            onnx::load(bytes, options);
+        } catch (const error&) {
+        }
+    }
+    std::vector<std::uint8_t> garbage(4096);
+    for (auto& b : garbage) b = static_cast<std::uint8_t>(rng());
+    CHECK_THROWS_AS(onnx::load(garbage, options), error);
+    CHECK_THROWS_AS(onnx::load(std::vector<std::uint8_t>{}, options), error);
+    CHECK_THROWS_AS(onnx::load(std::filesystem::path("/nonexistent/model.onnx")), error);
+
+    // An initializer whose raw data does not match its dims.
+    model_builder m;
+    m.input("x", {2}).output("y");
+    auto* t = m.model().mutable_graph()->add_initializer();
+    t->set_name("w");
+    t->set_data_type(1);
+    t->add_dims(1000000);
+    t->set_raw_data(std::string(8, '\0'));
+    m.node("Add", {"x", "w"}, {"y"});
+    CHECK_THROWS_WITH_AS(onnx::load(m.bytes()), doctest::Contains("raw_data"), error);
+
+    // Dims whose product overflows.
+    model_builder huge;
+    huge.input("x", {2}).output("y");
+    auto* h = huge.model().mutable_graph()->add_initializer();
+    h->set_name("w");
+    h->set_data_type(1);
+    for (int i = 0; i < 4; ++i) h->add_dims(INT64_C(1) << 40);
+    huge.node("Add", {"x", "w"}, {"y"});
+    CHECK_THROWS_AS(onnx::load(huge.bytes()), error);
+}
+
+TEST_CASE("read_tensor reads a TensorProto and rejects malformed ones") {
+    ::onnx::TensorProto p;
+    p.set_name("t");
+    p.set_data_type(7);
+    p.add_dims(3);
+    for (std::int64_t v : {5, -2, 9}) p.add_int64_data(v);
+    std::string s;
+    p.SerializeToString(&s);
+    const auto t = onnx::read_tensor(s.data(), s.size());
+    CHECK(t.name == "t");
+    CHECK(t.type == onnx::element_type::int64);
+    CHECK(t.integer(1) == -2);
+    CHECK(t.real(2) == 9.0);
+    CHECK_FALSE(t.has_tessera_type());
+    CHECK_THROWS_AS(t.to_tensor(), error);
+    p.add_int64_data(1);  // 4 values for 3 elements
+    p.SerializeToString(&s);
+    CHECK_THROWS_AS(onnx::read_tensor(s.data(), s.size()), error);
+    const std::string junk = "\xff\xff\xff\xff\x0f";
+    CHECK_THROWS_AS(onnx::read_tensor(junk.data(), junk.size()), error);
+}
