@@ -1,0 +1,146 @@
+// bench_openvx.cpp: the OpenVX backend's Q7.8 layers against oneDNN fp32 on the same shapes
+// (Google Benchmark), one thread: convolution 3x3 64->64 on 56x56 (pad 1) and fully connected
+// 4096->4096, named openvx/<case>/1T and onednn/<case>/1T. The OpenVX graphs are verified once;
+// each iteration is one vxProcessGraph.
+#include <VX/vx_khr_cnn.h>
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <cstdint>
+#include <dnnl.hpp>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace {
+
+vx_tensor random_tensor(vx_context context, std::vector<vx_uint32> dims, int lo, int hi) {
+    vx_tensor t =
+        vxCreateTensor(context, static_cast<vx_uint32>(dims.size()), dims.data(), VX_TYPE_INT16, 8);
+    std::vector<vx_uint32> strides(dims.size());
+    vx_uint32 step = 2;
+    std::size_t count = 1;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        strides[d] = step;
+        step *= dims[d];
+        count *= dims[d];
+    }
+    std::vector<std::int16_t> values(count);
+    std::mt19937 gen(7);
+    std::uniform_int_distribution<int> dist(lo, hi);
+    for (auto& v : values) v = static_cast<std::int16_t>(dist(gen));
+    vx_tensor_addressing addr = vxCreateTensorAddressing(context, dims.data(), strides.data(),
+                                                         static_cast<vx_uint8>(dims.size()));
+    vxCopyTensorPatch(t, nullptr, addr, values.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+    vxReleaseTensorAddressing(&addr);
+    return t;
+}
+
+/// One verified single-layer graph; released with the context.
+struct vx_layer {
+    vx_context context = vxCreateContext();
+    vx_graph graph = vxCreateGraph(context);
+    ~vx_layer() { vxReleaseContext(&context); }
+};
+
+void openvx_conv(benchmark::State& state) {
+    vx_layer l;
+    vx_tensor in = random_tensor(l.context, {56, 56, 64}, -256, 256);
+    vx_tensor w = random_tensor(l.context, {3, 3, 64, 64}, -16, 16);
+    vx_tensor b = random_tensor(l.context, {64}, -256, 256);
+    vx_tensor out = random_tensor(l.context, {56, 56, 64}, 0, 0);
+    vxConvolutionLayer(l.graph, in, w, b, 1, 1, 32, VX_CONVERT_POLICY_SATURATE,
+                       VX_ROUND_POLICY_TO_NEAREST_EVEN,
+                       VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    if (vxVerifyGraph(l.graph) != VX_SUCCESS) state.SkipWithError("verify failed");
+    for (auto _ : state) vxProcessGraph(l.graph);
+    state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 56 * 56 * 64 * 64 * 9,
+                                                   benchmark::Counter::kIsIterationInvariantRate,
+                                                   benchmark::Counter::OneK::kIs1000);
+}
+
+void openvx_fc(benchmark::State& state) {
+    vx_layer l;
+    vx_tensor in = random_tensor(l.context, {4096}, -256, 256);
+    vx_tensor w = random_tensor(l.context, {4096, 4096}, -16, 16);
+    vx_tensor b = random_tensor(l.context, {4096}, -256, 256);
+    vx_tensor out = random_tensor(l.context, {4096}, 0, 0);
+    vxFullyConnectedLayer(l.graph, in, w, b, 0, 32, VX_CONVERT_POLICY_SATURATE,
+                          VX_ROUND_POLICY_TO_NEAREST_EVEN,
+                          VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    if (vxVerifyGraph(l.graph) != VX_SUCCESS) state.SkipWithError("verify failed");
+    for (auto _ : state) vxProcessGraph(l.graph);
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * 4096 * 4096, benchmark::Counter::kIsIterationInvariantRate,
+                           benchmark::Counter::OneK::kIs1000);
+}
+
+void fill(dnnl::memory& m) {
+    auto* p = static_cast<float*>(m.get_data_handle());
+    const std::size_t n = m.get_desc().get_size() / sizeof(float);
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<float>(i % 17) / 17.0f - 0.5f;
+}
+
+void onednn_conv(benchmark::State& state) {
+    omp_set_num_threads(1);
+    using namespace dnnl;
+    using tag = memory::format_tag;
+    using dt = memory::data_type;
+    engine eng(engine::kind::cpu, 0);
+    stream s(eng);
+    memory::desc src_md({1, 64, 56, 56}, dt::f32, tag::any),
+        wei_md({64, 64, 3, 3}, dt::f32, tag::any), bias_md({64}, dt::f32, tag::x),
+        dst_md({1, 64, 56, 56}, dt::f32, tag::any);
+    convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                   src_md, wei_md, bias_md, dst_md, {1, 1}, {1, 1}, {1, 1});
+    convolution_forward::primitive_desc pd(desc, eng);
+    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
+        dst(pd.dst_desc(), eng);
+    for (memory* m : {&src, &wei, &bias, &dst}) fill(*m);
+    convolution_forward conv(pd);
+    for (auto _ : state) {
+        conv.execute(s, {{DNNL_ARG_SRC, src},
+                         {DNNL_ARG_WEIGHTS, wei},
+                         {DNNL_ARG_BIAS, bias},
+                         {DNNL_ARG_DST, dst}});
+        s.wait();
+    }
+    state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 56 * 56 * 64 * 64 * 9,
+                                                   benchmark::Counter::kIsIterationInvariantRate,
+                                                   benchmark::Counter::OneK::kIs1000);
+}
+
+void onednn_fc(benchmark::State& state) {
+    omp_set_num_threads(1);
+    using namespace dnnl;
+    using tag = memory::format_tag;
+    using dt = memory::data_type;
+    engine eng(engine::kind::cpu, 0);
+    stream s(eng);
+    memory::desc src_md({1, 4096}, dt::f32, tag::any), wei_md({4096, 4096}, dt::f32, tag::any),
+        bias_md({4096}, dt::f32, tag::x), dst_md({1, 4096}, dt::f32, tag::any);
+    inner_product_forward::desc desc(prop_kind::forward_inference, src_md, wei_md, bias_md, dst_md);
+    inner_product_forward::primitive_desc pd(desc, eng);
+    memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
+        dst(pd.dst_desc(), eng);
+    for (memory* m : {&src, &wei, &bias, &dst}) fill(*m);
+    inner_product_forward fc(pd);
+    for (auto _ : state) {
+        fc.execute(s, {{DNNL_ARG_SRC, src},
+                       {DNNL_ARG_WEIGHTS, wei},
+                       {DNNL_ARG_BIAS, bias},
+                       {DNNL_ARG_DST, dst}});
+        s.wait();
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * 4096 * 4096, benchmark::Counter::kIsIterationInvariantRate,
+                           benchmark::Counter::OneK::kIs1000);
+}
+
+}  // namespace
+
+BENCHMARK(openvx_conv)->Name("openvx/conv3x3_64_56/1T")->Unit(benchmark::kMillisecond);
+BENCHMARK(onednn_conv)->Name("onednn/conv3x3_64_56/1T")->Unit(benchmark::kMillisecond);
+BENCHMARK(openvx_fc)->Name("openvx/fc4096/1T")->Unit(benchmark::kMillisecond);
+BENCHMARK(onednn_fc)->Name("onednn/fc4096/1T")->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
