@@ -1,25 +1,40 @@
 // mvn.cl -- MVN (mean-variance normalization) in two stages, as the vendor shipped it.
-// Stage 0 (reduction): per (batch, channel) plane, sum and sum of squares in float, into the
-// stage buffer `stats` (2 floats per plane). Stage 1 (scale): every value minus the mean of its
-// plane (or of its whole batch item when across_channels), divided by sqrt(variance + eps) when
-// normalize_variance.
+// Stage 0 (reduction): per (batch, channel) plane, sum and sum of squares in float (one work
+// group of 64 per plane, local_data for the partial sums), into the stage buffer `stats`.
+// Stage 1 (scale): every value minus the mean of its plane (or of its whole batch item when
+// across_channels), divided by sqrt(variance + eps) when normalize_variance.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 __kernel void mvn_reduction(__global const half* restrict src, __global float* restrict stats,
-                            int H, int W)
+                            __local float* restrict partial, int H, int W)
 {
-    const int c = get_global_id(0);
-    const int C = get_global_size(0);
-    const int b = get_global_id(1);
+    // One work group per plane: strided partial sums, then a tree reduction in local memory.
+    const int lid = get_local_id(0);
+    const int L = get_local_size(0);
+    const int c = get_group_id(1);
+    const int C = get_num_groups(1);
+    const int b = get_group_id(2);
     __global const half* restrict plane = src + (b * C + c) * H * W;
     float sum = 0.0f, sum2 = 0.0f;
-    for (int i = 0; i < H * W; i++) {
+    for (int i = lid; i < H * W; i += L) {
         const float v = (float)plane[i];
         sum += v;
         sum2 += v * v;
     }
-    stats[2 * (b * C + c)] = sum;
-    stats[2 * (b * C + c) + 1] = sum2;
+    partial[lid] = sum;
+    partial[L + lid] = sum2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = L / 2; step > 0; step /= 2) {
+        if (lid < step) {
+            partial[lid] += partial[lid + step];
+            partial[L + lid] += partial[L + lid + step];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        stats[2 * (b * C + c)] = partial[0];
+        stats[2 * (b * C + c) + 1] = partial[L];
+    }
 }
 
 __kernel void mvn_scale(__global const half* restrict src, __global const float* restrict stats,
