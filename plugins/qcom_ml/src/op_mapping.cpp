@@ -141,6 +141,23 @@ void bind_node(built_op& b, const node_tensors& t, const std::vector<int>& skip_
         b.node_bindings.emplace_back(t.out[o], nin + static_cast<int>(o));
 }
 
+namespace {
+
+/// Whether a PReLU slope (admitted by op::activation: [C], [1] or any shape broadcastable to
+/// src) gives every element of one channel the same slope, as CLML's PReLU does (one slope per
+/// channel, or one for all). A slope varying along another axis, e.g. [1, 1, 1, W] with W == C,
+/// would be read per channel and give wrong answers.
+bool per_channel_slope(const tensor_desc& src, const tensor_desc& slope) {
+    if (src.rank() < 2 || slope.rank() == 1) return true;  // rank 1: [C] or [1] (descriptor)
+    for (int i = 0; i < slope.rank(); ++i) {
+        const int axis = src.rank() - slope.rank() + i;
+        if (axis != 1 && slope.dim(i) != 1) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 }  // namespace detail
 
 void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
@@ -177,6 +194,13 @@ void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
     };
     for (std::size_t i = 0; i < inputs.size(); ++i) check_tensor(inputs[i], "input", i);
     for (std::size_t i = 0; i < outputs.size(); ++i) check_tensor(outputs[i], "output", i);
+    const auto* act = op.get_if<op::activation>();
+    if (act && act->has_slope() && inputs.size() == 2 &&
+        !detail::per_channel_slope(inputs[0], inputs[1])) {
+        decline(TSR_REASON_SHAPE, "PReLU slope " + inputs[1].dims().to_string() +
+                                      " varies along axes other than the channel (dim 1): "
+                                      "CLML's PReLU takes one slope per channel or one for all");
+    }
 }
 
 built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t) {

@@ -70,3 +70,18 @@ TEST_CASE("declined ops fall back to the reference with the reason recorded") {
     compiled_graph ref = g.compile("reference");
     CHECK(max_rel_diff(cg.run({{"x", in}}).at("pool"), ref.run({{"x", in}}).at("pool")) <= 1e-5);
 }
+
+TEST_CASE("PReLU: a slope varying along an axis other than the channel is declined") {
+    const tensor_desc src(shape{2, 3, 4, 3}, dtype::f32);
+    const op::activation prelu(TSR_ACT_PRELU);
+    // [1, 1, 1, W] with W == C: CLML would read it as one slope per channel.
+    const op_support per_column =
+        query_op(prelu, {src, tensor_desc(shape{1, 1, 1, 3}, dtype::f32)});
+    CHECK(per_column.level == TSR_SUPPORT_NONE);
+    CHECK(per_column.reason == TSR_REASON_SHAPE);
+    CHECK(query_op(prelu, {src, tensor_desc(shape{1, 3}, dtype::f32)}).level == TSR_SUPPORT_NONE);
+    // Per-channel slopes in any admitted spelling stay mapped, and compute right.
+    CHECK(query_op(prelu, {src, tensor_desc(shape{1, 3, 1, 1}, dtype::f32)}).supported());
+    CHECK(query_op(prelu, {src, tensor_desc(shape{3, 1, 1}, dtype::f32)}).supported());
+    check_op(prelu, {values(src.dims(), 1), values(shape{1, 3, 1, 1}, 2)});
+}
