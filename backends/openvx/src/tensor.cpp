@@ -153,6 +153,7 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_uint
     t->scope = graph;
     std::vector<vx_size> dims;
     if (num_of_dims > 0) dims.assign(sizes, sizes + num_of_dims);
+    t->declared_dims = dims;
     t->set_shape(dims);
     return t;
 }

@@ -23,7 +23,8 @@ struct _vx_tensor_t : _vx_reference {
     _vx_tensor_t* root = this;
     std::vector<std::uint8_t> memory;  // the root's elements
     bool is_virtual = false;
-    vx_graph scope = nullptr;  // graph of a virtual tensor (not a reference)
+    vx_graph scope = nullptr;            // graph of a virtual tensor (not a reference)
+    std::vector<vx_size> declared_dims;  // a virtual tensor's dims as created (0 = unknown)
 
     bool shape_known() const;
     std::uint8_t* data() const { return root->memory.data() + offset; }

@@ -110,6 +110,16 @@ vx_status verify_graph(vx_graph graph) {
     if (order.size() != count) {
         return graph_error(graph, VX_ERROR_INVALID_GRAPH, "the graph has a cycle");
     }
+    // Virtual tensors whose shape an earlier verify inferred are inferred again (inputs or
+    // parameters may have changed since).
+    for (_vx_node* n : order)
+        for (const node_parameter& p : n->params) {
+            auto* t = p.type == VX_TYPE_TENSOR ? static_cast<_vx_tensor_t*>(p.ref) : nullptr;
+            if (t && t->is_virtual && t->root == t && t->dims != t->declared_dims) {
+                t->set_shape(t->declared_dims);
+                t->memory.clear();
+            }
+        }
     for (_vx_node* n : order) {
         const vx_status s = validator(*n, true).run();
         if (s != VX_SUCCESS) {

@@ -404,3 +404,29 @@ TEST_CASE("graph: views of a virtual tensor split an intermediate result") {
     vxReleaseTensorAddressing(&addr);
     vxReleaseGraph(&g);
 }
+
+TEST_CASE("graph: virtual shapes are inferred again after a parameter change") {
+    test_context context;
+    vx_tensor in4 = make_tensor(context, {4}, VX_TYPE_INT16, 8);
+    vx_tensor out4 = make_tensor(context, {4}, VX_TYPE_INT16, 8);
+    vx_tensor in6 = make_tensor(context, {6}, VX_TYPE_INT16, 8);
+    vx_tensor out6 = make_tensor(context, {6}, VX_TYPE_INT16, 8);
+    write_tensor(in4, {-1, 2, -3, 4});
+    write_tensor(in6, {-5, 6, -7, 8, -9, 10});
+    vx_graph g = vxCreateGraph(context);
+    vx_tensor v = vxCreateVirtualTensor(g, 0, nullptr, VX_TYPE_INT16, 8);
+    vx_node n1 = activation(g, in4, v, abs_function);
+    vx_node n2 = vxActivationLayer(g, v, VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LINEAR, -1, 0, out4);
+    REQUIRE(n2 != nullptr);
+    process(g);
+    CHECK(read_tensor(out4) == raw_t{-1, -2, -3, -4});
+    CHECK(vxSetParameterByIndex(n1, 0, reinterpret_cast<vx_reference>(in6)) == VX_SUCCESS);
+    CHECK(vxSetParameterByIndex(n2, 1, reinterpret_cast<vx_reference>(out6)) == VX_SUCCESS);
+    process(g);
+    CHECK(tensor_dims(v) == std::vector<vx_size>{6});
+    CHECK(read_tensor(out6) == raw_t{-5, -6, -7, -8, -9, -10});
+    vxReleaseNode(&n1);
+    vxReleaseNode(&n2);
+    for (vx_tensor* t : {&in4, &out4, &in6, &out6, &v}) vxReleaseTensor(t);
+    vxReleaseGraph(&g);
+}
