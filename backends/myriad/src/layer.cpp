@@ -241,7 +241,17 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
                     break;
             }
         }
-        // Work-group limits of this device.
+        // Local-memory and work-group limits of this device.
+        std::size_t local_bytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(rt->device);
+        for (const ArgPlan& a : sp.args)
+            if (a.kind == ArgKind::local) local_bytes += a.local_bytes * scale;
+        const std::size_t device_local = rt->device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        if (local_bytes > device_local)
+            fail(tessera::status::unsupported, spec.type, sp.stage->entry,
+                 "needs " + std::to_string(local_bytes) +
+                     " bytes of local memory per work group, "
+                     "the device has " +
+                     std::to_string(device_local));
         if (sp.has_local) {
             const std::size_t items = sp.local[0] * sp.local[1] * sp.local[2];
             const std::size_t max_items =
@@ -378,7 +388,12 @@ void Layer::enqueue(const std::vector<DeviceTensor>& inputs, const DeviceTensor&
         const cl::NDRange global(sp.global[0], sp.global[1], sp.global[2]);
         const cl::NDRange local =
             sp.has_local ? cl::NDRange(sp.local[0], sp.local[1], sp.local[2]) : cl::NullRange;
-        m.rt->queue.enqueueNDRangeKernel(k, cl::NullRange, global, local);
+        try {
+            m.rt->queue.enqueueNDRangeKernel(k, cl::NullRange, global, local);
+        } catch (const cl::Error& e) {
+            fail(tessera::status::backend_failure, type, sp.stage->entry,
+                 std::string(e.what()) + " failed with OpenCL error " + std::to_string(e.err()));
+        }
     }
     if (!direct_output)
         m.convert(m.output_scratch, m.output_device_dtype, is_channels_last(m.output_layout),

@@ -261,8 +261,13 @@ Layer Runtime::create_layer(const LayerSpec& given) {
     const auto chosen = std::find_if(suitable.begin(), suitable.end(),
                                      [](const LayerPlan& p) { return p.layouts_match; });
     Layer layer;
-    layer.impl_ = std::make_unique<Layer::Impl>(state_, spec,
-                                                chosen != suitable.end() ? *chosen : suitable[0]);
+    try {
+        layer.impl_ = std::make_unique<Layer::Impl>(
+            state_, spec, chosen != suitable.end() ? *chosen : suitable[0]);
+    } catch (const cl::Error& e) {
+        fail(tessera::status::backend_failure, spec.type, "",
+             std::string(e.what()) + " failed with OpenCL error " + std::to_string(e.err()));
+    }
     return layer;
 }
 

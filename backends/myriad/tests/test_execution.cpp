@@ -521,4 +521,19 @@ TEST_CASE("execution: OpenCL C build errors and bad work sizes are reported / no
     rt2.load_bindings(dir.write("uneven.xml", affine_xml("affine", "", "B*F*Y*X+1")));
     CHECK_THROWS_WITH_AS(rt2.create_layer(affine_spec()), doctest::Contains("not a multiple"),
                          tessera::error);
+    // More __local memory than the device has: a clear error at creation.
+    dir.write("local.cl",
+              "__kernel void big(__global const float* src, __global float* dst, "
+              "__local float* scratch) { dst[0] = src[0]; }\n");
+    Runtime rt3(myriad_test::device_index());
+    rt3.load_bindings(dir.write("local.xml",
+                                "<CustomLayer name=\"Big\" type=\"MVCL\" version=\"1\">\n"
+                                "<Kernel entry=\"big\"><Source filename=\"local.cl\"/></Kernel>\n"
+                                "<Parameters><Tensor arg-name=\"src\" type=\"input\"/>"
+                                "<Tensor arg-name=\"dst\" type=\"output\"/>"
+                                "<Data arg-name=\"scratch\" type=\"local_data\" dim=\"input,0\" "
+                                "size=\"1000000000\"/></Parameters>\n"
+                                "<WorkSizes dim=\"input,0\" global=\"1\"/></CustomLayer>\n"));
+    CHECK_THROWS_WITH_AS(rt3.create_layer(LayerSpec{"Big", {}, {{1}}, {}, {1}, {}}),
+                         doctest::Contains("bytes of local memory"), tessera::error);
 }

@@ -89,7 +89,8 @@ bool compiles_with_fp16(const std::string& text, const std::string& name) {
 
 TEST_CASE("kernel source: half kernels as written (devices with cl_khr_fp16) compile offline") {
     if (!std::filesystem::exists(MYRIAD_OFFLINE_CLANG)) {
-        MESSAGE("the offline compiler " MYRIAD_OFFLINE_CLANG " found at configure time is not "
+        MESSAGE("the offline compiler " MYRIAD_OFFLINE_CLANG
+                " found at configure time is not "
                 "on this machine: fp16 programs not compiled");
         return;
     }
