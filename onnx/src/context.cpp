@@ -31,6 +31,7 @@ const host_tensor& context::constant_input(std::size_t i, const std::string& wha
 
 tensor_desc context::input_desc(std::size_t i) const {
     const value& v = values.at(input_name(i));
+    if (!v.is_constant && v.id < 0) unsupported(unusable_inputs.at(input_name(i)));
     if (!v.is_constant) return v.desc;
     const auto dt = tessera_dtype(v.constant.type);
     if (!dt) unsupported("dtype " + element_type_name(v.constant.type) + " of '" + input_name(i) +
@@ -55,6 +56,7 @@ graph::tensor_id context::constant_tensor(const host_tensor& t, const std::strin
 graph::tensor_id context::tensor_input(std::size_t i) {
     const auto& name = input_name(i);
     value& v = values.at(name);
+    if (!v.is_constant && v.id < 0) unsupported(unusable_inputs.at(name));
     if (!v.is_constant) return v.id;
     if (v.id < 0) {
         v.id = constant_tensor(v.constant, name);

@@ -42,6 +42,8 @@ class context {
     const load_options& options;
     std::map<std::string, value> values;
     std::set<std::string> graph_inputs;  ///< names of non-constant graph inputs
+    /// Graph inputs of dtypes Tessera lacks, with the reason, usable only as bound constants.
+    std::map<std::string, std::string> unusable_inputs;
     std::set<std::string> graph_outputs;
     std::set<std::string> reserved_names;  ///< every ONNX value name (temporaries avoid them)
 

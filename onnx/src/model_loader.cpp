@@ -143,8 +143,12 @@ class model_importer {
             const auto et = static_cast<element_type>(vi.type().tensor_type().elem_type());
             const auto dt = detail::tessera_dtype(et);
             if (!dt) {
-                poison(name, "graph input '" + name + "' has dtype " + element_type_name(et) +
-                                 ", which is not in Tessera's dtype set");
+                // Usable only where the node needs a constant (bind it in constant_inputs).
+                ctx_.values[name] = detail::value{};
+                ctx_.graph_inputs.insert(name);
+                ctx_.unusable_inputs[name] = "graph input '" + name + "' has dtype " +
+                                             element_type_name(et) +
+                                             ", which is not in Tessera's dtype set";
                 continue;
             }
             const tensor_desc desc(input_shape(vi, ctx_.options), *dt);
@@ -238,6 +242,10 @@ class model_importer {
             ctx_.node_label = name + "/output";
             try {
                 graph::tensor_id id = -1;
+                if (!v->second.is_constant && v->second.id < 0) {
+                    fail(name, "(graph output)", ctx_.unusable_inputs[name]);
+                    continue;
+                }
                 if (v->second.is_constant) {
                     const auto c = ctx_.constant_tensor(v->second.constant, name + "/value");
                     id = ctx_.reshape(c, ctx_.desc_of(c).dims(), name);

@@ -31,7 +31,7 @@ void rebind_dims(context& ctx, const std::vector<std::int64_t>& dims) {
 std::vector<std::int64_t> input_dim_list(const context& ctx, std::size_t i) {
     const auto& v = ctx.values.at(ctx.input_name(i));
     if (v.is_constant) return v.constant.dims;
-    const shape s = v.desc.dims();
+    const shape s = ctx.input_dims(i);
     std::vector<std::int64_t> d;
     for (int k = 0; k < s.rank(); ++k) d.push_back(s[k]);
     return d;

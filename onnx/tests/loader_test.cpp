@@ -13,6 +13,7 @@
 
 using namespace tessera;
 using tessera::onnx::testing::model_builder;
+namespace tx = tessera::onnx;
 
 namespace {
 
@@ -46,9 +47,9 @@ model_builder relu_add_reshape() {
 
 TEST_CASE("a model loads with its input and output names and runs like the reference ops") {
     auto m = relu_add_reshape();
-    onnx::load_options options;
+    tx::load_options options;
     options.input_shapes["x"] = shape{2, 6};
-    graph g = onnx::load(m.bytes(), options);
+    graph g = tx::load(m.bytes(), options);
     CHECK(g.desc(g.find("x")).dims() == shape{2, 6});
     auto cg = g.compile("reference");
     const tensor x = ramp(shape{2, 6}, 0.5f);
@@ -65,9 +66,9 @@ TEST_CASE("a model loads with its input and output names and runs like the refer
 
 TEST_CASE("the initializer is a constant and the shape subgraph is folded away") {
     auto m = relu_add_reshape();
-    onnx::load_options options;
+    tx::load_options options;
     options.input_shapes["x"] = shape{3, 6};
-    graph g = onnx::load(m.bytes(), options);
+    graph g = tx::load(m.bytes(), options);
     int constants = 0;
     for (const auto& t : g.tensors()) constants += t.role == graph::tensor_role::constant;
     CHECK(constants == 1);
@@ -82,7 +83,7 @@ TEST_CASE("the initializer is a constant and the shape subgraph is folded away")
 TEST_CASE("a dynamic dim without input_shapes is an error naming the input") {
     auto m = relu_add_reshape();
     try {
-        onnx::load(m.bytes());
+        tx::load(m.bytes());
         FAIL("expected an error");
     } catch (const error& e) {
         CHECK(e.code() == status::invalid_argument);
@@ -93,9 +94,9 @@ TEST_CASE("a dynamic dim without input_shapes is an error naming the input") {
 
 TEST_CASE("input_shapes that contradict a fixed dim are rejected") {
     auto m = relu_add_reshape();
-    onnx::load_options options;
+    tx::load_options options;
     options.input_shapes["x"] = shape{2, 5};
-    CHECK_THROWS_AS(onnx::load(m.bytes(), options), error);
+    CHECK_THROWS_AS(tx::load(m.bytes(), options), error);
 }
 
 TEST_CASE("every unsupported node is listed at once with its name, op type and reason") {
@@ -111,16 +112,16 @@ TEST_CASE("every unsupported node is listed at once with its name, op type and r
     a->set_type(::onnx::AttributeProto::STRING);
     a->set_s("big");
     try {
-        onnx::load(m.bytes());
+        tx::load(m.bytes());
         FAIL("expected an import_error");
-    } catch (const onnx::import_error& e) {
+    } catch (const tx::import_error& e) {
         CHECK(e.code() == status::unsupported);
         REQUIRE(e.nodes().size() == 4);
         CHECK(e.nodes()[0].node == "erf_node");
         CHECK(e.nodes()[0].op_type == "Erf");
         CHECK(e.nodes()[0].reason == "op not in the Tessera op set yet: Erf");
         CHECK(e.nodes()[1].node == "gather_node");
-        CHECK(e.nodes()[1].reason.find("int64") != std::string::npos);
+        CHECK(e.nodes()[1].reason == "op not in the Tessera op set yet: gather (on computed tensors)");
         CHECK(e.nodes()[2].node == "abs_of_int64");
         CHECK(e.nodes()[2].reason.find("dtype int64") != std::string::npos);
         CHECK(e.nodes()[3].node == "LeakyRelu#4");
@@ -136,21 +137,21 @@ TEST_CASE("an input that must be constant is named, and binding it loads the mod
     m.input("x", {2, 6}).input("target", {2}, 7).output("y");
     m.node("Reshape", {"x", "target"}, {"y"}, "reshape");
     try {
-        onnx::load(m.bytes());
+        tx::load(m.bytes());
         FAIL("expected an import_error");
-    } catch (const onnx::import_error& e) {
+    } catch (const tx::import_error& e) {
         REQUIRE(e.needs_constant() == std::vector<std::string>{"target"});
         CHECK(e.nodes().at(0).reason.find("must be a constant") != std::string::npos);
     }
-    onnx::host_tensor target;
-    target.type = onnx::element_type::int64;
+    tx::host_tensor target;
+    target.type = tx::element_type::int64;
     target.dims = {2};
     const std::int64_t values[2] = {3, 4};
     target.bytes.assign(reinterpret_cast<const std::uint8_t*>(values),
                         reinterpret_cast<const std::uint8_t*>(values) + sizeof values);
-    onnx::load_options options;
+    tx::load_options options;
     options.constant_inputs["target"] = target;
-    graph g = onnx::load(m.bytes(), options);
+    graph g = tx::load(m.bytes(), options);
     g.verify();
     CHECK(g.desc(g.find("y")).dims() == shape{3, 4});
 }
@@ -159,25 +160,25 @@ TEST_CASE("opsets outside 7 to 17 and foreign domains are rejected with a reason
     model_builder old(6);
     old.input("x", {1}).output("y");
     old.node("Relu", {"x"}, {"y"});
-    CHECK_THROWS_WITH_AS(onnx::load(old.bytes()), doctest::Contains("opset 6"), error);
+    CHECK_THROWS_WITH_AS(tx::load(old.bytes()), doctest::Contains("opset 6"), error);
 
     model_builder foreign;
     foreign.input("x", {1}).output("y");
     foreign.node("Relu", {"x"}, {"y"}, "custom").set_domain("com.example");
-    CHECK_THROWS_WITH_AS(onnx::load(foreign.bytes()), doctest::Contains("com.example"),
-                         onnx::import_error);
+    CHECK_THROWS_WITH_AS(tx::load(foreign.bytes()), doctest::Contains("com.example"),
+                         tx::import_error);
 }
 
 TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a crash") {
     const auto good = relu_add_reshape().bytes();
-    onnx::load_options options;
+    tx::load_options options;
     options.input_shapes["x"] = shape{1, 6};
-    CHECK_NOTHROW(onnx::load(good, options));
+    CHECK_NOTHROW(tx::load(good, options));
     int rejected = 0;
     for (std::size_t cut = 0; cut < good.size(); cut += 7) {
         const std::vector<std::uint8_t> part(good.begin(), good.begin() + static_cast<long>(cut));
         try {
-            onnx::load(part, options);
+            tx::load(part, options);
         } catch (const error&) {
             ++rejected;
         }
@@ -189,15 +190,15 @@ TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a 
         for (int k = 0; k < 8; ++k)
             bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
         try {
-            onnx::load(bytes, options);
+            tx::load(bytes, options);
         } catch (const error&) {
         }
     }
     std::vector<std::uint8_t> garbage(4096);
     for (auto& b : garbage) b = static_cast<std::uint8_t>(rng());
-    CHECK_THROWS_AS(onnx::load(garbage, options), error);
-    CHECK_THROWS_AS(onnx::load(std::vector<std::uint8_t>{}, options), error);
-    CHECK_THROWS_AS(onnx::load(std::filesystem::path("/nonexistent/model.onnx")), error);
+    CHECK_THROWS_AS(tx::load(garbage, options), error);
+    CHECK_THROWS_AS(tx::load(std::vector<std::uint8_t>{}, options), error);
+    CHECK_THROWS_AS(tx::load(std::filesystem::path("/nonexistent/model.onnx")), error);
 
     // An initializer whose raw data does not match its dims.
     model_builder m;
@@ -208,7 +209,7 @@ TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a 
     t->add_dims(1000000);
     t->set_raw_data(std::string(8, '\0'));
     m.node("Add", {"x", "w"}, {"y"});
-    CHECK_THROWS_WITH_AS(onnx::load(m.bytes()), doctest::Contains("raw_data"), error);
+    CHECK_THROWS_WITH_AS(tx::load(m.bytes()), doctest::Contains("raw_data"), error);
 
     // Dims whose product overflows.
     model_builder huge;
@@ -218,7 +219,7 @@ TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a 
     h->set_data_type(1);
     for (int i = 0; i < 4; ++i) h->add_dims(INT64_C(1) << 40);
     huge.node("Add", {"x", "w"}, {"y"});
-    CHECK_THROWS_AS(onnx::load(huge.bytes()), error);
+    CHECK_THROWS_AS(tx::load(huge.bytes()), error);
 }
 
 TEST_CASE("read_tensor reads a TensorProto and rejects malformed ones") {
@@ -229,16 +230,16 @@ TEST_CASE("read_tensor reads a TensorProto and rejects malformed ones") {
     for (std::int64_t v : {5, -2, 9}) p.add_int64_data(v);
     std::string s;
     p.SerializeToString(&s);
-    const auto t = onnx::read_tensor(s.data(), s.size());
+    const auto t = tx::read_tensor(s.data(), s.size());
     CHECK(t.name == "t");
-    CHECK(t.type == onnx::element_type::int64);
+    CHECK(t.type == tx::element_type::int64);
     CHECK(t.integer(1) == -2);
     CHECK(t.real(2) == 9.0);
     CHECK_FALSE(t.has_tessera_type());
     CHECK_THROWS_AS(t.to_tensor(), error);
     p.add_int64_data(1);  // 4 values for 3 elements
     p.SerializeToString(&s);
-    CHECK_THROWS_AS(onnx::read_tensor(s.data(), s.size()), error);
+    CHECK_THROWS_AS(tx::read_tensor(s.data(), s.size()), error);
     const std::string junk = "\xff\xff\xff\xff\x0f";
-    CHECK_THROWS_AS(onnx::read_tensor(junk.data(), junk.size()), error);
+    CHECK_THROWS_AS(tx::read_tensor(junk.data(), junk.size()), error);
 }
