@@ -44,12 +44,12 @@ graph build_network() {
                  g.constant("bn1.var", positive(shape{16}, 1.0f, 4)),
                  g.constant("bn1.scale", positive(shape{16}, 1.0f, 5)),
                  g.constant("bn1.shift", weights(shape{16}, 0.1f, 6))});
-    t = g.apply("relu1", op::activation(TSR_ACT_RELU), {t});
+    t = g.apply("relu1", op::activation(activation_kind::relu), {t});
     t = g.apply("dwconv", op::conv2d().padding(1, 1, 1, 1).groups(16).bias(),
                 {t, g.constant("dw.w", weights(shape{16, 1, 3, 3}, 0.4f, 7)),
                  g.constant("dw.b", weights(shape{16}, 0.1f, 8))});
-    t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
-    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
+    t = g.apply("relu6", op::activation(activation_kind::relu6), {t});
+    t = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {t});
     t = g.apply("fc", op::fully_connected().flatten_from(1).bias(),
                 {t, g.constant("fc.w", weights(shape{10, 16 * 16 * 16}, 0.05f, 9)),
                  g.constant("fc.b", weights(shape{10}, 0.1f, 10))});

@@ -40,29 +40,19 @@ std::vector<probe> probes() {
         {op::fully_connected(), {f32(shape{2, 64}), f32(shape{16, 64})}},
         {op::gemm(), {f32(shape{8, 16}), f32(shape{16, 4}), f32(shape{8, 4})}},
         {op::matmul(), {f32(shape{8, 16}), f32(shape{16, 4})}},
-        {op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {f32(img)}},
-        {op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1),
+        {op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {f32(img)}},
+        {op::pooling(pooling_kind::average_exclude_padding).kernel(3, 3).padding(1, 1, 1, 1),
          {f32(img)}},
         {op::batchnorm(), {f32(img), f32(shape{8}), f32(shape{8})}},
         {op::softmax().along(1), {f32(shape{4, 10})}},
-        {op::activation(TSR_ACT_RELU), {f32(img)}},
-        {op::activation(TSR_ACT_SIGMOID), {f32(img)}},
-        {op::activation(TSR_ACT_GELU), {f32(img)}},
-        {op::binary(TSR_BINARY_ADD), {f32(img), f32(img)}},
-        {op::binary(TSR_BINARY_MUL), {f32(img), f32(shape::nchw(1, 8, 1, 1))}},
-        {op::unary(TSR_UNARY_EXP), {f32(img)}},
+        {op::activation(activation_kind::relu), {f32(img)}},
+        {op::activation(activation_kind::sigmoid), {f32(img)}},
+        {op::activation(activation_kind::gelu), {f32(img)}},
+        {op::binary(binary_kind::add), {f32(img), f32(img)}},
+        {op::binary(binary_kind::mul), {f32(img), f32(shape::nchw(1, 8, 1, 1))}},
+        {op::unary(unary_kind::exp), {f32(img)}},
         {op::reorder(f32(img).with_layout(layout::nhwc())), {f32(img)}},
     };
-}
-
-std::string label(const probe& p) {
-    std::string s(p.op.name());
-    if (const auto* a = p.op.get_if<op::activation>()) s += "(" + std::to_string(a->act.kind) + ")";
-    if (const auto* b = p.op.get_if<op::binary>()) s += "(" + std::to_string(b->op) + ")";
-    if (const auto* c = p.op.get_if<op::conv2d>())
-        s += c->tsr_conv2d_params::groups > 1 ? "(depthwise)" : "(dense)";
-    if (const auto* q = p.op.get_if<op::pooling>()) s += "(" + std::to_string(q->mode) + ")";
-    return s;
 }
 
 void describe(const plugin_entry& p) {
@@ -84,7 +74,7 @@ void describe(const plugin_entry& p) {
             const char* level = s.level == TSR_SUPPORT_NATIVE     ? "native"
                                 : s.level == TSR_SUPPORT_EMULATED ? "emulated"
                                                                   : "no";
-            std::printf("    %-28s %-8s", label(pr).c_str(), level);
+            std::printf("    %-28s %-8s", pr.op.describe().c_str(), level);
             if (s.supported() && !s.outputs.empty())
                 std::printf(" -> %s", s.outputs[0].to_string().c_str());
             if (!s.text.empty()) std::printf("  (%s)", s.text.c_str());

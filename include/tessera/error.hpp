@@ -22,11 +22,22 @@ enum class status : int {
     parse_error = TSR_PARSE_ERROR,
     backend_failure = TSR_BACKEND_FAILURE,
     runtime_error = TSR_RUNTIME_ERROR,
+    /// Graph compilation: a backend accepted its nodes when queried, then its compile reported
+    /// them unsupported. A node no backend accepts (or a strict backend declines) is
+    /// `unsupported`. Front-end only: it crosses the plugin ABI as TSR_UNSUPPORTED, and its
+    /// value lies outside the C codes.
+    compile_failed = 100,
 };
 
 /// Short name of a status code, e.g. "invalid_argument".
 inline const char* to_string(status s) {
+    if (s == status::compile_failed) return "compile_failed";
     return tsr_status_name(static_cast<tsr_status>(s));
+}
+
+/// The ABI status code of a status: compile_failed crosses the ABI as TSR_UNSUPPORTED.
+inline tsr_status to_c_status(status s) {
+    return s == status::compile_failed ? TSR_UNSUPPORTED : static_cast<tsr_status>(s);
 }
 
 /// Where an error happened: every field is optional.

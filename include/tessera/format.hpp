@@ -1,4 +1,5 @@
-// tessera/format.hpp: fmt (9+) formatters for dtype, status, shape, tensor_desc and tensor.
+// tessera/format.hpp: fmt (9+) formatters for dtype, status, the typed op enums, shape,
+// tensor_desc and tensor.
 // A tensor prints its descriptor, then its values nested like numpy, at most N per dimension
 // (default 6, "{:10}" for 10) with "..." where a dimension is longer. Values of every dtype
 // are shown as real numbers (dequantised) through numeric::load_real.
@@ -17,6 +18,7 @@
 #include "tessera/dtype.hpp"
 #include "tessera/error.hpp"
 #include "tessera/numeric/convert.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/shape.hpp"
 #include "tessera/tensor.hpp"
 #include "tessera/tensor_desc.hpp"
@@ -150,6 +152,17 @@ struct fmt::formatter<tessera::status> : fmt::formatter<std::string_view> {
 };
 
 /// shape as "1x3x224x224 (NCHW)".
+/// Every typed op-descriptor enum (tessera/ops/kinds.hpp) prints its name: "{}" of
+/// activation_kind::relu is "relu".
+template <typename E>
+struct fmt::formatter<E, char, std::enable_if_t<tessera::is_op_enum_v<E>>>
+    : fmt::formatter<std::string_view> {
+    template <typename Context>
+    auto format(E e, Context& ctx) const {
+        return fmt::formatter<std::string_view>::format(tessera::to_string(e), ctx);
+    }
+};
+
 template <>
 struct fmt::formatter<tessera::shape> : fmt::formatter<std::string_view> {
     template <typename Context>

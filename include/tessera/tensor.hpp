@@ -3,6 +3,7 @@
 // (slices, reshapes) never copy, clone() makes a deep copy.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "tessera/detail/index.hpp"
 #include "tessera/error.hpp"
@@ -105,19 +107,54 @@ class tensor {
                offset_of(idx) * static_cast<std::int64_t>(size_of(type()));
     }
 
-    /// Typed element access with bounds checks.
+    /// Typed element access with bounds checks. The index is one value per dimension, given as
+    /// a braced list `at<float>({n, c, h, w})`, separate arguments `at<float>(n, c, h, w)`, a
+    /// std::vector or a std::array; every form addresses the same element.
     template <typename T>
     T& at(std::initializer_list<std::int64_t> idx) const {
-        check_type<T>();
-        return *static_cast<T*>(address_of(checked_index(idx)));
+        return at_checked<T>(checked_index(idx.begin(), idx.size()));
+    }
+    template <typename T>
+    T& at(const std::vector<std::int64_t>& idx) const {
+        return at_checked<T>(checked_index(idx.data(), idx.size()));
+    }
+    template <typename T, std::size_t N>
+    T& at(const std::array<std::int64_t, N>& idx) const {
+        return at_checked<T>(checked_index(idx.data(), N));
+    }
+    template <typename T, typename... I,
+              typename = std::enable_if_t<(std::is_integral_v<I> && ...)>>
+    T& at(I... idx) const {
+        const std::array<std::int64_t, sizeof...(I)> a{static_cast<std::int64_t>(idx)...};
+        return at_checked<T>(checked_index(a.data(), a.size()));
     }
 
-    /// Real value of an element of any dtype (dequantised).
+    /// Real value of an element of any dtype (dequantised); index forms as for at().
     double get(std::initializer_list<std::int64_t> idx) const {
-        return numeric::load_real(type(), desc_.quant(), address_of(checked_index(idx)));
+        return load(checked_index(idx.begin(), idx.size()));
     }
+    double get(const std::vector<std::int64_t>& idx) const {
+        return load(checked_index(idx.data(), idx.size()));
+    }
+    template <std::size_t N>
+    double get(const std::array<std::int64_t, N>& idx) const {
+        return load(checked_index(idx.data(), N));
+    }
+    template <typename... I, typename = std::enable_if_t<(std::is_integral_v<I> && ...)>>
+    double get(I... idx) const {
+        const std::array<std::int64_t, sizeof...(I)> a{static_cast<std::int64_t>(idx)...};
+        return load(checked_index(a.data(), a.size()));
+    }
+    /// Stores a real value (quantised and rounded as the dtype requires).
     void set(std::initializer_list<std::int64_t> idx, double v) const {
-        numeric::store_real(type(), desc_.quant(), address_of(checked_index(idx)), v);
+        store(checked_index(idx.begin(), idx.size()), v);
+    }
+    void set(const std::vector<std::int64_t>& idx, double v) const {
+        store(checked_index(idx.data(), idx.size()), v);
+    }
+    template <std::size_t N>
+    void set(const std::array<std::int64_t, N>& idx, double v) const {
+        store(checked_index(idx.data(), N), v);
     }
 
     /// Zero-copy slice: `starts` and `extents` per dimension.
@@ -294,21 +331,33 @@ class tensor {
         }
     }
 
-    detail::index_t checked_index(std::initializer_list<std::int64_t> idx) const {
-        if (static_cast<int>(idx.size()) != desc_.rank()) {
-            throw error(status::invalid_argument, "index of rank " + std::to_string(idx.size()) +
+    template <typename T>
+    T& at_checked(const detail::index_t& idx) const {
+        check_type<T>();
+        return *static_cast<T*>(address_of(idx));
+    }
+    double load(const detail::index_t& idx) const {
+        return numeric::load_real(type(), desc_.quant(), address_of(idx));
+    }
+    void store(const detail::index_t& idx, double v) const {
+        numeric::store_real(type(), desc_.quant(), address_of(idx), v);
+    }
+
+    detail::index_t checked_index(const std::int64_t* idx, std::size_t n) const {
+        if (static_cast<int>(n) != desc_.rank()) {
+            throw error(status::invalid_argument, "index of rank " + std::to_string(n) +
                                                       " for a rank-" +
                                                       std::to_string(desc_.rank()) + " tensor");
         }
         detail::index_t out{};
-        int i = 0;
-        for (auto v : idx) {
+        for (int i = 0; i < desc_.rank(); ++i) {
+            const std::int64_t v = idx[i];
             if (v < 0 || v >= desc_.dim(i)) {
                 throw error(status::invalid_argument, "index " + std::to_string(v) +
                                                           " out of range in dimension " +
                                                           std::to_string(i));
             }
-            out[i++] = v;
+            out[static_cast<std::size_t>(i)] = v;
         }
         return out;
     }

@@ -37,12 +37,21 @@ TEST_CASE("format: dtype, status, shape and tensor_desc") {
     CHECK(fmt::format("[{:>6}]", dtype::f32) == "[   f32]");
     CHECK(fmt::format("{}", status::invalid_argument) == "invalid_argument");
     CHECK(fmt::format("{:<10}|", status::success) == "success   |");
+    CHECK(fmt::format("{}", status::compile_failed) == "compile_failed");
     CHECK(fmt::format("{}", shape::nchw(1, 3, 224, 224)) == "1x3x224x224 (NCHW)");
     CHECK(fmt::format("{}", shape{}) == "scalar");
     CHECK(fmt::format("{}", tensor_desc(shape{2, 3}, dtype::f16, layout::permuted({1, 0}))) ==
           "f16 2x3 strides [1,2]");
     CHECK(fmt::format("{}", tensor_desc(shape{2}, dtype::f32, layout::any())) ==
           "f32 2 layout any");
+}
+
+TEST_CASE("format: typed op enums print their names") {
+    CHECK(fmt::format("{}", tessera::activation_kind::relu) == "relu");
+    CHECK(fmt::format("{}", tessera::pooling_kind::max) == "max");
+    CHECK(fmt::format("[{:>8}]", tessera::binary_kind::add) == "[     add]");
+    CHECK(fmt::format("{}", tessera::rounding_policy::to_nearest_even) == "to_nearest_even");
+    CHECK(fmt::format("{}", tessera::padding_kind::explicit_) == "explicit");
 }
 
 TEST_CASE("format: tensors nest like numpy") {

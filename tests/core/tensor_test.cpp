@@ -3,9 +3,11 @@
 // typed/dequantising element access with their errors.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "error_check.hpp"
@@ -309,4 +311,64 @@ TEST_CASE("tensor: get/set dequantise every dtype") {
     const tensor h(shape{1}, dtype::f16);
     h.set({0}, 1.0 / 3);
     CHECK(h.get({0}) == std::ldexp(1365.0, -12));  // nearest binary16 to 1/3
+}
+
+TEST_CASE("tensor: every index form addresses the same element") {
+    tensor t(tensor_desc(shape{2, 3, 4}, dtype::f32));
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        t.data_as<float>()[i] = static_cast<float>(i);
+    // row-major: (1, 2, 3) is element 1*12 + 2*4 + 3 = 23
+    const std::vector<std::int64_t> v{1, 2, 3};
+    const std::array<std::int64_t, 3> a{1, 2, 3};
+    CHECK(t.at<float>({1, 2, 3}) == 23.0f);
+    CHECK(t.at<float>(1, 2, 3) == 23.0f);
+    CHECK(t.at<float>(v) == 23.0f);
+    CHECK(t.at<float>(a) == 23.0f);
+    CHECK(&t.at<float>(1, 2, 3) == &t.at<float>({1, 2, 3}));
+    CHECK(&t.at<float>(v) == &t.at<float>(a));
+    CHECK(t.get(1, 2, 3) == 23.0);
+    CHECK(t.get(v) == 23.0);
+    CHECK(t.get(a) == 23.0);
+    CHECK(t.at<float>(0, 1, 2u) == 6.0f);  // mixed integer types
+    t.at<float>(0, 0, 1) = -1.5f;
+    CHECK(t.data_as<float>()[1] == -1.5f);
+    t.set(std::vector<std::int64_t>{1, 0, 0}, 7.0);
+    CHECK(t.data_as<float>()[12] == 7.0f);
+    t.set(std::array<std::int64_t, 3>{1, 0, 1}, 8.0);
+    CHECK(t.data_as<float>()[13] == 8.0f);
+    // a strided view: every form goes through the view's strides
+    const tensor col = t.view({0, 1, 2}, {2, 2, 1});
+    CHECK(col.at<float>(1, 1, 0) == 1 * 12 + 2 * 4 + 2);
+    CHECK(col.get(std::vector<std::int64_t>{1, 1, 0}) == 1 * 12 + 2 * 4 + 2);
+    // rank-0
+    tensor s(tensor_desc(shape{}, dtype::f32));
+    s.at<float>() = 4.0f;
+    CHECK(s.get() == 4.0);
+}
+
+TEST_CASE("tensor: every index form checks rank and bounds") {
+    tensor t(tensor_desc(shape{2, 3}, dtype::f32));
+    auto expect = [](auto&& fn, const std::string& text) {
+        try {
+            fn();
+            FAIL("expected an error");
+        } catch (const tessera::error& e) {
+            CHECK(e.code() == status::invalid_argument);
+            CHECK(e.message() == text);
+        }
+    };
+    expect([&] { (void)t.at<float>(1, 2, 0); }, "index of rank 3 for a rank-2 tensor");
+    expect([&] { (void)t.at<float>(std::vector<std::int64_t>{1}); },
+           "index of rank 1 for a rank-2 tensor");
+    expect(
+        [&] {
+            (void)t.get(std::array<std::int64_t, 2>{2, 0});
+        },
+        "index 2 out of range in dimension 0");
+    expect([&] { (void)t.at<float>(0, -1); }, "index -1 out of range in dimension 1");
+    expect(
+        [&] {
+            t.set(std::vector<std::int64_t>{0, 3}, 1.0);
+        },
+        "index 3 out of range in dimension 1");
 }

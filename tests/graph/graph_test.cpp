@@ -33,15 +33,15 @@ struct small_net {
     small_net() {
         x = g.input("x", image);
         y = g.input("y", image);
-        const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {x});
-        const auto s = g.apply("sum", op::binary(TSR_BINARY_ADD), {r, y});
-        out = g.apply("tanh", op::activation(TSR_ACT_TANH, 1.0f, 1.0f), {s});
+        const auto r = g.apply("relu", op::activation(activation_kind::relu), {x});
+        const auto s = g.apply("sum", op::binary(binary_kind::add), {r, y});
+        out = g.apply("tanh", op::activation(activation_kind::tanh, 1.0f, 1.0f), {s});
         g.output(out);
     }
     static tensor expected(const tensor& xv, const tensor& yv) {
-        auto r = reference::execute(op::activation(TSR_ACT_RELU), {xv})[0];
-        auto s = reference::execute(op::binary(TSR_BINARY_ADD), {r, yv})[0];
-        return reference::execute(op::activation(TSR_ACT_TANH, 1.0f, 1.0f), {s})[0];
+        auto r = reference::execute(op::activation(activation_kind::relu), {xv})[0];
+        auto s = reference::execute(op::binary(binary_kind::add), {r, yv})[0];
+        return reference::execute(op::activation(activation_kind::tanh, 1.0f, 1.0f), {s})[0];
     }
 };
 
@@ -83,12 +83,12 @@ TEST_CASE("constants are uploaded once and used by every run") {
     const tensor bias = ramp(image, 0.9f, 1.0f);
     const auto x = g.input("x", image);
     const auto b = g.constant("bias", bias);
-    const auto s = g.apply("add", op::binary(TSR_BINARY_ADD), {x, b});
+    const auto s = g.apply("add", op::binary(binary_kind::add), {x, b});
     g.output(s);
     auto cg = g.compile("reference");
     const tensor xv = ramp(image, 0.1f, 0.0f);
     check_equal(cg.run({{"x", xv}}).at("add"),
-                reference::execute(op::binary(TSR_BINARY_ADD), {xv, bias})[0]);
+                reference::execute(op::binary(binary_kind::add), {xv, bias})[0]);
 }
 
 TEST_CASE("intermediate buffers are reused once their readers have run") {
@@ -96,7 +96,8 @@ TEST_CASE("intermediate buffers are reused once their readers have run") {
     const tensor_desc d(shape::nchw(1, 8, 16, 16), dtype::f32);
     auto t = g.input("x", d);
     for (int i = 0; i < 6; ++i)
-        t = g.apply("act" + std::to_string(i), op::activation(TSR_ACT_LINEAR, 2.0f, 1.0f), {t});
+        t = g.apply("act" + std::to_string(i), op::activation(activation_kind::linear, 2.0f, 1.0f),
+                    {t});
     g.output(t);
     auto cg = g.compile("reference");
     const auto m = cg.memory();
@@ -124,14 +125,14 @@ TEST_CASE("verify rejects broken graphs with clear errors") {
     };
     SUBCASE("empty") {
         graph g;
-        expect(g, status::invalid_graph, "no nodes");
+        expect(g, status::invalid_graph, "no tensor is marked as a graph output");
     }
     SUBCASE("two writers") {
         graph g;
         const auto x = g.input("x", image);
         const auto t = g.intermediate("t");
-        g.node("a", op::activation(TSR_ACT_RELU), {x}, {t});
-        g.node("b", op::activation(TSR_ACT_ABS), {x}, {t});
+        g.node("a", op::activation(activation_kind::relu), {x}, {t});
+        g.node("b", op::activation(activation_kind::abs), {x}, {t});
         g.output(t);
         expect(g, status::invalid_graph, "tensor 't' has two writers: 'a' and 'b'");
     }
@@ -139,8 +140,8 @@ TEST_CASE("verify rejects broken graphs with clear errors") {
         graph g;
         const auto x = g.input("x", image);
         const auto t = g.intermediate("t"), u = g.intermediate("u");
-        g.node("a", op::binary(TSR_BINARY_ADD), {x, u}, {t});
-        g.node("b", op::activation(TSR_ACT_RELU), {t}, {u});
+        g.node("a", op::binary(binary_kind::add), {x, u}, {t});
+        g.node("b", op::activation(activation_kind::relu), {t}, {u});
         g.output(u);
         expect(g, status::invalid_graph, "cycle through nodes a, b");
     }
@@ -149,7 +150,7 @@ TEST_CASE("verify rejects broken graphs with clear errors") {
         const auto x = g.input("x", image);
         const auto ghost = g.intermediate("ghost");
         const auto t = g.intermediate("t");
-        g.node("a", op::binary(TSR_BINARY_ADD), {x, ghost}, {t});
+        g.node("a", op::binary(binary_kind::add), {x, ghost}, {t});
         g.output(t);
         expect(g, status::invalid_graph, "virtual tensor 'ghost' is read but no node writes it");
     }
@@ -157,14 +158,14 @@ TEST_CASE("verify rejects broken graphs with clear errors") {
         graph g;
         const auto x = g.input("x", image);
         const auto y = g.input("y", image);
-        g.node("a", op::activation(TSR_ACT_RELU), {x}, {y});
+        g.node("a", op::activation(activation_kind::relu), {x}, {y});
         g.output(y);
         expect(g, status::invalid_graph, "writes input 'y'");
     }
     SUBCASE("no output") {
         graph g;
         const auto x = g.input("x", image);
-        g.apply("a", op::activation(TSR_ACT_RELU), {x});
+        g.apply("a", op::activation(activation_kind::relu), {x});
         expect(g, status::invalid_graph, "no tensor is marked as a graph output");
     }
     SUBCASE("shape errors name the node") {
@@ -172,7 +173,7 @@ TEST_CASE("verify rejects broken graphs with clear errors") {
         const auto x = g.input("x", image);
         const auto y = g.input("y", tensor_desc(shape{7, 7}, dtype::f32));
         const auto t = g.intermediate("t");
-        g.node("mix", op::binary(TSR_BINARY_ADD), {x, y}, {t});
+        g.node("mix", op::binary(binary_kind::add), {x, y}, {t});
         g.output(t);
         expect(g, status::invalid_argument, "mix (binary)");
     }
@@ -215,5 +216,53 @@ TEST_CASE("config errors: unknown, optional and strict backends") {
         FAIL("expected a parse error");
     } catch (const error& e) {
         CHECK(e.code() == status::parse_error);
+    }
+}
+
+TEST_CASE("desc() answers for a node output as soon as apply() inferred it") {
+    graph g;
+    const auto x = g.input("x", image);
+    const auto p = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {x});
+    // 2x3x4x5 pooled 2x2 stride 2 (floor): 2x3x2x2, before any verify()
+    CHECK(g.desc(p).dims() == shape{2, 3, 2, 2});
+    CHECK(g.desc(p).type() == dtype::f32);
+    const auto r = g.apply("sum", op::reduce(reduce_kind::max_idx).along(1).keep(false), {p});
+    CHECK(g.desc(r).dims() == shape{2, 2, 2});
+    CHECK(g.desc(r).type() == dtype::i32);
+    g.output(r);
+    g.verify();
+    CHECK(g.desc(r).dims() == shape{2, 2, 2});
+    // a tensor attached with node() is still known only after verify()
+    graph h;
+    const auto hx = h.input("x", image);
+    const auto t = h.intermediate("t");
+    h.node("relu", op::activation(activation_kind::relu), {hx}, {t});
+    h.output(t);
+    CHECK_THROWS_AS(h.desc(t), error);
+    h.verify();
+    CHECK(h.desc(t).dims() == image.dims());
+}
+
+TEST_CASE("a graph without nodes compiles and returns its inputs") {
+    graph g;
+    const auto x = g.input("x", image);
+    const auto y = g.input("y", tensor_desc(shape{3}, dtype::i8));
+    g.output(x);
+    g.output(y);
+    CHECK(g.verify().empty());
+    auto cg = g.compile("reference");
+    CHECK(cg.placements().empty());
+    const tensor xv = ramp(image, 0.7f, -0.2f);
+    tensor yv(tensor_desc(shape{3}, dtype::i8));
+    yv.at<std::int8_t>(0) = -7;
+    yv.at<std::int8_t>(1) = 0;
+    yv.at<std::int8_t>(2) = 100;
+    for (int run = 0; run < 2; ++run) {
+        const auto out = cg.run({{"x", xv}, {"y", yv}});
+        REQUIRE(out.size() == 2);
+        check_equal(out.at("x"), xv);
+        CHECK(out.at("y").at<std::int8_t>(0) == -7);
+        CHECK(out.at("y").at<std::int8_t>(1) == 0);
+        CHECK(out.at("y").at<std::int8_t>(2) == 100);
     }
 }

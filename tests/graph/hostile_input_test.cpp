@@ -63,12 +63,13 @@ TEST_CASE("add() through a hand-wired node with more outputs than its op infers"
     graph g;
     const auto x = g.input("x", tensor_desc(shape{4}, dtype::f32));
     const auto first = g.intermediate("first"), extra = g.intermediate("extra");
-    g.node("relu", op::activation(TSR_ACT_RELU), {x}, {first, extra});
-    check_named([&] { g.apply("tanh", op::activation(TSR_ACT_TANH, 1.0f, 1.0f), {extra}); },
-                status::invalid_graph, "relu (activation)", "extra",
-                "output 1 is attached but the op produces 1 outputs");
+    g.node("relu", op::activation(activation_kind::relu), {x}, {first, extra});
+    check_named(
+        [&] { g.apply("tanh", op::activation(activation_kind::tanh, 1.0f, 1.0f), {extra}); },
+        status::invalid_graph, "relu (activation)", "extra",
+        "output 1 is attached but the op produces 1 outputs");
     // The declared output the op does infer is still usable.
-    CHECK(g.apply("abs", op::activation(TSR_ACT_ABS), {first}) >= 0);
+    CHECK(g.apply("abs", op::activation(activation_kind::abs), {first}) >= 0);
 }
 
 TEST_CASE("graph inputs with layouts no buffer can hold are rejected by name") {
@@ -109,17 +110,18 @@ TEST_CASE("reversed and padded views run correctly on every backend") {
         tensor_desc(shape{2, 3, 4}, dtype::f32, layout::strided({-20, 5, 1})).with_offset(20),
         y_buffer.data());
 
-    const auto expected_relu = reference::execute(op::activation(TSR_ACT_RELU), {x.clone()})[0];
+    const auto expected_relu =
+        reference::execute(op::activation(activation_kind::relu), {x.clone()})[0];
     const auto expected_sum =
-        reference::execute(op::binary(TSR_BINARY_ADD), {expected_relu, y.clone()})[0];
+        reference::execute(op::binary(binary_kind::add), {expected_relu, y.clone()})[0];
     for (const auto& backend : backends_under_test()) {
         CAPTURE(backend);
         graph g;
         // x is declared in its reversed layout, y row-major; both are fed as views.
         const auto xi = g.input("x", x.desc());
         const auto yi = g.input("y", tensor_desc(shape{2, 3, 4}, dtype::f32));
-        const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {xi});
-        const auto s = g.apply("sum", op::binary(TSR_BINARY_ADD), {r, yi});
+        const auto r = g.apply("relu", op::activation(activation_kind::relu), {xi});
+        const auto s = g.apply("sum", op::binary(binary_kind::add), {r, yi});
         g.output(s);
         auto cg = g.compile(backend);
         // The plan holds every element of x, not the one element the undercount gave.
@@ -131,7 +133,7 @@ TEST_CASE("reversed and padded views run correctly on every backend") {
         // The same views fed to a graph that declared plain layouts.
         graph plain;
         const auto px = plain.input("x", tensor_desc(shape{2, 3, 4}, dtype::f32));
-        plain.output(plain.apply("relu", op::activation(TSR_ACT_RELU), {px}));
+        plain.output(plain.apply("relu", op::activation(activation_kind::relu), {px}));
         auto cp = plain.compile(backend);
         CHECK(values(cp.run({{"x", x}}).at("relu")) == values(expected_relu));
         // A reversed view as a constant is packed into a row-major copy.
@@ -139,10 +141,10 @@ TEST_CASE("reversed and padded views run correctly on every backend") {
         const auto cx = with_constant.input("y", tensor_desc(shape{2, 3, 4}, dtype::f32));
         const auto w = with_constant.constant("w", x);
         CHECK(with_constant.desc(w).is_row_major());
-        with_constant.output(with_constant.apply("sum", op::binary(TSR_BINARY_ADD), {cx, w}));
+        with_constant.output(with_constant.apply("sum", op::binary(binary_kind::add), {cx, w}));
         auto cc = with_constant.compile(backend);
         const auto expected_constant_sum =
-            reference::execute(op::binary(TSR_BINARY_ADD), {y.clone(), x.clone()})[0];
+            reference::execute(op::binary(binary_kind::add), {y.clone(), x.clone()})[0];
         CHECK(values(cc.run({{"y", y}}).at("sum")) == values(expected_constant_sum));
     }
 }

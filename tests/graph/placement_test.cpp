@@ -24,10 +24,10 @@ struct chain_net {
     chain_net() {
         const auto x = g.input("x", placement_image);
         const auto y = g.input("y", placement_image);
-        auto t = g.apply("relu1", op::activation(TSR_ACT_RELU), {x});
-        t = g.apply("add", op::binary(TSR_BINARY_ADD), {t, y});
-        t = g.apply("relu2", op::activation(TSR_ACT_RELU), {t});
-        t = g.apply("sigmoid", op::activation(TSR_ACT_SIGMOID), {t});
+        auto t = g.apply("relu1", op::activation(activation_kind::relu), {x});
+        t = g.apply("add", op::binary(binary_kind::add), {t, y});
+        t = g.apply("relu2", op::activation(activation_kind::relu), {t});
+        t = g.apply("sigmoid", op::activation(activation_kind::sigmoid), {t});
         g.output(t);
     }
 };
@@ -56,7 +56,9 @@ TEST_CASE("a chain falls back per op and keeps the backend's layout between its 
     for (const auto& q : p) CHECK_FALSE(q.inserted);  // no reorders inside the blocked run
 
     const std::string report = cg.placement_report();
-    CHECK(report.find("sigmoid [activation] -> reference") != std::string::npos);
+    CHECK(report.find("sigmoid [activation] -> reference: activation(sigmoid)\n") !=
+          std::string::npos);
+    CHECK(p[3].description == "activation(sigmoid)");
     CHECK(report.find("declined by blocked-test: only ReLU (attribute)") != std::string::npos);
     // Exactly one conversion: the blocked result handed to the reference backend.
     std::size_t transfers = 0;
@@ -103,7 +105,7 @@ TEST_CASE("an op nobody supports lists every reason") {
     load_blocked();
     graph g;
     const auto x = g.input("x", placement_image);
-    const auto t = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {x});
+    const auto t = g.apply("sig", op::activation(activation_kind::sigmoid), {x});
     g.output(t);
     try {
         g.compile("blocked-test");
@@ -113,4 +115,36 @@ TEST_CASE("an op nobody supports lists every reason") {
         CHECK(e.message().find("no backend in \"blocked-test\" runs it") != std::string::npos);
         CHECK(e.message().find("blocked-test: only ReLU (attribute)") != std::string::npos);
     }
+}
+
+TEST_CASE("a compile failure after acceptance is compile_failed, a decline is unsupported") {
+    const auto r = plugin_registry::instance().load(COMPILE_FAIL_PLUGIN);
+    REQUIRE((r.result == load_result::loaded || r.result == load_result::duplicate));
+    graph g;
+    const auto x = g.input("x", placement_image);
+    g.output(g.apply("relu", op::activation(activation_kind::relu), {x}));
+    try {
+        g.compile("compile-fail-test");
+        FAIL("expected an error");
+    } catch (const error& e) {
+        CHECK(e.code() == status::compile_failed);
+        CHECK(std::string(to_string(e.code())) == "compile_failed");
+        CHECK(e.backend() == "compile-fail-test");
+        CHECK(e.message().find("accepted at query time but failed to compile") !=
+              std::string::npos);
+        CHECK(e.message().find("kernel generation failed") != std::string::npos);
+    }
+    graph h;
+    const auto hx = h.input("x", placement_image);
+    h.output(h.apply("sig", op::activation(activation_kind::sigmoid), {hx}));
+    try {
+        h.compile("compile-fail-test!");
+        FAIL("expected an error");
+    } catch (const error& e) {
+        CHECK(e.code() == status::unsupported);
+        CHECK(e.message() == "strict backend 'compile-fail-test' declined: only relu (attribute)");
+    }
+    // The decline falls back; the node the backend accepted fails to compile.
+    CHECK_NOTHROW(h.compile("compile-fail-test|reference"));
+    CHECK(to_c_status(status::compile_failed) == TSR_UNSUPPORTED);
 }

@@ -92,11 +92,11 @@ TEST_CASE("conv2d equals im2col + gemm") {
         {op::conv2d().stride(3, 2).padding(2, 1, 0, 2), shape::nchw(2, 2, 9, 8), shape{3, 2, 4, 3}},
         {op::conv2d().groups(2).stride(2, 2).padding(1, 1, 1, 1), shape::nchw(2, 4, 6, 7),
          shape{6, 2, 3, 3}},
-        {op::conv2d().padding(TSR_PADDING_SAME).stride(2, 2), shape::nchw(1, 3, 6, 5),
+        {op::conv2d().padding(padding_kind::same).stride(2, 2), shape::nchw(1, 3, 6, 5),
          shape{2, 3, 3, 3}},
-        {op::conv2d().padding(TSR_PADDING_VALID).stride(2, 3).dilation(2, 1),
+        {op::conv2d().padding(padding_kind::valid).stride(2, 3).dilation(2, 1),
          shape::nchw(3, 2, 8, 9), shape{2, 2, 2, 3}},
-        {op::conv2d().rounding_mode(TSR_OUTPUT_CEIL).stride(2, 2), shape::nchw(1, 2, 6, 7),
+        {op::conv2d().rounding_mode(output_rounding::ceil).stride(2, 2), shape::nchw(1, 2, 6, 7),
          shape{2, 2, 3, 3}},
     };
     std::uint64_t seed = 1;
@@ -176,11 +176,11 @@ TEST_CASE("conv2d: transposed convolution is the adjoint of convolution") {
          shape{3, 2, 2, 3}},
         {op::conv2d().groups(2).stride(2, 1).padding(1, 0, 2, 2), shape::nchw(2, 4, 6, 5),
          shape{6, 2, 3, 3}},
-        {op::conv2d().padding(TSR_PADDING_SAME).stride(2, 2), shape::nchw(1, 3, 8, 6),
+        {op::conv2d().padding(padding_kind::same).stride(2, 2), shape::nchw(1, 3, 8, 6),
          shape{2, 3, 3, 3}},
-        {op::conv2d().padding(TSR_PADDING_SAME).stride(3, 3), shape::nchw(1, 2, 6, 9),
+        {op::conv2d().padding(padding_kind::same).stride(3, 3), shape::nchw(1, 2, 6, 9),
          shape{2, 2, 2, 2}},
-        {op::conv2d().padding(TSR_PADDING_VALID).stride(2, 2), shape::nchw(1, 2, 7, 9),
+        {op::conv2d().padding(padding_kind::valid).stride(2, 2), shape::nchw(1, 2, 7, 9),
          shape{3, 2, 3, 3}},
     };
     std::uint64_t seed = 100;
@@ -253,14 +253,14 @@ TEST_CASE("conv2d: fused bias, batchnorm and activation equal the unfused ops") 
     fused.batchnorm(true, 1e-3f);
     check_close(values(run1(fused, {x, w, b, mean, var, scale, shift})), values(normed), 1e-5);
 
-    fused.fuse(TSR_ACT_RELU);
+    fused.fuse(activation_kind::relu);
     values_t relu = values(normed);
     for (auto& v : relu) v = v > 0 ? v : 0;
     check_close(values(run1(fused, {x, w, b, mean, var, scale, shift})), relu, 1e-5);
 
     // PReLU takes a per-channel slope as the last input.
     const tensor slope = make(shape{o}, {0.1, 0.2, 0.3, 0.4});
-    fused.fuse(TSR_ACT_PRELU);
+    fused.fuse(activation_kind::prelu);
     values_t prelu = values(normed);
     const std::int64_t plane = conv.dims()[2] * conv.dims()[3];
     for (std::size_t i = 0; i < prelu.size(); ++i) {
@@ -283,24 +283,27 @@ TEST_CASE("conv2d: SAME, VALID and ceil rounding geometry") {
         return c.infer({tensor_desc(shape::nchw(1, 1, h, w), dtype::f32), w3})[0].dims();
     };
     // zDNN SAME: out = ceil(in / stride).
-    CHECK(out(op::conv2d().padding(TSR_PADDING_SAME).stride(2, 2), 5, 6) == shape{1, 1, 3, 3});
-    CHECK(out(op::conv2d().padding(TSR_PADDING_SAME).stride(1, 1), 5, 6) == shape{1, 1, 5, 6});
+    CHECK(out(op::conv2d().padding(padding_kind::same).stride(2, 2), 5, 6) == shape{1, 1, 3, 3});
+    CHECK(out(op::conv2d().padding(padding_kind::same).stride(1, 1), 5, 6) == shape{1, 1, 5, 6});
     // zDNN VALID: out = ceil((in - k + 1) / stride).
-    CHECK(out(op::conv2d().padding(TSR_PADDING_VALID).stride(2, 2), 5, 6) == shape{1, 1, 2, 2});
-    CHECK(out(op::conv2d().padding(TSR_PADDING_VALID).stride(3, 3), 7, 9) == shape{1, 1, 2, 3});
+    CHECK(out(op::conv2d().padding(padding_kind::valid).stride(2, 2), 5, 6) == shape{1, 1, 2, 2});
+    CHECK(out(op::conv2d().padding(padding_kind::valid).stride(3, 3), 7, 9) == shape{1, 1, 2, 3});
     // OpenVX floor/ceil: (6 - 3) / 2 + 1 -> 2 or 3.
     CHECK(out(op::conv2d().stride(2, 2), 6, 6) == shape{1, 1, 2, 2});
-    CHECK(out(op::conv2d().stride(2, 2).rounding_mode(TSR_OUTPUT_CEIL), 6, 6) == shape{1, 1, 3, 3});
-    CHECK(out(op::conv2d().stride(2, 2).rounding_mode(TSR_OUTPUT_CEIL), 7, 7) == shape{1, 1, 3, 3});
+    CHECK(out(op::conv2d().stride(2, 2).rounding_mode(output_rounding::ceil), 6, 6) ==
+          shape{1, 1, 3, 3});
+    CHECK(out(op::conv2d().stride(2, 2).rounding_mode(output_rounding::ceil), 7, 7) ==
+          shape{1, 1, 3, 3});
 
     // SAME with an odd total pad puts the extra row at the bottom: equal to explicit (0, 1).
     const tensor x = random_tensor(shape::nchw(1, 2, 6, 6), 41);
     const tensor w = random_tensor(shape{2, 2, 3, 3}, 42);
-    check_close(values(run1(op::conv2d().padding(TSR_PADDING_SAME).stride(2, 2), {x, w})),
+    check_close(values(run1(op::conv2d().padding(padding_kind::same).stride(2, 2), {x, w})),
                 values(run1(op::conv2d().padding(0, 1, 0, 1).stride(2, 2), {x, w})), 1e-12);
     // Ceil rounding: the extra window reads the zero overhang.
     const tensor xs = make(shape::nchw(1, 1, 1, 6), {1, 2, 3, 4, 5, 6});
     const tensor ws = make(shape{1, 1, 1, 3}, {1, 1, 1});
-    check_close(values(run1(op::conv2d().stride(1, 2).rounding_mode(TSR_OUTPUT_CEIL), {xs, ws})),
-                {6, 12, 11});
+    check_close(
+        values(run1(op::conv2d().stride(1, 2).rounding_mode(output_rounding::ceil), {xs, ws})),
+        {6, 12, 11});
 }

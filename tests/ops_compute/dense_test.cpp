@@ -83,7 +83,7 @@ TEST_CASE("fully_connected: flatten, bias, activation, transposed weights") {
     const tensor y = run1(op::fully_connected().bias(), {x, w, b});
     CHECK(y.dims() == shape{2, 3});
     check_close(values(y), {1.5, 5, 9, -0.5, -5, -11});
-    check_close(values(run1(op::fully_connected().bias().fuse(TSR_ACT_RELU), {x, w, b})),
+    check_close(values(run1(op::fully_connected().bias().fuse(activation_kind::relu), {x, w, b})),
                 {1.5, 5, 9, 0, 0, 0});
     const tensor wt = make(shape{4, 3}, transpose2d(values(w), 3, 4));
     check_close(values(run1(op::fully_connected().bias().transposed_weights(), {x, wt, b})),
@@ -181,10 +181,11 @@ TEST_CASE("matmul: fused comparisons yield 1.0 / 0.0") {
     check_close(cmp(TSR_MATMUL_LESSER_EQUAL), {1, 1, 0, 0});
     check_close(cmp(TSR_MATMUL_LESSER), {1, 1, 0, 0});
     const tensor c2 = make(shape{2}, {1, 4});
-    check_close(values(run1(op::matmul().operation(TSR_MATMUL_EQUAL), {a, b, c2})), {1, 0, 0, 1});
-    check_close(values(run1(op::matmul().operation(TSR_MATMUL_GREATER_EQUAL), {a, b, c2})),
+    check_close(values(run1(op::matmul().operation(matmul_kind::equal), {a, b, c2})), {1, 0, 0, 1});
+    check_close(values(run1(op::matmul().operation(matmul_kind::greater_equal), {a, b, c2})),
                 {1, 0, 1, 1});
-    check_close(values(run1(op::matmul().operation(TSR_MATMUL_LESSER), {a, b, c2})), {0, 1, 0, 0});
+    check_close(values(run1(op::matmul().operation(matmul_kind::lesser), {a, b, c2})),
+                {0, 1, 0, 0});
 }
 
 TEST_CASE("quantized_matmul: dequantised result equals the float product of dequantised inputs") {
@@ -227,7 +228,7 @@ TEST_CASE("quantized_matmul: dequantised result equals the float product of dequ
     CHECK(saturated > 0);
 
     // Comparisons in the real domain.
-    const tensor gt = run1(op::quantized_matmul().operation(TSR_MATMUL_GREATER), {a, b, c});
+    const tensor gt = run1(op::quantized_matmul().operation(matmul_kind::greater), {a, b, c});
     const values_t prod = naive_matmul(values(a), values(b), m, n, p), g = values(gt);
     for (std::int64_t k = 0; k < m * p; ++k) {
         CHECK(
@@ -256,7 +257,7 @@ TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form, on-the
     check_close(values(run1(with_pre, {a, b, make(shape{p}, pre)})), expect, 1e-6);
 
     // Comparison with a pre-computed threshold: sum qa*qb OP Sc/(Sa*Sb)*(qc - Zc) + Za*sum_k qb.
-    const tensor gt_plain = run1(op::quantized_matmul().operation(TSR_MATMUL_GREATER), {a, b, c});
+    const tensor gt_plain = run1(op::quantized_matmul().operation(matmul_kind::greater), {a, b, c});
     values_t thr;
     const values_t rb = raw_values(b);
     for (std::int64_t j = 0; j < p; ++j) {
@@ -264,7 +265,7 @@ TEST_CASE("quantized_matmul: pre-computed bias reproduces the plain form, on-the
         for (std::int64_t k = 0; k < n; ++k) colsum += rb[static_cast<std::size_t>(k * p + j)];
         thr.push_back(0.1 / (0.5 * 0.25) * ((j == 0 ? 20.0 : -30.0) - 1) + 2 * colsum);
     }
-    check_close(values(run1(op::quantized_matmul().operation(TSR_MATMUL_GREATER).precomputed(),
+    check_close(values(run1(op::quantized_matmul().operation(matmul_kind::greater).precomputed(),
                             {a, b, make(shape{p}, thr)})),
                 values(gt_plain), 0);
 

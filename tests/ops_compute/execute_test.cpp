@@ -13,16 +13,16 @@ TEST_CASE("op_desc: kind, name and from_c for every compute op") {
     const std::vector<op_desc> ops = {op::conv2d().stride(2, 2),
                                       op::fully_connected().bias(),
                                       op::gemm().scales(2, 3),
-                                      op::matmul().operation(TSR_MATMUL_LESSER),
+                                      op::matmul().operation(matmul_kind::lesser),
                                       op::quantized_matmul().clip(-3, 3),
-                                      op::pooling(TSR_POOL_GLOBAL_MAX),
+                                      op::pooling(pooling_kind::global_max),
                                       op::batchnorm().affine(),
                                       op::lrn().window(3),
                                       op::layer_norm().from_axis(2),
                                       op::norm().along(0),
-                                      op::moments().correction(TSR_BESSEL_SAMPLE),
+                                      op::moments().correction(bessel_correction::sample),
                                       op::mean_reduce2d(),
-                                      op::reduce(TSR_REDUCE_MIN_IDX),
+                                      op::reduce(reduce_kind::min_idx),
                                       op::softmax().logarithmic()};
     const tsr_op_kind kinds[] = {TSR_OP_CONV2D,
                                  TSR_OP_FULLY_CONNECTED,
@@ -61,7 +61,8 @@ TEST_CASE("execute: NHWC f32 and f16 inputs give the row-major result") {
     const tensor x = random_tensor(shape::nchw(2, 3, 5, 4), 1);
     const tensor w = random_tensor(shape{4, 3, 3, 3}, 2);
     const tensor b = random_tensor(shape{4}, 3);
-    const op_desc conv = op::conv2d().padding(1, 1, 1, 1).stride(2, 1).bias().fuse(TSR_ACT_RELU);
+    const op_desc conv =
+        op::conv2d().padding(1, 1, 1, 1).stride(2, 1).bias().fuse(activation_kind::relu);
     const values_t expect = values(reference::execute(conv, {x, w, b})[0]);
     // The same values in an NHWC buffer.
     const tensor x_nhwc = x.clone(layout::nhwc());
@@ -79,7 +80,7 @@ TEST_CASE("execute: NHWC f32 and f16 inputs give the row-major result") {
 
     // Pooling and softmax through the dispatcher on NHWC.
     const op_desc pool =
-        op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1);
+        op::pooling(pooling_kind::average_exclude_padding).kernel(3, 3).padding(1, 1, 1, 1);
     check_close(values(reference::execute(pool, {x_nhwc})[0]),
                 values(reference::execute(pool, {x})[0]), 1e-6);
     const op_desc sm = op::softmax().along(1);

@@ -98,7 +98,7 @@ TEST_CASE("i16 conv2d: bias at another fixed-point position, i32 bias, other out
     reference::run(op::conv2d(), {x, w}, out);
     check_close(raw_values(out[0]), {24, -16});
     // Fused ReLU on the fixed-point result.
-    check_close(values(run1(op::conv2d().fuse(TSR_ACT_RELU), {x, w})), {1.5, 0});
+    check_close(values(run1(op::conv2d().fuse(activation_kind::relu), {x, w})), {1.5, 0});
 }
 
 TEST_CASE("i16 conv2d: padded strided 3x3 against the provisional formula") {
@@ -150,10 +150,10 @@ TEST_CASE("i16 fully_connected: the same per-product arithmetic") {
     // Row 0: round(1.5) + round(0.5) + 0 = 2 + 0 (nearest even) + bias 256 = 258.
     // Row 1: 127 * 2 = 254 -> saturated 32767.
     check_close(raw_values(run1(op::fully_connected().bias(), {x, w, b})), {258, 32767});
-    check_close(
-        raw_values(run1(op::fully_connected().bias().policies(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP),
-                        {x, w, b})),
-        {257, -512});
+    check_close(raw_values(run1(op::fully_connected().bias().policies(rounding_policy::to_zero,
+                                                                      overflow_policy::wrap),
+                                {x, w, b})),
+                {257, -512});
 }
 
 TEST_CASE(

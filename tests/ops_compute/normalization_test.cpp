@@ -21,7 +21,7 @@ TEST_CASE("batchnorm: statistics form by hand, without and with scale/shift") {
     check_close(values(run1(op::batchnorm().eps(5), {x, mean, make(shape{2}, {4, 4})})),
                 {-1.0 / 3, 1.0 / 3, 0, 10.0 / 3});
     // Fused ReLU.
-    check_close(values(run1(op::batchnorm().eps(0).fuse(TSR_ACT_RELU), {x, mean, var})),
+    check_close(values(run1(op::batchnorm().eps(0).fuse(activation_kind::relu), {x, mean, var})),
                 {0, 0.5, 0, 1});
 }
 
@@ -59,13 +59,15 @@ TEST_CASE("lrn: across channels and within a channel") {
     // Within a channel, size 3, alpha 9 scaled by 9 -> 1: 3x3 neighbourhoods of a 2x2 map.
     const tensor m = make(shape::nchw(1, 1, 2, 2), {1, 2, 3, 4});
     check_close(
-        values(run1(op::lrn().kind(TSR_LRN_WITHIN_CHANNEL).window(3).coefficients(9.0f, 1.0f, 1.0f),
-                    {m})),
+        values(
+            run1(op::lrn().kind(lrn_kind::within_channel).window(3).coefficients(9.0f, 1.0f, 1.0f),
+                 {m})),
         {1.0 / 31, 2.0 / 31, 3.0 / 31, 4.0 / 31});
     // Size 1 within a channel: x / (1 + x^2).
     check_close(
-        values(run1(op::lrn().kind(TSR_LRN_WITHIN_CHANNEL).window(1).coefficients(1.0f, 1.0f, 1.0f),
-                    {m})),
+        values(
+            run1(op::lrn().kind(lrn_kind::within_channel).window(1).coefficients(1.0f, 1.0f, 1.0f),
+                 {m})),
         {0.5, 0.4, 0.3, 4.0 / 17});
 }
 

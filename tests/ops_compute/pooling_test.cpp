@@ -15,15 +15,16 @@ const values_t one_to_16 = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1
 
 TEST_CASE("pooling: max and average 2x2 stride 2 by hand") {
     const tensor x = make(shape::nchw(1, 1, 4, 4), one_to_16);
-    const tensor mx = run1(op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {x});
+    const tensor mx = run1(op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {x});
     CHECK(mx.dims() == shape{1, 1, 2, 2});
     check_close(values(mx), {6, 8, 14, 16});
     check_close(
-        values(run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(2, 2).stride(2, 2), {x})),
+        values(run1(op::pooling(pooling_kind::average_exclude_padding).kernel(2, 2).stride(2, 2),
+                    {x})),
         {3.5, 5.5, 11.5, 13.5});
     // Overlapping 3x3 windows, stride 1.
-    check_close(values(run1(op::pooling(TSR_POOL_MAX).kernel(3, 3), {x})), {11, 12, 15, 16});
-    check_close(values(run1(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(3, 3), {x})),
+    check_close(values(run1(op::pooling(pooling_kind::max).kernel(3, 3), {x})), {11, 12, 15, 16});
+    check_close(values(run1(op::pooling(pooling_kind::average_include_padding).kernel(3, 3), {x})),
                 {6, 7, 10, 11});
 }
 
@@ -40,18 +41,20 @@ TEST_CASE("pooling: average including vs excluding padding at corners and edges"
                        39.0 / 9, 28.0 / 9});
     // Max ignores padding even with negative values.
     const tensor neg = make(shape::nchw(1, 1, 2, 2), {-4, -3, -2, -1});
-    check_close(values(run1(op::pooling(TSR_POOL_MAX).kernel(2, 2).padding(1, 0, 1, 0), {neg})),
-                {-4, -3, -2, -1});
+    check_close(
+        values(run1(op::pooling(pooling_kind::max).kernel(2, 2).padding(1, 0, 1, 0), {neg})),
+        {-4, -3, -2, -1});
 }
 
 TEST_CASE("pooling: ceil rounding overhang is neither input nor padding") {
     const tensor x =
         make(shape::nchw(1, 1, 5, 5), {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
                                        14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25});
-    const op::pooling base = op::pooling().kernel(2, 2).stride(2, 2).rounding_mode(TSR_OUTPUT_CEIL);
+    const op::pooling base =
+        op::pooling().kernel(2, 2).stride(2, 2).rounding_mode(output_rounding::ceil);
     op::pooling incl = base, excl = base, mx = base;
-    incl.kind(TSR_POOL_AVERAGE_INCLUDE_PADDING);
-    excl.kind(TSR_POOL_AVERAGE_EXCLUDE_PADDING);
+    incl.kind(pooling_kind::average_include_padding);
+    excl.kind(pooling_kind::average_exclude_padding);
     const tensor yi = run1(incl, {x});
     CHECK(yi.dims() == shape{1, 1, 3, 3});
     // Last column windows cover column 4 only: (5+10)/2, (15+20)/2, 25.
@@ -67,7 +70,7 @@ TEST_CASE("pooling: ceil rounding overhang is neither input nor padding") {
               .kernel(2, 2)
               .stride(2, 2)
               .padding(1, 1, 1, 1)
-              .rounding_mode(TSR_OUTPUT_CEIL)
+              .rounding_mode(output_rounding::ceil)
               .infer({tensor_desc(shape::nchw(1, 1, 5, 5), dtype::f32)})[0]
               .dims() == shape{1, 1, 3, 3});
     // H = 6, pads (1, 0): ceil(5 / 2) + 1 = 4 windows, the 4th starts at 5, inside the input.
@@ -75,61 +78,63 @@ TEST_CASE("pooling: ceil rounding overhang is neither input nor padding") {
               .kernel(2, 2)
               .stride(2, 2)
               .padding(1, 0, 1, 0)
-              .rounding_mode(TSR_OUTPUT_CEIL)
+              .rounding_mode(output_rounding::ceil)
               .infer({tensor_desc(shape::nchw(1, 1, 6, 6), dtype::f32)})[0]
               .dims() == shape{1, 1, 4, 4});
 }
 
 TEST_CASE("pooling: SAME and VALID padding (zDNN)") {
     const tensor x = random_tensor(shape::nchw(2, 3, 5, 6), 7);
-    const tensor same =
-        run1(op::pooling(TSR_POOL_MAX).kernel(3, 3).stride(2, 2).padding(TSR_PADDING_SAME), {x});
+    const tensor same = run1(
+        op::pooling(pooling_kind::max).kernel(3, 3).stride(2, 2).padding(padding_kind::same), {x});
     CHECK(same.dims() == shape{2, 3, 3, 3});
     // H: total pad (3-1)*2 + 3 - 5 = 2 -> (1, 1); W: (3-1)*2 + 3 - 6 = 1 -> (0, 1).
     check_close(
         values(same),
-        values(run1(op::pooling(TSR_POOL_MAX).kernel(3, 3).stride(2, 2).padding(1, 1, 0, 1), {x})));
-    const tensor avg_same = run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING)
+        values(run1(op::pooling(pooling_kind::max).kernel(3, 3).stride(2, 2).padding(1, 1, 0, 1),
+                    {x})));
+    const tensor avg_same = run1(op::pooling(pooling_kind::average_exclude_padding)
                                      .kernel(3, 3)
                                      .stride(2, 2)
-                                     .padding(TSR_PADDING_SAME),
+                                     .padding(padding_kind::same),
                                  {x});
-    check_close(values(avg_same), values(run1(op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING)
+    check_close(values(avg_same), values(run1(op::pooling(pooling_kind::average_exclude_padding)
                                                   .kernel(3, 3)
                                                   .stride(2, 2)
                                                   .padding(1, 1, 0, 1),
                                               {x})));
-    const tensor valid =
-        run1(op::pooling(TSR_POOL_MAX).kernel(3, 3).stride(2, 2).padding(TSR_PADDING_VALID), {x});
+    const tensor valid = run1(
+        op::pooling(pooling_kind::max).kernel(3, 3).stride(2, 2).padding(padding_kind::valid), {x});
     CHECK(valid.dims() == shape{2, 3, 2, 2});
     check_close(values(valid),
-                values(run1(op::pooling(TSR_POOL_MAX).kernel(3, 3).stride(2, 2), {x})));
+                values(run1(op::pooling(pooling_kind::max).kernel(3, 3).stride(2, 2), {x})));
 }
 
 TEST_CASE("pooling: global modes equal reduce over H*W and mean_reduce2d") {
     const tensor x = random_tensor(shape::nchw(2, 3, 4, 5), 9);
     const tensor flat = x.reshape(shape{2, 3, 20});
-    const tensor gmax = run1(op::pooling(TSR_POOL_GLOBAL_MAX), {x});
-    const tensor gavg = run1(op::pooling(TSR_POOL_GLOBAL_AVERAGE), {x});
+    const tensor gmax = run1(op::pooling(pooling_kind::global_max), {x});
+    const tensor gavg = run1(op::pooling(pooling_kind::global_average), {x});
     CHECK(gmax.dims() == shape{2, 3, 1, 1});
-    check_close(values(gmax), values(run1(op::reduce(TSR_REDUCE_MAX), {flat})));
-    check_close(values(gavg), values(run1(op::reduce(TSR_REDUCE_MEAN), {flat})));
+    check_close(values(gmax), values(run1(op::reduce(reduce_kind::max), {flat})));
+    check_close(values(gavg), values(run1(op::reduce(reduce_kind::mean), {flat})));
     check_close(values(gavg), values(run1(op::mean_reduce2d(), {x})));
 }
 
 TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     const quantization q{0.5f, 3, 0};
     const tensor x = make_raw(shape::nchw(1, 1, 2, 2), {1, 2, 4, 4}, dtype::u8, q);
-    const tensor avg = run1(op::pooling(TSR_POOL_GLOBAL_AVERAGE), {x});
+    const tensor avg = run1(op::pooling(pooling_kind::global_average), {x});
     CHECK(avg.type() == dtype::u8);
     CHECK(raw_values(avg)[0] == 3);  // 11 / 4 = 2.75 -> 3
     op::pooling to_zero(TSR_POOL_GLOBAL_AVERAGE);
     to_zero.rounding = TSR_ROUND_TO_ZERO;
     CHECK(raw_values(run1(to_zero, {x}))[0] == 2);
-    CHECK(raw_values(run1(op::pooling(TSR_POOL_GLOBAL_MAX), {x}))[0] == 4);
+    CHECK(raw_values(run1(op::pooling(pooling_kind::global_max), {x}))[0] == 4);
     // Ties round to even: (1 + 2 + 2 + 4) / 4 = 2.25 -> 2; (1+2)/2 = 1.5 -> 2; (3+2)/2 = 2.5 -> 2.
     const tensor y = make_raw(shape::nchw(1, 1, 1, 4), {1, 2, 3, 2}, dtype::i16, {1.0f, 0, 8});
-    check_close(raw_values(run1(
-                    op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(1, 2).stride(1, 2), {y})),
-                {2, 2});
+    check_close(
+        raw_values(run1(
+            op::pooling(pooling_kind::average_exclude_padding).kernel(1, 2).stride(1, 2), {y})),
+        {2, 2});
 }

@@ -18,7 +18,7 @@ TEST_CASE("moments: population and sample variance by hand") {
     CHECK(pop[0].dims() == shape{2, 1, 1, 1});
     check_close(values(pop[0]), {2.5, 4});
     check_close(values(pop[1]), {1.25, 12});
-    const auto sample = run_ref(op::moments().correction(TSR_BESSEL_SAMPLE), {x});
+    const auto sample = run_ref(op::moments().correction(bessel_correction::sample), {x});
     check_close(values(sample[1]), {5.0 / 3, 16});
     // From axis 2: per (n, c).
     const auto per_row = run_ref(op::moments().from_axis(3), {x});
@@ -47,16 +47,16 @@ TEST_CASE("reduce: min, max, index forms with first-index ties, sum, mean, produ
     check_close(values(red(TSR_REDUCE_SUM)), {9, 25});
     check_close(values(red(TSR_REDUCE_MEAN)), {2.25, 6.25});
     check_close(values(red(TSR_REDUCE_PROD)), {12, 810});
-    const tensor cols = run1(op::reduce(TSR_REDUCE_SUM).along(0).keep(false), {x});
+    const tensor cols = run1(op::reduce(reduce_kind::sum).along(0).keep(false), {x});
     CHECK(cols.dims() == shape{4});
     check_close(values(cols), {8, 10, 6, 10});
     // Middle axis of a 3-D tensor.
     const tensor t = make(shape{2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
-    check_close(values(run1(op::reduce(TSR_REDUCE_MAX).along(1), {t})), {3, 4, 7, 8});
+    check_close(values(run1(op::reduce(reduce_kind::max).along(1), {t})), {3, 4, 7, 8});
     // Integer sums saturate; integer means round.
     const tensor i8 = make_raw(shape{1, 3}, {100, 100, 1}, dtype::i8);
-    CHECK(raw_values(run1(op::reduce(TSR_REDUCE_SUM), {i8}))[0] == 127);
-    CHECK(raw_values(run1(op::reduce(TSR_REDUCE_MEAN), {i8}))[0] == 67);
+    CHECK(raw_values(run1(op::reduce(reduce_kind::sum), {i8}))[0] == 127);
+    CHECK(raw_values(run1(op::reduce(reduce_kind::mean), {i8}))[0] == 67);
 }
 
 TEST_CASE("softmax: hand values, sums to one, log-softmax equals log(softmax)") {

@@ -55,7 +55,7 @@ TEST_CASE("conv2d validation") {
     rejects(op::conv2d(), {img(1, 4, 2, 8), w},
             {"tensor 'src'", "dim 2 (H) is 2", "smaller than the (dilated) kernel 3"});
     rejects(op::conv2d().dilation(1, 4), {x, w}, {"tensor 'src'", "dim 3 (W) is 8", "kernel 9"});
-    rejects(op::conv2d().padding(TSR_PADDING_VALID), {img(1, 4, 8, 2), w},
+    rejects(op::conv2d().padding(padding_kind::valid), {img(1, 4, 8, 2), w},
             {"tensor 'src'", "dim 3 (W) is 2", "VALID"});
     rejects(op::conv2d(), {img(1, 4, 0, 8), w}, {"tensor 'src'", "dim 2 is 0, must be > 0"});
     rejects(op::conv2d().stride(0, 1), {x, w}, {"stride_h is 0, must be > 0"});
@@ -68,14 +68,14 @@ TEST_CASE("conv2d validation") {
     rejects(op::conv2d().batchnorm(),
             {x, w, f32(shape{6}), f32(shape{6}), f32(shape{5}), f32(shape{6})},
             {"tensor 'scale'", "dim 0 (O) is 5, expected 6"});
-    rejects(op::conv2d().fuse(TSR_ACT_PRELU), {x, w, f32(shape{4})},
+    rejects(op::conv2d().fuse(activation_kind::prelu), {x, w, f32(shape{4})},
             {"tensor 'slope'", "dim 0 is 4, expected 6 or 1"});
     rejects(op::conv2d().transposed(), {x, f32(shape{3, 2, 3, 3})},
             {"tensor 'weights'", "dim 0 (C) is 3, expected 4"});
     rejects(op::conv2d().transposed().stride(2, 2).output_padding(2, 0), {x, w},
             {"output_padding must be smaller"});
     rejects(op::conv2d().output_padding(1, 0), {x, w}, {"output_padding applies to transposed"});
-    rejects(op::conv2d().transposed().stride(2, 2).padding(TSR_PADDING_SAME).output_padding(1, 0),
+    rejects(op::conv2d().transposed().stride(2, 2).padding(padding_kind::same).output_padding(1, 0),
             {x, f32(shape{4, 2, 3, 3})}, {"output_padding needs explicit padding"});
     rejects(op::conv2d().transposed().padding(4, 4, 0, 0),
             {img(1, 4, 1, 8), f32(shape{4, 2, 3, 3})},
@@ -148,7 +148,7 @@ TEST_CASE("dense op validation") {
             {"tensor 'C'", "dim 0 (p) is 3, expected 2"});
     rejects(op::matmul(), {f32(shape{3, 4}), f32(shape{4, 2}), f32(shape{2, 2})},
             {"tensor 'C'", "not stacked"});
-    rejects(op::matmul().operation(TSR_MATMUL_GREATER), {f32(shape{3, 4}), f32(shape{4, 2})},
+    rejects(op::matmul().operation(matmul_kind::greater), {f32(shape{3, 4}), f32(shape{4, 2})},
             {"expects 3 inputs, got 2"});
     rejects(op::matmul(), {f32(shape{1, 2, 3, 4}), f32(shape{4, 2})},
             {"tensor 'A'", "rank is 4, expected 2 to 3"});
@@ -188,7 +188,8 @@ TEST_CASE("pooling validation") {
     bad.padding_mode = 3;
     rejects(bad, {x}, {"unknown padding_mode value 3"});
     // Global pooling ignores kernel and stride.
-    CHECK(op::pooling(TSR_POOL_GLOBAL_MAX).kernel(0, 0).infer({x})[0].dims() == shape{1, 2, 1, 1});
+    CHECK(op::pooling(pooling_kind::global_max).kernel(0, 0).infer({x})[0].dims() ==
+          shape{1, 2, 1, 1});
 }
 
 TEST_CASE("normalisation validation") {
@@ -209,7 +210,7 @@ TEST_CASE("normalisation validation") {
     rejects(op::batchnorm().eps(-1), {x, c3, c3}, {"epsilon must be >= 0"});
 
     rejects(op::lrn().window(4), {x}, {"size is 4, must be odd"});
-    rejects(op::lrn().kind(TSR_LRN_WITHIN_CHANNEL), {f32(shape{2, 3, 4})},
+    rejects(op::lrn().kind(lrn_kind::within_channel), {f32(shape{2, 3, 4})},
             {"tensor 'src'", "rank is 3, expected 4"});
     op::lrn l;
     l.mode = 2;
@@ -232,7 +233,7 @@ TEST_CASE("normalisation validation") {
 }
 
 TEST_CASE("reduction and softmax validation") {
-    rejects(op::moments().correction(TSR_BESSEL_SAMPLE).from_axis(3), {img(2, 3, 4, 1)},
+    rejects(op::moments().correction(bessel_correction::sample).from_axis(3), {img(2, 3, 4, 1)},
             {"tensor 'src'", "sample variance needs more than one element"});
     op::moments m;
     m.bessel = 2;
@@ -243,7 +244,7 @@ TEST_CASE("reduction and softmax validation") {
     op::reduce r;
     r.op = 9;
     rejects(r, {f32(shape{2, 3})}, {"unknown op value 9"});
-    CHECK(op::reduce(TSR_REDUCE_MAX_IDX).infer({f32(shape{2, 3})})[0].type() == dtype::i32);
+    CHECK(op::reduce(reduce_kind::max_idx).infer({f32(shape{2, 3})})[0].type() == dtype::i32);
     CHECK(op::reduce().keep(false).infer({f32(shape{2, 3})})[0].dims() == shape{2});
 
     rejects(op::softmax().masked(4), {f32(shape{2, 3})},
@@ -265,7 +266,7 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
                              .dilation(2, 1)
                              .bias()
                              .batchnorm(true, 0.01f)
-                             .fuse(TSR_ACT_CLIP, -1, 1);
+                             .fuse(activation_kind::clip, -1, 1);
     const op::conv2d back = op::conv2d::from_c(c.c_params());
     CHECK(back.stride_h == 2);
     CHECK(back.stride_w == 3);

@@ -109,7 +109,7 @@ TEST_CASE("binary: an i8 operand with an infinite or non-positive scale is rejec
     const float inf = std::numeric_limits<float>::infinity();
     const tensor_desc infinite(shape{4}, dtype::i8, tessera::layout::row_major(), {inf, 0, 0});
     const tensor_desc zero(shape{4}, dtype::i8, tessera::layout::row_major(), {0.0f, 0, 0});
-    const auto add = op::binary(TSR_BINARY_ADD);
+    const auto add = op::binary(binary_kind::add);
     check_named([&] { add.infer({infinite, good}); }, "binary", "A", "scale");
     check_named([&] { add.infer({good, infinite}); }, "binary", "B", "scale");
     check_named([&] { add.infer({good, zero}); }, "binary", "B", "scale");

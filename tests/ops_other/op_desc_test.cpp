@@ -32,14 +32,14 @@ void check_round_trip(const Op& o, const std::vector<tensor_desc>& inputs, std::
 TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
     const tensor_desc img(shape::nchw(1, 8, 4, 4), dtype::f32);
     const tensor_desc vec(shape{4}, dtype::f32);
-    check_round_trip(op::activation(TSR_ACT_CLIP, -1, 1), {img}, "activation");
-    check_round_trip(op::binary(TSR_BINARY_MUL).set_gamma(2), {img, vec, img}, "binary");
-    check_round_trip(op::unary(TSR_UNARY_RSQRT, 0.5f), {img}, "unary");
+    check_round_trip(op::activation(activation_kind::clip, -1, 1), {img}, "activation");
+    check_round_trip(op::binary(binary_kind::mul).set_gamma(2), {img, vec, img}, "binary");
+    check_round_trip(op::unary(unary_kind::rsqrt, 0.5f), {img}, "unary");
     check_round_trip(op::concat(-1), {img, img}, "concat");
     check_round_trip(op::permute{3, 1, 2, 0}, {img}, "permute");
     check_round_trip(op::transpose(0, 3), {img}, "transpose");
     check_round_trip(op::reshape{2, -1}, {img}, "reshape");
-    check_round_trip(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {img}, "depth_to_space");
+    check_round_trip(op::depth_to_space(2, depth_to_space_kind::crd), {img}, "depth_to_space");
     check_round_trip(op::resize_bilinear().set_scale(1.5f, 2).set_half_pixel_centers(true), {img},
                      "resize_bilinear");
     check_round_trip(op::pad({0, 1, 2, 3}, {1, 2, 1, 0}, TSR_PAD_SYMMETRIC), {img}, "pad");
@@ -54,12 +54,12 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
         tensor_desc(shape{2, 2, 4}, dtype::f32), tensor_desc(shape{2, 5, 16}, dtype::f32),
         tensor_desc(shape{2, 16}, dtype::f32),   tensor_desc(shape{2, 4, 16}, dtype::f32),
         tensor_desc(shape{2, 16}, dtype::f32)};
-    check_round_trip(op::lstm(TSR_RNN_BIDIRECTIONAL, false), lstm_in, "lstm");
+    check_round_trip(op::lstm(rnn_direction::bidirectional, false), lstm_in, "lstm");
     const std::vector<tensor_desc> gru_in{
         tensor_desc(shape{3, 2, 5}, dtype::f32),  tensor_desc(shape{1, 2, 4}, dtype::f32),
         tensor_desc(shape{1, 5, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32),
         tensor_desc(shape{1, 4, 12}, dtype::f32), tensor_desc(shape{1, 12}, dtype::f32)};
-    check_round_trip(op::gru(TSR_RNN_BACKWARD), gru_in, "gru");
+    check_round_trip(op::gru(rnn_direction::backward), gru_in, "gru");
     const op::custom c =
         op::custom("GRN").set_attribute("bias", "1").add_source_file("grn.cl", "grn");
     check_round_trip(c, {img}, "custom");
@@ -104,7 +104,7 @@ TEST_CASE("execute: NHWC inputs and outputs, logical dims unchanged") {
 
 TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed back") {
     const auto x = make(shape{4}, {-1, 0.5, 2, -3}, dtype::f16);
-    const auto y = reference::execute(op::activation(TSR_ACT_RELU), {x});
+    const auto y = reference::execute(op::activation(activation_kind::relu), {x});
     CHECK(y[0].type() == dtype::f16);
     check_close(values(y[0]), {0, 0.5, 2, 0});
     const auto p = reference::execute(op::pad({1}, {1}, TSR_PAD_REFLECT),
@@ -112,7 +112,7 @@ TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed
     CHECK(p[0].type() == dtype::bf16);
     check_close(values(p[0]), {2, 1, 2, 3, 2});
     const auto s = reference::execute(
-        op::binary(TSR_BINARY_MAX),
+        op::binary(binary_kind::max),
         {make(shape{2}, {1, 5}, dtype::dlfloat16), make(shape{2}, {3, 4}, dtype::dlfloat16)});
     check_close(values(s[0]), {3, 5});
 }

@@ -174,7 +174,7 @@ TEST_CASE("lstm and gru: one step with weights, computed by hand") {
 
 TEST_CASE("lstm: bidirectional == forward + backward, backward == forward on reversed time") {
     const layer L(5, 2, 3, 4, 2, 4, 21);
-    const auto bi = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), L.lstm_inputs());
+    const auto bi = run_ref(op::lstm(rnn_direction::bidirectional), L.lstm_inputs());
     CHECK(bi[0].dims() == shape{5, 2, 2, 4});
     for (std::int64_t d = 0; d < 2; ++d) {
         const auto one = run_ref(op::lstm(d == 0 ? TSR_RNN_FORWARD : TSR_RNN_BACKWARD),
@@ -194,15 +194,15 @@ TEST_CASE("lstm: bidirectional == forward + backward, backward == forward on rev
                                      direction(L.rb, 1)};
     auto fwd_in = bwd_in;
     fwd_in[0] = reverse_time(L.x);
-    const auto bwd = run_ref(op::lstm(TSR_RNN_BACKWARD), bwd_in);
-    const auto fwd = run_ref(op::lstm(TSR_RNN_FORWARD), fwd_in);
+    const auto bwd = run_ref(op::lstm(rnn_direction::backward), bwd_in);
+    const auto fwd = run_ref(op::lstm(rnn_direction::forward), fwd_in);
     check_close(values(bwd[0]), reverse_steps(values(fwd[0]), 5), 1e-6);
     check_close(values(bwd[1]), values(fwd[1]), 1e-6);
 }
 
 TEST_CASE("gru: bidirectional == forward + backward") {
     const layer L(4, 3, 2, 3, 2, 3, 33);
-    const auto bi = run1(op::gru(TSR_RNN_BIDIRECTIONAL), L.gru_inputs());
+    const auto bi = run1(op::gru(rnn_direction::bidirectional), L.gru_inputs());
     for (std::int64_t d = 0; d < 2; ++d) {
         const auto one = run1(op::gru(d == 0 ? TSR_RNN_FORWARD : TSR_RNN_BACKWARD),
                               {L.x, direction(L.h0, d), direction(L.w, d), direction(L.wb, d),
@@ -213,8 +213,8 @@ TEST_CASE("gru: bidirectional == forward + backward") {
 
 TEST_CASE("lstm and gru: last-step output is the last processed step per direction") {
     const layer L(4, 2, 3, 2, 2, 4, 45);
-    const auto all = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), L.lstm_inputs());
-    const auto last = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL, false), L.lstm_inputs());
+    const auto all = run_ref(op::lstm(rnn_direction::bidirectional), L.lstm_inputs());
+    const auto last = run_ref(op::lstm(rnn_direction::bidirectional, false), L.lstm_inputs());
     CHECK(last[0].dims() == shape{1, 2, 2, 2});
     for (std::int64_t b = 0; b < 2; ++b) {
         for (std::int64_t k = 0; k < 2; ++k) {
@@ -224,15 +224,15 @@ TEST_CASE("lstm and gru: last-step output is the last processed step per directi
     }
     check_close(values(last[1]), values(all[1]));
     const layer G(3, 1, 2, 2, 1, 3, 46);
-    const auto g_all = run1(op::gru(TSR_RNN_BACKWARD), G.gru_inputs());
-    const auto g_last = run1(op::gru(TSR_RNN_BACKWARD, false), G.gru_inputs());
+    const auto g_all = run1(op::gru(rnn_direction::backward), G.gru_inputs());
+    const auto g_last = run1(op::gru(rnn_direction::backward, false), G.gru_inputs());
     check_close(values(g_last), {g_all.get({0, 0, 0, 0}), g_all.get({0, 0, 0, 1})});
 }
 
 TEST_CASE("lstm: a previous bidirectional layer's hn_output is accepted directly as input") {
     const layer first(3, 2, 4, 3, 2, 4, 60);
     const auto hn =
-        run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), first.lstm_inputs())[0];  // [3, 2, 2, 3]
+        run_ref(op::lstm(rnn_direction::bidirectional), first.lstm_inputs())[0];  // [3, 2, 2, 3]
     // The second layer sees F = 2*3 features: forward hidden then backward hidden per batch row.
     const layer second(3, 2, 6, 2, 2, 4, 61);
     auto stacked = second.lstm_inputs();
@@ -241,8 +241,8 @@ TEST_CASE("lstm: a previous bidirectional layer's hn_output is accepted directly
         run1(tessera::op::reshape{3, 2, 6}, {run1(tessera::op::permute{0, 2, 1, 3}, {hn})});
     auto flat = second.lstm_inputs();
     flat[0] = flat_x;
-    const auto a = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), stacked);
-    const auto b = run_ref(op::lstm(TSR_RNN_BIDIRECTIONAL), flat);
+    const auto a = run_ref(op::lstm(rnn_direction::bidirectional), stacked);
+    const auto b = run_ref(op::lstm(rnn_direction::bidirectional), flat);
     check_close(values(a[0]), values(b[0]), 1e-7);
 }
 
@@ -253,7 +253,7 @@ TEST_CASE("lstm and gru: validation names op, tensor and dimension") {
     bad[3] = tensor_desc(shape{1, 3, 12}, dtype::f32);
     check_error([&] { op::lstm().infer(bad); },
                 {"lstm", "tensor 'weights'", "dim 2 (gates*hidden) is 12, expected 16"});
-    check_error([&] { op::lstm(TSR_RNN_BIDIRECTIONAL).infer(d); },
+    check_error([&] { op::lstm(rnn_direction::bidirectional).infer(d); },
                 {"lstm", "tensor 'h0'", "dim 0 (directions) is 1, expected 2"});
     bad = d;
     bad[2] = tensor_desc(shape{1, 2, 4}, dtype::f16);
@@ -283,7 +283,7 @@ TEST_CASE("lstm and gru: validation names op, tensor and dimension") {
     // f16 in, f16 out; shapes of both outputs.
     auto h = d;
     for (auto& t : h) t = t.with_type(dtype::f16);
-    const auto out = op::lstm(TSR_RNN_FORWARD, false).infer(h);
+    const auto out = op::lstm(rnn_direction::forward, false).infer(h);
     CHECK(out[0].type() == dtype::f16);
     CHECK(out[0].dims() == shape{1, 1, 2, 4});
 }

@@ -16,7 +16,7 @@ TEST_CASE("depth_to_space: DCR and CRD against hand indexing") {
     CHECK(dcr.dims() == shape{1, 2, 2, 2});
     // DCR: in channel (i*2+j)*2 + c.
     check_close(values(dcr), {0, 2, 4, 6, 1, 3, 5, 7});
-    const auto crd = run1(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {x});
+    const auto crd = run1(op::depth_to_space(2, depth_to_space_kind::crd), {x});
     // CRD: in channel c*4 + i*2 + j.
     check_close(values(crd), iota(8));
 }
@@ -35,8 +35,8 @@ TEST_CASE("depth_to_space: CRD(x) == DCR(x with channel blocks regrouped)") {
     const auto grouped = run1(op::reshape{2, b * b, cp, h, w}, {x});
     const auto swapped = run1(op::permute{0, 2, 1, 3, 4}, {grouped});
     const auto y = run1(op::reshape{2, b * b * cp, h, w}, {swapped});
-    check_close(values(run1(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {y})),
-                values(run1(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_DCR), {x})));
+    check_close(values(run1(op::depth_to_space(2, depth_to_space_kind::crd), {y})),
+                values(run1(op::depth_to_space(2, depth_to_space_kind::dcr), {x})));
 }
 
 TEST_CASE("depth_to_space: shapes and validation") {

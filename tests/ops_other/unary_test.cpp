@@ -12,19 +12,19 @@ using tessera::op::unary;
 
 TEST_CASE("unary: hand values") {
     const auto x = make(shape{4}, {1, 4, 0.25, 16});
-    check_close(values(run1(unary(TSR_UNARY_LOG), {x})),
+    check_close(values(run1(unary(unary_kind::log), {x})),
                 {0, std::log(4.0), std::log(0.25), std::log(16.0)}, 1e-6);
-    check_close(values(run1(unary(TSR_UNARY_EXP), {make(shape{3}, {0, 1, -2})})),
+    check_close(values(run1(unary(unary_kind::exp), {make(shape{3}, {0, 1, -2})})),
                 {1, std::exp(1.0), std::exp(-2.0)}, 1e-6);
-    check_close(values(run1(unary(TSR_UNARY_SQRT), {x})), {1, 2, 0.5, 4});
-    check_close(values(run1(unary(TSR_UNARY_RSQRT), {x})), {1, 0.5, 2, 0.25});
+    check_close(values(run1(unary(unary_kind::sqrt), {x})), {1, 2, 0.5, 4});
+    check_close(values(run1(unary(unary_kind::rsqrt), {x})), {1, 0.5, 2, 0.25});
     // zDNN invsqrt adds epsilon first: 1/sqrt(x + 0.75).
-    check_close(values(run1(unary(TSR_UNARY_RSQRT, 0.75f), {make(shape{2}, {0.25, 3.25})})),
+    check_close(values(run1(unary(unary_kind::rsqrt, 0.75f), {make(shape{2}, {0.25, 3.25})})),
                 {1, 0.5});
-    check_close(values(run1(unary(TSR_UNARY_NEG), {make(shape{3}, {1, -2, 0})})), {-1, 2, 0});
-    check_close(values(run1(unary(TSR_UNARY_ABS), {make(shape{3}, {1, -2, 0})})), {1, 2, 0});
+    check_close(values(run1(unary(unary_kind::neg), {make(shape{3}, {1, -2, 0})})), {-1, 2, 0});
+    check_close(values(run1(unary(unary_kind::abs), {make(shape{3}, {1, -2, 0})})), {1, 2, 0});
     // log of 0 and of negatives: -inf and NaN.
-    check_close(values(run1(unary(TSR_UNARY_LOG), {make(shape{2}, {0, -1})})),
+    check_close(values(run1(unary(unary_kind::log), {make(shape{2}, {0, -1})})),
                 {-INFINITY, std::nan("")});
 }
 
@@ -32,8 +32,8 @@ TEST_CASE("unary: exp(log(x)) == x and rsqrt(x)^2 * x == 1") {
     std::vector<double> x;
     for (int i = 1; i <= 50; ++i) x.push_back(i * 0.731);
     const auto t = make(shape{50}, x);
-    const auto back = values(run1(unary(TSR_UNARY_EXP), {run1(unary(TSR_UNARY_LOG), {t})}));
-    const auto r = values(run1(unary(TSR_UNARY_RSQRT), {t}));
+    const auto back = values(run1(unary(unary_kind::exp), {run1(unary(unary_kind::log), {t})}));
+    const auto r = values(run1(unary(unary_kind::rsqrt), {t}));
     for (std::size_t i = 0; i < x.size(); ++i) {
         CHECK(back[i] == doctest::Approx(x[i]).epsilon(1e-5));
         CHECK(r[i] * r[i] * x[i] == doctest::Approx(1.0).epsilon(1e-5));
@@ -41,12 +41,12 @@ TEST_CASE("unary: exp(log(x)) == x and rsqrt(x)^2 * x == 1") {
 }
 
 TEST_CASE("unary: integers use real values and saturate") {
-    CHECK(raw_values(run1(unary(TSR_UNARY_NEG), {make_raw(shape{3}, {-128, 127, 0}, dtype::i8)})) ==
+    CHECK(raw_values(run1(unary(unary_kind::neg), {make_raw(shape{3}, {-128, 127, 0}, dtype::i8)})) ==
           std::vector<double>{127, -127, 0});
     const quantization q78{1.0f, 0, 8};
     // sqrt(4.0) = 2.0 -> raw 512; sqrt(2.0) * 256 = 362.04 -> 362.
     CHECK(raw_values(
-              run1(unary(TSR_UNARY_SQRT), {make_raw(shape{2}, {1024, 512}, dtype::i16, q78)})) ==
+              run1(unary(unary_kind::sqrt), {make_raw(shape{2}, {1024, 512}, dtype::i16, q78)})) ==
           std::vector<double>{512, 362});
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("unary: validation") {
     unary bad;
     bad.op = 40;
     check_error([&] { bad.infer({x}); }, {"unary", "unknown unary op value 40"});
-    check_error([&] { unary(TSR_UNARY_RSQRT, -1.0f).infer({x}); },
+    check_error([&] { unary(unary_kind::rsqrt, -1.0f).infer({x}); },
                 {"unary", "epsilon", "must be finite and >= 0"});
     check_error([&] { unary().infer({x, x}); }, {"expects 1 inputs, got 2"});
     check_error([&] { unary().infer({tensor_desc(shape{2}, dtype::undef)}); },

@@ -30,6 +30,7 @@ struct node_placement {
     tsr_support_level level = TSR_SUPPORT_NONE;
     std::vector<std::string> declined;  ///< "backend: reason (code)" in chain order
     bool inserted = false;              ///< a reorder the compiler added
+    std::string description;            ///< the op with its mode, e.g. "pooling(max)"
 };
 
 /// Memory the plan uses against what one buffer per tensor would have used.
@@ -130,7 +131,8 @@ class compiled_graph {
         return names;
     }
 
-    /// Which backend runs each op and why the others declined, plus inserted conversions.
+    /// Which backend runs each op and why the others declined, plus inserted conversions. A line
+    /// reads "  relu1 [activation] -> cpu: activation(relu)" (the op, then its mode by name).
     std::string placement_report() const {
         std::string s = "placement for \"" + config_text_ + "\" (chain:";
         for (const auto& b : backends_) s += " " + b.name();
@@ -138,7 +140,9 @@ class compiled_graph {
         for (const auto& p : placements_) {
             s += "  " + p.node + " [" + p.op + "] -> " + p.backend +
                  (p.level == TSR_SUPPORT_EMULATED ? " (emulated)" : "") +
-                 (p.inserted ? " (inserted)" : "") + "\n";
+                 (p.inserted ? " (inserted)" : "") +
+                 (p.description.empty() || p.description == p.op ? "" : ": " + p.description) +
+                 "\n";
             for (const auto& d : p.declined) s += "      declined by " + d + "\n";
         }
         for (const auto& t : transfers_) s += "  transfer " + t.label + "\n";

@@ -97,11 +97,15 @@ class graph {
             check_id(id, name);
             descs.push_back(desc_for_inference(id, name));
         }
-        const std::size_t n = op.infer(descs).size();
+        const std::vector<tensor_desc> inferred = op.infer(descs);
+        const std::size_t n = inferred.size();
         std::vector<tensor_id> outputs;
         for (std::size_t i = 0; i < n; ++i)
             outputs.push_back(intermediate(n == 1 ? name : name + ":" + std::to_string(i)));
         node(name, op, inputs, outputs);
+        // Known now, so desc() answers before verify() (which infers them again, equally).
+        for (std::size_t i = 0; i < n; ++i)
+            tensors_[static_cast<std::size_t>(outputs[i])].desc = inferred[i];
         return outputs;
     }
     /// add() for single-output ops.
@@ -126,7 +130,6 @@ class graph {
     /// Checks the graph and infers every descriptor; returns the nodes in execution order.
     const std::vector<int>& verify() {
         if (verified_) return order_;
-        if (nodes_.empty()) throw error(status::invalid_graph, "the graph has no nodes");
         std::vector<int> writer(tensors_.size(), -1);
         for (std::size_t n = 0; n < nodes_.size(); ++n) {
             for (auto id : nodes_[n].outputs) {
@@ -215,7 +218,8 @@ class graph {
         const auto& t = tensors_.at(static_cast<std::size_t>(id));
         if (!t.desc)
             throw error(status::invalid_graph,
-                        "descriptor of '" + t.name + "' is not known before verify()",
+                        "descriptor of '" + t.name +
+                            "' is not known before verify() (it was attached with node())",
                         {"", "", t.name});
         return *t.desc;
     }

@@ -107,7 +107,8 @@ class graph_compiler {
 
     // ---- placement ------------------------------------------------------------------------
     void place_node(const graph::node_info& n) {
-        node_placement placement{n.name, std::string(n.op.name()), {}, TSR_SUPPORT_NONE, {}, false};
+        node_placement placement{n.name, std::string(n.op.name()), {}, TSR_SUPPORT_NONE, {},
+                                 false,  n.op.describe()};
         std::vector<tensor_desc> outputs_any;
         for (auto id : n.outputs) outputs_any.push_back(g_.desc(id).with_layout(layout::any()));
         for (std::size_t b = 0; b < out_.backends_.size(); ++b) {
@@ -358,7 +359,24 @@ class graph_compiler {
             p.num_nodes = static_cast<std::int32_t>(c_nodes.size());
             p.nodes = c_nodes.data();
             p.tensor_flags = flags.data();
-            out_.partitions_.push_back({b, slots, out_.backends_[b].compile(p)});
+            out_.partitions_.push_back({b, slots, compile_partition(b, p, nodes)});
+        }
+    }
+
+    /// Compiles one partition. A backend that reports unsupported here had accepted these
+    /// nodes at query time, so it is raised as compile_failed, apart from a placement decline;
+    /// other codes pass through as the backend gave them.
+    compiled_partition compile_partition(int b, const tsr_partition& p,
+                                         const std::vector<pending_node>& nodes) const {
+        try {
+            return out_.backends_[b].compile(p);
+        } catch (const error& e) {
+            if (e.code() != status::unsupported) throw;
+            std::string names;
+            for (const auto& n : nodes) names += (names.empty() ? "" : ", ") + n.name;
+            throw error(status::compile_failed,
+                        "accepted at query time but failed to compile: " + e.message(),
+                        {out_.backends_[b].name(), e.op().empty() ? names : e.op(), e.tensor()});
         }
     }
 

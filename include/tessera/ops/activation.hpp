@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/c/ops_elementwise.h"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -87,6 +88,8 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
     activation(tsr_activation_kind kind, float a, float b = 0.0f) : activation() {
         act = tsr_activation_spec{kind, a, b};
     }
+    explicit activation(activation_kind kind) : activation(to_c(kind)) {}
+    activation(activation_kind kind, float a, float b = 0.0f) : activation(to_c(kind), a, b) {}
     static constexpr float default_a(tsr_activation_kind k) {
         return k == TSR_ACT_TANH || k == TSR_ACT_LINEAR || k == TSR_ACT_ELU ? 1.0f : 0.0f;
     }
@@ -98,6 +101,9 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         act.kind = kind;
         return *this;
     }
+    activation& set_kind(activation_kind kind) { return set_kind(to_c(kind)); }
+    /// The kind as a typed value (throws for a raw value outside the enum).
+    activation_kind kind() const { return tessera::from_c<activation_kind>(act.kind); }
     activation& set_a(float value) {
         act.a = value;
         return *this;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/c/ops_data.h"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -35,6 +36,8 @@ struct depth_to_space : pod_op<depth_to_space, tsr_depth_to_space_params, TSR_OP
         mode = m;
         return *this;
     }
+    depth_to_space(int block, depth_to_space_kind m) : depth_to_space(block, to_c(m)) {}
+    depth_to_space& set_mode(depth_to_space_kind m) { return set_mode(to_c(m)); }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};

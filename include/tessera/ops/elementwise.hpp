@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/c/ops_elementwise.h"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -56,6 +57,10 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
         op = o;
         return *this;
     }
+    explicit binary(binary_kind o) : binary(to_c(o)) {}
+    binary& set_op(binary_kind o) { return set_op(to_c(o)); }
+    /// The operation as a typed value (throws for a raw value outside the enum).
+    binary_kind kind() const { return tessera::from_c<binary_kind>(op); }
     binary& set_alpha(float v) {
         alpha = v;
         return *this;
@@ -81,6 +86,8 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
         overflow = o;
         return *this;
     }
+    binary& set_rounding(rounding_policy r) { return set_rounding(to_c(r)); }
+    binary& set_overflow(overflow_policy o) { return set_overflow(to_c(o)); }
 
     /// Whether C is read (gamma != 0).
     bool uses_c() const { return gamma != 0.0f; }
@@ -149,6 +156,10 @@ struct unary : pod_op<unary, tsr_unary_params, TSR_OP_UNARY> {
         op = o;
         return *this;
     }
+    explicit unary(unary_kind o, float eps = 0.0f) : unary(to_c(o), eps) {}
+    unary& set_op(unary_kind o) { return set_op(to_c(o)); }
+    /// The operation as a typed value (throws for a raw value outside the enum).
+    unary_kind kind() const { return tessera::from_c<unary_kind>(op); }
     unary& set_epsilon(float e) {
         epsilon = e;
         return *this;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/validate.hpp"
 
@@ -72,6 +73,7 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
         op = o;
         return *this;
     }
+    matmul& operation(matmul_kind o) { return operation(to_c(o)); }
     matmul& transpose(bool a, bool b) {
         transpose_a = a ? 1 : 0;
         transpose_b = b ? 1 : 0;
@@ -136,6 +138,7 @@ struct quantized_matmul
         op = o;
         return *this;
     }
+    quantized_matmul& operation(matmul_kind o) { return operation(to_c(o)); }
     quantized_matmul& transpose(bool a, bool b) {
         transpose_a = a ? 1 : 0;
         transpose_b = b ? 1 : 0;

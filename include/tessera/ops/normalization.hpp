@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/validate.hpp"
 
@@ -46,6 +47,9 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
     batchnorm& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
         activation = {k, a, b};
         return *this;
+    }
+    batchnorm& fuse(activation_kind k, float a = 0.0f, float b = 0.0f) {
+        return fuse(to_c(k), a, b);
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
@@ -103,6 +107,7 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
         mode = m;
         return *this;
     }
+    lrn& kind(lrn_kind m) { return kind(to_c(m)); }
     lrn& window(int s) {
         size = s;
         return *this;

@@ -14,6 +14,7 @@
 #include "tessera/ops/elementwise.hpp"
 #include "tessera/ops/fully_connected.hpp"
 #include "tessera/ops/gemm.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/matmul.hpp"
 #include "tessera/ops/normalization.hpp"
 #include "tessera/ops/pooling.hpp"
@@ -45,6 +46,17 @@ class op_desc {
     std::string_view name() const {
         return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::name; }, v_);
     }
+    /// The op with its defining mode spelled out, for reports and tool output:
+    /// "activation(relu)", "pooling(max)", "binary(add)", "conv2d(depthwise)", "reduce(sum)";
+    /// ops without such a mode print their name alone. A raw value outside its enum prints
+    /// "unknown".
+    std::string describe() const {
+        std::string s(name());
+        const std::string_view detail =
+            std::visit([](const auto& o) { return describe_detail(o); }, v_);
+        if (!detail.empty()) s += "(" + std::string(detail) + ")";
+        return s;
+    }
     /// Validates the inputs and returns the output descriptors (row-major unless the op says).
     /// Errors from shared code (descriptor sizes) that do not name an op are given this op's.
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
@@ -71,6 +83,57 @@ class op_desc {
     }
 
   private:
+    template <typename Op>
+    static std::string_view describe_detail(const Op&) {
+        return {};
+    }
+    static std::string_view describe_detail(const op::activation& o) {
+        return name_of_c<activation_kind>(o.act.kind);
+    }
+    static std::string_view describe_detail(const op::pooling& o) {
+        return name_of_c<pooling_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::binary& o) {
+        return name_of_c<binary_kind>(o.op);
+    }
+    static std::string_view describe_detail(const op::unary& o) {
+        return name_of_c<unary_kind>(o.op);
+    }
+    static std::string_view describe_detail(const op::reduce& o) {
+        return name_of_c<reduce_kind>(o.op);
+    }
+    static std::string_view describe_detail(const op::matmul& o) {
+        return name_of_c<matmul_kind>(o.op);
+    }
+    static std::string_view describe_detail(const op::quantized_matmul& o) {
+        return name_of_c<matmul_kind>(o.op);
+    }
+    static std::string_view describe_detail(const op::conv2d& o) {
+        if (o.mode == TSR_CONV_DIRECT && o.group_count() > 1) return "grouped";
+        return name_of_c<conv_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::batchnorm& o) {
+        return name_of_c<batchnorm_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::layer_norm& o) {
+        return name_of_c<layer_norm_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::lrn& o) {
+        return name_of_c<lrn_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::pad& o) {
+        return name_of_c<pad_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::depth_to_space& o) {
+        return name_of_c<depth_to_space_kind>(o.mode);
+    }
+    static std::string_view describe_detail(const op::lstm& o) {
+        return name_of_c<rnn_direction>(o.direction);
+    }
+    static std::string_view describe_detail(const op::gru& o) {
+        return name_of_c<rnn_direction>(o.direction);
+    }
+
     template <std::size_t I>
     static op_desc from_c_impl(std::int32_t kind, const void* params) {
         if constexpr (I == std::variant_size_v<op_variant>) {

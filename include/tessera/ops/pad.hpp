@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tessera/c/ops_data.h"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -37,6 +38,10 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         mode = m;
         return *this;
     }
+    pad(std::initializer_list<std::int64_t> pads_before,
+        std::initializer_list<std::int64_t> pads_after, pad_kind m, double constant = 0.0)
+        : pad(pads_before, pads_after, to_c(m), constant) {}
+    pad& set_mode(pad_kind m) { return set_mode(to_c(m)); }
     pad& set_value(double v) {
         value = v;
         return *this;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
@@ -38,6 +39,10 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_set
         mode = m;
         return *this;
     }
+    explicit pooling(pooling_kind k) : pooling(to_c(k)) {}
+    pooling& kind(pooling_kind k) { return kind(to_c(k)); }
+    /// The mode as a typed value (throws for a raw value outside the enum).
+    pooling_kind kind() const { return tessera::from_c<pooling_kind>(mode); }
     pooling& kernel(int h, int w) {
         kernel_h = h;
         kernel_w = w;

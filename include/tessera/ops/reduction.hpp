@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/ops/compute_common.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/validate.hpp"
 
@@ -27,6 +28,7 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
         bessel = b;
         return *this;
     }
+    moments& correction(bessel_correction b) { return correction(to_c(b)); }
     moments& from_axis(int a) {
         first_axis = a;
         return *this;
@@ -95,6 +97,10 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
         op = o;
         return *this;
     }
+    explicit reduce(reduce_kind o) : reduce(to_c(o)) {}
+    reduce& operation(reduce_kind o) { return operation(to_c(o)); }
+    /// The operation as a typed value (throws for a raw value outside the enum).
+    reduce_kind kind() const { return tessera::from_c<reduce_kind>(op); }
     reduce& along(int a) {
         axis = a;
         return *this;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/c/ops_rnn.h"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -101,6 +102,8 @@ struct rnn_op : pod_op<Derived, CParams, Kind> {
         this->direction = d;
         return static_cast<Derived&>(*this);
     }
+    explicit rnn_op(rnn_direction d, bool all = true) : rnn_op(to_c(d), all) {}
+    Derived& set_direction(rnn_direction d) { return set_direction(to_c(d)); }
     Derived& set_all_timesteps(bool all) {
         this->all_timesteps = all ? 1 : 0;
         return static_cast<Derived&>(*this);

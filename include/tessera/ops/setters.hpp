@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tessera/c/ops.h"
+#include "tessera/ops/kinds.hpp"
 
 namespace tessera::op {
 
@@ -37,6 +38,8 @@ struct window_setters {
         self().output_rounding = r;
         return self();
     }
+    Derived& padding(padding_kind m) { return padding(to_c(m)); }
+    Derived& rounding_mode(output_rounding r) { return rounding_mode(to_c(r)); }
 
   private:
     Derived& self() { return static_cast<Derived&>(*this); }
@@ -60,6 +63,8 @@ struct epilogue_setters {
         self().overflow = o;
         return self();
     }
+    Derived& fuse(activation_kind k, float a = 0.0f, float b = 0.0f) { return fuse(to_c(k), a, b); }
+    Derived& policies(rounding_policy r, overflow_policy o) { return policies(to_c(r), to_c(o)); }
 
   private:
     Derived& self() { return static_cast<Derived&>(*this); }

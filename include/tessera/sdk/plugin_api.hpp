@@ -59,7 +59,7 @@ tsr_status guarded(tsr_error* err, Fn&& fn) noexcept {
         fn();
         return TSR_SUCCESS;
     } catch (const error& e) {
-        return report(static_cast<tsr_status>(e.code()), e.op(), e.tensor(), e.message());
+        return report(to_c_status(e.code()), e.op(), e.tensor(), e.message());
     } catch (const std::bad_alloc&) {
         return report(TSR_OUT_OF_MEMORY, {}, {}, "out of memory");
     } catch (const std::exception& e) {
