@@ -3,6 +3,7 @@
 // every backend sees the same numbers the reference does.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>

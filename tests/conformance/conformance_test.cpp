@@ -7,6 +7,8 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <string>
+#include <tuple>
 
 #include "runner.hpp"
 

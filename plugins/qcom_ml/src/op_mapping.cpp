@@ -156,6 +156,16 @@ bool per_channel_slope(const tensor_desc& src, const tensor_desc& slope) {
     return true;
 }
 
+/// Declines a PReLU whose slope is not one per channel (checked by query and compile alike).
+void check_prelu_slope(const op_desc& op, const std::vector<tensor_desc>& inputs) {
+    const auto* act = op.get_if<op::activation>();
+    if (act && act->has_slope() && inputs.size() == 2 && !per_channel_slope(inputs[0], inputs[1])) {
+        decline(TSR_REASON_SHAPE, "PReLU slope " + inputs[1].dims().to_string() +
+                                      " varies along axes other than the channel (dim 1): "
+                                      "CLML's PReLU takes one slope per channel or one for all");
+    }
+}
+
 }  // namespace
 
 }  // namespace detail
@@ -194,17 +204,12 @@ void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
     };
     for (std::size_t i = 0; i < inputs.size(); ++i) check_tensor(inputs[i], "input", i);
     for (std::size_t i = 0; i < outputs.size(); ++i) check_tensor(outputs[i], "output", i);
-    const auto* act = op.get_if<op::activation>();
-    if (act && act->has_slope() && inputs.size() == 2 &&
-        !detail::per_channel_slope(inputs[0], inputs[1])) {
-        decline(TSR_REASON_SHAPE, "PReLU slope " + inputs[1].dims().to_string() +
-                                      " varies along axes other than the channel (dim 1): "
-                                      "CLML's PReLU takes one slope per channel or one for all");
-    }
+    detail::check_prelu_slope(op, inputs);
 }
 
 built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t) {
     using namespace detail;
+    check_prelu_slope(op, t.in_descs);
     if (const auto* o = op.get_if<op::conv2d>()) return build_conv2d(ctx, *o, t);
     if (const auto* o = op.get_if<op::fully_connected>()) return build_fully_connected(ctx, *o, t);
     if (const auto* o = op.get_if<op::gemm>()) return build_gemm(ctx, *o, t);
