@@ -87,7 +87,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "execution: binding choice by Where, then by evaluable expressions; user before shipped") {
+    "execution: binding choice by Where then by evaluable expressions then user before shipped") {
     ScratchDir dir("exec_choice");
     dir.write("affine.cl", affine_cl);
     Runtime rt(myriad_test::device_index());
