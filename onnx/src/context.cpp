@@ -5,7 +5,9 @@
 
 namespace tessera::onnx::detail {
 
-std::size_t context::input_count() const { return static_cast<std::size_t>(node->input_size()); }
+std::size_t context::input_count() const {
+    return static_cast<std::size_t>(node->input_size());
+}
 
 bool context::has_input(std::size_t i) const {
     return i < input_count() && !node->input(static_cast<int>(i)).empty();
@@ -25,7 +27,8 @@ const host_tensor& context::constant_input(std::size_t i, const std::string& wha
     const value& v = values.at(name);
     if (v.is_constant) return v.constant;
     if (graph_inputs.count(name))
-        throw node_needs_constant{name, what + " '" + name + "' must be a constant, is a graph input"};
+        throw node_needs_constant{name,
+                                  what + " '" + name + "' must be a constant, is a graph input"};
     unsupported(what + " '" + name + "' must be a constant, is computed by the graph");
 }
 
@@ -34,12 +37,15 @@ tensor_desc context::input_desc(std::size_t i) const {
     if (!v.is_constant && v.id < 0) unsupported(unusable_inputs.at(input_name(i)));
     if (!v.is_constant) return v.desc;
     const auto dt = tessera_dtype(v.constant.type);
-    if (!dt) unsupported("dtype " + element_type_name(v.constant.type) + " of '" + input_name(i) +
-                         "' is not in Tessera's dtype set");
+    if (!dt)
+        unsupported("dtype " + element_type_name(v.constant.type) + " of '" + input_name(i) +
+                    "' is not in Tessera's dtype set");
     return tensor_desc(shape(v.constant.dims.begin(), v.constant.dims.end()), *dt);
 }
 
-shape context::input_dims(std::size_t i) const { return input_desc(i).dims(); }
+shape context::input_dims(std::size_t i) const {
+    return input_desc(i).dims();
+}
 
 graph::tensor_id context::constant_tensor(const host_tensor& t, const std::string& name_hint) {
     if (!t.has_tessera_type()) {
@@ -65,7 +71,9 @@ graph::tensor_id context::tensor_input(std::size_t i) {
     return v.id;
 }
 
-std::size_t context::output_count() const { return static_cast<std::size_t>(node->output_size()); }
+std::size_t context::output_count() const {
+    return static_cast<std::size_t>(node->output_size());
+}
 
 bool context::has_output(std::size_t i) const {
     return i < output_count() && !node->output(static_cast<int>(i)).empty();
@@ -174,9 +182,9 @@ std::vector<graph::tensor_id> context::emit_multi(const op_desc& op,
     std::vector<graph::tensor_id> ids;
     for (std::size_t i = 0; i < out_descs.size(); ++i) {
         const std::string onnx_name = i < outs.size() ? outs[i] : std::string();
-        const auto id = g.intermediate(onnx_name.empty() || used_names_.count(onnx_name)
-                                           ? fresh_name(onnx_name)
-                                           : claim(onnx_name));
+        const auto id =
+            g.intermediate(onnx_name.empty() || used_names_.count(onnx_name) ? fresh_name(onnx_name)
+                                                                             : claim(onnx_name));
         descs_[id] = out_descs[i];
         ids.push_back(id);
         if (!onnx_name.empty()) {
@@ -193,7 +201,8 @@ std::vector<graph::tensor_id> context::emit_multi(const op_desc& op,
 graph::tensor_id context::emit(const op_desc& op, const std::vector<graph::tensor_id>& inputs,
                                const std::string& out) {
     auto ids = emit_multi(op, inputs, {out});
-    if (ids.size() != 1) unsupported("Tessera's " + std::string(op.name()) + " has several outputs");
+    if (ids.size() != 1)
+        unsupported("Tessera's " + std::string(op.name()) + " has several outputs");
     return ids[0];
 }
 

@@ -92,7 +92,9 @@ class context {
     graph::tensor_id reshape(graph::tensor_id in, const shape& dims, const std::string& out = {});
     const tensor_desc& desc_of(graph::tensor_id id) const { return descs_.at(id); }
 
-    [[noreturn]] void unsupported(const std::string& reason) const { throw node_unsupported{reason}; }
+    [[noreturn]] void unsupported(const std::string& reason) const {
+        throw node_unsupported{reason};
+    }
 
     /// Gives graph inputs and initializers their values.
     void add_graph_tensor(const std::string& name, graph::tensor_id id, const tensor_desc& desc);

@@ -46,42 +46,72 @@ void check_index(const host_tensor& t, std::int64_t i) {
 
 std::string element_type_name(element_type t) {
     switch (t) {
-        case element_type::float32: return "float";
-        case element_type::uint8: return "uint8";
-        case element_type::int8: return "int8";
-        case element_type::uint16: return "uint16";
-        case element_type::int16: return "int16";
-        case element_type::int32: return "int32";
-        case element_type::int64: return "int64";
-        case element_type::string: return "string";
-        case element_type::boolean: return "bool";
-        case element_type::float16: return "float16";
-        case element_type::float64: return "double";
-        case element_type::uint32: return "uint32";
-        case element_type::uint64: return "uint64";
-        case element_type::complex64: return "complex64";
-        case element_type::complex128: return "complex128";
-        case element_type::bfloat16: return "bfloat16";
-        default: return "element type " + std::to_string(static_cast<int>(t));
+        case element_type::float32:
+            return "float";
+        case element_type::uint8:
+            return "uint8";
+        case element_type::int8:
+            return "int8";
+        case element_type::uint16:
+            return "uint16";
+        case element_type::int16:
+            return "int16";
+        case element_type::int32:
+            return "int32";
+        case element_type::int64:
+            return "int64";
+        case element_type::string:
+            return "string";
+        case element_type::boolean:
+            return "bool";
+        case element_type::float16:
+            return "float16";
+        case element_type::float64:
+            return "double";
+        case element_type::uint32:
+            return "uint32";
+        case element_type::uint64:
+            return "uint64";
+        case element_type::complex64:
+            return "complex64";
+        case element_type::complex128:
+            return "complex128";
+        case element_type::bfloat16:
+            return "bfloat16";
+        default:
+            return "element type " + std::to_string(static_cast<int>(t));
     }
 }
 
-std::int64_t host_tensor::num_elements() const { return checked_count(dims); }
+std::int64_t host_tensor::num_elements() const {
+    return checked_count(dims);
+}
 
 double host_tensor::real(std::int64_t i) const {
     check_index(*this, i);
     switch (type) {
-        case element_type::float32: return load_as<float>(*this, i);
-        case element_type::float64: return load_as<double>(*this, i);
-        case element_type::uint8: return load_as<std::uint8_t>(*this, i);
-        case element_type::int8: return load_as<std::int8_t>(*this, i);
-        case element_type::uint16: return load_as<std::uint16_t>(*this, i);
-        case element_type::int16: return load_as<std::int16_t>(*this, i);
-        case element_type::int32: return load_as<std::int32_t>(*this, i);
-        case element_type::int64: return static_cast<double>(load_as<std::int64_t>(*this, i));
-        case element_type::uint32: return load_as<std::uint32_t>(*this, i);
-        case element_type::uint64: return static_cast<double>(load_as<std::uint64_t>(*this, i));
-        case element_type::boolean: return load_as<std::uint8_t>(*this, i) ? 1.0 : 0.0;
+        case element_type::float32:
+            return load_as<float>(*this, i);
+        case element_type::float64:
+            return load_as<double>(*this, i);
+        case element_type::uint8:
+            return load_as<std::uint8_t>(*this, i);
+        case element_type::int8:
+            return load_as<std::int8_t>(*this, i);
+        case element_type::uint16:
+            return load_as<std::uint16_t>(*this, i);
+        case element_type::int16:
+            return load_as<std::int16_t>(*this, i);
+        case element_type::int32:
+            return load_as<std::int32_t>(*this, i);
+        case element_type::int64:
+            return static_cast<double>(load_as<std::int64_t>(*this, i));
+        case element_type::uint32:
+            return load_as<std::uint32_t>(*this, i);
+        case element_type::uint64:
+            return static_cast<double>(load_as<std::uint64_t>(*this, i));
+        case element_type::boolean:
+            return load_as<std::uint8_t>(*this, i) ? 1.0 : 0.0;
         case element_type::float16:
             return numeric::load_raw(dtype::f16, bytes.data() + static_cast<std::size_t>(i) * 2);
         case element_type::bfloat16:
@@ -96,11 +126,11 @@ double host_tensor::real(std::int64_t i) const {
 std::int64_t host_tensor::integer(std::int64_t i) const {
     check_index(*this, i);
     switch (type) {
-        case element_type::int64: return load_as<std::int64_t>(*this, i);
+        case element_type::int64:
+            return load_as<std::int64_t>(*this, i);
         case element_type::uint64:
-            return static_cast<std::int64_t>(
-                std::min<std::uint64_t>(load_as<std::uint64_t>(*this, i),
-                                        std::numeric_limits<std::int64_t>::max()));
+            return static_cast<std::int64_t>(std::min<std::uint64_t>(
+                load_as<std::uint64_t>(*this, i), std::numeric_limits<std::int64_t>::max()));
         default: {
             const double v = real(i);
             if (!(v > -9.2e18 && v < 9.2e18))
@@ -111,7 +141,9 @@ std::int64_t host_tensor::integer(std::int64_t i) const {
     }
 }
 
-bool host_tensor::has_tessera_type() const { return detail::tessera_dtype(type).has_value(); }
+bool host_tensor::has_tessera_type() const {
+    return detail::tessera_dtype(type).has_value();
+}
 
 tensor host_tensor::to_tensor() const {
     const auto dt = detail::tessera_dtype(type);
@@ -151,47 +183,70 @@ std::size_t element_size(element_type t) {
     switch (t) {
         case element_type::uint8:
         case element_type::int8:
-        case element_type::boolean: return 1;
+        case element_type::boolean:
+            return 1;
         case element_type::uint16:
         case element_type::int16:
         case element_type::float16:
-        case element_type::bfloat16: return 2;
+        case element_type::bfloat16:
+            return 2;
         case element_type::float32:
         case element_type::int32:
-        case element_type::uint32: return 4;
+        case element_type::uint32:
+            return 4;
         case element_type::int64:
         case element_type::uint64:
         case element_type::float64:
-        case element_type::complex64: return 8;
-        case element_type::complex128: return 16;
-        default: return 0;
+        case element_type::complex64:
+            return 8;
+        case element_type::complex128:
+            return 16;
+        default:
+            return 0;
     }
 }
 
 std::optional<dtype> tessera_dtype(element_type t) {
     switch (t) {
-        case element_type::float32: return dtype::f32;
-        case element_type::float16: return dtype::f16;
-        case element_type::bfloat16: return dtype::bf16;
-        case element_type::int8: return dtype::i8;
-        case element_type::uint8: return dtype::u8;
-        case element_type::int16: return dtype::i16;
-        case element_type::int32: return dtype::i32;
-        case element_type::boolean: return dtype::boolean;
-        default: return std::nullopt;
+        case element_type::float32:
+            return dtype::f32;
+        case element_type::float16:
+            return dtype::f16;
+        case element_type::bfloat16:
+            return dtype::bf16;
+        case element_type::int8:
+            return dtype::i8;
+        case element_type::uint8:
+            return dtype::u8;
+        case element_type::int16:
+            return dtype::i16;
+        case element_type::int32:
+            return dtype::i32;
+        case element_type::boolean:
+            return dtype::boolean;
+        default:
+            return std::nullopt;
     }
 }
 
 element_type onnx_type(dtype t) {
     switch (t) {
-        case dtype::f32: return element_type::float32;
-        case dtype::f16: return element_type::float16;
-        case dtype::bf16: return element_type::bfloat16;
-        case dtype::i8: return element_type::int8;
-        case dtype::u8: return element_type::uint8;
-        case dtype::i16: return element_type::int16;
-        case dtype::i32: return element_type::int32;
-        case dtype::boolean: return element_type::boolean;
+        case dtype::f32:
+            return element_type::float32;
+        case dtype::f16:
+            return element_type::float16;
+        case dtype::bf16:
+            return element_type::bfloat16;
+        case dtype::i8:
+            return element_type::int8;
+        case dtype::u8:
+            return element_type::uint8;
+        case dtype::i16:
+            return element_type::int16;
+        case dtype::i32:
+            return element_type::int32;
+        case dtype::boolean:
+            return element_type::boolean;
         default:
             throw error(status::unsupported,
                         "dtype " + std::string(to_string(t)) + " has no ONNX element type");
@@ -208,8 +263,10 @@ bool is_integer_type(element_type t) {
         case element_type::int64:
         case element_type::uint32:
         case element_type::uint64:
-        case element_type::boolean: return true;
-        default: return false;
+        case element_type::boolean:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -219,7 +276,8 @@ host_tensor make_host(element_type t, const std::vector<std::int64_t>& dims) {
     h.dims = dims;
     const std::size_t size = element_size(t);
     if (size == 0)
-        throw error(status::unsupported, "element type " + element_type_name(t) + " is not supported");
+        throw error(status::unsupported,
+                    "element type " + element_type_name(t) + " is not supported");
     h.bytes.resize(static_cast<std::size_t>(checked_count(dims)) * size);
     return h;
 }
@@ -227,18 +285,25 @@ host_tensor make_host(element_type t, const std::vector<std::int64_t>& dims) {
 void set_real(host_tensor& t, std::int64_t i, double v) {
     check_index(t, i);
     switch (t.type) {
-        case element_type::float32: store_as<float>(t, i, static_cast<float>(v)); return;
-        case element_type::float64: store_as<double>(t, i, v); return;
+        case element_type::float32:
+            store_as<float>(t, i, static_cast<float>(v));
+            return;
+        case element_type::float64:
+            store_as<double>(t, i, v);
+            return;
         case element_type::float16:
             numeric::store_raw(dtype::f16, t.bytes.data() + static_cast<std::size_t>(i) * 2, v);
             return;
         case element_type::bfloat16:
             numeric::store_raw(dtype::bf16, t.bytes.data() + static_cast<std::size_t>(i) * 2, v);
             return;
-        case element_type::boolean: store_as<std::uint8_t>(t, i, v != 0.0 ? 1 : 0); return;
+        case element_type::boolean:
+            store_as<std::uint8_t>(t, i, v != 0.0 ? 1 : 0);
+            return;
         default:
             if (!(v > -9.2e18 && v < 9.2e18))
-                throw error(status::invalid_argument, "value does not fit an integer", {"", "", t.name});
+                throw error(status::invalid_argument, "value does not fit an integer",
+                            {"", "", t.name});
             set_integer(t, i, static_cast<std::int64_t>(v));
     }
 }
@@ -246,16 +311,35 @@ void set_real(host_tensor& t, std::int64_t i, double v) {
 void set_integer(host_tensor& t, std::int64_t i, std::int64_t v) {
     check_index(t, i);
     switch (t.type) {
-        case element_type::uint8: store_as<std::uint8_t>(t, i, static_cast<std::uint8_t>(v)); return;
-        case element_type::int8: store_as<std::int8_t>(t, i, static_cast<std::int8_t>(v)); return;
-        case element_type::uint16: store_as<std::uint16_t>(t, i, static_cast<std::uint16_t>(v)); return;
-        case element_type::int16: store_as<std::int16_t>(t, i, static_cast<std::int16_t>(v)); return;
-        case element_type::int32: store_as<std::int32_t>(t, i, static_cast<std::int32_t>(v)); return;
-        case element_type::int64: store_as<std::int64_t>(t, i, v); return;
-        case element_type::uint32: store_as<std::uint32_t>(t, i, static_cast<std::uint32_t>(v)); return;
-        case element_type::uint64: store_as<std::uint64_t>(t, i, static_cast<std::uint64_t>(v)); return;
-        case element_type::boolean: store_as<std::uint8_t>(t, i, v != 0 ? 1 : 0); return;
-        default: set_real(t, i, static_cast<double>(v));
+        case element_type::uint8:
+            store_as<std::uint8_t>(t, i, static_cast<std::uint8_t>(v));
+            return;
+        case element_type::int8:
+            store_as<std::int8_t>(t, i, static_cast<std::int8_t>(v));
+            return;
+        case element_type::uint16:
+            store_as<std::uint16_t>(t, i, static_cast<std::uint16_t>(v));
+            return;
+        case element_type::int16:
+            store_as<std::int16_t>(t, i, static_cast<std::int16_t>(v));
+            return;
+        case element_type::int32:
+            store_as<std::int32_t>(t, i, static_cast<std::int32_t>(v));
+            return;
+        case element_type::int64:
+            store_as<std::int64_t>(t, i, v);
+            return;
+        case element_type::uint32:
+            store_as<std::uint32_t>(t, i, static_cast<std::uint32_t>(v));
+            return;
+        case element_type::uint64:
+            store_as<std::uint64_t>(t, i, static_cast<std::uint64_t>(v));
+            return;
+        case element_type::boolean:
+            store_as<std::uint8_t>(t, i, v != 0 ? 1 : 0);
+            return;
+        default:
+            set_real(t, i, static_cast<double>(v));
     }
 }
 
@@ -299,12 +383,11 @@ host_tensor from_proto(const ::onnx::TensorProto& p) {
     for (auto d : p.dims()) h.dims.push_back(d);
     const std::size_t size = element_size(h.type);
     if (size == 0 || h.type == element_type::complex64 || h.type == element_type::complex128) {
-        throw error(status::unsupported,
-                    "dtype " + element_type_name(h.type) + " is not supported", {"", "", h.name});
+        throw error(status::unsupported, "dtype " + element_type_name(h.type) + " is not supported",
+                    {"", "", h.name});
     }
     if (p.data_location() == ::onnx::TensorProto::EXTERNAL || p.external_data_size() > 0) {
-        throw error(status::unsupported, "external tensor data is not supported",
-                    {"", "", h.name});
+        throw error(status::unsupported, "external tensor data is not supported", {"", "", h.name});
     }
     if (p.has_segment())
         throw error(status::unsupported, "segmented tensors are not supported", {"", "", h.name});
@@ -330,12 +413,14 @@ host_tensor from_proto(const ::onnx::TensorProto& p) {
             copy_field(h, p.double_data(), [&](std::int64_t i, double v) { set_real(h, i, v); });
             break;
         case element_type::int64:
-            copy_field(h, p.int64_data(), [&](std::int64_t i, std::int64_t v) { set_integer(h, i, v); });
+            copy_field(h, p.int64_data(),
+                       [&](std::int64_t i, std::int64_t v) { set_integer(h, i, v); });
             break;
         case element_type::uint32:
         case element_type::uint64:
-            copy_field(h, p.uint64_data(),
-                       [&](std::int64_t i, std::uint64_t v) { set_integer(h, i, static_cast<std::int64_t>(v)); });
+            copy_field(h, p.uint64_data(), [&](std::int64_t i, std::uint64_t v) {
+                set_integer(h, i, static_cast<std::int64_t>(v));
+            });
             break;
         case element_type::float16:
         case element_type::bfloat16:
@@ -345,7 +430,8 @@ host_tensor from_proto(const ::onnx::TensorProto& p) {
             });
             break;
         default:
-            copy_field(h, p.int32_data(), [&](std::int64_t i, std::int32_t v) { set_integer(h, i, v); });
+            copy_field(h, p.int32_data(),
+                       [&](std::int64_t i, std::int32_t v) { set_integer(h, i, v); });
     }
     return h;
 }

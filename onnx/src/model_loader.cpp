@@ -22,7 +22,9 @@ std::string join_reasons(const std::vector<unsupported_node>& nodes) {
     return text;
 }
 
-bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+bool is_default_domain(const std::string& d) {
+    return d.empty() || d == "ai.onnx";
+}
 
 int model_opset(const ::onnx::ModelProto& m) {
     int opset = -1;
@@ -31,10 +33,9 @@ int model_opset(const ::onnx::ModelProto& m) {
     if (opset < 0 && m.opset_import_size() == 0) opset = 1;  // IR version 2 models
     if (opset < 0) throw error(status::unsupported, "the model imports no ai.onnx opset");
     if (opset < min_opset || opset > max_opset) {
-        throw error(status::unsupported, "ai.onnx opset " + std::to_string(opset) +
-                                             " is outside the supported range " +
-                                             std::to_string(min_opset) + " to " +
-                                             std::to_string(max_opset));
+        throw error(status::unsupported,
+                    "ai.onnx opset " + std::to_string(opset) + " is outside the supported range " +
+                        std::to_string(min_opset) + " to " + std::to_string(max_opset));
     }
     return opset;
 }
@@ -137,7 +138,8 @@ class model_importer {
             // Inputs that have an initializer are constants with a default (IR < 4 style).
             if (ctx_.values.count(name)) continue;
             if (!vi.type().has_tensor_type()) {
-                poison(name, "graph input '" + name + "' is not a tensor (sequence, map or optional)");
+                poison(name,
+                       "graph input '" + name + "' is not a tensor (sequence, map or optional)");
                 continue;
             }
             const auto et = static_cast<element_type>(vi.type().tensor_type().elem_type());
@@ -190,8 +192,9 @@ class model_importer {
             }
             if (!ctx_.values.count(in)) {
                 throw error(status::invalid_graph,
-                            "reads '" + in + "', which no node, input or initializer defines "
-                            "before it",
+                            "reads '" + in +
+                                "', which no node, input or initializer defines "
+                                "before it",
                             {"", label + " (" + n.op_type() + ")", in});
             }
         }

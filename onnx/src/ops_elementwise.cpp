@@ -37,24 +37,35 @@ void map_binary(context& ctx, tsr_binary_op kind) {
         if (!a.has_tessera_type() || !b.has_tessera_type()) {
             auto real_op = [kind](double x, double y) {
                 switch (kind) {
-                    case TSR_BINARY_ADD: return x + y;
-                    case TSR_BINARY_SUB: return x - y;
-                    case TSR_BINARY_MUL: return x * y;
-                    case TSR_BINARY_DIV: return x / y;
-                    case TSR_BINARY_MIN: return std::min(x, y);
-                    default: return std::max(x, y);
+                    case TSR_BINARY_ADD:
+                        return x + y;
+                    case TSR_BINARY_SUB:
+                        return x - y;
+                    case TSR_BINARY_MUL:
+                        return x * y;
+                    case TSR_BINARY_DIV:
+                        return x / y;
+                    case TSR_BINARY_MIN:
+                        return std::min(x, y);
+                    default:
+                        return std::max(x, y);
                 }
             };
             auto int_op = [kind](std::int64_t x, std::int64_t y) -> std::int64_t {
                 switch (kind) {
-                    case TSR_BINARY_ADD: return x + y;
-                    case TSR_BINARY_SUB: return x - y;
-                    case TSR_BINARY_MUL: return x * y;
+                    case TSR_BINARY_ADD:
+                        return x + y;
+                    case TSR_BINARY_SUB:
+                        return x - y;
+                    case TSR_BINARY_MUL:
+                        return x * y;
                     case TSR_BINARY_DIV:
                         if (y == 0) throw node_unsupported{"integer division by zero"};
                         return x / y;
-                    case TSR_BINARY_MIN: return std::min(x, y);
-                    default: return std::max(x, y);
+                    case TSR_BINARY_MIN:
+                        return std::min(x, y);
+                    default:
+                        return std::max(x, y);
                 }
             };
             ctx.set_constant(out, fold_binary(a, b, a.type, real_op, int_op));
@@ -154,8 +165,8 @@ void map_prelu(context& ctx) {
     // broadcasts. A slope of [C,1,1] for an NCHW input is reshaped to [C].
     graph::tensor_id s = ctx.tensor_input(1);
     std::int64_t count = slope.dims().num_elements();
-    if (x.rank() >= 2 && slope.rank() > 1 && count == x.dims()[1] &&
-        slope.rank() == x.rank() - 1 && slope.dims()[0] == x.dims()[1])
+    if (x.rank() >= 2 && slope.rank() > 1 && count == x.dims()[1] && slope.rank() == x.rank() - 1 &&
+        slope.dims()[0] == x.dims()[1])
         s = ctx.reshape(s, shape{count});
     ctx.emit(op::activation(TSR_ACT_PRELU), {ctx.tensor_input(0), s}, ctx.output_name(0));
 }

@@ -33,7 +33,8 @@ void map_constant(context& ctx) {
         set_integer(t, 0, a->i());
         return ctx.set_constant(out, t);
     }
-    if (ctx.attr("value_ints")) return ctx.set_constant(out, int64_vector(ctx.attr_ints("value_ints")));
+    if (ctx.attr("value_ints"))
+        return ctx.set_constant(out, int64_vector(ctx.attr_ints("value_ints")));
     if (ctx.attr("value_floats")) {
         const auto v = ctx.attr_floats("value_floats");
         host_tensor t = make_host(element_type::float32, {static_cast<std::int64_t>(v.size())});
@@ -84,7 +85,8 @@ void map_range(context& ctx) {
     if (delta == 0 || !std::isfinite(start) || !std::isfinite(limit) || !std::isfinite(delta))
         ctx.unsupported("Range needs finite start, limit and a non-zero delta");
     const double count = std::max(std::ceil((limit - start) / delta), 0.0);
-    if (count > 1e8) ctx.unsupported("Range of " + std::to_string(count) + " elements is too large");
+    if (count > 1e8)
+        ctx.unsupported("Range of " + std::to_string(count) + " elements is too large");
     host_tensor out = make_host(s.type, {static_cast<std::int64_t>(count)});
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
         if (is_integer_type(s.type))
@@ -153,12 +155,14 @@ void map_slice(context& ctx) {
         if (ctx.has_input(4)) steps = integers(ctx.constant_input(4, "steps"));
     }
     if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+        for (std::size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(static_cast<std::int64_t>(i));
     if (steps.empty()) steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    if (ends.size() != starts.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size())
         ctx.unsupported("starts, ends, axes and steps differ in length");
-    std::vector<std::int64_t> begin(static_cast<std::size_t>(r), 0), step(static_cast<std::size_t>(r), 1),
-        count = data.dims;
+    std::vector<std::int64_t> begin(static_cast<std::size_t>(r), 0),
+        step(static_cast<std::size_t>(r), 1), count = data.dims;
     for (std::size_t k = 0; k < starts.size(); ++k) {
         const auto a = static_cast<std::size_t>(normalize_axis(axes[k], r, "axis"));
         const std::int64_t n = data.dims[a], st = steps[k];

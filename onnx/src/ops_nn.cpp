@@ -27,7 +27,8 @@ window read_window(const context& ctx, int spatial, const std::vector<std::int64
     const int off = 2 - spatial;  // 1-D: the window lives in W
     auto fill = [&](const std::vector<std::int64_t>& v, std::int64_t* dst, const char* what) {
         if (v.empty()) return;
-        if (static_cast<int>(v.size()) != spatial) ctx.unsupported(std::string(what) + " has the wrong length");
+        if (static_cast<int>(v.size()) != spatial)
+            ctx.unsupported(std::string(what) + " has the wrong length");
         for (int i = 0; i < spatial; ++i) dst[i + off] = v[static_cast<std::size_t>(i)];
     };
     fill(kernel, w.k, "kernel_shape");
@@ -35,7 +36,8 @@ window read_window(const context& ctx, int spatial, const std::vector<std::int64
     fill(ctx.attr_ints("dilations"), w.d, "dilations");
     const auto pads = ctx.attr_ints("pads");
     if (!pads.empty()) {
-        if (static_cast<int>(pads.size()) != 2 * spatial) ctx.unsupported("pads has the wrong length");
+        if (static_cast<int>(pads.size()) != 2 * spatial)
+            ctx.unsupported("pads has the wrong length");
         for (int i = 0; i < spatial; ++i) {
             w.pad_begin[i + off] = pads[static_cast<std::size_t>(i)];
             w.pad_end[i + off] = pads[static_cast<std::size_t>(i + spatial)];
@@ -171,9 +173,10 @@ void map_pool(context& ctx, bool is_max) {
     const shape xd = ctx.desc_of(x).dims();
     const std::int64_t in[2] = {xd[2], xd[3]};
     resolve_auto_pad(ctx, w, in);
-    op::pooling p(is_max ? TSR_POOL_MAX
-                         : (ctx.attr_int("count_include_pad", 0) ? TSR_POOL_AVERAGE_INCLUDE_PADDING
-                                                                 : TSR_POOL_AVERAGE_EXCLUDE_PADDING));
+    op::pooling p(is_max
+                      ? TSR_POOL_MAX
+                      : (ctx.attr_int("count_include_pad", 0) ? TSR_POOL_AVERAGE_INCLUDE_PADDING
+                                                              : TSR_POOL_AVERAGE_EXCLUDE_PADDING));
     p.kernel(static_cast<int>(w.k[0]), static_cast<int>(w.k[1]));
     set_window(p, w);
     p.output_rounding = ctx.attr_int("ceil_mode", 0) ? TSR_OUTPUT_CEIL : TSR_OUTPUT_FLOOR;

@@ -79,7 +79,9 @@ void register_reduce(mapper_table& t) {
     t["ReduceMax"] = [](context& c) { map_reduce(c, TSR_REDUCE_MAX, pre::none, post::none); };
     t["ReduceMin"] = [](context& c) { map_reduce(c, TSR_REDUCE_MIN, pre::none, post::none); };
     t["ReduceProd"] = [](context& c) { map_reduce(c, TSR_REDUCE_PROD, pre::none, post::none); };
-    t["ReduceSumSquare"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::square, post::none); };
+    t["ReduceSumSquare"] = [](context& c) {
+        map_reduce(c, TSR_REDUCE_SUM, pre::square, post::none);
+    };
     t["ReduceL1"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::abs, post::none); };
     t["ReduceL2"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::square, post::sqrt); };
     t["ReduceLogSum"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::none, post::log); };

@@ -120,11 +120,14 @@ void map_unsqueeze(context& ctx) {
     }
     std::vector<std::int64_t> out;
     std::size_t next = 0;
-    for (int i = 0; i < r; ++i) out.push_back(inserted[static_cast<std::size_t>(i)] ? 1 : in[next++]);
+    for (int i = 0; i < r; ++i)
+        out.push_back(inserted[static_cast<std::size_t>(i)] ? 1 : in[next++]);
     rebind_dims(ctx, out);
 }
 
-void map_identity(context& ctx) { rebind_dims(ctx, input_dim_list(ctx, 0)); }
+void map_identity(context& ctx) {
+    rebind_dims(ctx, input_dim_list(ctx, 0));
+}
 
 void map_dropout(context& ctx) {
     if (ctx.has_output(1)) ctx.unsupported("the mask output is not supported (inference only)");
@@ -138,7 +141,8 @@ void map_cast(context& ctx) {
     const std::string& out = ctx.output_name(0);
     if (ctx.input_is_constant(0)) {
         const auto& in = ctx.values.at(ctx.input_name(0)).constant;
-        if (element_size(to) == 0 || to == element_type::complex64 || to == element_type::complex128)
+        if (element_size(to) == 0 || to == element_type::complex64 ||
+            to == element_type::complex128)
             ctx.unsupported("cast to " + element_type_name(to) + " is not supported");
         host_tensor t = make_host(to, in.dims);
         const auto n = in.num_elements();
@@ -186,10 +190,12 @@ void map_concat(context& ctx) {
         dims[static_cast<std::size_t>(axis)] = 0;
         for (std::size_t i = 0; i < n; ++i) {
             const auto& t = ctx.values.at(ctx.input_name(i)).constant;
-            if (t.dims.size() != first.size() || t.type != ctx.values.at(ctx.input_name(0)).constant.type)
+            if (t.dims.size() != first.size() ||
+                t.type != ctx.values.at(ctx.input_name(0)).constant.type)
                 ctx.unsupported("inputs differ in rank or element type");
             for (int k = 0; k < r; ++k)
-                if (k != axis && t.dims[static_cast<std::size_t>(k)] != first[static_cast<std::size_t>(k)])
+                if (k != axis &&
+                    t.dims[static_cast<std::size_t>(k)] != first[static_cast<std::size_t>(k)])
                     ctx.unsupported("inputs differ in dims other than the axis");
             dims[static_cast<std::size_t>(axis)] += t.dims[static_cast<std::size_t>(axis)];
             parts.push_back(&t);
@@ -200,10 +206,12 @@ void map_concat(context& ctx) {
         std::size_t pos = 0;
         for (std::int64_t o = 0; o < outer; ++o)
             for (const auto* t : parts) {
-                const std::int64_t chunk = product(t->dims, static_cast<std::size_t>(axis), t->dims.size());
+                const std::int64_t chunk =
+                    product(t->dims, static_cast<std::size_t>(axis), t->dims.size());
                 const std::size_t bytes = static_cast<std::size_t>(chunk) * size;
-                std::copy_n(t->bytes.begin() + static_cast<long>(static_cast<std::size_t>(o) * bytes), bytes,
-                            out.bytes.begin() + static_cast<long>(pos));
+                std::copy_n(
+                    t->bytes.begin() + static_cast<long>(static_cast<std::size_t>(o) * bytes),
+                    bytes, out.bytes.begin() + static_cast<long>(pos));
                 pos += bytes;
             }
         return ctx.set_constant(ctx.output_name(0), out);
@@ -299,7 +307,8 @@ void map_resize(context& ctx, bool upsample) {
     } else {
         if (scales.size() != 4 || scales[0] != 1.0 || scales[1] != 1.0)
             ctx.unsupported("only H and W may be scaled");
-        const double h = static_cast<double>(in[2]) * scales[2], w = static_cast<double>(in[3]) * scales[3];
+        const double h = static_cast<double>(in[2]) * scales[2],
+                     w = static_cast<double>(in[3]) * scales[3];
         // Tessera interpolates with in/out ratios; ONNX with the given scales: they agree
         // when the scaled size is whole.
         if (h != std::floor(h) || w != std::floor(w))
@@ -310,7 +319,8 @@ void map_resize(context& ctx, bool upsample) {
     op::resize_bilinear rb(out_h, out_w);
     if (transform == "align_corners")
         rb.set_align_corners(true);
-    else if (transform == "half_pixel" || (transform == "pytorch_half_pixel" && out_h > 1 && out_w > 1))
+    else if (transform == "half_pixel" ||
+             (transform == "pytorch_half_pixel" && out_h > 1 && out_w > 1))
         rb.set_half_pixel_centers(true);
     else if (transform != "asymmetric")
         ctx.unsupported("coordinate_transformation_mode '" + transform + "'");

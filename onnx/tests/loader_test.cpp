@@ -121,7 +121,8 @@ TEST_CASE("every unsupported node is listed at once with its name, op type and r
         CHECK(e.nodes()[0].op_type == "Erf");
         CHECK(e.nodes()[0].reason == "op not in the Tessera op set yet: Erf");
         CHECK(e.nodes()[1].node == "gather_node");
-        CHECK(e.nodes()[1].reason == "op not in the Tessera op set yet: gather (on computed tensors)");
+        CHECK(e.nodes()[1].reason ==
+              "op not in the Tessera op set yet: gather (on computed tensors)");
         CHECK(e.nodes()[2].node == "abs_of_int64");
         CHECK(e.nodes()[2].reason.find("dtype int64") != std::string::npos);
         CHECK(e.nodes()[3].node == "LeakyRelu#4");
@@ -187,8 +188,7 @@ TEST_CASE("truncated, garbage and inconsistent bytes give tessera::error, not a 
     std::mt19937 rng(7);
     for (int trial = 0; trial < 200; ++trial) {
         std::vector<std::uint8_t> bytes = good;
-        for (int k = 0; k < 8; ++k)
-            bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+        for (int k = 0; k < 8; ++k) bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
         try {
             tx::load(bytes, options);
         } catch (const error&) {

@@ -11,8 +11,8 @@ model_builder::model_builder(int opset) {
     model_.mutable_graph()->set_name("test");
 }
 
-model_builder& model_builder::input(const std::string& name,
-                                    const std::vector<std::int64_t>& dims, int elem_type) {
+model_builder& model_builder::input(const std::string& name, const std::vector<std::int64_t>& dims,
+                                    int elem_type) {
     auto* vi = model_.mutable_graph()->add_input();
     vi->set_name(name);
     auto* tt = vi->mutable_type()->mutable_tensor_type();

@@ -22,8 +22,7 @@ class model_builder {
     model_builder& initializer(const std::string& name, const std::vector<std::int64_t>& dims,
                                const std::vector<float>& values);
     /// An int64 initializer.
-    model_builder& int64_initializer(const std::string& name,
-                                     const std::vector<std::int64_t>& dims,
+    model_builder& int64_initializer(const std::string& name, const std::vector<std::int64_t>& dims,
                                      const std::vector<std::int64_t>& values);
     /// A node; returns it for attributes.
     ::onnx::NodeProto& node(const std::string& op_type, const std::vector<std::string>& inputs,

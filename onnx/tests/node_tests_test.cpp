@@ -51,8 +51,7 @@ std::string compare(const onnx::host_tensor& expected, const tensor& actual_tens
         if (e == a) continue;
         if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e))) {
             std::ostringstream s;
-            s << "output '" << expected.name << "' element " << i << ": " << a << " expected "
-              << e;
+            s << "output '" << expected.name << "' element " << i << ": " << a << " expected " << e;
             return s.str();
         }
     }
@@ -153,7 +152,7 @@ void run_suite(const std::string& config) {
             if (listed) {
                 ++unexpected;
                 FAIL_CHECK(name << " passes on " << config
-                                    << " but is listed in known_failures.txt");
+                                << " but is listed in known_failures.txt");
             }
             continue;
         }
@@ -174,4 +173,6 @@ void run_suite(const std::string& config) {
 
 }  // namespace
 
-TEST_CASE("ONNX node tests on the reference backend") { run_suite("reference"); }
+TEST_CASE("ONNX node tests on the reference backend") {
+    run_suite("reference");
+}
