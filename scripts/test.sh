@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start 2: installs what Tessera needs (Debian 12, as root), builds everything and runs the
 # whole test suite twice: a release build, then an AddressSanitizer + UndefinedBehaviorSanitizer
-# build (any sanitizer report fails its test). Every CMake option is set explicitly
+# build (any sanitizer report fails its test); then a ThreadSanitizer build of the threaded tests
+# and a short run of every fuzz harness. Every CMake option is set explicitly
 # (scripts/cmake-options.sh), so build/ left by scripts/demo.sh (tests off) is reconfigured with
 # tests on; ctest fails when it finds no tests.
 set -euo pipefail
@@ -12,7 +13,11 @@ jobs=$(nproc)
 start=$(date +%s)
 
 echo "== release build and tests"
-cmake -S . -B build "${test_options[@]}"
+# The zDNN usage-example test reads the zDNN API reference text when it is beside the checkout.
+zdnn_reference=$(cd .. && pwd)/shared/seeds/003_dc7f4e4bd0364a9c.txt
+zdnn_option=()
+[ -f "$zdnn_reference" ] && zdnn_option=(-DTESSERA_ZDNN_API_REFERENCE="$zdnn_reference")
+cmake -S . -B build "${test_options[@]}" "${zdnn_option[@]}"
 cmake --build build -j"$jobs"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900 --no-tests=error
 echo "release build and tests: $(( $(date +%s) - start )) s"
@@ -31,7 +36,14 @@ echo "== ASan + UBSan build and tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
-cmake -S . -B build-asan "${asan_options[@]}"
+cmake -S . -B build-asan "${asan_options[@]}" "${zdnn_option[@]}"
 cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 1800 --no-tests=error
+echo "ASan + UBSan build and tests: $(( $(date +%s) - start )) s"
+
+echo "== ThreadSanitizer build and tests (graph, cpu plugin, loader, threads)"
+bash scripts/tsan.sh
+
+echo "== fuzzing: every libFuzzer harness for a bounded time (tests/fuzz/README.md for long runs)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-45} bash scripts/fuzz.sh
 echo "all tests passed in $(( $(date +%s) - start )) s"
