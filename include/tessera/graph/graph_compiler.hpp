@@ -234,7 +234,8 @@ class graph_compiler {
                      out_.backends_[b].name(),
                      rs.level,
                      {out_.slots_[from].desc.to_string() + " -> " + wanted.to_string()},
-                     true});
+                     true,
+                     "reorder"});
                 add_to_partition(b, pending_node{r, "reorder(" + info.name + ")", {from}, {s}});
                 copies_[id].push_back(s);
                 return s;
@@ -256,11 +257,14 @@ class graph_compiler {
         return s;
     }
 
-    int producer_slot(graph::tensor_id id) const {
+    int producer_slot(graph::tensor_id id) {
         auto it = producer_.find(id);
         if (it == producer_.end()) {  // inputs and constants read back directly
             auto c = copies_.find(id);
             if (c != copies_.end() && !c->second.empty()) return c->second.front();
+            // Not read by any node (an identity graph): held on the first backend as given.
+            const auto role = g_.tensors()[static_cast<std::size_t>(id)].role;
+            if (role != graph::tensor_role::intermediate) return slot_for(id, 0, plain_desc(id));
             throw error(status::invalid_graph, "graph output '" +
                                                    g_.tensors()[static_cast<std::size_t>(id)].name +
                                                    "' is never computed");
