@@ -243,7 +243,8 @@ cl_int create_transpose(cl_context context, const cl_ml_op_properties_qcom* prop
   if (cl_int err = b.require(output, to); err != CL_SUCCESS) return err;
   if (ti->is_optimal() || to->is_optimal()) return CL_INVALID_VALUE;  // linear layouts only
   const TensorInfo ii = ti->info(), oi = to->info();
-  const int64_t mn = static_cast<int64_t>(desc->m) * desc->n;
+  int64_t mn = 0;
+  if (!checked_mul(desc->m, desc->n, mn)) return CL_INVALID_VALUE;
   if (ii.elements() != mn || oi.elements() != mn) return CL_INVALID_VALUE;
   if (ii.dtype != oi.dtype) return CL_ML_OP_NOT_ACCELERATED_QCOM;
   // The matrix view is of raw memory: both tensors must be packed.

@@ -110,6 +110,18 @@ TEST_CASE("op creation errors") {
   gemm.n = 0xffffffffu;
   CHECK(api().clCreateMLOpGemmQCOM(env().context, nullptr, &gemm, f.a.tensor, f.a.tensor, f.b.tensor, &op, nullptr) ==
         CL_INVALID_VALUE);
+  // Transpose: m = n = 2^32 - 1, m * n does not fit int64 (checked, never computed with overflow).
+  {
+    DeviceTensor linear;
+    create(linear, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, 8, 8));
+    cl_ml_op_transpose_desc_qcom transpose{8, 8, CL_ARITHMETIC_MODE_FP32_QCOM};
+    REQUIRE(api().clCreateMLOpTransposeQCOM(env().context, nullptr, &transpose, linear.tensor, linear.tensor, &op,
+                                            nullptr) == CL_SUCCESS);
+    CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+    transpose.m = transpose.n = 0xffffffffu;
+    CHECK(api().clCreateMLOpTransposeQCOM(env().context, nullptr, &transpose, linear.tensor, linear.tensor, &op,
+                                          nullptr) == CL_INVALID_VALUE);
+  }
   // Convolution: zero stride, wrong output shape, bad mode, bad group count, pooling mask.
   DeviceTensor w;
   create(w, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_OPTIMAL_QCOM, 4, 4, 3, 3));
