@@ -74,7 +74,7 @@ void describe(const plugin_entry& p) {
             const char* level = s.level == TSR_SUPPORT_NATIVE     ? "native"
                                 : s.level == TSR_SUPPORT_EMULATED ? "emulated"
                                                                   : "no";
-            std::printf("    %-28s %-8s", pr.op.describe().c_str(), level);
+            std::printf("    %-34s %-8s", pr.op.describe().c_str(), level);
             if (s.supported() && !s.outputs.empty())
                 std::printf(" -> %s", s.outputs[0].to_string().c_str());
             if (!s.text.empty()) std::printf("  (%s)", s.text.c_str());
