@@ -47,6 +47,7 @@ shape constant_shape(fuzz_input& in, const std::vector<pool_tensor>& pool) {
     const int how = in.in_range(0, 3);
     if (how == 0 || pool.empty()) return random_shape(in);
     const shape like = pool[static_cast<std::size_t>(in.in_range(0, 255)) % pool.size()].desc.dims();
+    if (like.rank() == 0) return random_shape(in);  // a scalar gives nothing to copy
     shape s;
     if (how == 1) {
         for (int i = 0; i < like.rank(); ++i) s.push_back(like[i]);

@@ -115,7 +115,9 @@ void structured(fuzz_input& in) {
     if (!z.is_transformed) report_mismatch("a transform returned OK without setting is_transformed");
     float lo = 0, hi = 0;
     zdnn_getrange_ztensor(&z, &lo, &hi);
-    if (is_concatenated(layout)) return;  // transform_origtensor does not take concatenated tensors
+    // transform_origtensor takes 4DFEATURE tensors only (kernels and concatenated RNN tensors
+    // get ZDNN_INVALID_FORMAT, as with IBM's library).
+    if (is_concatenated(layout) || tfrmd.format != ZDNN_FORMAT_4DFEATURE) return;
     std::vector<float> back(elements, -1.0f);
     st = zdnn_transform_origtensor(&z, back.data());
     if (st != ZDNN_OK) {
