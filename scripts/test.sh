@@ -45,5 +45,5 @@ echo "== ThreadSanitizer build and tests (graph, cpu plugin, loader, threads)"
 bash scripts/tsan.sh
 
 echo "== fuzzing: every libFuzzer harness for a bounded time (tests/fuzz/README.md for long runs)"
-FUZZ_SECONDS=${FUZZ_SECONDS:-45} bash scripts/fuzz.sh
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh
 echo "all tests passed in $(( $(date +%s) - start )) s"
