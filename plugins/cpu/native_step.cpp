@@ -170,7 +170,7 @@ class native_step final : public step {
             function_ = std::move(f);
         } else if (const auto* sm = op.get_if<op::softmax>()) {
             auto f = std::make_unique<cpu::Softmax>(ctx);
-            f->configure(in(0), out(), 1.0f, sm->log != 0);
+            f->configure(in(0), out(), sm->beta, sm->log != 0);
             function_ = std::move(f);
         } else if (op.get_if<op::reorder>()) {
             auto f = std::make_unique<cpu::Reorder>(ctx);

@@ -102,6 +102,13 @@ TEST_CASE("fully connected, gemm, softmax on row-major tensors") {
     compare(op::softmax(), {data(shape{4, 33}, 18, 3.0f)}, "cpu");
 }
 
+TEST_CASE("softmax and log-softmax with beta scale the input on cpu as on the reference") {
+    // Found by the graph fuzzer: the plugin configured the runtime's softmax with beta 1.
+    const tensor x = data(shape{5, 29}, 30, 3.0f);
+    compare(op::softmax().scaled_by(2.5f), {x}, "cpu");
+    compare(op::softmax().scaled_by(0.25f).logarithmic(), {x}, "cpu");
+}
+
 TEST_CASE("gemm with C [N] broadcast over every row, plain and scaled") {
     const tensor a = data(shape{19, 23}, 21), b = data(shape{23, 13}, 22);
     const tensor row = data(shape{13}, 23, 1.0f, 0.5f);
