@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
 
 #include "helpers.hpp"
 #include "tessera/ops/op_desc.hpp"  // every op descriptor
@@ -169,4 +172,33 @@ TEST_CASE("op_desc: an output the descriptor itself rejects still names the op")
         CHECK(e.op() == "pooling");
         CHECK(e.message().find("INT64_MAX bytes") != std::string::npos);
     }
+}
+
+namespace {
+
+/// Every op in op_variant, default-constructed, given `inputs`: infer must throw a tessera::error
+/// before it touches any input (UBSan reports an index past the vector's end as reference
+/// binding to a null pointer even when the count check throws afterwards).
+/// `exempt` names the one op for which that count is valid (fill takes no input, concat any).
+template <std::size_t I = 0>
+void check_every_op_rejects(const std::vector<tensor_desc>& inputs, std::string_view exempt) {
+    if constexpr (I < std::variant_size_v<tessera::op_variant>) {
+        using Op = std::variant_alternative_t<I, tessera::op_variant>;
+        if (Op::name != exempt) {
+            INFO("op " << Op::name << " with " << inputs.size() << " inputs");
+            CHECK_THROWS_AS(Op{}.infer(inputs), tessera::error);
+        }
+        check_every_op_rejects<I + 1>(inputs, exempt);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every op: no inputs, or far too many, is an error before any input is read") {
+    check_every_op_rejects({}, "fill");
+    const tensor_desc small(shape{1, 1, 1, 1}, dtype::f32);
+    check_every_op_rejects(std::vector<tensor_desc>(16, small), "concat");
+    // The exempt ones still check their counts.
+    CHECK_THROWS_AS(op::fill{}.infer({small}), tessera::error);
+    CHECK_THROWS_AS(op::concat{}.infer({}), tessera::error);
 }

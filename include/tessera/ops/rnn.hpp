@@ -152,7 +152,9 @@ struct gru : detail::rnn_op<gru, tsr_gru_params, TSR_OP_GRU> {
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
-        return {hn_output(checked_sizes(checker{name}, inputs), inputs[0])};
+        // Validate first: argument evaluation order would let inputs[0] run before the count check.
+        const auto s = checked_sizes(checker{name}, inputs);
+        return {hn_output(s, inputs[0])};
     }
 };
 
