@@ -35,6 +35,7 @@ class reference_step final : public step {
             out.push_back(tensor::borrow(out_[i], b[node_.outputs[i]]->host_data()));
         reference::execute(node_.op, in, out);
     }
+    bool emulated() const override { return true; }
 
   private:
     sdk::node node_;

@@ -19,6 +19,8 @@ class step {
     virtual ~step() = default;
     /// Runs the node with the partition's buffers (indexed by partition tensor id).
     virtual void run(const std::vector<sdk::buffer*>& buffers) = 0;
+    /// Whether the node runs on the reference kernels rather than the runtime.
+    virtual bool emulated() const { return false; }
 };
 
 /// Builds the step for node `n` of partition `p`.

@@ -4,7 +4,6 @@
 #include <tessera/cpu/error.hpp>
 
 #include "blocked_layout.hpp"
-#include "compile_report.hpp"
 #include "fused_step.hpp"
 #include "fusion.hpp"
 
@@ -13,13 +12,15 @@ namespace tessera::cpu_plugin {
 program::program(const sdk::partition& p, const cpu::Context& ctx)
     : tensor_count_(p.tensors.size()), memory_(ctx.memory_manager()) {
     const std::vector<conv_chain> chains = plan_fusion(p);
-    int fused = 0;
+    int fused = 0, emulated = 0, reorders = 0;
     for (std::size_t i = 0; i < p.nodes.size(); ++i) {
         const sdk::node& n = p.nodes[i];
         const conv_chain& chain = chains[i];
+        reorders += n.op.kind() == TSR_OP_REORDER;
         try {
             if (chain.conv < 0) {
                 steps_.push_back(make_step(p, n, ctx, memory_));
+                emulated += steps_.back()->emulated();
             } else if (chain.conv == static_cast<int>(i)) {
                 steps_.push_back(make_fused_step(p, chain, ctx, memory_));
             } else {
@@ -29,7 +30,11 @@ program::program(const sdk::partition& p, const cpu::Context& ctx)
             throw error(status::backend_failure, e.what(), {backend_name, n.name, ""});
         }
     }
-    record_compile(static_cast<int>(p.nodes.size()), static_cast<int>(steps_.size()), fused);
+    stats_.nodes = static_cast<int>(p.nodes.size());
+    stats_.steps = static_cast<int>(steps_.size());
+    stats_.fused_nodes = fused;
+    stats_.emulated_nodes = emulated;
+    stats_.reorders = reorders;
 }
 
 void program::execute(const std::vector<sdk::buffer*>& buffers) {

@@ -14,8 +14,12 @@ class program final : public sdk::executable {
   public:
     program(const sdk::partition& p, const cpu::Context& ctx);
     void execute(const std::vector<sdk::buffer*>& buffers) override;
+    /// Nodes, steps, nodes fused into a convolution's step, nodes on the reference kernels and
+    /// reorder nodes, counted when the partition was compiled.
+    compile_stats stats() const override { return stats_; }
 
   private:
+    compile_stats stats_;
     std::size_t tensor_count_;
     std::shared_ptr<cpu::MemoryManager> memory_;
     std::vector<std::unique_ptr<step>> steps_;

@@ -5,6 +5,7 @@
  * - Every struct starts with uint32_t struct_size, written by whoever fills the struct; readers
  *   accept shorter (older) structs and never read past struct_size.
  * - Tables only grow at the end; a NULL slot, or one past struct_size, means "not supported".
+ * - History: 1.0 first release; 1.1 adds tsr_compile_stats and the compiled_stats slot.
  * - Same major version and plugin minor >= TSR_ABI_MIN_PLUGIN_MINOR loads; anything else is
  *   reported as an ABI mismatch naming both versions.
  * - Nothing allocated on one side is freed on the other: errors are written into a host-owned
@@ -25,7 +26,7 @@ extern "C" {
 #endif
 
 #define TSR_ABI_MAJOR 1
-#define TSR_ABI_MINOR 0
+#define TSR_ABI_MINOR 1
 /* The oldest plugin minor version this host still accepts. */
 #define TSR_ABI_MIN_PLUGIN_MINOR 0
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
@@ -159,6 +160,22 @@ typedef struct tsr_partition {
     const uint8_t* tensor_flags;
 } tsr_partition;
 
+/* What a backend made of one compiled partition (ABI 1.1). Size-prefixed both ways: the host
+ * sets struct_size to its own sizeof and every count to TSR_STAT_UNKNOWN; the plugin writes the
+ * counts it keeps, never past the host's struct_size, and sets struct_size to the bytes it
+ * filled (its own sizeof when that is smaller). The host reads a count only when it lies within
+ * that returned size, so older plugins (smaller struct) and newer ones (larger) both work. */
+enum { TSR_STAT_UNKNOWN = -1 };
+
+typedef struct tsr_compile_stats {
+    uint32_t struct_size;
+    int32_t nodes;          /* partition nodes compiled */
+    int32_t steps;          /* executable steps (kernels, library calls) that run them */
+    int32_t fused_nodes;    /* nodes folded into another node's step */
+    int32_t emulated_nodes; /* nodes run by fallback code (reference kernels, host loops) */
+    int32_t reorders;       /* layout conversions the backend added inside the partition */
+} tsr_compile_stats;
+
 typedef enum tsr_import_mode {
     TSR_IMPORT_COPY = 0,         /* copy now; the caller may reuse its memory at once */
     TSR_IMPORT_ZERO_COPY_RO = 1, /* use in place, read only */
@@ -214,6 +231,10 @@ typedef struct tsr_plugin_api {
 
     tsr_status (*event_wait)(tsr_event event, tsr_error* err);
     void (*event_release)(tsr_event event);
+
+    /* Optional (ABI 1.1): statistics of a compiled partition, filled as tsr_compile_stats says.
+     * A plugin without it (NULL, or a 1.0 table that ends before it) reports none. */
+    tsr_status (*compiled_stats)(tsr_compiled compiled, tsr_compile_stats* stats);
 } tsr_plugin_api;
 
 /* The one exported symbol. Returns NULL when the plugin cannot work here at all (no device, a

@@ -11,6 +11,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,14 @@ struct node_placement {
     std::vector<std::string> declined;  ///< "backend: reason (code)" in chain order
     bool inserted = false;              ///< a reorder the compiler added
     std::string description;            ///< the op with its mode, e.g. "pooling(max)"
+};
+
+/// One partition: the backend that compiled it, its nodes in order, and what the backend made of
+/// them (empty when the plugin reports no compile statistics).
+struct partition_report {
+    std::string backend;
+    std::vector<std::string> nodes;
+    std::optional<compile_stats> stats;
 };
 
 /// Memory the plan uses against what one buffer per tensor would have used.
@@ -124,6 +133,8 @@ class compiled_graph {
     }
 
     const std::vector<node_placement>& placements() const { return placements_; }
+    /// The partitions in run order, with each backend's compile statistics.
+    const std::vector<partition_report>& partitions() const { return partition_reports_; }
     memory_plan_stats memory() const { return stats_; }
     std::vector<std::string> backends() const {
         std::vector<std::string> names;
@@ -133,6 +144,8 @@ class compiled_graph {
 
     /// Which backend runs each op and why the others declined, plus inserted conversions. A line
     /// reads "  relu1 [activation] -> cpu: activation(relu)" (the op, then its mode by name).
+    /// Then one line per partition with the backend's compile statistics, e.g.
+    /// "  partition 1 on cpu: 3 nodes in 1 step, 2 fused, 0 emulated, 0 reorders".
     std::string placement_report() const {
         std::string s = "placement for \"" + config_text_ + "\" (chain:";
         for (const auto& b : backends_) s += " " + b.name();
@@ -144,6 +157,15 @@ class compiled_graph {
                  (p.description.empty() || p.description == p.op ? "" : ": " + p.description) +
                  "\n";
             for (const auto& d : p.declined) s += "      declined by " + d + "\n";
+        }
+        for (std::size_t k = 0; k < partition_reports_.size(); ++k) {
+            const partition_report& r = partition_reports_[k];
+            s += "  partition " + std::to_string(k + 1) + " on " + r.backend + ": " +
+                 (r.stats ? r.stats->to_string()
+                          : std::to_string(r.nodes.size()) +
+                                (r.nodes.size() == 1 ? " node" : " nodes") +
+                                " (the plugin reports no compile statistics)") +
+                 "\n";
         }
         for (const auto& t : transfers_) s += "  transfer " + t.label + "\n";
         s += "  memory: " + std::to_string(stats_.buffers) + " buffers, " +
@@ -209,6 +231,7 @@ class compiled_graph {
     std::map<std::string, int> feeds_by_name_;
     std::vector<fetch> fetches_;
     std::vector<node_placement> placements_;
+    std::vector<partition_report> partition_reports_;
     std::vector<tensor> constants_;
     memory_plan_stats stats_;
     std::unique_ptr<std::mutex> run_mutex_;

@@ -364,6 +364,10 @@ class graph_compiler {
             p.nodes = c_nodes.data();
             p.tensor_flags = flags.data();
             out_.partitions_.push_back({b, slots, compile_partition(b, p, nodes)});
+            partition_report report{
+                out_.backends_[b].name(), {}, out_.partitions_.back().compiled.stats()};
+            for (const auto& n : nodes) report.nodes.push_back(n.name);
+            out_.partition_reports_.push_back(std::move(report));
         }
     }
 

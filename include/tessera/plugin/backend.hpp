@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "tessera/config.hpp"
 #include "tessera/error.hpp"
 #include "tessera/ops/op_desc.hpp"
+#include "tessera/plugin/compile_stats.hpp"
 #include "tessera/plugin/error_record.hpp"
 #include "tessera/plugin/registry.hpp"
 #include "tessera/tensor.hpp"
@@ -196,6 +198,16 @@ class compiled_partition {
                 state_->api->event_release(ev);
             detail::check(st, we, state_->name, "event_wait");
         }
+    }
+
+    /// What the backend made of this partition (fused, emulated nodes, reorders); empty when the
+    /// plugin reports no compile statistics (an ABI 1.0 table ends before the slot) or the call
+    /// fails. Counts the plugin does not keep are empty.
+    std::optional<compile_stats> stats() const {
+        if (!detail::has_slot(state_->api, &tsr_plugin_api::compiled_stats)) return std::nullopt;
+        tsr_compile_stats s = detail::blank_compile_stats();
+        if (state_->api->compiled_stats(handle_, &s) != TSR_SUCCESS) return std::nullopt;
+        return detail::read_compile_stats(s);
     }
 
   private:

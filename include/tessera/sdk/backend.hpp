@@ -14,6 +14,7 @@
 
 #include "tessera/c/plugin.h"
 #include "tessera/ops/op_desc.hpp"
+#include "tessera/plugin/compile_stats.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera::sdk {
@@ -117,6 +118,9 @@ class executable {
   public:
     virtual ~executable() = default;
     virtual void execute(const std::vector<buffer*>& buffers) = 0;
+    /// What the backend made of the partition, for the host's placement report (the ABI's
+    /// compiled_stats slot). Counts left empty are reported unknown; the SDK fills `nodes`.
+    virtual compile_stats stats() const { return {}; }
 };
 
 /// Thread safety required of a plugin's backend: the host calls one backend instance, its

@@ -26,6 +26,7 @@ struct tsr_backend_s {
 };
 struct tsr_compiled_s {
     std::unique_ptr<tessera::sdk::executable> impl;
+    std::int32_t nodes = 0;  ///< the partition's node count, for compile statistics
 };
 struct tsr_buffer_s {
     std::unique_ptr<tessera::sdk::buffer> impl;
@@ -181,10 +182,19 @@ struct table_functions {
             }
             auto handle = std::make_unique<tsr_compiled_s>();
             handle->impl = b->impl->compile(part);
+            handle->nodes = p->num_nodes;
             *out = handle.release();
         });
     }
     static void release_compiled(tsr_compiled c) { delete c; }
+    static tsr_status compiled_stats(tsr_compiled c, tsr_compile_stats* out) {
+        return guarded(nullptr, [&] {
+            if (!c || !out) throw error(status::invalid_argument, "compiled_stats: null argument");
+            compile_stats s = c->impl->stats();
+            if (!s.nodes) s.nodes = c->nodes;
+            tessera::detail::write_compile_stats(s, out);
+        });
+    }
 
     static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n,
                               tsr_event* ev, tsr_error* err) {
@@ -302,6 +312,7 @@ const tsr_plugin_api* plugin_api(const tsr_host_api* host, const char* name, con
         t.copy_from_host = &f::copy_from_host;
         t.event_wait = &f::event_wait;
         t.event_release = &f::event_release;
+        t.compiled_stats = &f::compiled_stats;
         return t;
     }();
     return &table;

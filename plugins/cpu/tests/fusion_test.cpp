@@ -1,27 +1,36 @@
 // fusion_test.cpp: conv -> batchnorm -> activation graphs on the cpu backend run as one fused
-// step (counted by the plugin's compile report) and match the reference; chains whose
-// intermediate tensors are read elsewhere are not fused and still match.
-#include <dlfcn.h>
-
-#include "../compile_report.hpp"
+// step (counted by the plugin's compile statistics, read through compiled_graph::partitions())
+// and match the reference; chains whose intermediate tensors are read elsewhere are not fused
+// and still match.
 #include "test_support.hpp"
 
 using namespace cpu_test;
 
 namespace {
 
-/// The plugin's compile counters since the previous call.
-tsr_cpu_compile_report take_report() {
-    void* handle = dlopen(CPU_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
-    REQUIRE(handle != nullptr);
-    auto* get = reinterpret_cast<decltype(&tsr_cpu_compile_report_get)>(
-        dlsym(handle, "tsr_cpu_compile_report_get"));
-    const bool exported = get != nullptr;
-    REQUIRE(exported);
-    tsr_cpu_compile_report r{};
-    r.struct_size = sizeof r;
-    get(&r, 1);
-    dlclose(handle);
+/// The cpu plugin's compile statistics of the partitions it compiled, summed.
+struct cpu_report {
+    int partitions = 0;
+    int nodes = 0;
+    int steps = 0;
+    int fused_nodes = 0;
+};
+
+void add_partition(cpu_report& r, const std::optional<compile_stats>& s) {
+    REQUIRE(s.has_value());  // the cpu plugin fills the compiled_stats slot
+    REQUIRE(s->nodes.has_value());
+    REQUIRE(s->steps.has_value());
+    REQUIRE(s->fused_nodes.has_value());
+    ++r.partitions;
+    r.nodes += *s->nodes;
+    r.steps += *s->steps;
+    r.fused_nodes += *s->fused_nodes;
+}
+
+cpu_report report_of(const compiled_graph& cg) {
+    cpu_report r;
+    for (const partition_report& p : cg.partitions())
+        if (p.backend == "cpu") add_partition(r, p.stats);
     return r;
 }
 
@@ -62,14 +71,13 @@ const shape input_shape = shape::nchw(2, 5, 12, 10);
 
 /// Runs `build` on cpu and on the reference backend, compares every output, returns the report.
 template <typename Build>
-tsr_cpu_compile_report check_against_reference(Build build, const std::string& config = "cpu") {
+cpu_report check_against_reference(Build build, const std::string& config = "cpu") {
     load_cpu_plugin();
     graph g, r;
     build(g);
     build(r);
-    take_report();
     auto cg = g.compile(config);
-    const tsr_cpu_compile_report report = take_report();
+    const cpu_report report = report_of(cg);
     auto ref = r.compile("reference");
     for (int run = 0; run < 2; ++run) {  // a second run with new data reuses the compiled steps
         const tensor x = data(input_shape, 40 + run);
@@ -206,7 +214,7 @@ namespace {
 
 /// conv -> batchnorm as a hand-built partition (tensors: 0 x, 1 w, 2 conv out, 3 mean, 4 var,
 /// 5 bn out) compiled through the C ABI with the given tensor flags (null: none given).
-tsr_cpu_compile_report compile_by_hand(const std::uint8_t* flags) {
+cpu_report compile_by_hand(const std::uint8_t* flags) {
     load_cpu_plugin();
     backend b(plugin_registry::instance().find("cpu"));
     const tensor_desc x(shape::nchw(1, 5, 6, 6), dtype::f32), w(shape{8, 5, 3, 3}, dtype::f32),
@@ -250,9 +258,10 @@ tsr_cpu_compile_report compile_by_hand(const std::uint8_t* flags) {
     p.num_nodes = 2;
     p.nodes = nodes;
     p.tensor_flags = flags;
-    take_report();
     const compiled_partition compiled = b.compile(p);
-    return take_report();
+    cpu_report r;
+    add_partition(r, compiled.stats());
+    return r;
 }
 
 }  // namespace
