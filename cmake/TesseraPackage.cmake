@@ -11,4 +11,5 @@ install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/TesseraConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/TesseraConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/TesseraPlugin.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/tessera_plugin.map
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tessera)
