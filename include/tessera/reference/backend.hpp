@@ -3,6 +3,7 @@
 // exercise the dlopen path with the very same code.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -77,6 +78,18 @@ class backend final : public sdk::backend {
                                  e.tensor()});
                 }
             }
+        }
+
+        /// One step per node, nothing fused or emulated; reorder nodes are its reorders.
+        compile_stats stats() const override {
+            compile_stats s;
+            s.steps = static_cast<int>(part_.nodes.size());
+            s.fused_nodes = 0;
+            s.emulated_nodes = 0;
+            s.reorders = static_cast<int>(
+                std::count_if(part_.nodes.begin(), part_.nodes.end(),
+                              [](const sdk::node& n) { return n.op.kind() == TSR_OP_REORDER; }));
+            return s;
         }
 
       private:
