@@ -5,6 +5,8 @@
 //   tessera            everything
 //   tessera --report   only the loader report
 //   tessera --load F   load plugin file F first (repeatable)
+//   tessera --place C  compile the sample network (sample_network.hpp) for config string C and
+//                      print its placement report with each partition's compile statistics
 //   tessera --check-plugin F [--timeout S]
 //                      load F in a child process and report what happened, including an entry
 //                      function that aborts, exits or does not return within S seconds (10)
@@ -15,9 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include <tessera/plugin/backend.hpp>
 #include <tessera/tessera.hpp>
 
 #include "check_plugin.hpp"
+#include "sample_network.hpp"
 
 using namespace tessera;
 
@@ -55,6 +59,35 @@ std::vector<probe> probes() {
     };
 }
 
+/// What `backend` makes of the sample network compiled for it alone: one line per partition
+/// with the plugin's compile statistics.
+void print_sample_statistics(const std::string& backend) {
+    std::printf("  sample network (%s):\n", cli::sample_network_ops);
+    try {
+        const compiled_graph cg = cli::sample_network().compile(backend);
+        for (std::size_t k = 0; k < cg.partitions().size(); ++k) {
+            const partition_report& r = cg.partitions()[k];
+            std::printf("    partition %zu on %s: %s\n", k + 1, r.backend.c_str(),
+                        r.stats ? r.stats->to_string().c_str()
+                                : "the plugin reports no compile statistics");
+        }
+    } catch (const error& e) {
+        std::printf("    cannot compile: %s\n", e.what());
+    }
+}
+
+/// `tessera --place CONFIG`: the sample network's placement report for CONFIG.
+int print_placement(const char* config) {
+    try {
+        std::printf("%s", cli::sample_network().compile(config).placement_report().c_str());
+        return 0;
+    } catch (const error& e) {
+        std::fprintf(stderr, "tessera: cannot compile the sample network for \"%s\": %s\n", config,
+                     e.what());
+        return 1;
+    }
+}
+
 void describe(const plugin_entry& p) {
     std::printf("\nBackend '%s' %s — %s\n  from: %s\n", p.api->name,
                 p.api->version ? p.api->version : "", p.api->description ? p.api->description : "",
@@ -82,12 +115,14 @@ void describe(const plugin_entry& p) {
         }
     } catch (const error& e) {
         std::printf("  cannot start: %s\n", e.what());
+        return;
     }
+    print_sample_statistics(p.api->name);
 }
 
 int usage() {
     std::fprintf(stderr,
-                 "usage: tessera [--report] [--load PLUGIN_FILE]...\n"
+                 "usage: tessera [--report] [--load PLUGIN_FILE]... [--place CONFIG]\n"
                  "       tessera --check-plugin PLUGIN_FILE [--timeout SECONDS]\n");
     return 2;
 }
@@ -97,12 +132,15 @@ int usage() {
 int main(int argc, char** argv) {
     bool report_only = false;
     const char* check_file = nullptr;
+    const char* place_config = nullptr;
     int timeout_s = 10;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--report")) {
             report_only = true;
         } else if (!std::strcmp(argv[i], "--load") && i + 1 < argc) {
             plugin_registry::instance().load(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--place") && i + 1 < argc) {
+            place_config = argv[++i];
         } else if (!std::strcmp(argv[i], "--check-plugin") && i + 1 < argc) {
             check_file = argv[++i];
         } else if (!std::strcmp(argv[i], "--timeout") && i + 1 < argc) {
@@ -113,6 +151,7 @@ int main(int argc, char** argv) {
         }
     }
     if (check_file) return cli::check_plugin(check_file, timeout_s);
+    if (place_config) return print_placement(place_config);
     std::printf("Tessera %s, plugin ABI %d.%d\n", version_string, abi_major, abi_minor);
     std::printf(
         "Plugin search: API paths, TESSERA_PLUGINS (files), TESSERA_PLUGIN_PATH (directories), "
