@@ -1,21 +1,18 @@
 // backend_table.hpp: the backends the conformance suite drives, each selected with a strict
-// config (a decline is reported, never hidden by a fallback), and the per-backend tolerance
-// against the reference backend. Plugins come from the build tree (paths set by CMake).
+// config (a decline is reported, never hidden by a fallback), with its tolerance against the
+// reference backend from the one tolerance table (tests/common/backend_tolerances.hpp). Plugins
+// come from the build tree (paths set by CMake). Adding a backend is one row here and its
+// plugin target's name in CMakeLists.txt.
 #pragma once
 
-#include <cmath>
 #include <string>
 #include <vector>
 
+#include "common/backend_tolerances.hpp"
+
 namespace conformance {
 
-/// |got - ref| <= k * (rel * |ref| + rel_to_max * max|ref|) + abs per element, where k is the
-/// case's number of rounded steps (one for most ops; see conformance_case::roundings).
-struct tolerance {
-    double rel = 0.0;
-    double rel_to_max = 0.0;
-    double abs = 0.0;
-};
+using tessera_test::tolerance;
 
 struct backend_entry {
     std::string name;    ///< the backend's registered name
@@ -24,22 +21,22 @@ struct backend_entry {
     tolerance tol;
 };
 
+inline backend_entry strict(const std::string& name, const std::string& plugin) {
+    return {name, name + "!", plugin, tessera_test::tolerance_of(name)};
+}
+
 /// Every backend this build has, the reference backend first.
 inline const std::vector<backend_entry>& backend_table() {
     static const std::vector<backend_entry> table = {
-        // The built-in reference backend run through the graph compiler: must be exact.
-        {"reference", "reference!", "", {0.0, 0.0, 0.0}},
+        strict("reference", ""),
 #ifdef CONFORMANCE_CPU_PLUGIN
-        // fp32 with reassociated sums (packed GEMM, blocked convolution).
-        {"cpu", "cpu!", CONFORMANCE_CPU_PLUGIN, {1e-5, 1e-5, 1e-6}},
+        strict("cpu", CONFORMANCE_CPU_PLUGIN),
 #endif
 #ifdef CONFORMANCE_ZAIU_PLUGIN
-        // plugins/zaiu/README.md "Precision": DLFLOAT16 storage, fp32 compute.
-        {"zaiu", "zaiu!", CONFORMANCE_ZAIU_PLUGIN, {std::ldexp(1.0, -8), std::ldexp(1.0, -9), 0.0}},
+        strict("zaiu", CONFORMANCE_ZAIU_PLUGIN),
 #endif
 #ifdef CONFORMANCE_QCOM_ML_PLUGIN
-        // fp32 OpenCL kernels (qcom-ml plugin tests: 1e-5 relative).
-        {"qcom-ml", "qcom-ml!", CONFORMANCE_QCOM_ML_PLUGIN, {1e-5, 1e-5, 1e-6}},
+        strict("qcom-ml", CONFORMANCE_QCOM_ML_PLUGIN),
 #endif
     };
     return table;

@@ -1,6 +1,6 @@
-// case_support.hpp: what one conformance case is (an op, a named broadcast form and inputs) and
-// the random shapes and values the case generators draw from. Values are DLFLOAT16-exact so
-// every backend sees the same numbers the reference does.
+// case_support.hpp: what one conformance case is (an op, a named form and inputs), the random
+// shapes and values the case generators draw from, and the generators. Values are
+// DLFLOAT16-exact so every backend sees the same numbers the reference does.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 
 #include <tessera/numeric/dlfloat16.hpp>
 #include <tessera/tessera.hpp>
+#include <tessera/plugin/backend.hpp>
+#include <tessera/reference/execute.hpp>
 
 namespace conformance {
 
@@ -96,14 +98,25 @@ inline shape with_dim(const shape& s, int i, std::int64_t v) {
     return shape(d.begin(), d.end());
 }
 
+/// `t`'s values stored as `type` with `q` (converted as the reference converts).
+inline tensor retyped(const tensor& t, dtype type, const quantization& q = {}) {
+    tensor out(tensor_desc(t.dims(), type, layout::row_major(), q));
+    tensor::copy_elements(t, out);
+    return out;
+}
+
 /// The last `n` dims of `s`.
 inline shape trailing(const shape& s, int n) {
     std::vector<std::int64_t> d(s.end() - n, s.end());
     return shape(d.begin(), d.end());
 }
 
-// Generators, one per op family (cases_*.cpp). Each returns every broadcast form the op's
-// descriptor admits, `repeats` random shapes per form.
+/// `base` once per non-f32 dtype its op admits (f16, bf16, quantised i8 and u8, Q8 i16, i32):
+/// every f32 input is converted, and the dtypes the op's descriptor rejects are left out.
+void add_dtype_forms(case_list& cases, const conformance_case& base);
+
+// Generators, one per op family (cases_*.cpp). Each returns every form (broadcast, geometry,
+// mode, dtype) the op's descriptor admits, `repeats` random shapes per form.
 case_list binary_cases(draw& d, int repeats);
 case_list prelu_cases(draw& d, int repeats);
 case_list data_cases(draw& d, int repeats);  // concat, table_lookup, norm
@@ -114,5 +127,15 @@ case_list fully_connected_cases(draw& d, int repeats);
 case_list conv2d_cases(draw& d, int repeats);
 case_list batchnorm_cases(draw& d, int repeats);
 case_list layer_norm_cases(draw& d, int repeats);
+case_list conv2d_geometry_cases(draw& d, int repeats);  // strides, padding, dilation, groups
+case_list pooling_cases(draw& d, int repeats);
+case_list lrn_cases(draw& d, int repeats);         // and mean_reduce2d
+case_list activation_cases(draw& d, int repeats);  // every kind, unary, clipping, NaN
+case_list softmax_cases(draw& d, int repeats);
+case_list reduction_cases(draw& d, int repeats);  // reduce, moments
+case_list layout_cases(draw& d, int repeats);     // permute, transpose, reshape, depth_to_space
+case_list resize_pad_fill_cases(draw& d, int repeats);  // resize_bilinear, pad, fill, reorder
+case_list rnn_cases(draw& d, int repeats);              // lstm, gru
+case_list dtype_cases(draw& d, int repeats);            // every family in every admitted dtype
 
 }  // namespace conformance

@@ -79,6 +79,10 @@ const matmul_form matmul_forms[] = {
      TSR_MATMUL_LESSER_EQUAL},
     {"greater_equal: A [m, n], B [s, n, p], C [p]", false, true, matmul_form::row,
      TSR_MATMUL_GREATER_EQUAL},
+    {"lesser: A [s, m, n], B [s, n, p], C [s, p]", true, true, matmul_form::stacked,
+     TSR_MATMUL_LESSER},
+    {"equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, TSR_MATMUL_EQUAL},
+    {"not_equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, TSR_MATMUL_NOT_EQUAL},
 };
 
 }  // namespace

@@ -2,7 +2,7 @@
 // step (counted by the plugin's compile statistics, read through compiled_graph::partitions())
 // and match the reference; chains whose intermediate tensors are read elsewhere are not fused
 // and still match.
-#include "test_support.hpp"
+#include "cpu_plugin.hpp"
 
 using namespace cpu_test;
 
@@ -47,19 +47,20 @@ graph::tensor_id conv_bn_act(graph& g, graph::tensor_id t, const std::string& na
     const int c = o.channels_out;
     const int k = o.kernel, pad = o.kernel / 2;
     std::vector<graph::tensor_id> in{
-        t, g.constant(name + ".w", data(shape{c, o.channels_in / o.groups, k, k}, seed, 0.3f))};
+        t, g.constant(name + ".w",
+                      values(shape{c, o.channels_in / o.groups, k, k}, seed, -0.3f, 0.3f))};
     auto conv = op::conv2d().padding(pad, pad, pad, pad).groups(o.groups);
     if (o.bias) {
         conv.bias();
-        in.push_back(g.constant(name + ".b", data(shape{c}, seed + 1, 0.1f)));
+        in.push_back(g.constant(name + ".b", values(shape{c}, seed + 1, -0.1f, 0.1f)));
     }
     t = g.apply(name + ".conv", conv, in);
     std::vector<graph::tensor_id> bn_in{
-        t, g.constant(name + ".mean", data(shape{c}, seed + 2, 0.2f)),
-        g.constant(name + ".var", data(shape{c}, seed + 3, 0.4f, 1.0f))};
+        t, g.constant(name + ".mean", values(shape{c}, seed + 2, -0.2f, 0.2f)),
+        g.constant(name + ".var", values(shape{c}, seed + 3, 0.6f, 1.4f))};
     if (o.affine) {
-        bn_in.push_back(g.constant(name + ".scale", data(shape{c}, seed + 4, 0.5f, 1.0f)));
-        bn_in.push_back(g.constant(name + ".shift", data(shape{c}, seed + 5, 0.1f)));
+        bn_in.push_back(g.constant(name + ".scale", values(shape{c}, seed + 4, 0.5f, 1.5f)));
+        bn_in.push_back(g.constant(name + ".shift", values(shape{c}, seed + 5, -0.1f, 0.1f)));
     }
     t = g.apply(name + ".bn", op::batchnorm().fuse(o.bn_act), bn_in);
     if (bn_out) *bn_out = t;
@@ -80,14 +81,14 @@ cpu_report check_against_reference(Build build, const std::string& config = "cpu
     const cpu_report report = report_of(cg);
     auto ref = r.compile("reference");
     for (int run = 0; run < 2; ++run) {  // a second run with new data reuses the compiled steps
-        const tensor x = data(input_shape, 40 + run);
+        const tensor x = values(input_shape, 40 + run);
         const auto got = cg.run({{"x", x}});
         const auto want = ref.run({{"x", x}});
         REQUIRE(got.size() == want.size());
         for (const auto& entry : want) {
             const std::string& name = entry.first;  // clang 14 cannot capture a structured binding
             CAPTURE(name);
-            check_close(got.at(name), entry.second, 1e-4f, 1e-5f);
+            check_close(got.at(name), entry.second, {1e-4, 0.0, 1e-5});
         }
     }
     return report;
@@ -170,7 +171,7 @@ TEST_CASE(
     build(g2);
     auto one = g1.compile("cpu:threads=1");
     auto two = g2.compile("cpu:threads=2");
-    const tensor x = data(input_shape, 120);
+    const tensor x = values(input_shape, 120);
     const tensor a = one.run({{"x", x}}).begin()->second, c = two.run({{"x", x}}).begin()->second;
     int differing = 0;
     for (std::int64_t i = 0; i < a.num_elements(); ++i)
@@ -196,11 +197,11 @@ TEST_CASE("a conv output read by two nodes is not fused away") {
     const auto report = check_against_reference([](graph& g) {
         const auto x = g.input("x", tensor_desc(input_shape, dtype::f32));
         auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
-                         {x, g.constant("w", data(shape{8, 5, 3, 3}, 140, 0.3f))});
+                         {x, g.constant("w", values(shape{8, 5, 3, 3}, 140, -0.3f, 0.3f))});
         auto side = g.apply("side", op::activation(TSR_ACT_TANH), {t});
         t = g.apply("bn", op::batchnorm(),
-                    {t, g.constant("mean", data(shape{8}, 141, 0.2f)),
-                     g.constant("var", data(shape{8}, 142, 0.4f, 1.0f))});
+                    {t, g.constant("mean", values(shape{8}, 141, -0.2f, 0.2f)),
+                     g.constant("var", values(shape{8}, 142, 0.6f, 1.4f))});
         t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
         g.output(t);
         g.output(side);

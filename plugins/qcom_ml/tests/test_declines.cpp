@@ -1,6 +1,6 @@
 // test_declines.cpp: what qcom-ml declines, with the reason code the host branches on, and the
 // fallback along "qcom-ml|reference" that records it.
-#include "test_support.hpp"
+#include "qcom_ml_plugin.hpp"
 
 using namespace qcom_test;
 

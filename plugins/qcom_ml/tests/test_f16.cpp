@@ -1,7 +1,7 @@
 // test_f16.cpp: f16 tensors (CL_HALF_FLOAT storage; PoCL has no cl_khr_fp16, so CLML computes
 // in f32 and rounds on store). Tolerances are the ones a real CLML client used for fp16: conv
 // 1e-1, binary/pool/concat 1e-2, batchnorm/clip 1e-3.
-#include "test_support.hpp"
+#include "qcom_ml_plugin.hpp"
 
 using namespace qcom_test;
 
@@ -29,4 +29,10 @@ TEST_CASE("f16: conv2d, binary, pooling, concat, batchnorm, relu6") {
         {half(values({1, 3, 4, 4}, 9)), half(values({3}, 10)), half(values({3}, 11, 0.5f, 1.5f))},
         1e-3);
     check_op(op::activation(TSR_ACT_RELU6), {half(values({1, 3, 4, 4}, 12, -8.0f, 8.0f))}, 1e-3);
+}
+
+TEST_CASE("f16: clip to [-1, 1] as CLML's clip op (a client's case, reduced)") {
+    // The client's fp16 case was 1x32x256x256; its fp16 tolerance 1e-3.
+    check_op(op::activation(TSR_ACT_CLIP, -1.0f, 1.0f),
+             {half(values({1, 32, 16, 16}, 106, -2.0f, 2.0f))}, 1e-3);
 }

@@ -2,7 +2,7 @@
 // qcom-ml ops keep the OPTIMAL layout (no transfer between them), a reorder is inserted where an
 // op reads plain matrices, the recorded partition replays correctly with new inputs, and the
 // backend reports its OpenCL devices.
-#include "test_support.hpp"
+#include "qcom_ml_plugin.hpp"
 
 using namespace qcom_test;
 

@@ -1,7 +1,7 @@
 // test_memory.cpp: qcom-ml memory hooks and options: OpenCL buffers round-trip through the host
 // copies (with layout and dtype conversion), import copies, zero-copy import and mapping are
 // refused, device/platform options select devices.
-#include "test_support.hpp"
+#include "qcom_ml_plugin.hpp"
 
 using namespace qcom_test;
 

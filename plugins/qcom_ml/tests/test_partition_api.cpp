@@ -1,7 +1,7 @@
 // test_partition_api.cpp: a qcom-ml partition driven through the plugin ABI directly: the
 // recording made on the first execute is replayed with other buffers (per-dispatch tensor
 // memory updates) and again with the first ones; OPTIMAL tensors cross partitions.
-#include "test_support.hpp"
+#include "qcom_ml_plugin.hpp"
 
 using namespace qcom_test;
 

@@ -1,7 +1,7 @@
 // graph_test.cpp: the zaiu backend as the host sees it: devices, layout choices and sizes,
 // declines with reason codes, and graphs compiled with "zaiu|reference" (stick layouts kept
 // between consecutive zaiu ops, fallbacks around declined ops, strict failures).
-#include "test_support.hpp"
+#include "zaiu_plugin.hpp"
 
 using namespace zaiu_test;
 
@@ -86,19 +86,19 @@ TEST_CASE("declines carry reason codes") {
 
 TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
     graph g;
-    const tensor image = random_tensor(shape::nchw(1, 3, 13, 17), -1, 1, 70);
+    const tensor image = values(shape::nchw(1, 3, 13, 17), 70, -1, 1);
     const auto x = g.input("x", image.desc());
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1).bias(),
-                     {x, g.constant("w", random_tensor(shape{6, 3, 3, 3}, -0.5f, 0.5f, 71)),
-                      g.constant("b", random_tensor(shape{6}, -0.2f, 0.2f, 72))});
+                     {x, g.constant("w", values(shape{6, 3, 3, 3}, 71, -0.5f, 0.5f)),
+                      g.constant("b", values(shape{6}, 72, -0.2f, 0.2f))});
     t = g.apply("bn", op::batchnorm(),
-                {t, g.constant("m", random_tensor(shape{6}, -0.1f, 0.1f, 73)),
-                 g.constant("v", random_tensor(shape{6}, 0.5f, 1.5f, 74))});
+                {t, g.constant("m", values(shape{6}, 73, -0.1f, 0.1f)),
+                 g.constant("v", values(shape{6}, 74, 0.5f, 1.5f))});
     t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
     t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
     t = g.apply("fc", op::fully_connected().bias(),
-                {t, g.constant("fw", random_tensor(shape{10, 6 * 6 * 8}, -0.1f, 0.1f, 75)),
-                 g.constant("fb", random_tensor(shape{10}, -0.1f, 0.1f, 76))});
+                {t, g.constant("fw", values(shape{10, 6 * 6 * 8}, 75, -0.1f, 0.1f)),
+                 g.constant("fb", values(shape{10}, 76, -0.1f, 0.1f))});
     t = g.apply("softmax", op::softmax(), {t});
     g.output(t);
 
@@ -113,16 +113,16 @@ TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
           1);  // NHWC sticks -> [N, C*H*W] rows for the fc
     const tensor expected = ref.run({{"x", image}}).at("softmax");
     const tensor actual = z.run({{"x", image}}).at("softmax");
-    check_close(actual, expected, 8, "6-op chain");
+    check_close(actual, expected, tolerance_of("zaiu"), 8, "6-op chain");
 }
 
 TEST_CASE("declined ops fall back with the reason in the report") {
     graph g;
-    const tensor image = random_tensor(shape::nchw(1, 4, 9, 9), -1, 1, 80);
+    const tensor image = values(shape::nchw(1, 4, 9, 9), 80, -1, 1);
     const auto x = g.input("x", image.desc());
     auto t = g.apply("relu", op::activation(TSR_ACT_RELU), {x});
     t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(4),
-                {t, g.constant("w", random_tensor(shape{4, 1, 3, 3}, -0.5f, 0.5f, 81))});
+                {t, g.constant("w", values(shape{4, 1, 3, 3}, 81, -0.5f, 0.5f))});
     t = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {t});
     t = g.apply("abs", op::unary(TSR_UNARY_ABS), {t});
     g.output(t);
@@ -135,7 +135,8 @@ TEST_CASE("declined ops fall back with the reason in the report") {
     CHECK(report.find("abs [unary] -> reference") != std::string::npos);
     CHECK(count_of(report, "transfer") == 3);  // relu -> dw, dw -> sig, sig -> abs
     check_close(z.run({{"x", image}}).at("abs"),
-                g.compile("reference").run({{"x", image}}).at("abs"), 2, "fallback chain");
+                g.compile("reference").run({{"x", image}}).at("abs"), tolerance_of("zaiu"), 2,
+                "fallback chain");
 }
 
 TEST_CASE("a strict zaiu! fails with unsupported on an op the zAIU lacks") {
@@ -153,12 +154,12 @@ TEST_CASE("a strict zaiu! fails with unsupported on an op the zAIU lacks") {
 
 TEST_CASE("host copies: any strided host layout in, row-major out, f16 on the way") {
     backend b = zaiu_backend();
-    const tensor host = random_tensor(shape::nchw(2, 70, 3, 5), -3, 3, 90);
+    const tensor host = values(shape::nchw(2, 70, 3, 5), 90, -3, 3);
     const op_support s = ask(op::activation(TSR_ACT_RELU), {host.desc()});
     REQUIRE(s.supported());
     buffer buf = b.allocate(s.inputs[0]);
     buf.copy_from_host(host.clone(layout::nhwc()), s.inputs[0]);
     tensor back(tensor_desc(host.dims(), dtype::f16));
     buf.copy_to_host(s.inputs[0], back);
-    check_close(back, host, 1, "round trip");
+    check_close(back, host, tolerance_of("zaiu"), 1, "round trip");
 }

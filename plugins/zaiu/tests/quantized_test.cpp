@@ -14,7 +14,7 @@
 // compared within 1. Comparisons use power-of-two scales, where both sides are exact: no
 // tolerance. On-the-fly inputs are chosen away from rounding ties (zDNN rounds a * (1/Sa) + Za,
 // the reference round(a / Sa) + Za; they can differ by one step at a tie when Za is odd).
-#include "test_support.hpp"
+#include "zaiu_plugin.hpp"
 
 using namespace zaiu_test;
 
@@ -62,9 +62,9 @@ void check_within(const tensor& actual, const tensor& expected, double tolerance
 void check_quantized(const op::quantized_matmul& q, const std::vector<tensor>& in,
                      double tolerance = -1.0) {
     const tensor expected = reference::execute(q, in).at(0);
-    const tensor actual = run_graph_op(q, in, "zaiu!", {false, true, true}).at(0);
+    const tensor actual = run_op(q, in, "zaiu!", {false, true, true}).at(0);
     if (tolerance < 0) {
-        check_close(actual, expected, 1, "quantized_matmul");
+        check_close(actual, expected, tolerance_of("zaiu"), 1, "quantized_matmul");
     } else {
         check_within(actual, expected, tolerance, "quantized_matmul");
     }
@@ -73,7 +73,7 @@ void check_quantized(const op::quantized_matmul& q, const std::vector<tensor>& i
 std::string placement_of(const op::quantized_matmul& q, const std::vector<tensor>& in,
                          tensor* result) {
     std::string report;
-    *result = run_graph_op(q, in, "zaiu|reference", {false, true, true}, &report).at(0);
+    *result = run_op(q, in, "zaiu|reference", {false, true, true}, &report).at(0);
     return report;
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("quantized_matmul comparisons are exact with power-of-two scales") {
 TEST_CASE("quantized_matmul with a pre-computed bias") {
     const tensor a = int8_tensor(shape{4, 20}, -50, 50, 0.1f, 0, 26);
     const tensor b = int8_tensor(shape{20, 9}, -50, 50, 0.1f, 0, 27);
-    const tensor bias = random_tensor(shape{9}, -5, 5, 28);  // output units
+    const tensor bias = values(shape{9}, 28, -5, 5);  // output units
     check_quantized(op::quantized_matmul().precomputed(), {a, b, bias});
     check_quantized(
         op::quantized_matmul().precomputed().dequantized(false).output_quantization(0.5f, 2),
@@ -164,7 +164,7 @@ TEST_CASE("quantized_matmul with a pre-computed bias") {
     // comparisons against sum qa * qb: Za may be non-zero (folded into C by the caller)
     const tensor a_offset = int8_tensor(shape{4, 20}, -5, 5, 0.5f, 3, 29);
     const tensor b_small = int8_tensor(shape{20, 9}, -5, 5, 0.5f, 0, 30);
-    tensor threshold = random_tensor(shape{9}, -20, 20, 31);
+    tensor threshold = values(shape{9}, 31, -20, 20);
     for (std::int64_t i = 0; i < 9; ++i)
         threshold.data_as<float>()[i] = std::floor(threshold.data_as<float>()[i]);
     check_quantized(op::quantized_matmul().precomputed().operation(TSR_MATMUL_GREATER_EQUAL),
@@ -173,7 +173,7 @@ TEST_CASE("quantized_matmul with a pre-computed bias") {
 
 TEST_CASE("quantized_matmul declines what zDNN cannot express and falls back with the reason") {
     const tensor b = int8_tensor(shape{20, 9}, -50, 50, 0.1f, 4, 32);  // Zb != 0
-    const tensor bias = random_tensor(shape{9}, -5, 5, 33);
+    const tensor bias = values(shape{9}, 33, -5, 5);
     const std::vector<tensor> in{int8_tensor(shape{4, 20}, -50, 50, 0.1f, 0, 34), b, bias};
     const op::quantized_matmul q = op::quantized_matmul().precomputed();
     tensor result;
@@ -183,7 +183,7 @@ TEST_CASE("quantized_matmul declines what zDNN cannot express and falls back wit
     CHECK(report.find("pre-computed bias with non-zero zero points") != std::string::npos);
     check_within(result, reference::execute(q, in).at(0), 0.0, "fallback");
     try {
-        (void)run_graph_op(q, in, "zaiu!", {false, true, true});
+        (void)run_op(q, in, "zaiu!", {false, true, true});
         FAIL("expected an error");
     } catch (const error& e) {
         CHECK(e.code() == status::unsupported);
@@ -219,5 +219,6 @@ TEST_CASE("quantized_matmul reads a floating A left in sticks by the previous za
     const tensor expected =
         reference::execute(q, {reference::execute(op::activation(TSR_ACT_RELU), {x}).at(0), w, c})
             .at(0);
-    check_close(z.run({{"x", x}}).at("qmm"), expected, 1, "relu then quantized_matmul");
+    check_close(z.run({{"x", x}}).at("qmm"), expected, tolerance_of("zaiu"), 1,
+                "relu then quantized_matmul");
 }
