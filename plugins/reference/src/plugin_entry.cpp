@@ -1,4 +1,4 @@
-// reference_plugin.cpp: exports the header-embedded reference backend as a dlopen-able plugin,
+// plugin_entry.cpp: exports the header-embedded reference backend as a dlopen-able plugin,
 // so tests exercise the loader with the very code every program has built in.
 #include "tessera/reference/backend.hpp"
 
