@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std::string& why) {
     using fn = zdnn_activation::fn;
@@ -79,4 +79,4 @@ zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, z
     return ZDNN_FUNC_RC_F000;
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

@@ -10,7 +10,7 @@
 #include "tessera/c/ops.h"
 #include "tessera/ops/activation.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 struct zdnn_activation {
     enum class fn { relu, leaky_relu, tanh, sigmoid, gelu } kind = fn::relu;
@@ -31,4 +31,4 @@ std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& 
 /// Runs the activation from `in` to `out` (same transformed shape).
 zdnn_status apply_activation(const zdnn_activation& a, const zdnn_ztensor* in, zdnn_ztensor* out);
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

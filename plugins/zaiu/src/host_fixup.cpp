@@ -3,7 +3,7 @@
 
 #include "host_transfer.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 using tessera::dtype;
 using tessera::tensor;
@@ -23,4 +23,4 @@ void edit_sticks(tessera::sdk::buffer& b, const tensor_desc& desc,
     stickify(values, desc, b.host_data(), b.size());
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

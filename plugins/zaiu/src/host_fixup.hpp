@@ -11,7 +11,7 @@
 #include "tessera/sdk/backend.hpp"
 #include "tessera/tensor.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 /// Reads the sticks of `b` (described by `desc`) as f32 values in logical row-major order.
 tessera::tensor read_sticks(tessera::sdk::buffer& b, const tessera::tensor_desc& desc);
@@ -21,4 +21,4 @@ tessera::tensor read_sticks(tessera::sdk::buffer& b, const tessera::tensor_desc&
 void edit_sticks(tessera::sdk::buffer& b, const tessera::tensor_desc& desc,
                  const std::function<float(float, std::int64_t)>& edit);
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

@@ -10,7 +10,7 @@
 #include "stick_format.hpp"
 #include "zdnn_call.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 using tessera::dtype;
 using tessera::shape;
@@ -180,4 +180,4 @@ void restick(const void* src, std::int64_t src_capacity, const tensor_desc& src_
     stickify(staging, dst_desc, dst, dst_capacity);
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

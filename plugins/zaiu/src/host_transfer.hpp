@@ -6,7 +6,7 @@
 
 #include "tessera/tensor.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 /// Transforms `src` (logical dims of dst_desc) into the sticks at `sticks` (4 KiB aligned,
 /// dst_desc.size_bytes() long).
@@ -21,4 +21,4 @@ void unstickify(const void* sticks, std::int64_t capacity, const tessera::tensor
 void restick(const void* src, std::int64_t src_capacity, const tessera::tensor_desc& src_desc,
              void* dst, std::int64_t dst_capacity, const tessera::tensor_desc& dst_desc);
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

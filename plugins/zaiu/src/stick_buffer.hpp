@@ -7,7 +7,7 @@
 #include "tessera/sdk/backend.hpp"
 #include "zdnn_call.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 class stick_buffer final : public tessera::sdk::buffer {
   public:
@@ -24,4 +24,4 @@ class stick_buffer final : public tessera::sdk::buffer {
     std::int64_t size_ = 0;
 };
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

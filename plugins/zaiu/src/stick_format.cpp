@@ -8,7 +8,7 @@
 
 #include "zdnn_call.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 using tessera::dtype;
 using tessera::shape;
@@ -269,4 +269,4 @@ zdnn_tensor_desc transformed_of(const tessera::tensor_desc& d) {
     return tfrmd;
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

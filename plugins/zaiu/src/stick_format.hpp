@@ -26,7 +26,7 @@
 
 #include "tessera/tensor_desc.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 inline constexpr const char* backend_name = "zaiu";
 
@@ -128,4 +128,4 @@ std::optional<stick_format> format_of(const tessera::tensor_desc& d);
 /// The stored transformed descriptor of a zaiu tensor.
 zdnn_tensor_desc transformed_of(const tessera::tensor_desc& d);
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

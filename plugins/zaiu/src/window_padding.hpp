@@ -9,7 +9,7 @@
 
 #include "tessera/ops/compute_common.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 inline std::optional<zdnn_pool_padding> zdnn_padding(std::int64_t in_h, std::int64_t in_w,
                                                      std::int64_t kh, std::int64_t kw,
@@ -31,4 +31,4 @@ inline std::optional<zdnn_pool_padding> zdnn_padding(std::int64_t in_h, std::int
     return std::nullopt;
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 void check(zdnn_status s, const std::string& what) {
     if (s == ZDNN_OK || (s & 0xFFFF0000u) == ZDNN_WARNING) return;
@@ -56,4 +56,4 @@ bool same_sticks(const zdnn_tensor_desc& a, const zdnn_tensor_desc& b) {
            a.dim2 == b.dim2 && a.dim1 == b.dim1;
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

@@ -12,7 +12,7 @@
 #include "stick_format.hpp"
 #include "tessera/error.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 inline constexpr std::size_t stick_alignment = 4096;
 
@@ -65,4 +65,4 @@ class zview {
 /// Whether two transformed descriptors describe the same stick bytes.
 bool same_sticks(const zdnn_tensor_desc& a, const zdnn_tensor_desc& b);
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

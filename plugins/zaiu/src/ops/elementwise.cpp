@@ -1,18 +1,54 @@
-// steps_elementwise.cpp: binary (add, sub, mul, div, min, max), unary (log, exp, sqrt,
-// invsqrt), activations, softmax and the zaiu-to-zaiu reorder.
+// ops/elementwise.cpp: binary (add, sub, mul, div, min, max), unary (log, exp, sqrt, invsqrt)
+// and activations on zAIU: what each accepts (equal shapes, one layout for every operand) and
+// the zDNN call that runs it.
 #include <cmath>
 
-#include "activation_map.hpp"
-#include "host_fixup.hpp"
-#include "host_transfer.hpp"
-#include "steps.hpp"
+#include "../activation_map.hpp"
+#include "../host_fixup.hpp"
+#include "../host_transfer.hpp"
+#include "../layouts.hpp"
+#include "ops.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 using tessera::tensor_desc;
+using tessera::sdk::support;
 namespace op = tessera::op;
+namespace sdk = tessera::sdk;
 
 namespace {
+
+support decide_binary(const op::binary& b, const std::vector<tensor_desc>& in,
+                      const std::vector<tensor_desc>& out) {
+    if (b.alpha != 1.0f || b.beta != 1.0f)
+        return decline(TSR_REASON_ATTRIBUTE, "zDNN binary ops have no alpha/beta scaling");
+    if (b.uses_c())
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "zDNN binary ops do not accumulate into C (gamma != 0)");
+    if (in[0].dims() != in[1].dims()) {
+        return decline(TSR_REASON_SHAPE, "zDNN element-wise ops need equal shapes; " +
+                                             in[0].dims().to_string() + " and " +
+                                             in[1].dims().to_string() + " broadcast");
+    }
+    return same_layout_everywhere({in[0], in[1]}, out);
+}
+
+support decide_unary(const op::unary& u, const std::vector<tensor_desc>& in,
+                     const std::vector<tensor_desc>& out) {
+    if (u.op != TSR_UNARY_LOG && u.op != TSR_UNARY_EXP && u.op != TSR_UNARY_SQRT &&
+        u.op != TSR_UNARY_RSQRT) {
+        return decline(TSR_REASON_ATTRIBUTE, "unary " + std::string(op::unary_op_name(u.op)) +
+                                                 " has no zDNN counterpart");
+    }
+    return same_layout_everywhere(in, out);
+}
+
+support decide_activation(const op::activation& a, const std::vector<tensor_desc>& in,
+                          const std::vector<tensor_desc>& out) {
+    std::string why;
+    if (!map_activation_op(a, why)) return decline(TSR_REASON_ATTRIBUTE, why);
+    return same_layout_everywhere(in, out);
+}
 
 using binary_fn = zdnn_status (*)(const zdnn_ztensor*, const zdnn_ztensor*, zdnn_ztensor*);
 
@@ -111,59 +147,26 @@ class activation_step final : public step {
     operand x_, y_;
 };
 
-class softmax_step final : public step {
-  public:
-    softmax_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
-                 const op::softmax& s)
-        : act_(s.log ? SOFTMAX_ACT_LOG : SOFTMAX_ACT_NONE),
-          mask_(s.mask),
-          x_(n.inputs[0], t[n.inputs[0]], ZDNN_3DS),
-          y_(n.outputs[0], t[n.outputs[0]], ZDNN_3DS) {}
-    void run(const buffers& b) override {
-        if (mask_) {
-            check(zdnn_softmax_mask(x_.in(b), nullptr, act_, mask_, y_.out(b)),
-                  "zdnn_softmax_mask");
-        } else {
-            check(zdnn_softmax(x_.in(b), nullptr, act_, y_.out(b)), "zdnn_softmax");
-        }
-    }
-
-  private:
-    zdnn_softmax_act act_;
-    std::uint32_t mask_;
-    operand x_, y_;
-};
-
-class reorder_step final : public step {
-  public:
-    reorder_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t)
-        : from_(n.inputs[0]), to_(n.outputs[0]), from_desc_(t[from_]), to_desc_(t[to_]) {}
-    void run(const buffers& b) override {
-        restick(b[from_]->host_data(), b[from_]->size(), from_desc_, b[to_]->host_data(),
-                b[to_]->size(), to_desc_);
-    }
-
-  private:
-    int from_, to_;
-    tensor_desc from_desc_, to_desc_;
-};
-
 }  // namespace
 
-std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n,
-                                            const std::vector<tensor_desc>& t) {
-    if (const auto* p = n.op.get_if<op::binary>())
-        return std::make_unique<binary_step>(n, t, binary_function(p->op));
-    if (const auto* p = n.op.get_if<op::unary>()) return std::make_unique<unary_step>(n, t, *p);
-    if (const auto* p = n.op.get_if<op::activation>()) {
-        std::string why;
-        const auto a = map_activation_op(*p, why);
-        if (!a) throw tessera::error(tessera::status::unsupported, why, {backend_name, n.name, ""});
-        return std::make_unique<activation_step>(n, t, *a, p->propagate_nan != 0);
-    }
-    if (const auto* p = n.op.get_if<op::softmax>()) return std::make_unique<softmax_step>(n, t, *p);
-    if (n.op.get_if<op::reorder>()) return std::make_unique<reorder_step>(n, t);
-    return nullptr;
+void state_elementwise(router& r) {
+    r.state<op::binary>(framed_rule(&decide_binary),
+                        [](const op::binary& o, const sdk::node& n, const descs& t) {
+                            return std::make_unique<binary_step>(n, t, binary_function(o.op));
+                        });
+    r.state<op::unary>(framed_rule(&decide_unary),
+                       [](const op::unary& o, const sdk::node& n, const descs& t) {
+                           return std::make_unique<unary_step>(n, t, o);
+                       });
+    r.state<op::activation>(
+        framed_rule(&decide_activation),
+        [](const op::activation& o, const sdk::node& n, const descs& t) -> std::unique_ptr<step> {
+            std::string why;
+            const auto a = map_activation_op(o, why);
+            if (!a)
+                throw tessera::error(tessera::status::unsupported, why, {backend_name, n.name, ""});
+            return std::make_unique<activation_step>(n, t, *a, o.propagate_nan != 0);
+        });
 }
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu

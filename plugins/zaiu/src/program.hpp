@@ -1,15 +1,17 @@
-// steps.hpp: compiled zaiu nodes. A step holds the zDNN descriptors of its operands (views of
-// the stored sticks in the layout its zDNN call wants) and any scratch tensors; run() binds the
-// partition's buffers and makes the zDNN calls.
+// program.hpp: a compiled zaiu partition and its parts. A step holds the zDNN descriptors of its
+// operands (views of the stored sticks in the layout its zDNN call wants) and any scratch
+// tensors; run() binds the partition's buffers and makes the zDNN calls. The router maps each op
+// type to its query rule and step builder (stated in ops/*.cpp).
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "tessera/sdk/backend.hpp"
+#include "tessera/sdk/op_router.hpp"
 #include "zdnn_call.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 using buffers = std::vector<tessera::sdk::buffer*>;
 
@@ -59,22 +61,25 @@ class scratch {
     std::unique_ptr<zview> view_;
 };
 
-/// A step for node `n` of a partition whose tensors are `tensors`.
-std::unique_ptr<step> make_step(const tessera::sdk::node& n,
-                                const std::vector<tessera::tensor_desc>& tensors);
+/// The zaiu router: a query rule gets the query, a build rule the node and the partition's
+/// tensor descriptors.
+using router =
+    tessera::sdk::op_router<tessera::sdk::support(const tessera::sdk::op_query& q),
+                            std::unique_ptr<step>(const tessera::sdk::node& n,
+                                                  const std::vector<tessera::tensor_desc>& t)>;
 
-// Per-family builders (steps_*.cpp); each returns null when the node is not of its family.
-std::unique_ptr<step> make_elementwise_step(const tessera::sdk::node& n,
-                                            const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_matmul_step(const tessera::sdk::node& n,
-                                       const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_spatial_step(const tessera::sdk::node& n,
-                                        const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_statistics_step(const tessera::sdk::node& n,
-                                           const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_rnn_step(const tessera::sdk::node& n,
-                                    const std::vector<tessera::tensor_desc>& t);
-std::unique_ptr<step> make_quantized_step(const tessera::sdk::node& n,
-                                          const std::vector<tessera::tensor_desc>& t);
+/// The router with every op of ops/*.cpp stated; unstated ops are declined.
+const router& op_routes();
 
-}  // namespace zaiu
+/// A compiled partition: its steps in order.
+class program final : public tessera::sdk::executable {
+  public:
+    explicit program(const tessera::sdk::partition& p);
+    void execute(const std::vector<tessera::sdk::buffer*>& b) override;
+
+  private:
+    std::vector<tessera::tensor_desc> tensors_;
+    std::vector<std::unique_ptr<step>> steps_;
+};
+
+}  // namespace tessera::plugins::zaiu

@@ -1,9 +1,11 @@
-// steps.cpp: operand views, scratch sticks and the dispatch to the per-family step builders.
-#include "steps.hpp"
+// program.cpp: the zaiu router, compiled partitions, operand views and scratch sticks.
+#include "program.hpp"
 
 #include <vector>
 
-namespace zaiu {
+#include "ops/ops.hpp"
+
+namespace tessera::plugins::zaiu {
 
 using tessera::tensor_desc;
 
@@ -97,14 +99,40 @@ scratch scratch::zeros(const pre_shape& shape) {
     return s;
 }
 
-std::unique_ptr<step> make_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t) {
-    for (auto builder : {&make_elementwise_step, &make_matmul_step, &make_spatial_step,
-                         &make_statistics_step, &make_rnn_step, &make_quantized_step}) {
-        if (auto s = builder(n, t)) return s;
-    }
-    throw tessera::error(tessera::status::unsupported,
-                         "the zaiu plugin cannot compile " + std::string(n.op.name()),
-                         {backend_name, n.name, ""});
+const router& op_routes() {
+    static const router routes = [] {
+        router r(backend_name);
+        for (auto state : {&state_elementwise, &state_softmax, &state_matmul,
+                           &state_quantized_matmul, &state_conv2d, &state_pooling, &state_batchnorm,
+                           &state_statistics, &state_rnn, &state_reorder})
+            state(r);
+        r.decline_others(
+            [](const op_desc& o) { return std::string(o.name()) + " has no zDNN counterpart"; });
+        return r;
+    }();
+    return routes;
 }
 
-}  // namespace zaiu
+program::program(const tessera::sdk::partition& p) : tensors_(p.tensors) {
+    for (const auto& n : p.nodes) {
+        try {
+            steps_.push_back(op_routes().build(n.op, n, p.tensors));
+        } catch (const tessera::error& e) {
+            throw tessera::error(
+                e.code(), e.message(),
+                {backend_name, n.name.empty() ? std::string(n.op.name()) : n.name, e.tensor()});
+        }
+    }
+}
+
+void program::execute(const std::vector<tessera::sdk::buffer*>& b) {
+    if (b.size() != tensors_.size()) {
+        throw tessera::error(tessera::status::invalid_argument,
+                             "expected " + std::to_string(tensors_.size()) + " buffers, got " +
+                                 std::to_string(b.size()),
+                             {backend_name, "", ""});
+    }
+    for (auto& s : steps_) s->run(b);
+}
+
+}  // namespace tessera::plugins::zaiu

@@ -1,10 +1,10 @@
-// zaiu_backend.hpp: the Tessera backend "zaiu": Tessera ops mapped onto the public zDNN API
+// backend.hpp: the Tessera backend "zaiu": Tessera ops mapped onto the public zDNN API
 // (zdnn.h), tensors kept in zDNN's transformed stick layouts between consecutive zaiu ops.
 #pragma once
 
 #include "tessera/sdk/backend.hpp"
 
-namespace zaiu {
+namespace tessera::plugins::zaiu {
 
 class zaiu_backend final : public tessera::sdk::backend {
   public:
@@ -23,4 +23,4 @@ class zaiu_backend final : public tessera::sdk::backend {
                         const tessera::tensor_desc& dst_desc) override;
 };
 
-}  // namespace zaiu
+}  // namespace tessera::plugins::zaiu
