@@ -110,6 +110,24 @@ TEST_CASE("a longer, newer tsr_compile_stats: the host reads the counts it knows
     CHECK(s->reorders == 3);
 }
 
+TEST_CASE("an SDK plugin that keeps no counts reports the SDK's: nodes, emulated, reorders") {
+    REQUIRE(plugin_registry::instance().load(STATS_SDK_PLUGIN).result == load_result::loaded);
+    const compiled_graph cg = relu_sigmoid("stats-sdk");
+    REQUIRE(cg.placements().size() == 2);
+    CHECK(cg.placements()[1].level == TSR_SUPPORT_EMULATED);
+    REQUIRE(cg.partitions().size() == 1);
+    const auto& s = cg.partitions()[0].stats;
+    REQUIRE(s.has_value());
+    CHECK(s->nodes == 2);
+    CHECK(s->emulated_nodes == 1);  // sigmoid
+    CHECK(s->reorders == 0);
+    CHECK_FALSE(s->steps.has_value());
+    CHECK_FALSE(s->fused_nodes.has_value());
+    CHECK(contains(cg.placement_report(),
+                   "  partition 1 on stats-sdk: 2 nodes, 1 emulated, "
+                   "0 reorders\n"));
+}
+
 TEST_CASE("writing compile statistics never passes the host's struct_size") {
     compile_stats stats;
     stats.nodes = 4;
@@ -176,6 +194,7 @@ TEST_CASE("the cpu plugin's counts match the host's placements: emulated nodes a
         reorders += p.op == "reorder";
     }
     REQUIRE(emulated >= 1);
+    REQUIRE(reorders >= 1);  // exp reads and writes plain layouts, its neighbours blocked ones
     int got_nodes = 0, got_emulated = 0, got_reorders = 0;
     for (const partition_report& p : cg.partitions()) {
         REQUIRE(p.backend == "cpu");

@@ -26,7 +26,9 @@ struct tsr_backend_s {
 };
 struct tsr_compiled_s {
     std::unique_ptr<tessera::sdk::executable> impl;
-    std::int32_t nodes = 0;  ///< the partition's node count, for compile statistics
+    /// What the SDK counts itself for compile statistics: nodes, the nodes the backend answers
+    /// as emulated (unknown when a query throws) and the reorder nodes.
+    tessera::compile_stats counted;
 };
 struct tsr_buffer_s {
     std::unique_ptr<tessera::sdk::buffer> impl;
@@ -83,6 +85,30 @@ inline tensor_desc concrete(const tensor_desc& d) {
 inline op_query to_query(const tsr_op_desc& op) {
     return op_query{op_desc::from_c(op.kind, op.params), op.name ? op.name : "",
                     descs(op.inputs, op.num_inputs), descs(op.outputs, op.num_outputs)};
+}
+
+/// The counts the SDK knows of any backend's partition: its nodes, those the backend answers
+/// as emulated when asked again with the partition's concrete layouts, and its reorder nodes.
+inline compile_stats count_nodes(const backend& b, const partition& p) {
+    compile_stats s;
+    s.nodes = static_cast<int>(p.nodes.size());
+    int emulated = 0, reorders = 0;
+    bool answered = true;
+    for (const node& n : p.nodes) {
+        reorders += n.op.kind() == TSR_OP_REORDER;
+        op_query q{n.op, n.name, {}, {}};
+        try {
+            for (int id : n.inputs) q.inputs.push_back(p.tensors.at(static_cast<std::size_t>(id)));
+            for (int id : n.outputs)
+                q.outputs.push_back(p.tensors.at(static_cast<std::size_t>(id)));
+            emulated += b.query(q).level == TSR_SUPPORT_EMULATED;
+        } catch (...) {
+            answered = false;
+        }
+    }
+    if (answered) s.emulated_nodes = emulated;
+    s.reorders = reorders;
+    return s;
 }
 
 template <typename Backend>
@@ -182,7 +208,7 @@ struct table_functions {
             }
             auto handle = std::make_unique<tsr_compiled_s>();
             handle->impl = b->impl->compile(part);
-            handle->nodes = p->num_nodes;
+            handle->counted = count_nodes(*b->impl, part);
             *out = handle.release();
         });
     }
@@ -191,7 +217,9 @@ struct table_functions {
         return guarded(nullptr, [&] {
             if (!c || !out) throw error(status::invalid_argument, "compiled_stats: null argument");
             compile_stats s = c->impl->stats();
-            if (!s.nodes) s.nodes = c->nodes;
+            if (!s.nodes) s.nodes = c->counted.nodes;
+            if (!s.emulated_nodes) s.emulated_nodes = c->counted.emulated_nodes;
+            if (!s.reorders) s.reorders = c->counted.reorders;
             tessera::detail::write_compile_stats(s, out);
         });
     }
