@@ -8,7 +8,7 @@
 #include "handles.hpp"
 #include "tessera/sdk/backend.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 /// A CLML tensor shared by an executable and the buffers its ops wrote.
 using shared_tensor = std::shared_ptr<const ml_tensor_handle>;
@@ -30,4 +30,4 @@ class cl_buffer final : public sdk::buffer {
     shared_tensor written_by_;
 };
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

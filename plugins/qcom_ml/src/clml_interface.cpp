@@ -7,7 +7,7 @@
 
 #include "tessera/error.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 namespace {
 
@@ -102,4 +102,4 @@ void check_cl(cl_int code, const char* what) {
     throw error(s, std::string(what) + " failed: " + cl_error_name(code));
 }
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

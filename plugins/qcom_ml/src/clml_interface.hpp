@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 /// The V1 table, or nullptr (with `why` filled) when the library offers no V1 interface.
 const CLMLInterfaceV1QCOM* clml_v1(std::string* why = nullptr);
@@ -22,4 +22,4 @@ std::string cl_error_name(cl_int code);
 /// Throws tessera::error(backend_failure) naming the call when code != CL_SUCCESS.
 void check_cl(cl_int code, const char* what);
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

@@ -3,7 +3,7 @@
 
 #include "tessera/error.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 namespace {
 
@@ -111,4 +111,4 @@ device_context::device_context(int index) {
     check_cl(err, "clCreateCommandQueueWithProperties (recording queue)");
 }
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

@@ -10,7 +10,7 @@
 
 #include "handles.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 /// One OpenCL device as devices() reports it.
 struct device_entry {
@@ -48,4 +48,4 @@ class device_context {
     mutable std::mutex mutex_;
 };
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

@@ -8,7 +8,7 @@
 
 #include "clml_interface.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 /// Owns one handle of type T, released by Release::operator() when not null.
 template <typename T, typename Release>
@@ -71,4 +71,4 @@ using ml_op_handle = unique_handle<cl_ml_op_qcom, release_ml_op>;
 using desc_set_handle = unique_handle<cl_ml_tensor_mem_desc_set_qcom, release_desc_set>;
 using recording_handle = unique_handle<cl_recording_qcom, release_recording>;
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

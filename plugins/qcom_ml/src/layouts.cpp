@@ -1,12 +1,12 @@
-// tensor_mapping.cpp: canonical CLML shapes, descriptors and tensor creation.
-#include "tensor_mapping.hpp"
+// layouts.cpp: canonical CLML shapes, descriptors and tensor creation.
+#include "layouts.hpp"
 
 #include <cstring>
 #include <limits>
 
 #include "tessera/error.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 std::optional<clml_shape> map_shape(const tensor_desc& d, std::string* why) {
     const int r = d.rank();
@@ -118,4 +118,4 @@ ml_tensor_handle create_unused_tensor(cl_context ctx, cl_channel_type type) {
     return ml_tensor_handle(t);
 }
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

@@ -1,4 +1,4 @@
-// partition_program.hpp: a compiled qcom-ml partition. compile() creates one CLML tensor per
+// program.hpp: a compiled qcom-ml partition. compile() creates one CLML tensor per
 // partition tensor (shared by its producer and consumers: OPTIMAL stays OPTIMAL between ops)
 // and every CLML op once. The first execute() records each run of consecutive ops
 // (clNewRecordingQCOM / clEnqueueMLOpQCOM / clEndRecordingQCOM) with the buffers it was given;
@@ -14,10 +14,10 @@
 
 #include "cl_buffer.hpp"
 #include "device_context.hpp"
-#include "op_mapping.hpp"
+#include "ops/built_op.hpp"
 #include "tessera/sdk/backend.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 class partition_program final : public sdk::executable {
   public:
@@ -70,4 +70,4 @@ class partition_program final : public sdk::executable {
     bool recording_supported_ = true;
 };
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

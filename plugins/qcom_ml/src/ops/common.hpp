@@ -1,5 +1,6 @@
-// op_builder_support.hpp: small helpers shared by the per-family op builders (activation
-// mapping, CLML values, arithmetic mode, op properties, declines).
+// ops/common.hpp: what the op files share: helpers for the builders (activation mapping, CLML
+// values, arithmetic mode, op properties, declines) and the functions stating each file's ops on
+// the router.
 #pragma once
 
 #include <CL/cl_qcom_ml_ops.h>
@@ -10,10 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "op_mapping.hpp"
-#include "tensor_mapping.hpp"
+#include "../backend.hpp"
+#include "../layouts.hpp"
+#include "built_op.hpp"
 
-namespace tessera::qcom_ml::detail {
+namespace tessera::plugins::qcom_ml {
 
 [[noreturn]] inline void decline(tsr_reason why, const std::string& text) {
     throw op_declined(why, text);
@@ -86,27 +88,30 @@ inline int absolute_axis(int axis, int rank) {
     return axis < 0 ? axis + rank : axis;
 }
 
-/// Family builders (op_builders_compute.cpp, op_builders_data.cpp).
-built_op build_conv2d(const build_context& ctx, const op::conv2d& op, const node_tensors& t);
-built_op build_fully_connected(const build_context& ctx, const op::fully_connected& op,
-                               const node_tensors& t);
-built_op build_gemm(const build_context& ctx, const op::gemm& op, const node_tensors& t);
-built_op build_pooling(const build_context& ctx, const op::pooling& op, const node_tensors& t);
-built_op build_batchnorm(const build_context& ctx, const op::batchnorm& op, const node_tensors& t);
-built_op build_softmax(const build_context& ctx, const op::softmax& op, const node_tensors& t);
-built_op build_activation(const build_context& ctx, const op::activation& op,
-                          const node_tensors& t);
-built_op build_binary(const build_context& ctx, const op::binary& op, const node_tensors& t);
-built_op build_fill(const build_context& ctx, const op::fill& op, const node_tensors& t);
-built_op build_concat(const build_context& ctx, const op::concat& op, const node_tensors& t);
-built_op build_permute(const build_context& ctx, const std::vector<int>& order,
-                       const node_tensors& t);
-built_op build_transpose(const build_context& ctx, const op::transpose& op, const node_tensors& t);
-built_op build_reshape(const build_context& ctx, const node_tensors& t);
-built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& op,
-                              const node_tensors& t);
-built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& op,
-                               const node_tensors& t);
-built_op build_pad(const build_context& ctx, const op::pad& op, const node_tensors& t);
+/// States an op built by `build`; its queries are answered by probing that build on CLML.
+template <typename Op>
+void state_built(router& r,
+                 built_op (*build)(const build_context&, const Op&, const node_tensors&)) {
+    r.state<Op>([](const Op&, const sdk::op_query& q,
+                   const qcom_ml_backend& backend) { return backend.answer_by_probing(q); },
+                [build](const Op& o, const build_context& ctx, const node_tensors& t) {
+                    return std::make_unique<built_op>(build(ctx, o, t));
+                });
+}
 
-}  // namespace tessera::qcom_ml::detail
+// One function per op file (op_routes() calls them all once).
+void state_conv2d(router& r);           // conv2d
+void state_matmul(router& r);           // fully_connected, gemm
+void state_pooling(router& r);          // pooling
+void state_batchnorm(router& r);        // batchnorm
+void state_softmax(router& r);          // softmax
+void state_activation(router& r);       // activation
+void state_binary(router& r);           // binary
+void state_fill(router& r);             // fill
+void state_concat(router& r);           // concat
+void state_shape(router& r);            // permute, transpose, reshape, depth_to_space
+void state_resize_bilinear(router& r);  // resize_bilinear
+void state_pad(router& r);              // pad
+void state_reorder(router& r);          // reorder (OPTIMAL to row-major copies)
+
+}  // namespace tessera::plugins::qcom_ml

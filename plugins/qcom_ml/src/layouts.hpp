@@ -1,4 +1,4 @@
-// tensor_mapping.hpp: how Tessera tensors become CLML tensors. Every tensor gets one canonical
+// layouts.hpp: how Tessera tensors become CLML tensors. Every tensor gets one canonical
 // CLML shape, shared by all ops that use it: rank 4 is N,C,H,W; rank 1 is a channel vector
 // (1,C,1,1); ranks 2 and 3 fill N,C(,H) and leave the rest 1; rank 5 is 5-D N,C,D,H,W; rank 0
 // is 1,1,1,1. Row-major Tessera order is then CLML's NCHW element order. Host-visible tensors use
@@ -15,7 +15,7 @@
 #include "handles.hpp"
 #include "tessera/tensor_desc.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 inline constexpr const char* backend_name = "qcom-ml";
 inline constexpr const char* optimal_format = "optimal";
@@ -51,4 +51,4 @@ ml_tensor_handle create_tensor(cl_context ctx, const tensor_desc& d, cl_tensor_l
 /// An unused tensor (num_dimensions CL_TENSOR_UNUSED_QCOM): "no bias", "no parameter".
 ml_tensor_handle create_unused_tensor(cl_context ctx, cl_channel_type type);
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

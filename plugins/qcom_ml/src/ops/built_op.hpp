@@ -1,6 +1,6 @@
-// op_mapping.hpp: turns one Tessera op (descriptor plus tensor descriptors) into one CLML op
-// (two for a general clip).
-// The same code serves query() (probe creation with tensors that have no memory, to learn
+// ops/built_op.hpp: what an op file builds: one Tessera op (descriptor plus tensor descriptors)
+// as one CLML op (two for a general clip), and the router that maps each op type to its builder.
+// The same builders serve query() (probe creation with tensors that have no memory, to learn
 // whether CLML accepts the op and how large its OPTIMAL outputs are) and compile().
 #pragma once
 
@@ -11,11 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "handles.hpp"
+#include "../handles.hpp"
 #include "tessera/c/plugin.h"
 #include "tessera/ops/op_desc.hpp"
+#include "tessera/sdk/op_router.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 /// Thrown when an op or one of its attributes has no exact CLML form.
 class op_declined : public std::runtime_error {
@@ -51,14 +52,19 @@ struct built_op {
     /// uses (tensor-memory updates name only those).
     ml_op_handle then_op;
     std::vector<cl_ml_tensor_qcom> then_tensors;
+    /// A reorder: no CLML op, a CLML tensor copy of input 0 into output 0 between recordings.
+    bool copy = false;
 };
 
-/// Checks what CLML cannot express without creating anything (op kind, dtype, attributes);
-/// throws op_declined.
-void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
-                    const std::vector<tensor_desc>& outputs);
+class qcom_ml_backend;
 
-/// Creates the CLML op for `op`; throws op_declined, or tessera::error when CLML refuses.
-built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t);
+/// The qcom-ml router: a query rule gets the query and the backend (which probes CLML), a build
+/// rule the context and the node's CLML tensors.
+using router =
+    sdk::op_router<sdk::support(const sdk::op_query& q, const qcom_ml_backend& backend),
+                   std::unique_ptr<built_op>(const build_context& ctx, const node_tensors& t)>;
 
-}  // namespace tessera::qcom_ml
+/// The router with every op of ops/*.cpp stated; unstated ops are declined ("has no CLML V1 op").
+const router& op_routes();
+
+}  // namespace tessera::plugins::qcom_ml

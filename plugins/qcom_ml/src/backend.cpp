@@ -1,13 +1,14 @@
-// qcom_ml_backend.cpp: query (probe creation, layout choice), compile, memory and host copies.
-#include "qcom_ml_backend.hpp"
+// backend.cpp: query (through the op router: probe creation, layout choice), compile, memory and
+// host copies.
+#include "backend.hpp"
 
 #include "cl_buffer.hpp"
-#include "op_mapping.hpp"
-#include "partition_program.hpp"
-#include "tensor_mapping.hpp"
+#include "layouts.hpp"
+#include "ops/built_op.hpp"
+#include "program.hpp"
 #include "tessera/error.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 namespace {
 
@@ -40,6 +41,29 @@ bool is_nhwc(const tensor_desc& d) {
 
 tensor_desc row_major(const tensor_desc& d) {
     return d.with_layout(layout::row_major());
+}
+
+/// Declines tensors CLML ops cannot take: a dtype other than f32/f16, mixed dtypes, shapes
+/// without a CLML form; throws op_declined.
+void check_tensors(const std::vector<tensor_desc>& inputs,
+                   const std::vector<tensor_desc>& outputs) {
+    dtype common = dtype::undef;
+    auto check_tensor = [&](const tensor_desc& d, const char* role, std::size_t i) {
+        if (!channel_type(d.type())) {
+            throw op_declined(TSR_REASON_DTYPE, std::string(role) + " " + std::to_string(i) +
+                                                    " is " + std::string(to_string(d.type())) +
+                                                    ": CLML ops here take f32 or f16");
+        }
+        if (common == dtype::undef) common = d.type();
+        if (d.type() != common)
+            throw op_declined(TSR_REASON_DTYPE, "CLML ops need one storage type for all tensors");
+        std::string why;
+        if (!map_shape(d, &why))
+            throw op_declined(TSR_REASON_SHAPE,
+                              std::string(role) + " " + std::to_string(i) + ": " + why);
+    };
+    for (std::size_t i = 0; i < inputs.size(); ++i) check_tensor(inputs[i], "input", i);
+    for (std::size_t i = 0; i < outputs.size(); ++i) check_tensor(outputs[i], "output", i);
 }
 
 }  // namespace
@@ -105,7 +129,8 @@ std::vector<tensor_desc> qcom_ml_backend::probe(const sdk::op_query& q,
         t.out_descs.push_back(optimal_outputs ? as_optimal(concrete, 0) : concrete);
         t.out.push_back(owned.back().get());
     }
-    built_op op = build_op(build_context{dev_->context(), nullptr}, q.op, t);
+    std::unique_ptr<built_op> op =
+        op_routes().build(q.op, build_context{dev_->context(), nullptr}, t);
     for (std::size_t i = 0; i < q.outputs.size(); ++i) {
         if (!optimal_outputs) {
             outputs.push_back(t.out_descs[i]);
@@ -116,32 +141,18 @@ std::vector<tensor_desc> qcom_ml_backend::probe(const sdk::op_query& q,
                  "clGetMLTensorMemorySizeQCOM");
         outputs.push_back(as_optimal(row_major(q.outputs[i]), bytes));
     }
-    op.then_op.reset();  // the ops before their tensors
-    op.op.reset();
+    op->then_op.reset();  // the ops before their tensors
+    op->op.reset();
     return outputs;
 }
 
-sdk::support qcom_ml_backend::query_reorder(const sdk::op_query& q) const {
-    if (q.inputs.size() != 1 || q.outputs.size() != 1)
-        return sdk::support::declined(TSR_REASON_INVALID, "reorder takes one tensor");
-    const tensor_desc& in = q.inputs[0];
-    const tensor_desc& out = q.outputs[0];
-    if (in.type() != out.type())
-        return sdk::support::declined(TSR_REASON_DTYPE, "reorder with a dtype change");
-    if (!is_optimal(in) || !(out.is_any() || out.is_row_major()))
-        return sdk::support::declined(
-            TSR_REASON_LAYOUT, "qcom-ml reorders OPTIMAL to row-major only; got " + in.to_string() +
-                                   " -> " + out.to_string());
-    sdk::support s = sdk::support::native();
-    s.inputs = {in};
-    s.outputs = {row_major(out)};
-    return s;
+sdk::support qcom_ml_backend::query(const sdk::op_query& q) const {
+    return op_routes().query(q.op, q, *this);
 }
 
-sdk::support qcom_ml_backend::query(const sdk::op_query& q) const {
-    if (q.op.get_if<op::reorder>()) return query_reorder(q);
+sdk::support qcom_ml_backend::answer_by_probing(const sdk::op_query& q) const {
     try {
-        check_mappable(q.op, q.inputs, q.outputs);
+        check_tensors(q.inputs, q.outputs);
         // First choice: keep OPTIMAL inputs from qcom-ml producers, OPTIMAL outputs. If CLML
         // refuses OPTIMAL for this op (gemm, transpose read plain matrices), everything NCHW.
         std::vector<tensor_desc> inputs;
@@ -284,4 +295,4 @@ void qcom_ml_backend::copy_from_host(const tensor& src, sdk::buffer& dst,
     b.set_written_by(nullptr);
 }
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

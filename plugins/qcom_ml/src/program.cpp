@@ -1,11 +1,11 @@
-// partition_program.cpp: creation of a partition's CLML tensors and ops, recording, replay.
-#include "partition_program.hpp"
+// program.cpp: creation of a partition's CLML tensors and ops, recording, replay.
+#include "program.hpp"
 
-#include "tensor_mapping.hpp"
+#include "layouts.hpp"
 #include "tessera/error.hpp"
 #include "tessera/sdk/plugin_api.hpp"
 
-namespace tessera::qcom_ml {
+namespace tessera::plugins::qcom_ml {
 
 namespace {
 
@@ -27,12 +27,6 @@ partition_program::partition_program(std::shared_ptr<device_context> dev, const 
             std::make_shared<const ml_tensor_handle>(create_tensor(dev_->context(), d)));
     const build_context ctx{dev_->context(), dev_->queue()};
     for (const auto& n : p.nodes) {
-        if (n.op.get_if<op::reorder>()) {
-            if (segments_.empty() || !segments_.back().ops.empty()) segments_.emplace_back();
-            segments_.back().copies.push_back({n.inputs.at(0), n.outputs.at(0)});
-            continue;
-        }
-        if (segments_.empty() || !segments_.back().copies.empty()) segments_.emplace_back();
         node_tensors t;
         for (int id : n.inputs) {
             t.in_descs.push_back(descs_.at(static_cast<std::size_t>(id)));
@@ -42,12 +36,23 @@ partition_program::partition_program(std::shared_ptr<device_context> dev, const 
             t.out_descs.push_back(descs_.at(static_cast<std::size_t>(id)));
             t.out.push_back(tensors_[static_cast<std::size_t>(id)]->get());
         }
-        op_step s;
+        std::unique_ptr<built_op> built;
         try {
-            s.op = build_op(ctx, n.op, t);
+            if (!op_routes().states(n.op))
+                throw op_declined(TSR_REASON_OP_KIND,
+                                  std::string(n.op.name()) + " has no CLML V1 op");
+            built = op_routes().build(n.op, ctx, t);
         } catch (const op_declined& e) {
             throw error(status::unsupported, e.what(), {backend_name, n.name, ""});
         }
+        if (built->copy) {
+            if (segments_.empty() || !segments_.back().ops.empty()) segments_.emplace_back();
+            segments_.back().copies.push_back({n.inputs.at(0), n.outputs.at(0)});
+            continue;
+        }
+        if (segments_.empty() || !segments_.back().copies.empty()) segments_.emplace_back();
+        op_step s;
+        s.op = std::move(*built);
         s.tensor_ids = n.inputs;
         s.tensor_ids.insert(s.tensor_ids.end(), n.outputs.begin(), n.outputs.end());
         s.outputs = n.outputs;
@@ -234,4 +239,4 @@ void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
     check_cl(clFinish(dev_->queue()), "clFinish");
 }
 
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml

@@ -1,17 +1,13 @@
-// op_mapping.cpp: dispatch from Tessera op kinds to the CLML builders, the checks common to all
-// ops (dtype, shapes), the activation mapping and the binding helpers.
-#include "op_mapping.hpp"
+// ops/common.cpp: the router with every op file's ops, the activation mapping and the binding
+// helpers the builders share.
+#include "common.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "tessera/numeric/half.hpp"
 
-#include "op_builder_support.hpp"
-
-namespace tessera::qcom_ml {
-
-namespace detail {
+namespace tessera::plugins::qcom_ml {
 
 mapped_activation map_activation(const tsr_activation_spec& a) {
     mapped_activation m;
@@ -141,93 +137,19 @@ void bind_node(built_op& b, const node_tensors& t, const std::vector<int>& skip_
         b.node_bindings.emplace_back(t.out[o], nin + static_cast<int>(o));
 }
 
-namespace {
-
-/// Whether a PReLU slope (admitted by op::activation: [C], [1] or any shape broadcastable to
-/// src) gives every element of one channel the same slope, as CLML's PReLU does (one slope per
-/// channel, or one for all). A slope varying along another axis, e.g. [1, 1, 1, W] with W == C,
-/// would be read per channel and give wrong answers.
-bool per_channel_slope(const tensor_desc& src, const tensor_desc& slope) {
-    if (src.rank() < 2 || slope.rank() == 1) return true;  // rank 1: [C] or [1] (descriptor)
-    for (int i = 0; i < slope.rank(); ++i) {
-        const int axis = src.rank() - slope.rank() + i;
-        if (axis != 1 && slope.dim(i) != 1) return false;
-    }
-    return true;
+const router& op_routes() {
+    static const router routes = [] {
+        router r(backend_name);
+        for (auto state :
+             {&state_conv2d, &state_matmul, &state_pooling, &state_batchnorm, &state_softmax,
+              &state_activation, &state_binary, &state_fill, &state_concat, &state_shape,
+              &state_resize_bilinear, &state_pad, &state_reorder})
+            state(r);
+        r.decline_others(
+            [](const op_desc& o) { return std::string(o.name()) + " has no CLML V1 op"; });
+        return r;
+    }();
+    return routes;
 }
 
-/// Declines a PReLU whose slope is not one per channel (checked by query and compile alike).
-void check_prelu_slope(const op_desc& op, const std::vector<tensor_desc>& inputs) {
-    const auto* act = op.get_if<op::activation>();
-    if (act && act->has_slope() && inputs.size() == 2 && !per_channel_slope(inputs[0], inputs[1])) {
-        decline(TSR_REASON_SHAPE, "PReLU slope " + inputs[1].dims().to_string() +
-                                      " varies along axes other than the channel (dim 1): "
-                                      "CLML's PReLU takes one slope per channel or one for all");
-    }
-}
-
-}  // namespace
-
-}  // namespace detail
-
-void check_mappable(const op_desc& op, const std::vector<tensor_desc>& inputs,
-                    const std::vector<tensor_desc>& outputs) {
-    using detail::decline;
-    const bool known = std::visit(
-        [](const auto& o) {
-            using T = std::decay_t<decltype(o)>;
-            return std::is_same_v<T, op::conv2d> || std::is_same_v<T, op::fully_connected> ||
-                   std::is_same_v<T, op::gemm> || std::is_same_v<T, op::pooling> ||
-                   std::is_same_v<T, op::batchnorm> || std::is_same_v<T, op::softmax> ||
-                   std::is_same_v<T, op::activation> || std::is_same_v<T, op::binary> ||
-                   std::is_same_v<T, op::fill> || std::is_same_v<T, op::concat> ||
-                   std::is_same_v<T, op::permute> || std::is_same_v<T, op::transpose> ||
-                   std::is_same_v<T, op::reshape> || std::is_same_v<T, op::depth_to_space> ||
-                   std::is_same_v<T, op::resize_bilinear> || std::is_same_v<T, op::pad> ||
-                   std::is_same_v<T, op::reorder>;
-        },
-        op.variant());
-    if (!known) decline(TSR_REASON_OP_KIND, std::string(op.name()) + " has no CLML V1 op");
-    dtype common = dtype::undef;
-    auto check_tensor = [&](const tensor_desc& d, const char* role, std::size_t i) {
-        if (!channel_type(d.type())) {
-            decline(TSR_REASON_DTYPE, std::string(role) + " " + std::to_string(i) + " is " +
-                                          std::string(to_string(d.type())) +
-                                          ": CLML ops here take f32 or f16");
-        }
-        if (common == dtype::undef) common = d.type();
-        if (d.type() != common)
-            decline(TSR_REASON_DTYPE, "CLML ops need one storage type for all tensors");
-        std::string why;
-        if (!map_shape(d, &why))
-            decline(TSR_REASON_SHAPE, std::string(role) + " " + std::to_string(i) + ": " + why);
-    };
-    for (std::size_t i = 0; i < inputs.size(); ++i) check_tensor(inputs[i], "input", i);
-    for (std::size_t i = 0; i < outputs.size(); ++i) check_tensor(outputs[i], "output", i);
-    detail::check_prelu_slope(op, inputs);
-}
-
-built_op build_op(const build_context& ctx, const op_desc& op, const node_tensors& t) {
-    using namespace detail;
-    check_prelu_slope(op, t.in_descs);
-    if (const auto* o = op.get_if<op::conv2d>()) return build_conv2d(ctx, *o, t);
-    if (const auto* o = op.get_if<op::fully_connected>()) return build_fully_connected(ctx, *o, t);
-    if (const auto* o = op.get_if<op::gemm>()) return build_gemm(ctx, *o, t);
-    if (const auto* o = op.get_if<op::pooling>()) return build_pooling(ctx, *o, t);
-    if (const auto* o = op.get_if<op::batchnorm>()) return build_batchnorm(ctx, *o, t);
-    if (const auto* o = op.get_if<op::softmax>()) return build_softmax(ctx, *o, t);
-    if (const auto* o = op.get_if<op::activation>()) return build_activation(ctx, *o, t);
-    if (const auto* o = op.get_if<op::binary>()) return build_binary(ctx, *o, t);
-    if (const auto* o = op.get_if<op::fill>()) return build_fill(ctx, *o, t);
-    if (const auto* o = op.get_if<op::concat>()) return build_concat(ctx, *o, t);
-    if (const auto* o = op.get_if<op::permute>())
-        return build_permute(ctx, std::vector<int>(o->order, o->order + o->rank), t);
-    if (const auto* o = op.get_if<op::transpose>()) return build_transpose(ctx, *o, t);
-    if (op.get_if<op::reshape>()) return build_reshape(ctx, t);
-    if (const auto* o = op.get_if<op::depth_to_space>()) return build_depth_to_space(ctx, *o, t);
-    if (const auto* o = op.get_if<op::resize_bilinear>()) return build_resize_bilinear(ctx, *o, t);
-    if (const auto* o = op.get_if<op::pad>()) return build_pad(ctx, *o, t);
-    decline(TSR_REASON_OP_KIND, std::string(op.name()) + " has no CLML V1 op");
-}
-
-}  // namespace tessera::qcom_ml
+}  // namespace tessera::plugins::qcom_ml
