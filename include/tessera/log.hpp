@@ -1,7 +1,8 @@
 // tessera/log.hpp: logging for the front-end. Quiet by default; TESSERA_LOG_LEVEL (trace, debug,
 // info, warn, error, off) sets the level, read once. Through spdlog when the program links it
-// (the CMake target tessera::tessera does, defining TESSERA_WITH_SPDLOG); plain stderr for
-// include-path-only use, so the headers never force spdlog's slow header-only build.
+// (the runtime library of the CMake target tessera::tessera is built with TESSERA_WITH_SPDLOG);
+// plain stderr for include-path-only use. write() is defined in the runtime (log_impl.hpp), so
+// spdlog's headers never reach user code.
 #pragma once
 
 #include <cstdio>
@@ -10,11 +11,6 @@
 #include <string_view>
 
 #include "tessera/c/plugin.h"
-
-#if defined(TESSERA_WITH_SPDLOG)
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-#endif
 
 namespace tessera::log {
 
@@ -42,25 +38,8 @@ inline bool enabled(level l) {
     return l != level::off && static_cast<int>(l) >= static_cast<int>(threshold());
 }
 
-inline void write(level l, std::string_view source, std::string_view message) {
-    if (!enabled(l)) return;
-#if defined(TESSERA_WITH_SPDLOG)
-    static const auto logger = [] {
-        auto existing = spdlog::get("tessera");
-        if (existing) return existing;
-        auto created = spdlog::stderr_color_mt("tessera");
-        created->set_level(spdlog::level::trace);
-        return created;
-    }();
-    logger->log(static_cast<spdlog::level::level_enum>(static_cast<int>(l)), "[{}] {}", source,
-                message);
-#else
-    static const char* const names[] = {"trace", "debug", "info", "warn", "error"};
-    std::fprintf(stderr, "[tessera] [%s] [%.*s] %.*s\n", names[static_cast<int>(l)],
-                 static_cast<int>(source.size()), source.data(), static_cast<int>(message.size()),
-                 message.data());
-#endif
-}
+/// Writes one message when `l` is enabled.
+void write(level l, std::string_view source, std::string_view message);
 
 inline void debug(std::string_view source, const std::string& message) {
     write(level::debug, source, message);

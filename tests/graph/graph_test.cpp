@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
 using namespace tessera;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
 using namespace tessera;

@@ -1,7 +1,9 @@
 // header_only_main.cpp: compiled with nothing but -I<prefix>/include (no CMake, no libraries):
-// the built-in reference backend runs a graph and the answer is checked by hand.
+// the one source file of the program includes <tessera/implementation.hpp> for the runtime's
+// definitions; the built-in reference backend runs a graph and the answer is checked by hand.
 #include <cstdio>
 
+#include <tessera/implementation.hpp>
 #include <tessera/tessera.hpp>
 
 int main() {

@@ -5,7 +5,8 @@
 #  2. the installed `tessera` finds every plugin this build made in <moved prefix>/lib/tessera/plugins;
 #  3. a consumer project (find_package(Tessera)) runs an addition on each installed plugin, checked
 #     against hand-computed sums, and runs an out-of-tree plugin built against the moved package;
-#  4. a program compiled with nothing but the include path runs.
+#  4. a program compiled with nothing but the include path (its one source file includes
+#     <tessera/implementation.hpp>) runs.
 # Usage: run_install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd -P) src=$2 work=$3

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <tessera/plugin/backend.hpp>
 #include <tessera/tessera.hpp>
 
 using namespace tessera;

@@ -1,6 +1,8 @@
 // loader_test.cpp: the plugin loader's outcomes for good and broken plugins, and its report.
 #include <doctest/doctest.h>
 
+#include <tessera/plugin/backend.hpp>
+#include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
 using namespace tessera;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <tessera/plugin/backend.hpp>
+#include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
 using namespace tessera;

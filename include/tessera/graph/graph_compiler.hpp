@@ -10,13 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "tessera/config.hpp"
 #include "tessera/graph/compiled_graph.hpp"
+#include "tessera/graph/compiled_graph_state.hpp"
+#include "tessera/log.hpp"
+#include "tessera/plugin/backend.hpp"
+#include "tessera/plugin/registry.hpp"
 
 namespace tessera {
 
 class graph_compiler {
   public:
-    graph_compiler(graph& g, const std::string& config_text) : g_(g) {
+    graph_compiler(graph& g, const std::string& config_text)
+        : g_(g), result_(std::make_unique<compiled_graph::state>()), out_(*result_) {
         out_.config_text_ = config_text;
     }
 
@@ -35,7 +41,7 @@ class graph_compiler {
         plan_memory();
         compile_partitions();
         upload_constants();
-        return std::move(out_);
+        return compiled_graph(std::move(result_));
     }
 
   private:
@@ -250,7 +256,7 @@ class graph_compiler {
                                   out_.backends_[out_.slots_[from].backend].name() + " [" +
                                   out_.slots_[from].desc.to_string() + "] -> " +
                                   out_.backends_[b].name() + " [" + wanted.to_string() + "]";
-        out_.steps_.push_back({compiled_graph::step_kind::transfer, out_.transfers_.size()});
+        out_.steps_.push_back({compiled_graph::state::step_kind::transfer, out_.transfers_.size()});
         out_.transfers_.push_back(
             {from, s, tensor(info.desc->with_layout(layout::row_major())), label});
         copies_[id].push_back(s);
@@ -273,7 +279,7 @@ class graph_compiler {
     }
 
     int new_slot(int b, const tensor_desc& d, graph::tensor_id id, int def_tick) {
-        compiled_graph::slot s;
+        compiled_graph::state::slot s;
         s.backend = b;
         s.desc = d;
         s.tensor = id;
@@ -293,7 +299,8 @@ class graph_compiler {
     void close_partition() {
         if (current_.empty()) return;
         open_partitions_.push_back({current_backend_, std::move(current_)});
-        out_.steps_.push_back({compiled_graph::step_kind::execute, open_partitions_.size() - 1});
+        out_.steps_.push_back(
+            {compiled_graph::state::step_kind::execute, open_partitions_.size() - 1});
         current_.clear();
         current_backend_ = -1;
     }
@@ -438,7 +445,8 @@ class graph_compiler {
     }
 
     graph& g_;
-    compiled_graph out_;
+    std::unique_ptr<compiled_graph::state> result_;
+    compiled_graph::state& out_;  ///< *result_
     std::vector<bool> strict_;
     std::map<graph::tensor_id, int> producer_;
     std::map<graph::tensor_id, std::vector<int>> copies_;
@@ -448,9 +456,5 @@ class graph_compiler {
     int current_backend_ = -1;
     int tick_ = 0;
 };
-
-inline compiled_graph graph::compile(const std::string& config_text) {
-    return graph_compiler(*this, config_text).run();
-}
 
 }  // namespace tessera

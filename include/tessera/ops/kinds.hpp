@@ -6,7 +6,7 @@
 
 #include <array>
 #include <cstdint>
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -394,7 +394,7 @@ E parse_enum(std::string_view text) {
                 std::string(enum_info<E>::what) + " '" + std::string(text) + "' is not known");
 }
 
-/// Streams the printed name.
+/// Streams the printed name (the caller includes <ostream>).
 template <typename E, typename = std::enable_if_t<is_op_enum_v<E>>>
 std::ostream& operator<<(std::ostream& os, E e) {
     return os << to_string(e);

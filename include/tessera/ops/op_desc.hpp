@@ -1,9 +1,14 @@
 // tessera/ops/op_desc.hpp: op_desc, a value holding any one op descriptor, with the operations
 // the graph, the loader and the plugins need: kind, name, shape inference and ABI marshalling.
+// kind() and name() are table look-ups; the members that visit every alternative (describe,
+// infer, c_params, from_c) are defined once, in the runtime (op_desc_impl.hpp).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,44 +38,49 @@ using op_variant =
                  op::resize_bilinear, op::pad, op::fill, op::table_lookup, op::reorder, op::lstm,
                  op::gru, op::custom>;
 
+namespace detail {
+
+template <std::size_t... I>
+constexpr std::array<tsr_op_kind, sizeof...(I)> op_kinds_of(std::index_sequence<I...>) {
+    return {std::variant_alternative_t<I, op_variant>::op_kind...};
+}
+template <std::size_t... I>
+constexpr std::array<std::string_view, sizeof...(I)> op_names_of(std::index_sequence<I...>) {
+    return {std::string_view(std::variant_alternative_t<I, op_variant>::name)...};
+}
+/// Kind and name of each alternative of op_variant, by index.
+inline constexpr auto op_kinds =
+    op_kinds_of(std::make_index_sequence<std::variant_size_v<op_variant>>{});
+inline constexpr auto op_names =
+    op_names_of(std::make_index_sequence<std::variant_size_v<op_variant>>{});
+
+}  // namespace detail
+
 /// Thread safety: a plain value; const members (infer, c_params, ...) are safe from any threads
 /// at once, modification is not.
 class op_desc {
   public:
     template <typename Op, typename = std::enable_if_t<std::is_constructible_v<op_variant, Op>>>
     op_desc(Op op) : v_(std::move(op)) {}
+    // Copies, moves and destruction visit the variant's alternatives: defined in the runtime.
+    op_desc(const op_desc& other);
+    op_desc(op_desc&& other) noexcept;
+    op_desc& operator=(const op_desc& other);
+    op_desc& operator=(op_desc&& other) noexcept;
+    ~op_desc();
 
-    tsr_op_kind kind() const {
-        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::op_kind; }, v_);
-    }
-    std::string_view name() const {
-        return std::visit([](const auto& o) { return std::decay_t<decltype(o)>::name; }, v_);
-    }
+    tsr_op_kind kind() const { return detail::op_kinds[v_.index()]; }
+    std::string_view name() const { return detail::op_names[v_.index()]; }
     /// The op with its defining mode spelled out, for reports and tool output:
     /// "activation(relu)", "pooling(max)", "binary(add)", "conv2d(depthwise)", "reduce(sum)";
     /// ops without such a mode print their name alone. A raw value outside its enum prints
     /// "unknown".
-    std::string describe() const {
-        std::string s(name());
-        const std::string_view detail =
-            std::visit([](const auto& o) { return describe_detail(o); }, v_);
-        if (!detail.empty()) s += "(" + std::string(detail) + ")";
-        return s;
-    }
+    std::string describe() const;
     /// Validates the inputs and returns the output descriptors (row-major unless the op says).
     /// Errors from shared code (descriptor sizes) that do not name an op are given this op's.
-    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
-        try {
-            return std::visit([&](const auto& o) { return o.infer(inputs); }, v_);
-        } catch (const error& e) {
-            if (!e.op().empty()) throw;
-            throw error(e.code(), e.message(), {e.backend(), std::string(name()), e.tensor()});
-        }
-    }
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const;
     /// The parameter struct for the ABI; valid while this op_desc lives and is not modified.
-    const void* c_params() const {
-        return std::visit([](const auto& o) { return o.c_params(); }, v_);
-    }
+    const void* c_params() const;
     template <typename Op>
     const Op* get_if() const {
         return std::get_if<Op>(&v_);
@@ -78,73 +88,9 @@ class op_desc {
     const op_variant& variant() const { return v_; }
 
     /// Rebuilds a descriptor received across the ABI; unknown kinds throw.
-    static op_desc from_c(std::int32_t kind, const void* params) {
-        return from_c_impl<0>(kind, params);
-    }
+    static op_desc from_c(std::int32_t kind, const void* params);
 
   private:
-    template <typename Op>
-    static std::string_view describe_detail(const Op&) {
-        return {};
-    }
-    static std::string_view describe_detail(const op::activation& o) {
-        return name_of_c<activation_kind>(o.act.kind);
-    }
-    static std::string_view describe_detail(const op::pooling& o) {
-        return name_of_c<pooling_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::binary& o) {
-        return name_of_c<binary_kind>(o.op);
-    }
-    static std::string_view describe_detail(const op::unary& o) {
-        return name_of_c<unary_kind>(o.op);
-    }
-    static std::string_view describe_detail(const op::reduce& o) {
-        return name_of_c<reduce_kind>(o.op);
-    }
-    static std::string_view describe_detail(const op::matmul& o) {
-        return name_of_c<matmul_kind>(o.op);
-    }
-    static std::string_view describe_detail(const op::quantized_matmul& o) {
-        return name_of_c<matmul_kind>(o.op);
-    }
-    static std::string_view describe_detail(const op::conv2d& o) {
-        if (o.mode == TSR_CONV_DIRECT && o.group_count() > 1) return "grouped";
-        return name_of_c<conv_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::batchnorm& o) {
-        return name_of_c<batchnorm_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::layer_norm& o) {
-        return name_of_c<layer_norm_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::lrn& o) {
-        return name_of_c<lrn_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::pad& o) {
-        return name_of_c<pad_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::depth_to_space& o) {
-        return name_of_c<depth_to_space_kind>(o.mode);
-    }
-    static std::string_view describe_detail(const op::lstm& o) {
-        return name_of_c<rnn_direction>(o.direction);
-    }
-    static std::string_view describe_detail(const op::gru& o) {
-        return name_of_c<rnn_direction>(o.direction);
-    }
-
-    template <std::size_t I>
-    static op_desc from_c_impl(std::int32_t kind, const void* params) {
-        if constexpr (I == std::variant_size_v<op_variant>) {
-            throw error(status::unsupported, "unknown op kind " + std::to_string(kind));
-        } else {
-            using Op = std::variant_alternative_t<I, op_variant>;
-            if (kind == Op::op_kind) return op_desc(Op::from_c(params));
-            return from_c_impl<I + 1>(kind, params);
-        }
-    }
-
     op_variant v_;
 };
 
