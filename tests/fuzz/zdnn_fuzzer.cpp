@@ -115,9 +115,15 @@ void structured(fuzz_input& in) {
     if (!z.is_transformed) report_mismatch("a transform returned OK without setting is_transformed");
     float lo = 0, hi = 0;
     zdnn_getrange_ztensor(&z, &lo, &hi);
-    // transform_origtensor takes 4DFEATURE tensors only (kernels and concatenated RNN tensors
-    // get ZDNN_INVALID_FORMAT, as with IBM's library).
-    if (is_concatenated(layout) || tfrmd.format != ZDNN_FORMAT_4DFEATURE) return;
+    // transform_origtensor takes 4DFEATURE tensors in NHWC only: kernels get ZDNN_INVALID_FORMAT,
+    // concatenated RNN tensors (a 2DS/3DS tensor made FICO/ZRH by the concatenated generate
+    // function, 4DFEATURE all the same) ZDNN_INVALID_LAYOUT, as the spec and IBM's library say.
+    if (is_concatenated(tfrmd.layout) || tfrmd.format != ZDNN_FORMAT_4DFEATURE) {
+        st = zdnn_transform_origtensor(&z, std::vector<float>(elements).data());
+        if (st != ZDNN_INVALID_FORMAT && st != ZDNN_INVALID_LAYOUT)
+            report_mismatch("transform_origtensor of a kernel or concatenated tensor: status " + std::to_string(st));
+        return;
+    }
     std::vector<float> back(elements, -1.0f);
     st = zdnn_transform_origtensor(&z, back.data());
     if (st != ZDNN_OK) {
