@@ -14,6 +14,21 @@
 
 namespace tessera::cpu::simd {
 
+/// max(x, lo) that keeps NaN (xsimd::max follows the ISA, e.g. x86 maxps returns the second
+/// operand when either is NaN, which would turn relu(NaN) into 0).
+template <class Arch>
+inline xsimd::batch<float, Arch> at_least(xsimd::batch<float, Arch> x,
+                                          xsimd::batch<float, Arch> lo) {
+    return xsimd::select(x < lo, lo, x);
+}
+
+/// min(x, hi) that keeps NaN.
+template <class Arch>
+inline xsimd::batch<float, Arch> at_most(xsimd::batch<float, Arch> x,
+                                         xsimd::batch<float, Arch> hi) {
+    return xsimd::select(x > hi, hi, x);
+}
+
 template <class Arch, ActivationKind K>
 inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, float b) {
     using V = xsimd::batch<float, Arch>;
@@ -21,13 +36,13 @@ inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, 
     if constexpr (K == ActivationKind::identity) {
         return x;
     } else if constexpr (K == ActivationKind::relu) {
-        return xsimd::max(x, zero);
+        return at_least(x, zero);
     } else if constexpr (K == ActivationKind::relu6) {
-        return xsimd::min(xsimd::max(x, zero), V(6.0f));
+        return at_most(at_least(x, zero), V(6.0f));
     } else if constexpr (K == ActivationKind::bounded_relu) {
-        return xsimd::min(xsimd::max(x, zero), V(a));
+        return at_most(at_least(x, zero), V(a));
     } else if constexpr (K == ActivationKind::lu_bounded_relu) {
-        return xsimd::min(xsimd::max(x, V(b)), V(a));
+        return at_most(at_least(x, V(b)), V(a));
     } else if constexpr (K == ActivationKind::leaky_relu) {
         return xsimd::select(x > zero, x, x * V(a));
     } else if constexpr (K == ActivationKind::elu) {
@@ -49,7 +64,7 @@ inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, 
     } else if constexpr (K == ActivationKind::gelu) {
         return V(0.5f) * x * (one + xsimd::erf(x * V(0.70710678118654752f)));
     } else {  // clip
-        return xsimd::min(xsimd::max(x, V(a)), V(b));
+        return at_most(at_least(x, V(a)), V(b));
     }
 }
 
