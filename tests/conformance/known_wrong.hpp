@@ -18,10 +18,6 @@ struct known_wrong {
 };
 
 inline const std::vector<known_wrong> known_wrongs = {
-    {"qcom-ml", "activation", "relu, clipping value 0.5",
-     "the clipping value is dropped: min(f(x), clip) is never applied"},
-    {"qcom-ml", "activation", "leaky_relu a 0.1, clipping value 1.25",
-     "the clipping value is dropped: min(f(x), clip) is never applied"},
     {"qcom-ml", "softmax", "beta 2.5", "beta is dropped: softmax(x) instead of softmax(beta x)"},
     {"zaiu", "softmax", "beta 2.5", "beta is dropped: softmax(x) instead of softmax(beta x)"},
     {"zaiu", "softmax", "log, beta 0.25",

@@ -71,6 +71,9 @@ built_op build_activation(const build_context& ctx, const op::activation& a,
                                       " varies along axes other than the channel (dim 1): "
                                       "CLML's PReLU takes one slope per channel or one for all");
     }
+    if (a.clipping_value != 0.0f)
+        decline(TSR_REASON_ATTRIBUTE, "clipping value " + std::to_string(a.clipping_value) +
+                                          ": CLML's activation op has no min(f(x), clip) bound");
     const bool relu6 = (a.act.kind == TSR_ACT_CLIP && a.act.a == 0.0f && a.act.b == 6.0f) ||
                        (a.act.kind == TSR_ACT_BOUNDED_RELU && a.act.a == 6.0f);
     if (a.act.kind == TSR_ACT_CLIP && !relu6) return build_clip(ctx, a.act.a, a.act.b, t);
