@@ -18,7 +18,6 @@ struct known_wrong {
 };
 
 inline const std::vector<known_wrong> known_wrongs = {
-    {"qcom-ml", "softmax", "beta 2.5", "beta is dropped: softmax(x) instead of softmax(beta x)"},
     {"zaiu", "softmax", "beta 2.5", "beta is dropped: softmax(x) instead of softmax(beta x)"},
     {"zaiu", "softmax", "log, beta 0.25",
      "beta is dropped: log-softmax(x) instead of log-softmax(beta x)"},

@@ -10,6 +10,9 @@ namespace {
 built_op build_softmax(const build_context& ctx, const op::softmax& sm, const node_tensors& t) {
     if (sm.log) decline(TSR_REASON_ATTRIBUTE, "log-softmax: CLML has the accurate softmax only");
     if (sm.mask) decline(TSR_REASON_ATTRIBUTE, "masked softmax: CLML has no mask");
+    if (sm.beta != 1.0f)
+        decline(TSR_REASON_ATTRIBUTE, "beta " + std::to_string(sm.beta) +
+                                          ": CLML's softmax has no input scale (softmax(beta x))");
     const tensor_desc& src = t.in_descs[0];
     const auto shape = map_shape(src);
     if (shape->five_d) decline(TSR_REASON_SHAPE, "5-D softmax");
