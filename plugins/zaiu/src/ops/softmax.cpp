@@ -21,6 +21,10 @@ support decide_softmax(const op::softmax& s, const std::vector<tensor_desc>& in,
                        "zDNN softmax runs over the innermost dims; axis " + std::to_string(axis) +
                            " count " + std::to_string(s.axis_count) + " leaves dims after them");
     }
+    if (s.beta != 1.0f)
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "beta " + std::to_string(s.beta) +
+                           ": zDNN softmax has no input scale (softmax(beta x))");
     if (s.log && s.mask)
         return decline(TSR_REASON_ATTRIBUTE,
                        "masked log-softmax: zDNN writes 0, not -infinity, past the mask");
