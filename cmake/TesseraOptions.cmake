@@ -3,12 +3,6 @@ add_library(tessera_warnings INTERFACE)
 target_compile_options(tessera_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX,C>:-Wall -Wextra -Wno-unused-parameter>)
 
-if(TESSERA_SANITIZE)
-  message(STATUS "Tessera: building with AddressSanitizer + UndefinedBehaviorSanitizer")
-  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
-endif()
-
 # ThreadSanitizer build (scripts/tsan.sh): every target instrumented, any race report fails its test.
 option(TESSERA_TSAN "Build everything with ThreadSanitizer" OFF)
 if(TESSERA_TSAN)
@@ -20,9 +14,11 @@ if(TESSERA_TSAN)
   add_link_options(-fsanitize=thread)
 endif()
 
-# libFuzzer build (scripts/fuzz.sh, clang only): every target gets coverage instrumentation plus
-# ASan and UBSan; tests/fuzz then builds its harnesses as libFuzzer programs.
-option(TESSERA_FUZZ "Instrument everything for libFuzzer and build the tests/fuzz harnesses (clang)" OFF)
+# libFuzzer harnesses (clang only): every target gets libFuzzer's coverage instrumentation and
+# tests/fuzz builds its harnesses as libFuzzer programs. Implies TESSERA_SANITIZE: the CI's
+# sanitizer build is this one (clang, ASan + UBSan + coverage), so one build runs the test suite
+# under the sanitizers and then each fuzzer for a bounded time (scripts/test.sh).
+option(TESSERA_FUZZ "Build the tests/fuzz harnesses as libFuzzer programs (clang; implies TESSERA_SANITIZE)" OFF)
 if(TESSERA_FUZZ)
   include(CheckCXXSourceCompiles)
   set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
@@ -32,19 +28,30 @@ if(TESSERA_FUZZ)
     extern \"C\" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }"
     TESSERA_HAVE_LIBFUZZER)
   unset(CMAKE_REQUIRED_FLAGS)
-  if(TESSERA_HAVE_LIBFUZZER AND NOT TESSERA_SANITIZE AND NOT TESSERA_TSAN)
-    message(STATUS "Tessera: instrumenting for libFuzzer with AddressSanitizer + UndefinedBehaviorSanitizer")
-    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-                        -fno-omit-frame-pointer)
-    add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+  if(TESSERA_HAVE_LIBFUZZER AND NOT TESSERA_TSAN)
+    message(STATUS "Tessera: instrumenting for libFuzzer")
+    add_compile_options(-fsanitize=fuzzer-no-link)
+    set(TESSERA_SANITIZE ON)
+  else()
+    set(TESSERA_HAVE_LIBFUZZER OFF)
+    message(STATUS "Tessera: TESSERA_FUZZ needs clang with -fsanitize=fuzzer (Debian: clang "
+                   "libclang-rt-14-dev) and no ThreadSanitizer; skipping the libFuzzer harnesses")
+  endif()
+endif()
+
+if(TESSERA_SANITIZE)
+  message(STATUS "Tessera: building with AddressSanitizer + UndefinedBehaviorSanitizer")
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
     # clang links the sanitizer runtimes into programs only; shared libraries linked with
     # -Wl,--no-undefined (zdnn, openvx) take the runtime's symbols from the program that loads
     # them. The standard libraries come last on every link line, so this overrides.
     string(APPEND CMAKE_CXX_STANDARD_LIBRARIES " -Wl,-z,undefs")
-  else()
-    set(TESSERA_HAVE_LIBFUZZER OFF)
-    message(STATUS "Tessera: TESSERA_FUZZ needs clang with -fsanitize=fuzzer (Debian: clang "
-                   "libclang-rt-14-dev) and no other sanitizer option; skipping the libFuzzer harnesses")
+    string(APPEND CMAKE_C_STANDARD_LIBRARIES " -Wl,-z,undefs")
+    # C programs (the OpenVX and zDNN examples) load C++ libraries: link the C++ parts of the
+    # UBSan runtime into them too.
+    add_link_options(-fsanitize-link-c++-runtime)
   endif()
 endif()
 
@@ -64,3 +71,11 @@ function(tessera_add_doctest name)
   target_link_libraries(${name} PRIVATE doctest::doctest tessera_warnings ${ARG_LIBS})
   doctest_discover_tests(${name} TEST_PREFIX "${name}: " ADD_LABELS 0 PROPERTIES ${ARG_PROPERTIES})
 endfunction()
+
+# Where the OpenCL tests keep PoCL's compiled kernels. PoCL keys each entry by kernel source,
+# build options and device, so build folders may share one: scripts/test.sh points the release and
+# sanitizer builds at the same folder and each kernel is compiled once (compiling dominates the
+# OpenCL tests' time on PoCL).
+set(TESSERA_POCL_CACHE_DIR "${CMAKE_BINARY_DIR}/pocl-cache" CACHE PATH
+    "PoCL kernel cache folder for the OpenCL tests")
+file(MAKE_DIRECTORY ${TESSERA_POCL_CACHE_DIR})

@@ -4,13 +4,12 @@
 # same build/ builds and runs no test at all. TESSERA_BACKENDS is reset (-U) to the project's
 # default list, so that every backend the tree has is built.
 
-# Shared by every build folder: generator, no extra instrumentation, unity test sources.
+# Shared by every build folder: generator, every backend, unity test sources, no ThreadSanitizer.
 common_options=(
     -G Ninja
     -U TESSERA_BACKENDS
     -DTESSERA_UNITY_TESTS=ON
     -DTESSERA_TSAN=OFF
-    -DTESSERA_FUZZ=OFF
 )
 
 # build/: the release build (demo.sh and test.sh share it; only tests/benchmarks differ).
@@ -20,15 +19,21 @@ release_options=(
     "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG"
     "-DCMAKE_C_FLAGS_RELEASE=-O3 -DNDEBUG"
     -DTESSERA_SANITIZE=OFF
+    -DTESSERA_FUZZ=OFF
     -DTESSERA_BUILD_EXAMPLES=ON
 )
 demo_options=("${release_options[@]}" -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_BENCHMARKS=OFF)
 test_options=("${release_options[@]}" -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_BENCHMARKS=ON)
 
-# build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -O1 without debug info (quicker to
-# compile on small CI machines; reports still name functions).
+# build-asan/: clang with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer's coverage
+# instrumentation: the whole test suite runs under the sanitizers, and the same build holds the
+# libFuzzer harnesses (tests/fuzz). -O1 without debug info (quicker to compile on small CI
+# machines; reports still name functions).
 asan_options=(
     "${common_options[@]}"
+    -DCMAKE_C_COMPILER=clang
+    -DCMAKE_CXX_COMPILER=clang++
+    -DTESSERA_FUZZ=ON
     -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_CXX_FLAGS_RELEASE=-O1
     -DCMAKE_C_FLAGS_RELEASE=-O1

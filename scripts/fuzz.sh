@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of tests/fuzz with clang (build dir build-fuzz, everything
-# instrumented with coverage + ASan + UBSan) and runs each for a bounded time, one after the other
-# (suits a 2-core CI machine). Fails if a harness finds a crash, a sanitizer report or a wrong
-# answer; the input that did it is kept in build-fuzz/fuzz-artifacts/<harness>/.
+# instrumented with coverage + ASan + UBSan) and runs each for a bounded time (scripts/fuzz-run.sh),
+# one after the other unless FUZZ_PARALLEL says more. Fails if a harness finds a crash, a sanitizer
+# report or a wrong answer; the input that did it is kept in build-fuzz/fuzz-artifacts/<harness>/.
 #   FUZZ_SECONDS    seconds per harness (default 60)
 #   FUZZ_HARNESSES  which harnesses (default: every one that was built: config graph clml zdnn)
 #   FUZZ_JOBS       build jobs (default: nproc)
@@ -36,33 +36,5 @@ for h in $harnesses; do targets+=("${h}_fuzzer"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 echo "fuzz: build took $(( $(date +%s) - start )) s"
 
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
-export POCL_CACHE_DIR="$PWD/$build/pocl-cache"
-export TESSERA_LOG_LEVEL=off
-
-failed=()
-for h in $harnesses; do
-  corpus="$build/fuzz-corpus/$h"
-  artifacts="$build/fuzz-artifacts/$h"
-  mkdir -p "$corpus" "$artifacts"
-  echo "== fuzz: $h for $seconds s"
-  t0=$(date +%s)
-  # The first corpus folder receives new inputs; the committed seeds and regressions are read only.
-  if "$build/tests/fuzz/${h}_fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
-      -print_final_stats=1 -artifact_prefix="$artifacts/" \
-      "$corpus" "tests/fuzz/corpus/$h" "tests/fuzz/regressions/$h" >"$build/fuzz-$h.log" 2>&1; then
-    grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$build/fuzz-$h.log" || true
-    echo "fuzz: $h clean ($(( $(date +%s) - t0 )) s)"
-  else
-    tail -n 60 "$build/fuzz-$h.log"
-    echo "fuzz: $h FAILED; reproducer(s): $(ls "$artifacts")" >&2
-    failed+=("$h")
-  fi
-done
-echo "fuzz: done in $(( $(date +%s) - start )) s"
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "fuzz: findings in ${failed[*]}; see tests/fuzz/README.md for what to do with them" >&2
-  exit 1
-fi
+FUZZ_HARNESSES="$harnesses" FUZZ_SECONDS="$seconds" FUZZ_PARALLEL=${FUZZ_PARALLEL:-1} \
+  exec scripts/fuzz-run.sh "$build"

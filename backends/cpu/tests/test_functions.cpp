@@ -209,7 +209,8 @@ TEST_CASE("activations match their formulas on every instruction set") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         for (const auto& [act, f] : acts) {
-            CAPTURE(static_cast<int>(act.kind));
+            const int kind = static_cast<int>(act.kind);  // clang 14 cannot capture a binding
+            CAPTURE(kind);
             auto src = make_tensor({3, 20, 5, 7}, DataLayout::nchw16c, DataType::f32,
                                    PaddingSize{1, 2, 1, 2});
             auto x = random_vector(3 * 20 * 35, 9, -4.0f, 4.0f);

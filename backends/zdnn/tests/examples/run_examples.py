@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Builds the ten unchanged "Usage Examples" programs of the zDNN spec as C with gcc against zdnn.h
+"""Builds the ten unchanged "Usage Examples" programs of the zDNN spec as C ($CC, default gcc) against zdnn.h
 and libzdnn, runs them, and checks what they compute against an independent reference written here
 (pure Python, float64, inputs cleansed through DLFLOAT16, DLFLOAT16 rounding at the points where
 the zAIU stores intermediate results).
 
-usage: run_examples.py SPEC INCLUDE_DIR LIB_DIR WORK_DIR HARNESS_C [extra gcc flags...]
+usage: run_examples.py SPEC INCLUDE_DIR LIB_DIR WORK_DIR HARNESS_C [extra compiler flags...]
 """
 import json
 import math
@@ -207,7 +207,7 @@ def main():
         src = os.path.join(work, f"example_{i:02d}.c")
         exe = os.path.join(work, f"example_{i:02d}")
         trace = os.path.join(work, f"example_{i:02d}.trace")
-        cmd = ["gcc", "-std=gnu11", "-O1", "-I", include_dir, src, harness, "-o", exe, f"-Wl,{wraps}",
+        cmd = [os.environ.get("CC", "gcc"), "-std=gnu11", "-O1", "-I", include_dir, src, harness, "-o", exe, f"-Wl,{wraps}",
                "-L", lib_dir, "-lzdnn", f"-Wl,-rpath,{lib_dir}"] + extra
         build = subprocess.run(cmd, capture_output=True, text=True)
         if build.returncode != 0:
