@@ -50,8 +50,9 @@ if(TESSERA_SANITIZE)
     string(APPEND CMAKE_CXX_STANDARD_LIBRARIES " -Wl,-z,undefs")
     string(APPEND CMAKE_C_STANDARD_LIBRARIES " -Wl,-z,undefs")
     # C programs (the OpenVX and zDNN examples) load C++ libraries: link the C++ parts of the
-    # UBSan runtime into them too.
+    # UBSan runtime, and the C++ library they need, into them too.
     add_link_options(-fsanitize-link-c++-runtime)
+    string(APPEND CMAKE_C_STANDARD_LIBRARIES " -lstdc++")
   endif()
 endif()
 

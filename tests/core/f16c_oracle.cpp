@@ -3,12 +3,15 @@
 #include "f16c_oracle.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 
 namespace tessera_test {
 
 bool f16c_available() {
-    return __builtin_cpu_supports("f16c");
+    // CPUID leaf 1, ECX bit 29 (clang 14's __builtin_cpu_supports does not know "f16c").
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
 }
 
 __attribute__((target("f16c"))) std::uint16_t f16c_from_float(float f) {
