@@ -32,7 +32,7 @@ enum class status : int {
 /// Short name of a status code, e.g. "invalid_argument".
 inline const char* to_string(status s) {
     if (s == status::compile_failed) return "compile_failed";
-    return tsr_status_name(static_cast<tsr_status>(s));
+    return tsr_status_name(static_cast<std::int32_t>(s));
 }
 
 /// The ABI status code of a status: compile_failed crosses the ABI as TSR_UNSUPPORTED.

@@ -2,6 +2,8 @@
 #ifndef TESSERA_C_STATUS_H
 #define TESSERA_C_STATUS_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,7 +21,9 @@ typedef enum tsr_status {
     TSR_RUNTIME_ERROR = 9
 } tsr_status;
 
-static inline const char* tsr_status_name(tsr_status s) {
+/* Takes an int: a status read from a plugin may be any value, and an out-of-range value stored in
+ * the enum type is undefined behaviour in C++. */
+static inline const char* tsr_status_name(int32_t s) {
     switch (s) {
         case TSR_SUCCESS:
             return "success";
