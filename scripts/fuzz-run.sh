@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 build=${1:?usage: scripts/fuzz-run.sh BUILD_DIR}
 seconds=${FUZZ_SECONDS:-60}
 parallel=${FUZZ_PARALLEL:-$(nproc)}
-harnesses=${FUZZ_HARNESSES:-$(cd "$build/tests/fuzz" && ls -- *_fuzzer 2>/dev/null | sed 's/_fuzzer$//' | tr '\n' ' ')}
+built=$(cd "$build/tests/fuzz" 2>/dev/null && ls -- *_fuzzer 2>/dev/null | sed 's/_fuzzer$//' | tr '\n' ' ' || true)
+harnesses=${FUZZ_HARNESSES:-$built}
 [ -n "${harnesses// /}" ] || { echo "fuzz: no *_fuzzer programs in $build/tests/fuzz" >&2; exit 1; }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:intercept_tls_get_addr=0}
