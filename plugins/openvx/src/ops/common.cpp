@@ -1,0 +1,98 @@
+// ops/common.cpp: what the op files share (see ops.hpp): policies and activation mapping.
+#include <cmath>
+
+#include "ops.hpp"
+
+namespace tessera::plugins::openvx {
+
+vx_policies policies_of(std::int32_t rounding, std::int32_t overflow, const tensor_desc& src) {
+    if (is_f32(src)) return {};
+    return {vx_rounding(rounding), vx_overflow(overflow)};
+}
+
+namespace {
+
+bool integral(float v) {
+    return std::isfinite(v) && v == std::trunc(v) && std::fabs(v) <= 2147483647.0f;
+}
+
+}  // namespace
+
+std::optional<vx_activation> map_activation(const tsr_activation_spec& act, std::string* why) {
+    auto no = [&](std::string text) -> std::optional<vx_activation> {
+        if (why) *why = std::move(text);
+        return std::nullopt;
+    };
+    auto with_integers = [&](vx_enum f, float a, float b,
+                             const char* what) -> std::optional<vx_activation> {
+        if (!integral(a) || !integral(b))
+            return no(std::string(what) + " with a = " + std::to_string(a) +
+                      ", b = " + std::to_string(b) + ": OpenVX activation parameters are integers");
+        return vx_activation{f, static_cast<vx_int32>(a), static_cast<vx_int32>(b)};
+    };
+    switch (act.kind) {
+        case TSR_ACT_RELU:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_RELU, 0, 0};
+        case TSR_ACT_RELU6:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_BRELU, 6, 0};
+        case TSR_ACT_BOUNDED_RELU:
+            return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_BRELU, act.a, 0.0f,
+                                 "bounded relu");
+        case TSR_ACT_TANH:
+            return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_HYPERBOLIC_TAN, act.a, act.b,
+                                 "tanh");
+        case TSR_ACT_SIGMOID:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LOGISTIC, 0, 0};
+        case TSR_ACT_SOFT_RELU:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SOFTRELU, 0, 0};
+        case TSR_ACT_ABS:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_ABS, 0, 0};
+        case TSR_ACT_SQUARE:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SQUARE, 0, 0};
+        case TSR_ACT_SQRT:
+            return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SQRT, 0, 0};
+        case TSR_ACT_LINEAR:
+            return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LINEAR, act.a, act.b,
+                                 "linear");
+        default:
+            return no(std::string(tessera::op::activation_name(act.kind)) +
+                      " is none of OpenVX's nine activation functions");
+    }
+}
+
+void add_activation(graph_builder& g, vx_tensor in, vx_tensor out, const vx_activation& a) {
+    g.own_node(vxActivationLayer(g.graph(), in, a.function, a.a, a.b, out), "vxActivationLayer");
+}
+
+bool fused_activation_agrees(const tsr_activation_spec& act, const vx_policies& p) {
+    if (p.rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN && p.overflow == VX_CONVERT_POLICY_SATURATE)
+        return true;
+    return act.kind == TSR_ACT_RELU || act.kind == TSR_ACT_RELU6 ||
+           act.kind == TSR_ACT_BOUNDED_RELU;
+}
+
+std::optional<std::string> window_mismatch(const char* dim, std::int64_t in,
+                                           std::int64_t pad_before, std::int64_t pad_after,
+                                           std::int64_t kernel, std::int64_t stride,
+                                           std::int64_t out, bool ceil) {
+    if (pad_before != pad_after)
+        return std::string("padding ") + std::to_string(pad_before) + "/" +
+               std::to_string(pad_after) + " in " + dim +
+               ": OpenVX pads both sides of a dimension alike";
+    // OpenVX derives the stride from the sizes: the smallest skip whose output size matches.
+    const std::int64_t span = in + 2 * pad_before - kernel;
+    std::int64_t skip = 0;
+    for (std::int64_t s = 1; span >= 0 && s <= span + 1 && skip == 0; ++s) {
+        const std::int64_t o = (ceil ? (span + s - 1) / s : span / s) + 1;
+        if (o == out) skip = s;
+    }
+    if (skip == stride || (out == 1 && skip == 1)) return std::nullopt;
+    return std::string("stride ") + std::to_string(stride) + " in " + dim +
+           ": OpenVX derives the stride from the sizes and gets " +
+           (skip ? std::to_string(skip) : std::string("none")) +
+           (ceil ? " (Tessera's ceil rounding drops a last window that starts in the padding; "
+                   "OpenVX keeps it)"
+                 : "");
+}
+
+}  // namespace tessera::plugins::openvx

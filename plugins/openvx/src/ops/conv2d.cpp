@@ -1,0 +1,101 @@
+// ops/conv2d.cpp: conv2d on vxConvolutionLayer: direct, one group, no dilation, pads alike on both
+// sides, the stride OpenVX derives from the sizes, bias [O] or per location [O, OH, OW] in the
+// output's format; a fused activation becomes an activation layer after it (through a virtual
+// tensor). i16 fixed point follows the provisional contract (per-product rounding and overflow,
+// 64-bit accumulation: accumulator_bits 0, then the bias), which is what the reference computes.
+#include "ops.hpp"
+
+namespace tessera::plugins::openvx {
+
+using tessera::sdk::support;
+namespace op = tessera::op;
+namespace sdk = tessera::sdk;
+
+namespace {
+
+support decide_conv2d(const op::conv2d& c, const descs& in, const descs& out) {
+    const tensor_desc& src = in[0];
+    if (src.type() == dtype::i8 || src.type() == dtype::u8)
+        return decline(TSR_REASON_DTYPE,
+                       "8-bit convolution: OpenVX narrows every product to 8 bits, Tessera "
+                       "requantises the exact sum");
+    if (c.mode != TSR_CONV_DIRECT)
+        return decline(TSR_REASON_ATTRIBUTE,
+                       c.mode == TSR_CONV_TRANSPOSED
+                           ? "transposed convolution: vxConvolutionLayer is direct only"
+                           : "depthwise convolution: vxConvolutionLayer has no groups");
+    if (c.group_count() != 1)
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "grouped convolution: vxConvolutionLayer has no groups");
+    if (c.dilation_h != 1 || c.dilation_w != 1)
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "dilation: the provisional vxConvolutionLayer has no dilation");
+    if (c.fuse_batchnorm)
+        return decline(TSR_REASON_ATTRIBUTE, "fused batchnorm: OpenVX has no batchnorm layer");
+    const vx_policies pol = policies_of(c.rounding, c.overflow, src);
+    if (c.activation.kind != TSR_ACT_NONE) {
+        std::string why;
+        if (!map_activation(c.activation, &why))
+            return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
+        if (!fused_activation_agrees(c.activation, pol))
+            return decline(TSR_REASON_ATTRIBUTE,
+                           "fused activation stored with rounding to zero or wrap-around: an "
+                           "OpenVX activation layer rounds to nearest even and saturates");
+    }
+    const auto slots = c.slots();
+    if (slots.bias >= 0) {
+        const tensor_desc& b = in[static_cast<std::size_t>(slots.bias)];
+        if (b.type() != out[0].type() ||
+            b.quant().fixed_point_pos != out[0].quant().fixed_point_pos)
+            return decline(TSR_REASON_DTYPE,
+                           "bias " + std::string(tessera::to_string(b.type())) +
+                               ": OpenVX biases have the output's type and fixed_point_pos");
+    }
+    const tensor_desc& w = in[1];
+    if (w.type() != src.type()) return decline(TSR_REASON_DTYPE, "weights and src differ in type");
+    const auto g = c.geometry(src, w);
+    const bool ceil = c.output_rounding == TSR_OUTPUT_CEIL;
+    if (auto why = window_mismatch("H", g.h, g.y.pad_before, g.y.pad_after, g.kh, c.stride_h,
+                                   g.y.out, ceil))
+        return decline(TSR_REASON_ATTRIBUTE, *why);
+    if (auto why = window_mismatch("W", g.w, g.x.pad_before, g.x.pad_after, g.kw, c.stride_w,
+                                   g.x.out, ceil))
+        return decline(TSR_REASON_ATTRIBUTE, *why);
+    return support::native();
+}
+
+std::unique_ptr<step> build_conv2d(const op::conv2d& c, const sdk::node& n, graph_builder& g) {
+    const tensor_desc& src = g.desc(n.inputs[0]);
+    const auto geo = c.geometry(src, g.desc(n.inputs[1]));
+    const vx_policies pol = policies_of(c.rounding, c.overflow, src);
+    const auto slots = c.slots();
+    vx_tensor bias =
+        slots.bias >= 0 ? g.tensor(n.inputs[static_cast<std::size_t>(slots.bias)]) : nullptr;
+    const int out_id = n.outputs[0];
+    const bool act = c.activation.kind != TSR_ACT_NONE;
+    vx_tensor conv_out =
+        act ? g.scratch(vx_dims(g.desc(out_id)), g.format(out_id)) : g.tensor(out_id);
+    g.own_node(
+        vxConvolutionLayer(g.graph(), g.tensor(n.inputs[0]), g.tensor(n.inputs[1]), bias,
+                           static_cast<vx_uint32>(geo.x.pad_before),
+                           static_cast<vx_uint32>(geo.y.pad_before), 0, pol.overflow, pol.rounding,
+                           c.output_rounding == TSR_OUTPUT_CEIL
+                               ? VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_CEILING
+                               : VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
+                           conv_out),
+        "vxConvolutionLayer");
+    auto s = std::make_unique<step>();
+    if (act) {
+        add_activation(g, conv_out, g.tensor(out_id), *map_activation(c.activation, nullptr));
+        s->vx_nodes = 2;
+    }
+    return s;
+}
+
+}  // namespace
+
+void state_conv2d(router& r) {
+    r.state<op::conv2d>(framed_rule(&decide_conv2d), build_rule(&build_conv2d));
+}
+
+}  // namespace tessera::plugins::openvx

@@ -1,0 +1,17 @@
+// main.cpp: doctest main of the openvx plugin tests; loads the plugin under test explicitly.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+
+#include <tessera/tessera.hpp>
+
+int main(int argc, char** argv) {
+    const auto record = tessera::plugin_registry::instance().load(OPENVX_PLUGIN);
+    if (!tessera::plugin_registry::instance().find("openvx")) {
+        std::fprintf(stderr, "cannot load %s: %s\n", OPENVX_PLUGIN, record.detail.c_str());
+        return 1;
+    }
+    doctest::Context context(argc, argv);
+    return context.run();
+}
