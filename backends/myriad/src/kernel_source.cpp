@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "dma_prelude.h"
 #include "text_utils.h"
 
 namespace myriad {
@@ -291,50 +292,9 @@ std::string myriad_prelude(bool native_half, bool promoted) {
                  "    event = async_work_group_copy_2D2D(dst + k * dst_plane, src + k * src_plane, "
                  "num_elements_per_line, num_lines, src_line_stride, dst_line_stride, event);\n"
                  "  return event;\n}\n";
-            // The manual-DMA work-group transactions: widths, strides and sizes in bytes; the
-            // work items of the group copy cooperatively, then meet at a barrier.
-            const std::string src_in_dst = "(k / dw) * ds + k % dw] = src[(k / sw) * ss + k % sw";
-            p += "event_t " + ovl + "WorkGroupDmaCreateStrideTransaction(" + src + " src, " + dst +
-                 " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
-                 "size_t size, event_t event) {\n"
-                 "  const size_t e = sizeof(" +
-                 t +
-                 ");\n"
-                 "  const size_t sw = src_width / e, dw = dst_width / e, ss = src_stride / e, "
-                 "ds = dst_stride / e, n = size / e;\n"
-                 "  const size_t lsize = get_local_size(0) * get_local_size(1) * "
-                 "get_local_size(2);\n"
-                 "  const size_t lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
-                 "get_local_size(1) * get_local_id(2));\n"
-                 "  if (sw > 0 && dw > 0)\n"
-                 "    for (size_t k = lid; k < n; k += lsize) dst[" +
-                 src_in_dst +
-                 "];\n"
-                 "  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
-                 "  return event;\n}\n";
-            p +=
-                "event_t " + ovl + "WorkGroupDmaCreate3DTransaction(" + src + " src, " + dst +
-                " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
-                "size_t num_planes, size_t src_plane_stride, size_t dst_plane_stride, size_t size, "
-                "event_t event) {\n"
-                "  const size_t e = sizeof(" +
-                t +
-                ");\n"
-                "  const size_t sw = src_width / e, dw = dst_width / e, ss = src_stride / e, "
-                "ds = dst_stride / e, n = size / e;\n"
-                "  const size_t sp = src_plane_stride / e, dp = dst_plane_stride / e;\n"
-                "  const size_t lsize = get_local_size(0) * get_local_size(1) * "
-                "get_local_size(2);\n"
-                "  const size_t lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
-                "get_local_size(1) * get_local_id(2));\n"
-                "  if (sw > 0 && dw > 0)\n"
-                "    for (size_t j = lid; j < n * num_planes; j += lsize) {\n"
-                "      const size_t plane = j / n, k = j % n;\n"
-                "      dst[plane * dp + (k / dw) * ds + k % dw] = "
-                "src[plane * sp + (k / sw) * ss + k % sw];\n"
-                "    }\n"
-                "  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
-                "  return event;\n}\n";
+            // The manual-DMA work-group transactions (widths, strides and sizes in bytes).
+            const std::string tag = t + (dir == 0 ? "_g2l" : "_l2g");
+            p += dma_transactions(DmaPair{tag, src, dst, "sizeof(" + t + ")", ""});
         }
     }
     // The ratified cl_khr_extended_async_copies form: untyped pointers, offsets and line lengths

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "half_float.h"
+#include "half_storage.h"
 #include "kernel_source.h"
 #include "layer_impl.h"
 
@@ -157,6 +158,27 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     promoted = any_half && (!rt->has_fp16 || rt->force_promotion);
     precision = !any_half ? Precision::fp32 : promoted ? Precision::fp32_promoted : Precision::fp16;
     const std::size_t scale = promoted ? 2 : 1;
+    // The program of each stage: where half is promoted, preferably with the half buffers kept
+    // (no conversion passes); when a stage's source cannot be rewritten so or does not build,
+    // every stage promotes its buffers too (the stages share their buffers).
+    std::vector<std::string> sources;
+    if (promoted && rt->keep_half_buffers) {
+        half_buffers = true;
+        for (const StagePlan& sp : plan.stages) {
+            const auto text = program_text_half_storage(sp.stage->source_text, sp.stage->entry);
+            if (!text || !rt->try_program(*text)) {
+                half_buffers = false;
+                break;
+            }
+            sources.push_back(*text);
+        }
+    }
+    if (!half_buffers) {
+        sources.clear();
+        for (const StagePlan& sp : plan.stages)
+            sources.push_back(
+                program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16, promoted));
+    }
 
     const std::size_t ports = spec.input_shapes.size();
     input_dtypes.assign(ports, DType::f32);
@@ -165,9 +187,8 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     bool have_output = false;
     for (std::size_t si = 0; si < plan.stages.size(); ++si) {
         StagePlan& sp = plan.stages[si];
-        const std::string source =
-            program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16, promoted);
-        cl::Kernel kernel(rt->program(source, spec.type, sp.stage->entry), sp.stage->entry.c_str());
+        cl::Kernel kernel(rt->program(sources[si], spec.type, sp.stage->entry),
+                          sp.stage->entry.c_str());
         for (std::size_t ai = 0; ai < sp.args.size(); ++ai) {
             ArgPlan& a = sp.args[ai];
             const cl_uint index = static_cast<cl_uint>(ai);
@@ -311,6 +332,11 @@ DType Layer::input_dtype(int port) const {
 }
 DType Layer::output_dtype() const {
     return impl_->output_dtype;
+}
+int Layer::conversion_passes() const {
+    int passes = 0;
+    for (const Impl::InputView& v : impl_->views) passes += v.converted ? 1 : 0;
+    return passes + (impl_->output_device_dtype != impl_->output_dtype ? 1 : 0);
 }
 std::vector<std::array<std::size_t, 3>> Layer::global_sizes() const {
     std::vector<std::array<std::size_t, 3>> out;

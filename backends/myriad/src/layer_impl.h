@@ -24,8 +24,9 @@ struct Layer::Impl {
         cl::Buffer scratch;
     };
 
+    /// The element type a buffer the kernels declare as `declared` has on the device.
     DType device_dtype(DType declared) const {
-        return promoted && declared == DType::f16 ? DType::f32 : declared;
+        return promoted && !half_buffers && declared == DType::f16 ? DType::f32 : declared;
     }
     void convert(const cl::Buffer& from, DType from_type, bool from_cl, const cl::Buffer& to,
                  DType to_type, bool to_cl, const Shape& shape);
@@ -35,6 +36,7 @@ struct Layer::Impl {
     LayerSpec spec;
     LayerPlan plan;
     bool promoted = false;
+    bool half_buffers = false;  ///< promoted, with __global/__constant half buffers kept in half
     Precision precision = Precision::fp32;
     std::vector<cl::Kernel> kernels;
     std::map<int, cl::Buffer> stage_buffers;

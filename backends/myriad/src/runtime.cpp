@@ -129,6 +129,22 @@ cl::Program Runtime::State::program(const std::string& source, const std::string
     return program;
 }
 
+std::optional<cl::Program> Runtime::State::try_program(const std::string& source) {
+    std::lock_guard<std::mutex> lock(programs_mutex);
+    const auto found = programs.find(source);
+    if (found != programs.end()) return found->second;
+    if (failed_programs.count(source)) return std::nullopt;
+    cl::Program program(context, source);
+    try {
+        program.build({device});
+    } catch (const cl::Error&) {
+        failed_programs.insert(source);
+        return std::nullopt;
+    }
+    programs.emplace(source, program);
+    return program;
+}
+
 cl::Kernel Runtime::State::converter(DType from, DType to) {
     return cl::Kernel(program(converter_source(from, to), "conversion", "myriad_convert"),
                       "myriad_convert");
@@ -276,6 +292,9 @@ bool Runtime::device_has_fp16() const {
 }
 void Runtime::set_force_half_promotion(bool force) {
     state_->force_promotion = force;
+}
+void Runtime::set_keep_half_buffers(bool keep) {
+    state_->keep_half_buffers = keep;
 }
 std::string Runtime::device_name() const {
     std::string name = state_->device.getInfo<CL_DEVICE_NAME>();

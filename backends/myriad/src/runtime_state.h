@@ -5,6 +5,8 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "myriad/runtime.h"
@@ -17,14 +19,18 @@ struct Runtime::State {
     cl::CommandQueue queue;
     bool has_fp16 = false;
     bool force_promotion = false;
+    bool keep_half_buffers = true;
     std::deque<CustomLayer> user_layers;      ///< searched first, in load order
     std::deque<CustomLayer> standard_layers;  ///< the shipped ones, searched last
     std::mutex programs_mutex;
     std::map<std::string, cl::Program> programs;  ///< by full source text
+    std::set<std::string> failed_programs;        ///< sources try_program could not build
 
     /// Builds (or reuses) a program; build failures name the layer and kernel.
     cl::Program program(const std::string& source, const std::string& layer,
                         const std::string& entry);
+    /// Builds (or reuses) a program; nullopt when it does not build.
+    std::optional<cl::Program> try_program(const std::string& source);
     /// The kernel that converts a tensor between dtypes and memory orders.
     cl::Kernel converter(DType from, DType to);
 };

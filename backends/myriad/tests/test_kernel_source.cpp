@@ -2,6 +2,7 @@
 // hand-written expected text.
 #include <doctest/doctest.h>
 
+#include "half_storage.h"
 #include "kernel_source.h"
 
 using namespace myriad;
@@ -125,3 +126,71 @@ __kernel void k(__global const half* src, __global half* dst, __local half* l) {
     CHECK(compiles_with_fp16(program_text(dma, "k", true, false), "dma_companions"));
 }
 #endif
+
+TEST_CASE("kernel source: half promoted with __global half buffers kept in half storage") {
+    const std::string src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "__kernel void k(__global const half* restrict src, __global half* dst, "
+        "__local half* l, __global half8* v) {\n"
+        "  half a = src[i + 1];\n"
+        "  dst[i] = a * (half)2;\n"
+        "  dst[j] += src[j];\n"
+        "  *dst = *src;\n"
+        "  l[0] = vload_half(0, src) + vload_half(1, l);\n"
+        "  vstore8(vload8(0, src + 8), 1, dst);\n"
+        "  v[2] = v[1];\n"
+        "  __global const half* p = &src[4];\n"
+        "  if (a > 0) p++;\n"
+        "  event_t e = async_work_group_copy(l, src, 8, 0);\n"
+        "  e = async_work_group_copy(l, l + 8, 8, 0);\n"
+        "}\n";
+    const auto out = promote_half_keep_storage(src);
+    REQUIRE(out.has_value());
+    CHECK(*out ==
+          "\n"
+          "__kernel void k(__global const half* restrict src, __global half* dst, "
+          "__local float* l, __global half8* v) {\n"
+          "  float a = (vload_half((i + 1), src));\n"
+          "  vstore_half((float)( a * (float)2), (i), dst);\n"
+          "  vstore_half((float)(vload_half((j), dst) + ( (vload_half((j), src)))), (j), dst);\n"
+          "  vstore_half((float)( (vload_half(0, src))), 0, dst);\n"
+          "  l[0] = vload_half(0, src) + __myriad_vload_half1(1, l);\n"
+          "  vstore_half8(vload_half8(0, src + 8), 1, dst);\n"
+          "  vstore_half8( (vload_half8((1), (const __global half*)v)), (2), (__global half*)v);\n"
+          "  __global const half* p = (src + (4));\n"
+          "  if (a > 0) p++;\n"
+          "  event_t e = __myriad_async_work_group_copy(l, src, 8, 0);\n"
+          "  e = async_work_group_copy(l, l + 8, 8, 0);\n"
+          "}\n");
+}
+
+TEST_CASE("kernel source: half storage rewriting gives up where it cannot follow the source") {
+    const char* const cases[] = {
+        "#define T half\n__kernel void k(__global T* p) { p[0] = 1; }",
+        "#define G __global\n__kernel void k(G half* p) { p[0] = 1; }",
+        "#define AT(i) p[i]\n__kernel void k(__global half* p) { AT(0) = 1; }",
+        "typedef half T;\n__kernel void k(__global half* p) { }",
+        "struct S { half x; };\n__kernel void k(__global half* p) { }",
+        "__kernel void k(__global half* p, float x) { x = p[0] = 1; }",
+        "__kernel void k(__global half* p) { p[get_global_id(0)++] += 1; }",
+        "__kernel void k(__global half* p) { p[0]++; }",
+        "__kernel void k(__global half** p) { }",
+        "__kernel void k(__global half3* p) { }",
+        "__kernel void k(__global half* p) { __global half* p = 0; }",
+        "__kernel void k(__global half* p, __local half* l) {\n"
+        "  async_work_group_copy_2D2D(l, 0, p, 0, sizeof(half), 4, 2, 4, 4, 0); }",
+    };
+    for (const char* c : cases) {
+        CAPTURE(c);
+        CHECK_FALSE(promote_half_keep_storage(c).has_value());
+    }
+    // A name is a half buffer only where its declaration is in scope.
+    CHECK(promote_half_keep_storage("__kernel void a(__global half* src) { src[0] = 1; }\n"
+                                    "__kernel void b(__local half* src) { src[0] = 2; }") ==
+          std::optional<std::string>("__kernel void a(__global half* src) { vstore_half((float)( "
+                                     "1), (0), src); }\n"
+                                     "__kernel void b(__local float* src) { src[0] = 2; }"));
+    // Sources without __global half keep promote_half's spelling.
+    CHECK(promote_half_keep_storage("half x = convert_half(y);") ==
+          std::optional<std::string>("float x = convert_float(y);"));
+}

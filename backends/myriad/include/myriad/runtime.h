@@ -86,6 +86,10 @@ class Runtime {
     bool device_has_fp16() const;
     /// Testing aid: promote half to float even on a device with cl_khr_fp16.
     void set_force_half_promotion(bool force);
+    /// Where half is promoted: keep __global/__constant half buffers in half, converting in the
+    /// kernels' loads and stores (default true; a kernel the rewriting cannot follow has its
+    /// buffers converted to float around it instead, as with false).
+    void set_keep_half_buffers(bool keep);
     std::string device_name() const;
 
     const cl::Context& context() const;
@@ -117,6 +121,9 @@ class Layer {
     /// Element types expected of the inputs and given to the output (as the kernels declare them).
     DType input_dtype(int port) const;
     DType output_dtype() const;
+    /// Conversion kernels each enqueue runs besides the layer's stages (layout or half<->float
+    /// conversions of inputs, and of the output when it is wanted in the kernel's layout).
+    int conversion_passes() const;
     /// Global and local work sizes of each stage.
     std::vector<std::array<std::size_t, 3>> global_sizes() const;
     std::vector<std::array<std::size_t, 3>> local_sizes() const;
