@@ -1,27 +1,28 @@
 // grn.cl -- GRN (global response normalization) as a Myriad-style custom kernel:
 // dst = src / sqrt(bias + sum over channels of src^2), per (y, x). One work item per x; the
-// work group is a line of the image so the channel loop reads consecutive addresses.
+// work group is a run of 64 columns of one line, so every channel step reads consecutive
+// addresses across the group (the global width is rounded up to whole groups).
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 __kernel void grn_NCHW(__global const half* restrict src_data, __global half* restrict dst_data,
-                       int C, float bias)
+                       int C, int H, int W, float bias)
 {
     const int x = get_global_id(0);
-    const int W = get_global_size(0);
+    if (x >= W) return;
     const int y = get_global_id(1);
-    const int H = get_global_size(1);
     const int b = get_global_id(2);
-    __global const half* restrict src = src_data + b * C * H * W + y * W + x;
-    __global half* restrict dst = dst_data + b * C * H * W + y * W + x;
+    const size_t plane = (size_t)H * W;
+    __global const half* restrict src = src_data + b * C * plane + y * W + x;
+    __global half* restrict dst = dst_data + b * C * plane + y * W + x;
 
     float variance = bias + 1e-9f;
-    #pragma unroll 4
+    #pragma unroll 8
     for (int c = 0; c < C; c++) {
-        const float val = (float)src[c * H * W];
+        const float val = (float)src[c * plane];
         variance += val * val;
     }
     const float scale = native_rsqrt(variance);
-    #pragma unroll 4
+    #pragma unroll 8
     for (int c = 0; c < C; c++)
-        dst[c * H * W] = convert_half((float)src[c * H * W] * scale);
+        dst[c * plane] = convert_half((float)src[c * plane] * scale);
 }

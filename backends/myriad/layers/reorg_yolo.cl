@@ -3,24 +3,25 @@
 // with C2 = C_in (the output's channels divided by s*s).
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
-// BFYX, line-wise and unrolled by stride (the seed's fastest variant): one work item per
-// (output row, input channel, batch); the source row is read once.
+// BFYX: one work item per (output column, output row, input channel and batch) moves the
+// stride x stride block of its input channel into the stride*stride output channels; the work
+// items of a group read and write consecutive addresses (the global width is rounded up).
 __kernel void reorg_chw(__global const half* restrict src, __global half* restrict dst,
-                        int H, int W, int stride)
+                        int H, int W, int C2, int stride)
 {
-    const int h = min((int)get_global_id(0), H - 1);
-    const int c2 = get_global_id(1);
-    const int C2 = get_global_size(1);
-    const int b = get_global_id(2);
-    const int H2 = H * stride;
+    const int w = get_global_id(0);
+    if (w >= W) return;
+    const int h = get_global_id(1);
+    const int bc = get_global_id(2);
+    const int b = bc / C2;
+    const int c2 = bc - b * C2;
     const int W2 = W * stride;
-    src += b * C2 * H2 * W2;
-    dst += b * C2 * stride * stride * H * W;
-    for (int stride_y = 0; stride_y < stride; stride_y++)
-        for (int stride_x = 0; stride_x < stride; stride_x++)
-            for (int w2 = 0, w = 0; w < W; w2 += stride, w++)
-                dst[W * H * C2 * (stride_y * stride + stride_x) + W * H * c2 + W * h + w] =
-                    src[W2 * H2 * c2 + W2 * h * stride + W2 * stride_y + w2 + stride_x];
+    const size_t out_channel = (size_t)C2 * H * W;
+    __global const half* restrict in = src + ((size_t)bc * H + h) * stride * W2 + w * stride;
+    __global half* restrict out = dst + ((size_t)(b * C2 * stride * stride + c2) * H + h) * W + w;
+    for (int sy = 0; sy < stride; sy++)
+        for (int sx = 0; sx < stride; sx++)
+            out[(sy * stride + sx) * out_channel] = in[sy * W2 + sx];
 }
 
 // BYXF (the seed's signature): one work item per input row y; w, h, c are the input's sizes.
