@@ -90,7 +90,9 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
 /// Local response normalisation. Inputs: 0 src [N, C, H, W] (or [N, C, ...] across channels).
 /// y = x / (bias + alpha' * sum of x^2 over a centred window)^beta, zero padded, with
 /// alpha' = alpha/n when alpha_scaled_by_size (n = size across channels, size*size within a
-/// channel), else alpha. OpenVX: bias 1, scaled. Output like src. Floating only.
+/// channel), else alpha. OpenVX: bias 1, scaled. Output like src. Floating types, and i16 fixed
+/// point as OpenVX's normalization layer: computed on real values in double, stored rounded to
+/// nearest even with saturation.
 struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
     static constexpr std::string_view name = "lrn";
 
@@ -131,7 +133,8 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
         if (size % 2 == 0) check.fail("", "size is " + std::to_string(size) + ", must be odd");
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src, floating_types());
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16});
         if (mode == TSR_LRN_WITHIN_CHANNEL) {
             check.rank("src", src, 4);
         } else {

@@ -17,7 +17,9 @@ namespace tessera::op {
 /// CHANNEL: axis 1; INSTANCE: axis 1, count rank-1; SPATIAL: axis 2, count 2; zDNN: axis -1).
 /// y = exp(x - max) / sum(exp(x - max)); log: y = x - max - log(sum). With mask > 0 only the first
 /// `mask` elements of each vector take part; the others output 0 (log: -infinity). Output like
-/// src. beta (ACL) scales the input first: softmax(beta * x). Floating only.
+/// src. beta (ACL) scales the input first: softmax(beta * x). Floating types, and i16 fixed point
+/// as OpenVX's softmax layer: computed on real values in double, stored rounded to nearest even
+/// with saturation.
 struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
     static constexpr std::string_view name = "softmax";
 
@@ -77,7 +79,8 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
         const checker check{name};
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+        check.type_in("src", src,
+                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16});
         geometry(src);
         return {output_like(src.dims(), src)};
     }
