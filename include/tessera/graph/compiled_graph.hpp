@@ -33,6 +33,7 @@ struct node_placement {
     std::vector<std::string> declined;  ///< "backend: reason (code)" in chain order
     bool inserted = false;              ///< a reorder the compiler added
     std::string description;            ///< the op with its mode, e.g. "pooling(max)"
+    std::string note;  ///< what the backend said when accepting it natively, e.g. a precision mode
 };
 
 /// One partition: the backend that compiled it, its nodes in order, and what the backend made of

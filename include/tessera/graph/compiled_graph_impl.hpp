@@ -106,6 +106,7 @@ std::string compiled_graph::placement_report() const {
              (p.inserted ? " (inserted)" : "") +
              (p.description.empty() || p.description == p.op ? "" : ": " + p.description) + "\n";
         for (const auto& d : p.declined) s += "      declined by " + d + "\n";
+        if (!p.note.empty()) s += "      note: " + p.note + "\n";
     }
     for (std::size_t k = 0; k < st.partition_reports_.size(); ++k) {
         const partition_report& r = st.partition_reports_[k];

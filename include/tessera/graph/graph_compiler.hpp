@@ -114,7 +114,7 @@ class graph_compiler {
     // ---- placement ------------------------------------------------------------------------
     void place_node(const graph::node_info& n) {
         node_placement placement{n.name, std::string(n.op.name()), {}, TSR_SUPPORT_NONE, {},
-                                 false,  n.op.describe()};
+                                 false,  n.op.describe(), {}};
         std::vector<tensor_desc> outputs_any;
         for (auto id : n.outputs) outputs_any.push_back(g_.desc(id).with_layout(layout::any()));
         for (std::size_t b = 0; b < out_.backends_.size(); ++b) {
@@ -135,6 +135,7 @@ class graph_compiler {
             }
             placement.backend = out_.backends_[b].name();
             placement.level = s.level;
+            if (s.level == TSR_SUPPORT_NATIVE) placement.note = s.text;
             out_.placements_.push_back(placement);
             emit_node(static_cast<int>(b), n, s);
             return;
@@ -241,7 +242,8 @@ class graph_compiler {
                      rs.level,
                      {out_.slots_[from].desc.to_string() + " -> " + wanted.to_string()},
                      true,
-                     "reorder"});
+                     "reorder",
+                     {}});
                 add_to_partition(b, pending_node{r, "reorder(" + info.name + ")", {from}, {s}});
                 copies_[id].push_back(s);
                 return s;
