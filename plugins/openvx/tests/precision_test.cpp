@@ -20,12 +20,12 @@ double max_abs(const tensor& t) {
     return m;
 }
 
-/// Runs `op` on "openvx:precision=q7.8!" and CHECKs every element within `bound` of the fp32
+/// Runs `op` on "openvx!:precision=q7.8" and CHECKs every element within `bound` of the fp32
 /// reference; returns the placement report.
 std::string check_q78(const op_desc& op, const std::vector<tensor>& inputs, double bound) {
     load_plugin();
     std::string report;
-    const tensor got = run_op(op, inputs, "openvx:precision=q7.8!", {}, &report).at(0);
+    const tensor got = run_op(op, inputs, "openvx!:precision=q7.8", {}, &report).at(0);
     const tensor want = reference::execute(op, inputs).at(0);
     INFO(report);
     CHECK(report.find("-> openvx") != std::string::npos);
