@@ -36,6 +36,11 @@ tensor_desc f32(const shape& s) {
     return tensor_desc(s, dtype::f32);
 }
 
+/// An i16 Q7.8 fixed-point descriptor (OpenVX's tensors).
+tensor_desc q78(const shape& s) {
+    return tensor_desc(s, dtype::i16, layout::row_major(), quantization{1.0f, 0, 8});
+}
+
 std::vector<probe> probes() {
     const shape img = shape::nchw(1, 8, 16, 16);
     return {
@@ -56,6 +61,16 @@ std::vector<probe> probes() {
         {op::binary(binary_kind::mul), {f32(img), f32(shape::nchw(1, 8, 1, 1))}},
         {op::unary(unary_kind::exp), {f32(img)}},
         {op::reorder(f32(img).with_layout(layout::nhwc())), {f32(img)}},
+        // fixed point (OpenVX): the same kinds of op on i16 Q7.8 tensors
+        {op::conv2d().padding(1, 1, 1, 1), {q78(img), q78(shape{8, 8, 3, 3})}},
+        {op::fully_connected(), {q78(shape{2, 64}), q78(shape{16, 64})}},
+        {op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {q78(img)}},
+        {op::lrn().window(5), {q78(img)}},
+        {op::softmax().along(1), {q78(shape{4, 10})}},
+        {op::activation(activation_kind::sigmoid), {q78(img)}},
+        {op::binary(binary_kind::mul), {q78(img), q78(shape::nchw(1, 8, 1, 1))}},
+        {op::table_lookup(), {q78(img), q78(shape{256})}},
+        {op::transpose(1, 3), {q78(img)}},
     };
 }
 
@@ -98,7 +113,7 @@ void describe(const plugin_entry& p) {
         for (std::size_t i = 0; i < devices.size(); ++i)
             std::printf("  device %zu: %s [%s] %s\n", i, devices[i].name.c_str(),
                         devices[i].kind.c_str(), devices[i].details.c_str());
-        std::printf("  ops (representative f32 descriptors):\n");
+        std::printf("  ops (representative f32 descriptors, then i16 Q7.8 ones):\n");
         for (const auto& pr : probes()) {
             std::vector<tensor_desc> outs;
             for (const auto& d : pr.op.infer(pr.inputs))
@@ -107,7 +122,9 @@ void describe(const plugin_entry& p) {
             const char* level = s.level == TSR_SUPPORT_NATIVE     ? "native"
                                 : s.level == TSR_SUPPORT_EMULATED ? "emulated"
                                                                   : "no";
-            std::printf("    %-34s %-8s", pr.op.describe().c_str(), level);
+            const std::string label =
+                pr.op.describe() + (pr.inputs[0].type() == dtype::i16 ? " [Q7.8]" : "");
+            std::printf("    %-34s %-8s", label.c_str(), level);
             if (s.supported() && !s.outputs.empty())
                 std::printf(" -> %s", s.outputs[0].to_string().c_str());
             if (!s.text.empty()) std::printf("  (%s)", s.text.c_str());
