@@ -1,0 +1,74 @@
+// ops/activation.cpp: activations as the IR's activation layers, for bindings of those types:
+// relu and leaky relu -> "ReLU" (negative_slope), sigmoid -> "Sigmoid", tanh -> "TanH", elu ->
+// "ELU" (alpha), clip, relu6 and bounded relu -> "Clamp" (min, max). No standard layer implements
+// them: they run only where a user's bindings file binds the type (and then override the native
+// activation, as on the VPU).
+#include "tessera/ops/activation.hpp"
+#include "ops.hpp"
+
+namespace tessera::plugins::myriad {
+
+namespace {
+
+std::string number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+    return text;
+}
+
+layer_request describe_activation(const op::activation& a, const std::vector<tensor_desc>& inputs,
+                                  const std::vector<tensor_desc>&) {
+    const tsr_activation_params& p = a;  // the C fields, whatever accessors the descriptor has
+    if (p.clipping_value != 0.0f)
+        decline(TSR_REASON_ATTRIBUTE, "a clipping value has no IR activation parameter");
+    layer_request r;
+    r.ports = {0};
+    switch (a.kind()) {
+        case activation_kind::relu:
+            r.type = "ReLU";
+            r.params = {{"negative_slope", "0"}};
+            break;
+        case activation_kind::leaky_relu:
+            r.type = "ReLU";
+            r.params = {{"negative_slope", number(p.act.a)}};
+            break;
+        case activation_kind::sigmoid:
+            r.type = "Sigmoid";
+            break;
+        case activation_kind::tanh:
+            if (p.act.a != 1.0f || p.act.b != 1.0f)
+                decline(TSR_REASON_ATTRIBUTE, "a scaled tanh (a*tanh(b*x)) has no IR layer");
+            r.type = "TanH";
+            break;
+        case activation_kind::elu:
+            r.type = "ELU";
+            r.params = {{"alpha", number(p.act.a)}};
+            break;
+        case activation_kind::relu6:
+            r.type = "Clamp";
+            r.params = {{"min", "0"}, {"max", "6"}};
+            break;
+        case activation_kind::bounded_relu:
+            r.type = "Clamp";
+            r.params = {{"min", "0"}, {"max", number(p.act.a)}};
+            break;
+        case activation_kind::clip:
+            r.type = "Clamp";
+            r.params = {{"min", number(p.act.a)}, {"max", number(p.act.b)}};
+            break;
+        default:
+            decline(TSR_REASON_ATTRIBUTE, "activation " +
+                                              std::string(op::activation_name(p.act.kind)) +
+                                              " has no IR activation layer mapping");
+    }
+    if (inputs.size() != 1) decline(TSR_REASON_ATTRIBUTE, "the activation has extra inputs");
+    return r;
+}
+
+}  // namespace
+
+void state_activation(router& r) {
+    state_layer<op::activation>(r, &describe_activation);
+}
+
+}  // namespace tessera::plugins::myriad

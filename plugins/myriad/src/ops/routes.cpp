@@ -1,0 +1,24 @@
+// ops/routes.cpp: the router with every op file's ops stated, built once.
+#include "../layouts.hpp"
+#include "ops.hpp"
+
+namespace tessera::plugins::myriad {
+
+const router& op_routes() {
+    static const router routes = [] {
+        router r(backend_name);
+        state_custom(r);
+        state_conv2d(r);
+        state_activation(r);
+        state_binary(r);
+        r.decline_others([](const op_desc& o) {
+            return std::string(o.name()) +
+                   " has no Myriad custom layer form (myriad runs custom ops, conv2d, "
+                   "activations and binary ops through bindings)";
+        });
+        return r;
+    }();
+    return routes;
+}
+
+}  // namespace tessera::plugins::myriad
