@@ -30,6 +30,10 @@ inline const backend_tolerance backend_tolerances[] = {
      "DLFLOAT16 storage, fp32 compute: 2^-8 |ref| + 2^-9 max|ref| per rounded step "
      "(plugins/zaiu/README.md)"},
     {"qcom-ml", {1e-5, 1e-5, 1e-6}, "fp32 OpenCL kernels"},
+    {"openvx",
+     {0.0, 0.0, 0.0},
+     "i16 fixed point, i8 and u8 in the OpenVX provisional contract the reference implements: "
+     "exact (plugins/openvx/README.md); f32 is declined unless precision=q7.8"},
 };
 
 /// The row of `backend`; an unknown backend gets an exact tolerance.
