@@ -30,6 +30,10 @@ inline const backend_tolerance backend_tolerances[] = {
      "DLFLOAT16 storage, fp32 compute: 2^-8 |ref| + 2^-9 max|ref| per rounded step "
      "(plugins/zaiu/README.md)"},
     {"qcom-ml", {1e-5, 1e-5, 1e-6}, "fp32 OpenCL kernels"},
+    {"myriad",
+     {1.0 / 512.0, 1.0 / 256.0, 1e-6},
+     "half storage (Myriad kernels are written for half; f32 tensors are rounded to half at the "
+     "layer's boundary), fp32 arithmetic inside the shipped kernels"},
     {"openvx",
      {0.0, 0.0, 0.0},
      "i16 fixed point, i8 and u8 in the OpenVX provisional contract the reference implements: "

@@ -38,6 +38,9 @@ inline const std::vector<backend_entry>& backend_table() {
 #ifdef CONFORMANCE_QCOM_ML_PLUGIN
         strict("qcom-ml", CONFORMANCE_QCOM_ML_PLUGIN),
 #endif
+#ifdef CONFORMANCE_MYRIAD_PLUGIN
+        strict("myriad", CONFORMANCE_MYRIAD_PLUGIN),
+#endif
 #ifdef CONFORMANCE_OPENVX_PLUGIN
         strict("openvx", CONFORMANCE_OPENVX_PLUGIN),
 #endif
