@@ -11,3 +11,4 @@ cmake -S . -B build "${demo_options[@]}"
 cmake --build build -j"$jobs"
 ./build/tools/tessera --report
 ./build/examples/cnn_demo
+[ ! -x build/examples/myriad_demo ] || ./build/examples/myriad_demo
