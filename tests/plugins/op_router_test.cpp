@@ -135,3 +135,42 @@ TEST_CASE("op_router: stating an op twice is an error") {
                             [](const op::binary&, int) { return std::make_unique<toy_step>(); }),
         error);
 }
+
+TEST_CASE("op_router: a trait rule stated with an op answers for it; other ops get the default") {
+    /// What a toy backend asks of an op besides query and build: whether its output may be
+    /// folded into the node before it, and with what scale.
+    struct fold {
+        bool foldable = false;
+        float scale = 0.0f;
+    };
+    using trait_router = sdk::op_router<sdk::support(const descs&),
+                                        std::unique_ptr<toy_step>(int node_id), fold(float gain)>;
+    trait_router r("toy");
+    r.state<op::activation>(
+        [](const op::activation&, const descs&) { return sdk::support::native(); },
+        [](const op::activation&, int id) {
+            return std::make_unique<toy_step>(toy_step{"activation", id});
+        },
+        [](const op::activation& a, float gain) {
+            return fold{a.kind() == activation_kind::relu, gain * 2.0f};
+        });
+    r.state<op::softmax>(  // stated without a trait
+        [](const op::softmax&, const descs&) { return sdk::support::native(); },
+        [](const op::softmax&, int id) {
+            return std::make_unique<toy_step>(toy_step{"sm", id});
+        });
+
+    const fold relu = r.trait(op::activation(activation_kind::relu), 1.5f);
+    CHECK(relu.foldable);
+    CHECK(relu.scale == 3.0f);
+    CHECK_FALSE(r.trait(op::activation(activation_kind::tanh), 1.0f).foldable);
+    const fold sm = r.trait(op::softmax(), 4.0f);  // stated op, no trait: value-initialised
+    CHECK_FALSE(sm.foldable);
+    CHECK(sm.scale == 0.0f);
+    const fold unstated = r.trait(op::unary(unary_kind::exp), 4.0f);
+    CHECK_FALSE(unstated.foldable);
+    CHECK(unstated.scale == 0.0f);
+    // the trait does not change query and build
+    CHECK(r.build(op::activation(activation_kind::relu), 5)->built_by == "activation");
+    CHECK(r.query(op::unary(unary_kind::exp), descs{}).reason == TSR_REASON_OP_KIND);
+}

@@ -31,6 +31,15 @@
 //    per node. A rule that answers "emulated" for some attributes of a stated op builds that case
 //    with router.build_emulated(...).
 //
+// 5. Optionally, a third signature gives each op a trait rule: what else the backend asks of an
+//    op, stated with it instead of in a switch (e.g. the part it can play in a fused chain).
+//    Ops without a stated trait give a value-initialised result:
+//
+//        using router = sdk::op_router<..., ..., fusion_role(const node_view& v)>;
+//        r.state<op::batchnorm>(query_rule, build_rule,
+//                               [](const op::batchnorm& bn, const node_view& v) { ... });
+//        const fusion_role role = router.trait(n.op, view);
+//
 // Thread safety: build the router before the backend is used; query() and build() are const and
 // may be called from any threads at once.
 #pragma once
@@ -65,19 +74,23 @@ constexpr std::size_t alternative_index() {
 
 }  // namespace detail
 
-template <typename QuerySignature, typename BuildSignature>
+template <typename QuerySignature, typename BuildSignature, typename TraitSignature = void()>
 class op_router;
 
 /// Routes queries and step builds to the rules a backend stated per op type.
 /// `QueryArgs`: what a query rule gets after the op; `BuildArgs`: what a build rule gets after the
-/// op; `Step`: the backend's step type (build returns std::unique_ptr<Step>).
-template <typename... QueryArgs, typename Step, typename... BuildArgs>
-class op_router<support(QueryArgs...), std::unique_ptr<Step>(BuildArgs...)> {
+/// op; `Step`: the backend's step type (build returns std::unique_ptr<Step>); `Trait`, `TraitArgs`:
+/// what an op's trait rule returns and gets after the op (default: no trait).
+template <typename... QueryArgs, typename Step, typename... BuildArgs, typename Trait,
+          typename... TraitArgs>
+class op_router<support(QueryArgs...), std::unique_ptr<Step>(BuildArgs...), Trait(TraitArgs...)> {
   public:
     template <typename Op>
     using query_rule = std::function<support(const Op&, QueryArgs...)>;
     template <typename Op>
     using build_rule = std::function<std::unique_ptr<Step>(const Op&, BuildArgs...)>;
+    template <typename Op>
+    using trait_rule = std::function<Trait(const Op&, TraitArgs...)>;
     /// Rules for ops run on the reference kernels: any op, as the op_desc.
     using emulated_query_rule = std::function<support(const op_desc&, QueryArgs...)>;
     using emulated_build_rule = std::function<std::unique_ptr<Step>(const op_desc&, BuildArgs...)>;
@@ -86,10 +99,10 @@ class op_router<support(QueryArgs...), std::unique_ptr<Step>(BuildArgs...)> {
 
     explicit op_router(std::string backend_name) : backend_(std::move(backend_name)) {}
 
-    /// States how the backend answers queries for `Op` and builds its steps. Stating an op twice
-    /// is a programming error and throws.
+    /// States how the backend answers queries for `Op` and builds its steps, and optionally the
+    /// op's trait. Stating an op twice is a programming error and throws.
     template <typename Op>
-    op_router& state(query_rule<Op> query, build_rule<Op> build) {
+    op_router& state(query_rule<Op> query, build_rule<Op> build, trait_rule<Op> op_trait = {}) {
         constexpr std::size_t i = detail::alternative_index<Op, op_variant>();
         if (rules_[i].query) {
             throw error(status::runtime_error,
@@ -102,6 +115,11 @@ class op_router<support(QueryArgs...), std::unique_ptr<Step>(BuildArgs...)> {
         rules_[i].build = [b = std::move(build)](const op_desc& o, BuildArgs... args) {
             return b(std::get<Op>(o.variant()), std::forward<BuildArgs>(args)...);
         };
+        if (op_trait) {
+            rules_[i].trait = [t = std::move(op_trait)](const op_desc& o, TraitArgs... args) {
+                return t(std::get<Op>(o.variant()), std::forward<TraitArgs>(args)...);
+            };
+        }
         return *this;
     }
 
@@ -167,10 +185,18 @@ class op_router<support(QueryArgs...), std::unique_ptr<Step>(BuildArgs...)> {
         return emulated_build_(o, std::forward<BuildArgs>(args)...);
     }
 
+    /// The trait stated for `o`'s type; a value-initialised Trait where none was stated.
+    Trait trait(const op_desc& o, TraitArgs... args) const {
+        const rule& r = rules_[o.variant().index()];
+        if (r.trait) return r.trait(o, std::forward<TraitArgs>(args)...);
+        return Trait();
+    }
+
   private:
     struct rule {
         std::function<support(const op_desc&, QueryArgs...)> query;
         std::function<std::unique_ptr<Step>(const op_desc&, BuildArgs...)> build;
+        std::function<Trait(const op_desc&, TraitArgs...)> trait;
     };
 
     std::string unstated_text(const op_desc& o) const {
