@@ -1,10 +1,10 @@
-// blocked_layout.cpp: nchw16c as an opaque Tessera layout, and its host conversions.
-#include "blocked_layout.hpp"
+// layouts.cpp: nchw16c as an opaque Tessera layout, its host conversions, and the layouts of a
+// query answer.
+#include "layouts.hpp"
 
 #include <cstring>
-#include <vector>
 
-namespace tessera::cpu_plugin {
+namespace tessera::plugins::cpu {
 
 namespace {
 
@@ -14,20 +14,20 @@ std::vector<std::int64_t> dims_of(const tensor_desc& d) {
     return v;
 }
 
-cpu::DataType runtime_type(dtype t) {
+runtime::DataType runtime_type(dtype t) {
     switch (t) {
         case dtype::f32:
-            return cpu::DataType::f32;
+            return runtime::DataType::f32;
         case dtype::f16:
-            return cpu::DataType::f16;
+            return runtime::DataType::f16;
         case dtype::bf16:
-            return cpu::DataType::bf16;
+            return runtime::DataType::bf16;
         case dtype::i8:
-            return cpu::DataType::s8;
+            return runtime::DataType::s8;
         case dtype::u8:
-            return cpu::DataType::u8;
+            return runtime::DataType::u8;
         case dtype::i32:
-            return cpu::DataType::s32;
+            return runtime::DataType::s32;
         default:
             throw error(status::unsupported,
                         "dtype " + std::string(to_string(t)) + " has no runtime equivalent",
@@ -43,29 +43,31 @@ bool is_blocked(const tensor_desc& d) {
 }
 
 tensor_desc blocked(const tensor_desc& d) {
-    const cpu::TensorInfo info(dims_of(d), cpu::DataType::f32, cpu::DataLayout::nchw16c);
+    const runtime::TensorInfo info(dims_of(d), runtime::DataType::f32,
+                                   runtime::DataLayout::nchw16c);
     return d.with_type(dtype::f32)
         .with_layout(layout::opaque(backend_name, blocked_format,
                                     static_cast<std::int64_t>(info.total_size_in_bytes())));
 }
 
-cpu::TensorInfo runtime_info(const tensor_desc& d, bool as_image) {
+runtime::TensorInfo runtime_info(const tensor_desc& d, bool as_image) {
     if (is_blocked(d))
-        return cpu::TensorInfo(dims_of(d), cpu::DataType::f32, cpu::DataLayout::nchw16c);
+        return runtime::TensorInfo(dims_of(d), runtime::DataType::f32,
+                                   runtime::DataLayout::nchw16c);
     if (!d.is_row_major()) {
         throw error(status::invalid_argument,
                     "the runtime needs row-major or blocked tensors, got " + d.to_string(),
                     {backend_name, "", ""});
     }
     const auto q = d.quant();
-    return cpu::TensorInfo(
+    return runtime::TensorInfo(
         dims_of(d), runtime_type(d.type()),
-        as_image && d.rank() == 4 ? cpu::DataLayout::nchw : cpu::DataLayout::plain,
-        cpu::QuantizationInfo{q.scale, q.zero_point});
+        as_image && d.rank() == 4 ? runtime::DataLayout::nchw : runtime::DataLayout::plain,
+        runtime::QuantizationInfo{q.scale, q.zero_point});
 }
 
 void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst) {
-    const cpu::TensorInfo info = runtime_info(src_desc);
+    const runtime::TensorInfo info = runtime_info(src_desc);
     const auto* bytes = static_cast<const unsigned char*>(src);
     tessera::detail::for_each_index(dst.dims(), [&](const tessera::detail::index_t& i) {
         float v;
@@ -76,7 +78,7 @@ void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor&
 
 void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
                      const tensor_desc& dst_desc) {
-    const cpu::TensorInfo info = runtime_info(dst_desc);
+    const runtime::TensorInfo info = runtime_info(dst_desc);
     if (static_cast<std::int64_t>(info.total_size_in_bytes()) > dst_bytes) {
         throw error(status::invalid_argument, "buffer too small for " + dst_desc.to_string(),
                     {backend_name, "", ""});
@@ -90,4 +92,21 @@ void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
     });
 }
 
-}  // namespace tessera::cpu_plugin
+sdk::support answer(const route_choice& r, const descs& in, const descs& out,
+                    int activation_inputs) {
+    if (r.how == route::declined) return sdk::support::declined(r.reason, r.why);
+    sdk::support s = r.how == route::reference
+                         ? sdk::support::emulated(r.reason, "reference kernel: " + r.why)
+                         : sdk::support::native();
+    const int blocked_count = r.how == route::native_blocked ? activation_inputs : 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const tensor_desc plain = in[i].with_layout(layout::row_major()).with_offset(0);
+        s.inputs.push_back(static_cast<int>(i) < blocked_count ? blocked(in[i]) : plain);
+    }
+    for (const auto& d : out)
+        s.outputs.push_back(r.how == route::native_blocked ? blocked(d)
+                                                           : d.with_layout(layout::row_major()));
+    return s;
+}
+
+}  // namespace tessera::plugins::cpu

@@ -1,16 +1,15 @@
-// cpu_backend.cpp: the cpu backend's options, devices, queries, compilation and copies.
-#include "cpu_backend.hpp"
+// backend.cpp: the cpu backend's options, devices, queries, compilation and copies.
+#include "backend.hpp"
 
-#include "blocked_layout.hpp"
-#include "op_mapping.hpp"
+#include "layouts.hpp"
 #include "program.hpp"
 
-namespace tessera::cpu_plugin {
+namespace tessera::plugins::cpu {
 
 namespace {
 
-cpu::ContextOptions parse_options(const sdk::options& options) {
-    cpu::ContextOptions o;
+runtime::ContextOptions parse_options(const sdk::options& options) {
+    runtime::ContextOptions o;
     for (const auto& [key, value] : options) {
         if (key == "threads") {
             try {
@@ -24,18 +23,18 @@ cpu::ContextOptions parse_options(const sdk::options& options) {
                             {backend_name, "", ""});
         } else if (key == "isa") {
             if (value == "avx512")
-                o.isa = cpu::Isa::avx512;
+                o.isa = runtime::Isa::avx512;
             else if (value == "avx2")
-                o.isa = cpu::Isa::avx2;
+                o.isa = runtime::Isa::avx2;
             else if (value == "sse2")
-                o.isa = cpu::Isa::sse2;
+                o.isa = runtime::Isa::sse2;
             else if (value == "neon")
-                o.isa = cpu::Isa::neon;
+                o.isa = runtime::Isa::neon;
             else
                 throw error(status::invalid_argument,
                             "unknown isa '" + value + "' (avx512, avx2, sse2, neon)",
                             {backend_name, "", ""});
-            if (!cpu::Context::isa_available(o.isa))
+            if (!runtime::Context::isa_available(o.isa))
                 throw error(status::unsupported, "isa '" + value + "' is not available on this CPU",
                             {backend_name, "", ""});
         } else {
@@ -49,7 +48,7 @@ cpu::ContextOptions parse_options(const sdk::options& options) {
 }  // namespace
 
 cpu_backend::cpu_backend(const sdk::options& options)
-    : context_(std::make_unique<cpu::Context>(parse_options(options))) {}
+    : context_(std::make_unique<runtime::Context>(parse_options(options))) {}
 
 std::vector<sdk::device> cpu_backend::devices() const {
     return {sdk::device{"host CPU", "cpu",
@@ -58,8 +57,20 @@ std::vector<sdk::device> cpu_backend::devices() const {
                             " threads (oneTBB), activations in nchw16c"}};
 }
 
+/// Every op is answered in one frame: inputs in another backend's opaque layout are declined,
+/// the outputs are inferred from the logical inputs (an invalid op throws: the host declines it
+/// as invalid), then the op's own rule (ops/*.cpp) decides.
 sdk::support cpu_backend::query(const sdk::op_query& q) const {
-    return answer_query(q);
+    for (const auto& d : q.inputs) {
+        if (d.is_opaque() && !is_blocked(d))
+            return sdk::support::declined(TSR_REASON_LAYOUT,
+                                          "foreign opaque layout " + d.opaque_format());
+    }
+    descs logical_in;
+    for (const auto& d : q.inputs)
+        logical_in.push_back(d.is_opaque() ? d.with_layout(layout::row_major()) : d);
+    const descs logical_out = q.op.infer(logical_in);
+    return op_routes().query(q.op, query_view{q, logical_in, logical_out});
 }
 
 std::unique_ptr<sdk::executable> cpu_backend::compile(const sdk::partition& p) {
@@ -76,4 +87,4 @@ void cpu_backend::copy_from_host(const tensor& src, sdk::buffer& dst, const tens
     sdk::backend::copy_from_host(src, dst, dst_desc);
 }
 
-}  // namespace tessera::cpu_plugin
+}  // namespace tessera::plugins::cpu

@@ -1,5 +1,6 @@
-// cpu_backend.hpp: the "cpu" Tessera backend: routes ops onto the ACL-style runtime (or its own
-// reference kernels), keeps activations in nchw16c between its ops, converts at the edges.
+// backend.hpp: the "cpu" Tessera backend: routes ops onto the ACL-style runtime of backends/cpu
+// (or its own reference kernels), keeps activations in nchw16c between its ops, converts at the
+// edges.
 #pragma once
 
 #include <memory>
@@ -7,7 +8,7 @@
 #include <tessera/cpu/context.hpp>
 #include <tessera/sdk/backend.hpp>
 
-namespace tessera::cpu_plugin {
+namespace tessera::plugins::cpu {
 
 class cpu_backend final : public sdk::backend {
   public:
@@ -21,7 +22,7 @@ class cpu_backend final : public sdk::backend {
     void copy_from_host(const tensor& src, sdk::buffer& dst, const tensor_desc& dst_desc) override;
 
   private:
-    std::unique_ptr<cpu::Context> context_;
+    std::unique_ptr<::tessera::cpu::Context> context_;
 };
 
-}  // namespace tessera::cpu_plugin
+}  // namespace tessera::plugins::cpu

@@ -1,0 +1,83 @@
+// fusion.cpp: finding fused chains in a cpu partition (see fusion.hpp).
+#include "fusion.hpp"
+
+namespace tessera::plugins::cpu {
+
+namespace {
+
+/// Facts about the partition's tensors: which node writes each, how many inputs read it.
+struct tensor_use {
+    std::vector<int> producer;
+    std::vector<int> reads;
+
+    explicit tensor_use(const sdk::partition& p)
+        : producer(p.tensors.size(), -1), reads(p.tensors.size(), 0) {
+        for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+            for (int id : p.nodes[i].inputs) ++reads[static_cast<std::size_t>(id)];
+            for (int id : p.nodes[i].outputs)
+                producer[static_cast<std::size_t>(id)] = static_cast<int>(i);
+        }
+    }
+};
+
+/// Whether node `next` may absorb the output of node `prev` (its only input 0, read nowhere else).
+bool feeds_only(const sdk::partition& p, const tensor_use& use, int prev, int next) {
+    if (next >= static_cast<int>(p.nodes.size())) return false;
+    const sdk::node& a = p.nodes[static_cast<std::size_t>(prev)];
+    const sdk::node& b = p.nodes[static_cast<std::size_t>(next)];
+    if (a.outputs.size() != 1 || b.outputs.size() != 1 || b.inputs.empty()) return false;
+    const int t = a.outputs[0];
+    return b.inputs[0] == t && use.reads[static_cast<std::size_t>(t)] == 1 && !p.is_read_later(t) &&
+           p.tensors[static_cast<std::size_t>(b.outputs[0])] ==
+               p.tensors[static_cast<std::size_t>(t)];
+}
+
+/// Whether every input of `n` but the first exists before node `first` runs.
+bool parameters_ready(const sdk::node& n, const tensor_use& use, int first) {
+    for (std::size_t i = 1; i < n.inputs.size(); ++i)
+        if (use.producer[static_cast<std::size_t>(n.inputs[i])] >= first) return false;
+    return true;
+}
+
+}  // namespace
+
+std::vector<int> fusion_chain::nodes() const {
+    std::vector<int> v{head};
+    if (normalization >= 0) v.push_back(normalization);
+    if (epilogue >= 0) v.push_back(epilogue);
+    return v;
+}
+
+std::vector<fusion_chain> plan_fusion(const sdk::partition& p,
+                                      const std::function<fusion_role(int)>& role_of) {
+    const tensor_use use(p);
+    std::vector<fusion_chain> plan(p.nodes.size());
+    for (int i = 0; i < static_cast<int>(p.nodes.size()); ++i) {
+        if (plan[static_cast<std::size_t>(i)].head >= 0 || role_of(i).stage != fusion_stage::head)
+            continue;
+        fusion_chain chain;
+        chain.head = i;
+        int last = i;
+        if (feeds_only(p, use, last, last + 1)) {
+            const fusion_role next = role_of(last + 1);
+            if (next.stage == fusion_stage::normalization &&
+                parameters_ready(p.nodes[static_cast<std::size_t>(last + 1)], use, i)) {
+                chain.normalization = ++last;
+                chain.normalization_role = next;
+            }
+        }
+        const bool closed = chain.normalization >= 0 && chain.normalization_role.closes_chain;
+        if (!closed && feeds_only(p, use, last, last + 1)) {
+            const fusion_role next = role_of(last + 1);
+            if (next.stage == fusion_stage::epilogue) {
+                chain.epilogue = ++last;
+                chain.epilogue_role = next;
+            }
+        }
+        if (last == i) continue;
+        for (int n : chain.nodes()) plan[static_cast<std::size_t>(n)] = chain;
+    }
+    return plan;
+}
+
+}  // namespace tessera::plugins::cpu

@@ -1,0 +1,59 @@
+// ops/ops.hpp: one function per op file stating its ops on the cpu router (program.cpp calls
+// them all once), and the small checks the op rules share. An op not stated here runs on the
+// reference kernels inside the plugin and is answered emulated.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../activation_map.hpp"
+#include "../program.hpp"
+
+namespace tessera::plugins::cpu {
+
+void state_conv2d(router& r);           // conv2d, and conv -> batchnorm -> activation chains
+void state_pooling(router& r);          // pooling
+void state_activation(router& r);       // activation
+void state_binary(router& r);           // binary (element-wise add, sub, mul, min, max, div)
+void state_batchnorm(router& r);        // batchnorm
+void state_fully_connected(router& r);  // fully_connected
+void state_gemm(router& r);             // gemm
+void state_softmax(router& r);          // softmax, log-softmax
+void state_reorder(router& r);          // reorder
+void state_custom(router& r);           // custom (declined)
+
+inline bool all_f32(const descs& ds) {
+    for (const auto& d : ds)
+        if (d.type() != dtype::f32) return false;
+    return true;
+}
+
+inline std::vector<std::int64_t> dims_of(const tensor_desc& d) {
+    std::vector<std::int64_t> v;
+    for (int i = 0; i < d.rank(); ++i) v.push_back(d.dim(i));
+    return v;
+}
+
+/// The reference route for a form of a stated op the runtime lacks.
+inline route_choice reference_because(std::string why) {
+    return {route::reference, TSR_REASON_ATTRIBUTE, std::move(why)};
+}
+
+inline route_choice native(route how) {
+    return {how, TSR_REASON_NONE, {}};
+}
+
+/// Whether the runtime has the activation `spec`.
+inline bool runtime_has(const tsr_activation_spec& spec) {
+    runtime::ActivationInfo unused;
+    return to_runtime(spec, unused);
+}
+
+/// The activation `spec` on the runtime (identity when it has none).
+inline runtime::ActivationInfo runtime_activation(const tsr_activation_spec& spec) {
+    runtime::ActivationInfo act;
+    to_runtime(spec, act);
+    return act;
+}
+
+}  // namespace tessera::plugins::cpu
