@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/c/ops_elementwise.h"
+#include "tessera/ops/activation_spec.hpp"
 #include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
@@ -116,6 +117,13 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         act = spec;
         return *this;
     }
+    activation& set_spec(const activation_spec& spec) { return set_spec(spec.to_c()); }
+    /// The kind with its parameters (throws for a raw kind outside the enum).
+    activation_spec spec() const { return activation_spec::from_c(act); }
+    /// Parameter a of the kind's formula (tessera/c/ops.h).
+    float a() const { return act.a; }
+    /// Parameter b of the kind's formula.
+    float b() const { return act.b; }
     /// zDNN's clipping_value: y = min(f(x), value) when value > 0; 0 disables it.
     activation& set_clipping_value(float value) {
         clipping_value = value;

@@ -18,13 +18,16 @@ namespace tessera::op {
 struct concat : pod_op<concat, tsr_concat_params, TSR_OP_CONCAT> {
     static constexpr std::string_view name = "concat";
 
-    concat() { axis = 1; }
-    explicit concat(int ax) : concat() { axis = ax; }
+    concat() { raw().axis = 1; }
+    explicit concat(int ax) : concat() { raw().axis = ax; }
 
     concat& set_axis(int ax) {
-        axis = ax;
+        raw().axis = ax;
         return *this;
     }
+
+    /// The dim the inputs are joined along; negative counts from the end.
+    int axis() const { return raw().axis; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -33,7 +36,7 @@ struct concat : pod_op<concat, tsr_concat_params, TSR_OP_CONCAT> {
         check_valid_type(check, "input 0", first);
         check_non_negative_dims(check, "input 0", first);
         if (first.rank() < 1) check.fail("input 0", "rank is 0, expected >= 1");
-        const int ax = normalize_axis(check, "axis", axis, first.rank());
+        const int ax = normalize_axis(check, "axis", raw().axis, first.rank());
         shape out = first.dims();
         for (std::size_t k = 1; k < inputs.size(); ++k) {
             const std::string t = "input " + std::to_string(k);

@@ -58,6 +58,14 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
     }
     /// The group count (the field `groups` is hidden by the setter of the same name).
     int group_count() const { return this->tsr_conv2d_params::groups; }
+    /// The group count (depthwise mode uses one group per input channel whatever this says).
+    int groups() const { return raw().groups; }
+    /// Direct, transposed or depthwise (throws for a raw mode outside the enum).
+    conv_kind kind() const { return tessera::from_c<conv_kind>(mode); }
+    /// Transposed only: extra output rows at the bottom.
+    int output_padding_h() const { return raw().output_padding_h; }
+    /// Transposed only: extra output columns at the right.
+    int output_padding_w() const { return raw().output_padding_w; }
     /// CLML DEPTHWISE: one group per input channel whatever the groups field says.
     conv2d& depthwise() {
         mode = TSR_CONV_DEPTHWISE;
@@ -68,8 +76,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
         return *this;
     }
     conv2d& output_padding(int h, int w) {
-        output_padding_h = h;
-        output_padding_w = w;
+        raw().output_padding_h = h;
+        raw().output_padding_w = w;
         return *this;
     }
     conv2d& batchnorm(bool b = true, float epsilon = 1e-5f) {
@@ -149,9 +157,9 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                                 pad_right, output_rounding);
         } else {
             g.y = transposed_extent(check, "2 (H)", g.h, keh, stride_h, pad_top, pad_bottom,
-                                    output_padding_h);
+                                    raw().output_padding_h);
             g.x = transposed_extent(check, "3 (W)", g.w, kew, stride_w, pad_left, pad_right,
-                                    output_padding_w);
+                                    raw().output_padding_w);
         }
         return g;
     }
@@ -234,25 +242,25 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                                {"pad_bottom", pad_bottom},
                                {"pad_left", pad_left},
                                {"pad_right", pad_right},
-                               {"output_padding_h", output_padding_h},
-                               {"output_padding_w", output_padding_w}}) {
+                               {"output_padding_h", raw().output_padding_h},
+                               {"output_padding_w", raw().output_padding_w}}) {
             if (v < 0)
                 check.fail("", std::string(what) + " is " + std::to_string(v) + ", must be >= 0");
         }
         const bool transposed_mode = mode == TSR_CONV_TRANSPOSED;
-        if (!transposed_mode && (output_padding_h || output_padding_w)) {
+        if (!transposed_mode && (raw().output_padding_h || raw().output_padding_w)) {
             check.fail("", "output_padding applies to transposed convolution only");
         }
         if (transposed_mode && padding_mode != TSR_PADDING_EXPLICIT &&
-            (output_padding_h || output_padding_w)) {
+            (raw().output_padding_h || raw().output_padding_w)) {
             check.fail(
                 "", "output_padding needs explicit padding (SAME and VALID fix the output extent)");
         }
         if (transposed_mode && output_rounding == TSR_OUTPUT_CEIL) {
             check.fail("", "output_rounding ceil is not defined for transposed convolution");
         }
-        if (transposed_mode && (output_padding_h >= std::max(stride_h, dilation_h) ||
-                                output_padding_w >= std::max(stride_w, dilation_w))) {
+        if (transposed_mode && (raw().output_padding_h >= std::max(stride_h, dilation_h) ||
+                                raw().output_padding_w >= std::max(stride_w, dilation_w))) {
             check.fail("", "output_padding must be smaller than the stride or the dilation");
         }
         if (!(bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");

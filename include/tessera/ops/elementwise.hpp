@@ -145,11 +145,11 @@ struct unary : pod_op<unary, tsr_unary_params, TSR_OP_UNARY> {
 
     unary() {
         op = TSR_UNARY_EXP;
-        epsilon = 0.0f;
+        raw().epsilon = 0.0f;
     }
     explicit unary(tsr_unary_op o, float eps = 0.0f) : unary() {
         op = o;
-        epsilon = eps;
+        raw().epsilon = eps;
     }
 
     unary& set_op(tsr_unary_op o) {
@@ -161,15 +161,19 @@ struct unary : pod_op<unary, tsr_unary_params, TSR_OP_UNARY> {
     /// The operation as a typed value (throws for a raw value outside the enum).
     unary_kind kind() const { return tessera::from_c<unary_kind>(op); }
     unary& set_epsilon(float e) {
-        epsilon = e;
+        raw().epsilon = e;
         return *this;
     }
+
+    /// RSQRT only: 1/sqrt(x + epsilon).
+    float epsilon() const { return raw().epsilon; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("unary op", op, TSR_UNARY_LOG, TSR_UNARY_ABS);
-        if (!std::isfinite(epsilon) || epsilon < 0) {
-            check.fail("", "epsilon is " + std::to_string(epsilon) + ", must be finite and >= 0");
+        if (!std::isfinite(raw().epsilon) || raw().epsilon < 0) {
+            check.fail("",
+                       "epsilon is " + std::to_string(raw().epsilon) + ", must be finite and >= 0");
         }
         check.count(inputs, 1, 1);
         check_valid_type(check, "src", inputs[0]);

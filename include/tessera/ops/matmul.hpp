@@ -75,23 +75,28 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
     }
     matmul& operation(matmul_kind o) { return operation(to_c(o)); }
     matmul& transpose(bool a, bool b) {
-        transpose_a = a ? 1 : 0;
-        transpose_b = b ? 1 : 0;
+        raw().transpose_a = a ? 1 : 0;
+        raw().transpose_b = b ? 1 : 0;
         return *this;
     }
+
+    /// What is done with C after the product (throws for a raw value outside the enum).
+    matmul_kind kind() const { return tessera::from_c<matmul_kind>(op); }
+    bool transpose_a() const { return raw().transpose_a != 0; }
+    bool transpose_b() const { return raw().transpose_b != 0; }
 
     matmul_geometry geometry(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         return matmul_geometry::of(check, inputs[0], inputs[1],
-                                   inputs.size() > 2 ? &inputs[2] : nullptr, transpose_a != 0,
-                                   transpose_b != 0);
+                                   inputs.size() > 2 ? &inputs[2] : nullptr, raw().transpose_a != 0,
+                                   raw().transpose_b != 0);
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_matmul_op(check, op);
-        check_bool(check, "transpose_a", transpose_a);
-        check_bool(check, "transpose_b", transpose_b);
+        check_bool(check, "transpose_a", raw().transpose_a);
+        check_bool(check, "transpose_b", raw().transpose_b);
         check.count(inputs, op == TSR_MATMUL_ADDITION ? 2 : 3, 3);
         const tensor_desc& a = inputs[0];
         check.type_in("A", a, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
@@ -127,11 +132,11 @@ struct quantized_matmul
 
     quantized_matmul() {
         op = TSR_MATMUL_ADDITION;
-        clip_min = -128;
-        clip_max = 127;
-        dequantize = 1;
-        a_scale = 1.0f;
-        out_scale = 1.0f;
+        raw().clip_min = -128;
+        raw().clip_max = 127;
+        raw().dequantize = 1;
+        raw().a_scale = 1.0f;
+        raw().out_scale = 1.0f;
     }
 
     quantized_matmul& operation(tsr_matmul_op o) {
@@ -140,69 +145,90 @@ struct quantized_matmul
     }
     quantized_matmul& operation(matmul_kind o) { return operation(to_c(o)); }
     quantized_matmul& transpose(bool a, bool b) {
-        transpose_a = a ? 1 : 0;
-        transpose_b = b ? 1 : 0;
+        raw().transpose_a = a ? 1 : 0;
+        raw().transpose_b = b ? 1 : 0;
         return *this;
     }
     quantized_matmul& clip(int lo, int hi) {
-        clip_min = lo;
-        clip_max = hi;
+        raw().clip_min = lo;
+        raw().clip_max = hi;
         return *this;
     }
     quantized_matmul& no_clipping(bool d = true) {
-        disable_clipping = d ? 1 : 0;
+        raw().disable_clipping = d ? 1 : 0;
         return *this;
     }
     quantized_matmul& dequantized(bool d = true) {
-        dequantize = d ? 1 : 0;
+        raw().dequantize = d ? 1 : 0;
         return *this;
     }
     quantized_matmul& precomputed(bool p = true) {
-        pre_computed = p ? 1 : 0;
+        raw().pre_computed = p ? 1 : 0;
         return *this;
     }
     quantized_matmul& input_quantization(float scale, int zero_point) {
-        a_scale = scale;
-        a_zero_point = zero_point;
+        raw().a_scale = scale;
+        raw().a_zero_point = zero_point;
         return *this;
     }
     quantized_matmul& output_quantization(float scale, int zero_point) {
-        out_scale = scale;
-        out_zero_point = zero_point;
+        raw().out_scale = scale;
+        raw().out_zero_point = zero_point;
         return *this;
     }
 
+    /// What is done with C after the product (throws for a raw value outside the enum).
+    matmul_kind kind() const { return tessera::from_c<matmul_kind>(op); }
+    bool transpose_a() const { return raw().transpose_a != 0; }
+    bool transpose_b() const { return raw().transpose_b != 0; }
+    /// Clipping range of the on-the-fly quantisation of a floating A.
+    int clip_min() const { return raw().clip_min; }
+    int clip_max() const { return raw().clip_max; }
+    /// The quantised output is neither rounded nor clipped.
+    bool disable_clipping() const { return raw().disable_clipping != 0; }
+    /// The output holds real values (else quantised ones).
+    bool dequantize() const { return raw().dequantize != 0; }
+    /// C holds the precomputed bias term.
+    bool pre_computed() const { return raw().pre_computed != 0; }
+    /// Quantisation of a floating A.
+    float a_scale() const { return raw().a_scale; }
+    int a_zero_point() const { return raw().a_zero_point; }
+    /// Quantisation of the output (when not dequantised).
+    float out_scale() const { return raw().out_scale; }
+    int out_zero_point() const { return raw().out_zero_point; }
+
     matmul_geometry geometry(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        return matmul_geometry::of(check, inputs[0], inputs[1], &inputs[2], transpose_a != 0,
-                                   transpose_b != 0);
+        return matmul_geometry::of(check, inputs[0], inputs[1], &inputs[2], raw().transpose_a != 0,
+                                   raw().transpose_b != 0);
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_matmul_op(check, op);
-        for (auto [what, v] : {std::pair<const char*, std::int32_t>{"transpose_a", transpose_a},
-                               {"transpose_b", transpose_b},
-                               {"disable_clipping", disable_clipping},
-                               {"dequantize", dequantize},
-                               {"pre_computed", pre_computed}}) {
+        for (auto [what, v] :
+             {std::pair<const char*, std::int32_t>{"transpose_a", raw().transpose_a},
+              {"transpose_b", raw().transpose_b},
+              {"disable_clipping", raw().disable_clipping},
+              {"dequantize", raw().dequantize},
+              {"pre_computed", raw().pre_computed}}) {
             check_bool(check, what, v);
         }
-        if (clip_min < -128 || clip_max > 127 || clip_min >= clip_max) {
-            check.fail("", "clip range [" + std::to_string(clip_min) + ", " +
-                               std::to_string(clip_max) +
+        if (raw().clip_min < -128 || raw().clip_max > 127 || raw().clip_min >= raw().clip_max) {
+            check.fail("", "clip range [" + std::to_string(raw().clip_min) + ", " +
+                               std::to_string(raw().clip_max) +
                                "] must lie in [-128, 127] with clip_min < clip_max");
         }
-        if (!(out_scale != 0.0f) || !std::isfinite(out_scale))
+        if (!(raw().out_scale != 0.0f) || !std::isfinite(raw().out_scale))
             check.fail("", "out_scale must be finite and non-zero");
         check.count(inputs, 3, 3);
         const tensor_desc& a = inputs[0];
         check.type_in("A", a, {dtype::i8, dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
-        if (is_floating(a.type()) && (!(a_scale != 0.0f) || !std::isfinite(a_scale))) {
+        if (is_floating(a.type()) && (!(raw().a_scale != 0.0f) || !std::isfinite(raw().a_scale))) {
             check.fail("A", "on-the-fly quantisation needs a finite non-zero a_scale");
         }
         check.type_in("B", inputs[1], {dtype::i8});
-        if (pre_computed) {
+        if (raw().pre_computed) {
             check.type_in("C", inputs[2], {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
         } else {
             check.type_in("C", inputs[2], {dtype::i8});

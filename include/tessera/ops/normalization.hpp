@@ -52,6 +52,11 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
         return fuse(to_c(k), a, b);
     }
 
+    /// Statistics or zDNN's affine form (throws for a raw mode outside the enum).
+    batchnorm_kind kind() const { return tessera::from_c<batchnorm_kind>(mode); }
+    /// The activation applied last (kind none: no activation).
+    activation_spec fused_activation() const { return activation_spec::from_c(activation); }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("mode", mode, TSR_BATCHNORM_STATISTICS, TSR_BATCHNORM_AFFINE);
@@ -125,6 +130,9 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
         return *this;
     }
 
+    /// Across channels or within a channel (throws for a raw mode outside the enum).
+    lrn_kind kind() const { return tessera::from_c<lrn_kind>(mode); }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("mode", mode, TSR_LRN_ACROSS_CHANNELS, TSR_LRN_WITHIN_CHANNEL);
@@ -157,15 +165,15 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
 
     layer_norm() {
         mode = TSR_LAYER_NORM_AXES;
-        axis = -1;
-        epsilon = 1e-5f;
-        gamma = 1.0f;
-        beta = 0.0f;
+        raw().axis = -1;
+        raw().epsilon = 1e-5f;
+        raw().gamma = 1.0f;
+        raw().beta = 0.0f;
     }
 
     layer_norm& from_axis(int a) {
         mode = TSR_LAYER_NORM_AXES;
-        axis = a;
+        raw().axis = a;
         return *this;
     }
     layer_norm& statistics(bool s = true) {
@@ -173,34 +181,50 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
         return *this;
     }
     layer_norm& eps(float e) {
-        epsilon = e;
+        raw().epsilon = e;
         return *this;
     }
     layer_norm& affine(float g, float b) {
-        gamma = g;
-        beta = b;
+        raw().gamma = g;
+        raw().beta = b;
         return *this;
     }
     layer_norm& tensors(bool g, bool b) {
-        has_gamma = g ? 1 : 0;
-        has_beta = b ? 1 : 0;
+        raw().has_gamma = g ? 1 : 0;
+        raw().has_beta = b ? 1 : 0;
         return *this;
     }
+
+    /// Axes form or zDNN's statistics form (throws for a raw mode outside the enum).
+    layer_norm_kind kind() const { return tessera::from_c<layer_norm_kind>(mode); }
+    /// AXES: first normalised dim; negative counts from the end.
+    int axis() const { return raw().axis; }
+    float epsilon() const { return raw().epsilon; }
+    /// Scalar multiplier when there is no gamma tensor.
+    float gamma() const { return raw().gamma; }
+    /// Scalar addend when there is no beta tensor.
+    float beta() const { return raw().beta; }
+    /// AXES: a gamma tensor is an input.
+    bool has_gamma() const { return raw().has_gamma != 0; }
+    /// AXES: a beta tensor is an input.
+    bool has_beta() const { return raw().has_beta != 0; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("mode", mode, TSR_LAYER_NORM_AXES, TSR_LAYER_NORM_STATISTICS);
-        check_bool(check, "has_gamma", has_gamma);
-        check_bool(check, "has_beta", has_beta);
-        if (!(epsilon >= 0.0f)) check.fail("", "epsilon must be >= 0");
-        const std::size_t n = mode == TSR_LAYER_NORM_STATISTICS ? 3 : 1 + has_gamma + has_beta;
+        check_bool(check, "has_gamma", raw().has_gamma);
+        check_bool(check, "has_beta", raw().has_beta);
+        if (!(raw().epsilon >= 0.0f)) check.fail("", "epsilon must be >= 0");
+        const std::size_t n =
+            mode == TSR_LAYER_NORM_STATISTICS ? 3 : 1 + raw().has_gamma + raw().has_beta;
         check.count(inputs, n, n);
         const tensor_desc& src = inputs[0];
         check.type_in("src", src, floating_types());
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         if (mode == TSR_LAYER_NORM_STATISTICS) {
-            if (has_gamma || has_beta) check.fail("", "gamma/beta tensors belong to the AXES mode");
+            if (raw().has_gamma || raw().has_beta)
+                check.fail("", "gamma/beta tensors belong to the AXES mode");
             const char* names[] = {"mean", "variance"};
             for (int i = 0; i < 2; ++i) {
                 const tensor_desc& t = inputs[static_cast<std::size_t>(i + 1)];
@@ -215,10 +239,10 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
                 check_float_like(check, names[i], t, src);
             }
         } else {
-            const int a = normalize_axis(check, "src", "axis", axis, src.rank());
+            const int a = normalize_axis(check, "src", "axis", raw().axis, src.rank());
             const char* names[] = {"gamma", "beta"};
             for (std::size_t i = 1; i < n; ++i) {
-                const char* t = names[(i == 1 && has_gamma) ? 0 : 1];
+                const char* t = names[(i == 1 && raw().has_gamma) ? 0 : 1];
                 const tensor_desc& d = inputs[i];
                 check.rank(t, d, src.rank() - a);
                 for (int k = 0; k < d.rank(); ++k) check.dim(t, d, k, src.dim(a + k));
@@ -234,11 +258,14 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
 struct norm : pod_op<norm, tsr_norm_params, TSR_OP_NORM> {
     static constexpr std::string_view name = "norm";
 
-    norm() { axis = -1; }
+    norm() { raw().axis = -1; }
     norm& along(int a) {
-        axis = a;
+        raw().axis = a;
         return *this;
     }
+
+    /// The summed dim; negative counts from the end.
+    int axis() const { return raw().axis; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -250,7 +277,7 @@ struct norm : pod_op<norm, tsr_norm_params, TSR_OP_NORM> {
         check.positive_dims("a", a);
         check.rank("b", inputs[1], a.rank());
         for (int d = 0; d < a.rank(); ++d) check.dim("b", inputs[1], d, a.dim(d));
-        const int ax = normalize_axis(check, "a", "axis", axis, a.rank());
+        const int ax = normalize_axis(check, "a", "axis", raw().axis, a.rank());
         shape out = a.dims();
         out[ax] = 1;
         return {output_like(out, a)};

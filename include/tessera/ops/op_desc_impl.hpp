@@ -14,6 +14,12 @@ namespace tessera {
 
 namespace detail {
 
+/// The ABI parameters of a descriptor, for printing raw values that may be outside their enum.
+template <typename Op>
+const typename Op::c_type& c_fields(const Op& o) {
+    return *static_cast<const typename Op::c_type*>(o.c_params());
+}
+
 template <typename Op>
 std::string_view describe_detail(const Op&) {
     return {};
@@ -59,10 +65,10 @@ std::string_view describe_detail(const op::depth_to_space& o) {
     return name_of_c<depth_to_space_kind>(o.mode);
 }
 std::string_view describe_detail(const op::lstm& o) {
-    return name_of_c<rnn_direction>(o.direction);
+    return name_of_c<rnn_direction>(c_fields(o).direction);
 }
 std::string_view describe_detail(const op::gru& o) {
-    return name_of_c<rnn_direction>(o.direction);
+    return name_of_c<rnn_direction>(c_fields(o).direction);
 }
 
 template <std::size_t I>

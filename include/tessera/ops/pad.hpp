@@ -23,7 +23,7 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
 
     pad() {
         mode = TSR_PAD_CONSTANT;
-        value = 0.0;
+        raw().value = 0.0;
     }
     pad(std::initializer_list<std::int64_t> pads_before,
         std::initializer_list<std::int64_t> pads_after, tsr_pad_mode m = TSR_PAD_CONSTANT,
@@ -31,7 +31,7 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         : pad() {
         set_pads(pads_before, pads_after);
         mode = m;
-        value = constant;
+        raw().value = constant;
     }
 
     pad& set_mode(tsr_pad_mode m) {
@@ -43,7 +43,7 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         : pad(pads_before, pads_after, to_c(m), constant) {}
     pad& set_mode(pad_kind m) { return set_mode(to_c(m)); }
     pad& set_value(double v) {
-        value = v;
+        raw().value = v;
         return *this;
     }
     /// Amounts per dim, from dim 0; dims not named get 0.
@@ -61,10 +61,25 @@ struct pad : pod_op<pad, tsr_pad_params, TSR_OP_PAD> {
         return *this;
     }
 
+    /// How the border is filled (throws for a raw mode outside the enum).
+    pad_kind kind() const { return tessera::from_c<pad_kind>(mode); }
+    /// Elements added before dim `dim` (0 for a dim outside [0, TSR_MAX_DIMS)).
+    std::int64_t pad_before(int dim) const {
+        return dim >= 0 && dim < TSR_MAX_DIMS ? before[dim] : 0;
+    }
+    /// Elements added after dim `dim` (0 for a dim outside [0, TSR_MAX_DIMS)).
+    std::int64_t pad_after(int dim) const {
+        return dim >= 0 && dim < TSR_MAX_DIMS ? after[dim] : 0;
+    }
+
+    /// TSR_PAD_CONSTANT: the value of the added elements.
+    double value() const { return raw().value; }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("pad mode", mode, TSR_PAD_CONSTANT, TSR_PAD_EDGE);
-        if (mode == TSR_PAD_CONSTANT && std::isnan(value)) check.fail("", "constant value is NaN");
+        if (mode == TSR_PAD_CONSTANT && std::isnan(raw().value))
+            check.fail("", "constant value is NaN");
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);

@@ -86,19 +86,23 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
     static constexpr std::string_view name = "transpose";
 
     transpose() {
-        dim_a = -2;
-        dim_b = -1;
+        raw().dim_a = -2;
+        raw().dim_b = -1;
     }
     transpose(int a, int b) : transpose() {
-        dim_a = a;
-        dim_b = b;
+        raw().dim_a = a;
+        raw().dim_b = b;
     }
 
     transpose& set_dims(int a, int b) {
-        dim_a = a;
-        dim_b = b;
+        raw().dim_a = a;
+        raw().dim_b = b;
         return *this;
     }
+
+    /// The two swapped dims; negative counts from the end.
+    int dim_a() const { return raw().dim_a; }
+    int dim_b() const { return raw().dim_b; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -108,8 +112,8 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
         check_non_negative_dims(check, "src", src);
         if (src.rank() < 2)
             check.fail("src", "rank is " + std::to_string(src.rank()) + ", expected >= 2");
-        const int a = normalize_axis(check, "dim_a", dim_a, src.rank());
-        const int b = normalize_axis(check, "dim_b", dim_b, src.rank());
+        const int a = normalize_axis(check, "dim_a", raw().dim_a, src.rank());
+        const int b = normalize_axis(check, "dim_b", raw().dim_b, src.rank());
         const shape in = src.dims();
         shape out;
         for (int i = 0; i < in.rank(); ++i) {
@@ -121,8 +125,8 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
 
     /// The equivalent permutation for a tensor of rank r (dims already validated).
     permute as_permute(int r) const {
-        const int a = dim_a < 0 ? dim_a + r : dim_a;
-        const int b = dim_b < 0 ? dim_b + r : dim_b;
+        const int a = raw().dim_a < 0 ? raw().dim_a + r : raw().dim_a;
+        const int b = raw().dim_b < 0 ? raw().dim_b + r : raw().dim_b;
         permute p;
         p.rank = r;
         for (int i = 0; i < r; ++i) p.order[i] = i == a ? b : (i == b ? a : i);

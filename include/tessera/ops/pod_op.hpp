@@ -15,6 +15,8 @@ template <typename Derived, typename CParams, tsr_op_kind Kind>
 struct pod_op : CParams {
     static_assert(std::is_trivially_copyable_v<CParams>);
     static constexpr tsr_op_kind op_kind = Kind;
+    /// The C parameter struct of the plugin ABI that c_params() points to.
+    using c_type = CParams;
 
     pod_op() : CParams{} { this->struct_size = sizeof(CParams); }
 
@@ -34,6 +36,11 @@ struct pod_op : CParams {
         }
         return d;
     }
+
+  protected:
+    /// The C parameter fields, for the descriptor's own code (a getter may hide a field's name).
+    CParams& raw() { return *this; }
+    const CParams& raw() const { return *this; }
 };
 
 }  // namespace tessera::op

@@ -21,35 +21,40 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
     static constexpr std::string_view name = "moments";
 
     moments() {
-        bessel = TSR_BESSEL_POPULATION;
-        first_axis = 1;
+        raw().bessel = TSR_BESSEL_POPULATION;
+        raw().first_axis = 1;
     }
     moments& correction(tsr_bessel_correction b) {
-        bessel = b;
+        raw().bessel = b;
         return *this;
     }
     moments& correction(bessel_correction b) { return correction(to_c(b)); }
     moments& from_axis(int a) {
-        first_axis = a;
+        raw().first_axis = a;
         return *this;
     }
 
+    /// Divide by n or by n - 1 (throws for a raw value outside the enum).
+    bessel_correction bessel() const { return tessera::from_c<bessel_correction>(raw().bessel); }
+    /// First reduced dim; negative counts from the end.
+    int first_axis() const { return raw().first_axis; }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.enum_in_range("bessel", bessel, TSR_BESSEL_POPULATION, TSR_BESSEL_SAMPLE);
+        check.enum_in_range("bessel", raw().bessel, TSR_BESSEL_POPULATION, TSR_BESSEL_SAMPLE);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check.type_in("src", src, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
-        const int a = normalize_axis(check, "src", "first_axis", first_axis, src.rank());
+        const int a = normalize_axis(check, "src", "first_axis", raw().first_axis, src.rank());
         shape out = src.dims();
         std::int64_t count = 1;
         for (int d = a; d < src.rank(); ++d) {
             count = check.mul("src", count, out[d]);
             out[d] = 1;
         }
-        if (bessel == TSR_BESSEL_SAMPLE && count < 2) {
+        if (raw().bessel == TSR_BESSEL_SAMPLE && count < 2) {
             check.fail("src", "sample variance needs more than one element per moment, got " +
                                   std::to_string(count));
         }
@@ -87,8 +92,8 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
 
     reduce() {
         op = TSR_REDUCE_MAX;
-        axis = -1;
-        keep_dims = 1;
+        raw().axis = -1;
+        raw().keep_dims = 1;
         rounding = TSR_ROUND_TO_NEAREST_EVEN;
     }
     explicit reduce(tsr_reduce_op o) : reduce() { op = o; }
@@ -102,20 +107,25 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
     /// The operation as a typed value (throws for a raw value outside the enum).
     reduce_kind kind() const { return tessera::from_c<reduce_kind>(op); }
     reduce& along(int a) {
-        axis = a;
+        raw().axis = a;
         return *this;
     }
     reduce& keep(bool k) {
-        keep_dims = k ? 1 : 0;
+        raw().keep_dims = k ? 1 : 0;
         return *this;
     }
 
     bool is_index() const { return op == TSR_REDUCE_MIN_IDX || op == TSR_REDUCE_MAX_IDX; }
 
+    /// The reduced dim; negative counts from the end.
+    int axis() const { return raw().axis; }
+    /// The reduced dim stays as extent 1.
+    bool keep_dims() const { return raw().keep_dims != 0; }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("op", op, TSR_REDUCE_MIN, TSR_REDUCE_PROD);
-        check_bool(check, "keep_dims", keep_dims);
+        check_bool(check, "keep_dims", raw().keep_dims);
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
@@ -124,13 +134,13 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
                        dtype::u8, dtype::i32});
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
-        const int a = normalize_axis(check, "src", "axis", axis, src.rank());
+        const int a = normalize_axis(check, "src", "axis", raw().axis, src.rank());
         const shape in = src.dims();
         shape out;
         for (int d = 0; d < in.rank(); ++d) {
             if (d != a) {
                 out.push_back(in[d], in.label(d));
-            } else if (keep_dims) {
+            } else if (raw().keep_dims) {
                 out.push_back(1, in.label(d));
             }
         }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tessera/numeric/fixed_point.hpp"
+#include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
@@ -26,6 +27,17 @@ struct reorder : pod_op<reorder, tsr_reorder_params, TSR_OP_REORDER> {
     explicit reorder(const tensor_desc& to) : reorder() {
         target = to;
         has_target = true;
+    }
+
+    /// How integer outputs round.
+    reorder& set_rounding(rounding_policy r) {
+        rounding = tessera::to_c(r);
+        return *this;
+    }
+    /// What happens when a value does not fit an integer output.
+    reorder& set_overflow(overflow_policy o) {
+        overflow = tessera::to_c(o);
+        return *this;
     }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {

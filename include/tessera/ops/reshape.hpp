@@ -22,18 +22,23 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
     reshape(std::initializer_list<std::int64_t> d) { set_dims(d); }
 
     reshape& set_dims(std::initializer_list<std::int64_t> d) {
-        rank = 0;
+        raw().rank = 0;
         for (auto e : d) {
-            if (rank < TSR_MAX_DIMS) dims[rank] = e;
-            ++rank;
+            if (raw().rank < TSR_MAX_DIMS) dims[raw().rank] = e;
+            ++raw().rank;
         }
         return *this;
     }
     reshape& set_dims(const shape& s) {
-        rank = s.rank();
+        raw().rank = s.rank();
         for (int i = 0; i < s.rank(); ++i) dims[i] = s[i];
         return *this;
     }
+
+    /// Rank of the new shape.
+    int rank() const { return raw().rank; }
+    /// New extent of dim i (-1: inferred); 0 for i outside [0, rank).
+    std::int64_t dim(int i) const { return i >= 0 && i < raw().rank ? dims[i] : 0; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
@@ -41,13 +46,13 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);
         check_non_negative_dims(check, "src", src);
-        if (rank < 0 || rank > TSR_MAX_DIMS) {
-            check.fail("", "target rank is " + std::to_string(rank) + ", must be 0 to " +
+        if (raw().rank < 0 || raw().rank > TSR_MAX_DIMS) {
+            check.fail("", "target rank is " + std::to_string(raw().rank) + ", must be 0 to " +
                                std::to_string(TSR_MAX_DIMS));
         }
         int inferred = -1;
         std::int64_t known = 1;
-        for (int i = 0; i < rank; ++i) {
+        for (int i = 0; i < raw().rank; ++i) {
             if (dims[i] == -1) {
                 if (inferred >= 0)
                     check.fail("", "target dims " + std::to_string(inferred) + " and " +
@@ -62,7 +67,7 @@ struct reshape : pod_op<reshape, tsr_reshape_params, TSR_OP_RESHAPE> {
         }
         const std::int64_t count = src.num_elements();
         shape out;
-        for (int i = 0; i < rank; ++i) out.push_back(dims[i]);
+        for (int i = 0; i < raw().rank; ++i) out.push_back(dims[i]);
         if (inferred < 0) check.fits("dst", out, src.type());
         if (inferred >= 0) {
             if (known == 0 || count % known != 0) {

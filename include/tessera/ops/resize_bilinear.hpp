@@ -25,29 +25,42 @@ struct resize_bilinear
     resize_bilinear(std::int64_t h, std::int64_t w) { set_size(h, w); }
 
     resize_bilinear& set_size(std::int64_t h, std::int64_t w) {
-        out_h = h;
-        out_w = w;
+        raw().out_h = h;
+        raw().out_w = w;
         return *this;
     }
     resize_bilinear& set_scale(float sh, float sw) {
-        scale_h = sh;
-        scale_w = sw;
+        raw().scale_h = sh;
+        raw().scale_w = sw;
         return *this;
     }
     resize_bilinear& set_align_corners(bool on) {
-        align_corners = on ? 1 : 0;
+        raw().align_corners = on ? 1 : 0;
         return *this;
     }
     resize_bilinear& set_half_pixel_centers(bool on) {
-        half_pixel_centers = on ? 1 : 0;
+        raw().half_pixel_centers = on ? 1 : 0;
         return *this;
     }
 
+    /// Corner pixels of input and output aligned: src = dst * (in - 1) / (out - 1).
+    bool align_corners() const { return raw().align_corners != 0; }
+    /// Pixel centres at +0.5: src = (dst + 0.5) * in / out - 0.5.
+    bool half_pixel_centers() const { return raw().half_pixel_centers != 0; }
+    /// Output height when > 0 (else from scale_h).
+    std::int64_t out_h() const { return raw().out_h; }
+    /// Output width when > 0 (else from scale_w).
+    std::int64_t out_w() const { return raw().out_w; }
+    /// Height scale, used when out_h is 0.
+    float scale_h() const { return raw().scale_h; }
+    /// Width scale, used when out_w is 0.
+    float scale_w() const { return raw().scale_w; }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_flag(check, "align_corners", align_corners);
-        check_flag(check, "half_pixel_centers", half_pixel_centers);
-        if (align_corners && half_pixel_centers) {
+        check_flag(check, "align_corners", raw().align_corners);
+        check_flag(check, "half_pixel_centers", raw().half_pixel_centers);
+        if (align_corners() && half_pixel_centers()) {
             check.fail("", "align_corners and half_pixel_centers cannot both be set");
         }
         check.count(inputs, 1, 1);
@@ -57,8 +70,8 @@ struct resize_bilinear
         check.rank("src", src, 4);
         check.positive_dims("src", src);
         shape out = src.dims();
-        out[2] = output_extent(check, "out_h", "scale_h", out_h, scale_h, src.dim(2));
-        out[3] = output_extent(check, "out_w", "scale_w", out_w, scale_w, src.dim(3));
+        out[2] = output_extent(check, "out_h", "scale_h", out_h(), scale_h(), src.dim(2));
+        out[3] = output_extent(check, "out_w", "scale_w", out_w(), scale_w(), src.dim(3));
         check.fits("dst", out, src.type());
         return {output_like(out, src)};
     }

@@ -90,34 +90,41 @@ inline tensor_desc rnn_state_output(const rnn_sizes& s, std::int64_t steps,
 template <typename Derived, typename CParams, tsr_op_kind Kind>
 struct rnn_op : pod_op<Derived, CParams, Kind> {
     rnn_op() {
-        this->direction = TSR_RNN_FORWARD;
-        this->all_timesteps = 1;
+        this->raw().direction = TSR_RNN_FORWARD;
+        this->raw().all_timesteps = 1;
     }
     explicit rnn_op(tsr_rnn_direction d, bool all = true) : rnn_op() {
-        this->direction = d;
-        this->all_timesteps = all ? 1 : 0;
+        this->raw().direction = d;
+        this->raw().all_timesteps = all ? 1 : 0;
     }
 
     Derived& set_direction(tsr_rnn_direction d) {
-        this->direction = d;
+        this->raw().direction = d;
         return static_cast<Derived&>(*this);
     }
     explicit rnn_op(rnn_direction d, bool all = true) : rnn_op(to_c(d), all) {}
     Derived& set_direction(rnn_direction d) { return set_direction(to_c(d)); }
     Derived& set_all_timesteps(bool all) {
-        this->all_timesteps = all ? 1 : 0;
+        this->raw().all_timesteps = all ? 1 : 0;
         return static_cast<Derived&>(*this);
     }
+    /// Which way the sequence is processed (throws for a raw value outside the enum).
+    rnn_direction direction() const {
+        return tessera::from_c<rnn_direction>(this->raw().direction);
+    }
+    /// hn_output holds every timestep (else only the last processed one).
+    bool all_timesteps() const { return this->raw().all_timesteps != 0; }
 
   protected:
     /// Validates the fields and inputs; returns the layer's sizes.
     rnn_sizes checked_sizes(const checker& check, const std::vector<tensor_desc>& inputs) const {
-        check_flag(check, "all_timesteps", this->all_timesteps);
-        return check_rnn(check, inputs, Derived::input_names(), Derived::gates, this->direction);
+        check_flag(check, "all_timesteps", this->raw().all_timesteps);
+        return check_rnn(check, inputs, Derived::input_names(), Derived::gates,
+                         this->raw().direction);
     }
     /// hn_output: every timestep or only the last one.
     tensor_desc hn_output(const rnn_sizes& s, const tensor_desc& like) const {
-        return rnn_state_output(s, this->all_timesteps ? s.steps : 1, like);
+        return rnn_state_output(s, this->raw().all_timesteps ? s.steps : 1, like);
     }
 };
 

@@ -1,10 +1,12 @@
 // tessera/ops/setters.hpp: fluent setters shared by several op descriptors, written once as CRTP
 // mixins over the descriptor's C parameter fields: the sliding-window setters of conv2d and
 // pooling (stride, padding, output rounding) and the epilogue setters of conv2d and
-// fully_connected (bias, fused activation, integer rounding/overflow policies).
+// fully_connected (bias, fused activation, integer rounding/overflow policies), with the typed
+// getters of the same parameters.
 #pragma once
 
 #include "tessera/c/ops.h"
+#include "tessera/ops/activation_spec.hpp"
 #include "tessera/ops/kinds.hpp"
 
 namespace tessera::op {
@@ -41,8 +43,16 @@ struct window_setters {
     Derived& padding(padding_kind m) { return padding(to_c(m)); }
     Derived& rounding_mode(output_rounding r) { return rounding_mode(to_c(r)); }
 
+    /// How the padding is chosen (throws for a raw mode outside the enum).
+    padding_kind padding() const { return tessera::from_c<padding_kind>(self().padding_mode); }
+    /// How a window count that is not whole rounds (throws for a raw value outside the enum).
+    output_rounding rounding_mode() const {
+        return tessera::from_c<output_rounding>(self().output_rounding);
+    }
+
   private:
     Derived& self() { return static_cast<Derived&>(*this); }
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
 /// bias / fuse / policies over the fields has_bias, activation, rounding and overflow.
@@ -66,8 +76,13 @@ struct epilogue_setters {
     Derived& fuse(activation_kind k, float a = 0.0f, float b = 0.0f) { return fuse(to_c(k), a, b); }
     Derived& policies(rounding_policy r, overflow_policy o) { return policies(to_c(r), to_c(o)); }
 
+    /// The activation applied last (kind none: no activation; throws for a raw kind outside the
+    /// enum).
+    activation_spec fused_activation() const { return activation_spec::from_c(self().activation); }
+
   private:
     Derived& self() { return static_cast<Derived&>(*this); }
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
 }  // namespace tessera::op

@@ -22,25 +22,30 @@ struct table_lookup : pod_op<table_lookup, tsr_table_lookup_params, TSR_OP_TABLE
     explicit table_lookup(std::int32_t off) { set_offset(off); }
 
     table_lookup& set_offset(std::int32_t off) {
-        has_offset = 1;
-        offset = off;
+        raw().has_offset = 1;
+        raw().offset = off;
         return *this;
     }
     table_lookup& use_default_offset() {
-        has_offset = 0;
-        offset = 0;
+        raw().has_offset = 0;
+        raw().offset = 0;
         return *this;
     }
 
     /// The offset in effect for a LUT of `count` entries of type t.
     std::int64_t effective_offset(dtype t, std::int64_t count) const {
-        if (has_offset) return offset;
+        if (raw().has_offset) return raw().offset;
         return t == dtype::i16 ? count / 2 : 0;
     }
 
+    /// An explicit offset is set (else OpenVX's default for the dtype).
+    bool has_offset() const { return raw().has_offset != 0; }
+    /// The explicit offset (when has_offset).
+    std::int32_t offset() const { return raw().offset; }
+
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check_flag(check, "has_offset", has_offset);
+        check_flag(check, "has_offset", raw().has_offset);
         check.count(inputs, 2, 2);
         const tensor_desc& src = inputs[0];
         const tensor_desc& lut = inputs[1];

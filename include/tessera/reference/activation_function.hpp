@@ -5,49 +5,49 @@
 
 #include <cmath>
 
-#include "tessera/c/ops.h"
+#include "tessera/ops/activation_spec.hpp"
 
 namespace tessera::reference {
 
 /// f(x) of an activation spec (tessera/c/ops.h formulas); `slope` is PReLU's.
-inline double activate(const tsr_activation_spec& s, double x, double slope = 0.0) {
+inline double activate(const activation_spec& s, double x, double slope = 0.0) {
     const double a = s.a, b = s.b;
     switch (s.kind) {
-        case TSR_ACT_NONE:
+        case activation_kind::none:
             return x;
-        case TSR_ACT_RELU:
+        case activation_kind::relu:
             return x > 0 ? x : 0.0;
-        case TSR_ACT_RELU6:
+        case activation_kind::relu6:
             return x > 0 ? (x < 6 ? x : 6.0) : 0.0;
-        case TSR_ACT_BOUNDED_RELU:
+        case activation_kind::bounded_relu:
             return x > 0 ? (x < a ? x : a) : 0.0;
-        case TSR_ACT_LEAKY_RELU:
+        case activation_kind::leaky_relu:
             return x > 0 ? x : a * x;
-        case TSR_ACT_PRELU:
+        case activation_kind::prelu:
             return x > 0 ? x : slope * x;
-        case TSR_ACT_ELU:
+        case activation_kind::elu:
             return x > 0 ? x : a * std::expm1(x);
-        case TSR_ACT_TANH:
+        case activation_kind::tanh:
             return a * std::tanh(b * x);
-        case TSR_ACT_SIGMOID:
+        case activation_kind::sigmoid:
             return x >= 0 ? 1.0 / (1.0 + std::exp(-x)) : std::exp(x) / (1.0 + std::exp(x));
-        case TSR_ACT_SOFT_RELU:
+        case activation_kind::soft_relu:
             return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-        case TSR_ACT_ABS:
+        case activation_kind::abs:
             return std::fabs(x);
-        case TSR_ACT_SQUARE:
+        case activation_kind::square:
             return x * x;
-        case TSR_ACT_SQRT:
+        case activation_kind::sqrt:
             return std::sqrt(x);
-        case TSR_ACT_LINEAR:
+        case activation_kind::linear:
             return a * x + b;
-        case TSR_ACT_GELU:
+        case activation_kind::gelu:
             if (a != 0) {
                 const double k = std::sqrt(2.0 / 3.14159265358979323846);
                 return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
             }
             return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-        case TSR_ACT_CLIP:
+        case activation_kind::clip:
             return x < a ? a : (x > b ? b : x);
         default:
             return x;

@@ -115,13 +115,13 @@ inline std::int64_t rescale_fixed(double raw, int from, int to, std::int32_t rou
 /// Writes an i16 fixed-point accumulator (at the output position `out_pos`): narrowed with
 /// `overflow`, then, when an activation is fused, activated on its real value and stored again.
 inline void store_fixed(const tensor& out, std::int64_t i, std::int64_t acc, int out_pos,
-                        const tsr_activation_spec& act, double slope, std::int32_t rounding,
+                        const activation_spec& act, double slope, std::int32_t rounding,
                         std::int32_t overflow) {
     const std::int16_t narrowed =
         numeric::narrow_with<std::int16_t>(acc, to_policy_overflow(overflow));
     const double real = std::ldexp(static_cast<double>(narrowed), -out_pos);
     if (out.type() == dtype::i16 && out.desc().quant().fixed_point_pos == out_pos &&
-        act.kind == TSR_ACT_NONE) {
+        act.kind == activation_kind::none) {
         numeric::store_raw(dtype::i16, element(out, i), narrowed);
         return;
     }

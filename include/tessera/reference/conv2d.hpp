@@ -28,7 +28,7 @@ void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, st
     const auto src_index = [&](std::int64_t n, std::int64_t c, std::int64_t y, std::int64_t x) {
         return ((n * g.c + c) * g.h + y) * g.w + x;
     };
-    if (op.mode != TSR_CONV_TRANSPOSED) {  // direct and depthwise
+    if (op.kind() != conv_kind::transposed) {  // direct and depthwise
         for (std::int64_t n = 0; n < g.n; ++n)
             for (std::int64_t o = 0; o < g.o; ++o) {
                 const std::int64_t group = o / g.group_out;
@@ -96,6 +96,7 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
     const tensor& dst = out[0];
     const auto g = op.geometry(src.desc(), weights.desc());
     const auto slots = op.slots();
+    const activation_spec act = op.fused_activation();
     const std::size_t count = static_cast<std::size_t>(g.n * g.o * g.y.out * g.x.out);
     cd::slope_table slope;
     if (slots.slope >= 0) slope.values = cd::real_values(in[static_cast<std::size_t>(slots.slope)]);
@@ -125,8 +126,8 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
             const std::int64_t sum = acc[i] + static_cast<std::int64_t>(cd::bias_at(
                                                   b, bias ? bias->desc() : tensor_desc(), o,
                                                   yx / g.x.out, yx % g.x.out, g.y.out, g.x.out));
-            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, op.activation, slope[o],
-                            op.rounding, op.overflow);
+            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, act, slope[o], op.rounding,
+                            op.overflow);
         }
         return;
     }
@@ -163,7 +164,7 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
             v = (v - mean[c]) / std::sqrt(var[c] + static_cast<double>(op.bn_epsilon)) * scale[c] +
                 shift[c];
         }
-        cd::store_real(dst, static_cast<std::int64_t>(i), cd::activate(op.activation, v, slope[o]),
+        cd::store_real(dst, static_cast<std::int64_t>(i), cd::activate(act, v, slope[o]),
                        op.rounding, op.overflow);
     }
 }

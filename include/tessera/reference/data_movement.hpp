@@ -15,7 +15,7 @@ namespace tessera::reference {
 inline void run(const op::concat& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const int rank = out[0].desc().rank();
-    const int axis = op.axis < 0 ? op.axis + rank : op.axis;
+    const int axis = op.axis() < 0 ? op.axis() + rank : op.axis();
     std::int64_t start = 0;
     for (const tensor& t : in) {
         tessera::detail::for_each_index(t.dims(), [&](const detail::index_t& idx) {
@@ -50,13 +50,13 @@ inline void run(const op::reshape&, const std::vector<tensor>& in, const std::ve
 
 inline void run(const op::depth_to_space& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
-    const std::int64_t b = op.block_size;
+    const std::int64_t b = op.block_size();
+    const bool dcr = op.kind() == depth_to_space_kind::dcr;
     const std::int64_t channels_out = out[0].desc().dim(1);
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         const std::int64_t c = o[1], i = o[2] % b, j = o[3] % b;
         detail::index_t s = o;
-        s[1] = op.mode == TSR_DEPTH_TO_SPACE_DCR ? (i * b + j) * channels_out + c
-                                                 : c * b * b + i * b + j;
+        s[1] = dcr ? (i * b + j) * channels_out + c : c * b * b + i * b + j;
         s[2] = o[2] / b;
         s[3] = o[3] / b;
         detail::copy_element(in[0], s, out[0], o);
@@ -69,11 +69,11 @@ namespace detail {
 inline double resize_source(const op::resize_bilinear& op, std::int64_t d, std::int64_t in,
                             std::int64_t out) {
     double s;
-    if (op.align_corners) {
+    if (op.align_corners()) {
         s = out > 1 ? static_cast<double>(d) * static_cast<double>(in - 1) /
                           static_cast<double>(out - 1)
                     : 0.0;
-    } else if (op.half_pixel_centers) {
+    } else if (op.half_pixel_centers()) {
         s = (static_cast<double>(d) + 0.5) * static_cast<double>(in) / static_cast<double>(out) -
             0.5;
     } else {
@@ -114,14 +114,14 @@ namespace detail {
 
 /// Maps position p (in output coordinates minus padding) onto [0, n) per pad mode; -1 for a
 /// constant-padded position.
-inline std::int64_t pad_source(std::int32_t mode, std::int64_t p, std::int64_t n) {
+inline std::int64_t pad_source(pad_kind mode, std::int64_t p, std::int64_t n) {
     if (p >= 0 && p < n) return p;
     switch (mode) {
-        case TSR_PAD_REFLECT:
+        case pad_kind::reflect:
             return p < 0 ? -p : 2 * (n - 1) - p;
-        case TSR_PAD_SYMMETRIC:
+        case pad_kind::symmetric:
             return p < 0 ? -p - 1 : 2 * n - 1 - p;
-        case TSR_PAD_EDGE:
+        case pad_kind::edge:
             return p < 0 ? 0 : n - 1;
         default:
             return -1;
@@ -140,11 +140,12 @@ inline tensor constant_element(const tensor_desc& like, double value) {
 inline void run(const op::pad& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
     const tensor& src = in[0];
     const int rank = src.desc().rank();
-    const tensor constant = detail::constant_element(out[0].desc(), op.value);
+    const tensor constant = detail::constant_element(out[0].desc(), op.value());
+    const pad_kind kind = op.kind();
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         detail::index_t s{};
         for (int i = 0; i < rank; ++i) {
-            s[i] = detail::pad_source(op.mode, o[i] - op.before[i], src.desc().dim(i));
+            s[i] = detail::pad_source(kind, o[i] - op.pad_before(i), src.desc().dim(i));
             if (s[i] < 0) {
                 detail::copy_element(constant, detail::index_t{}, out[0], o);
                 return;
@@ -155,7 +156,7 @@ inline void run(const op::pad& op, const std::vector<tensor>& in, const std::vec
 }
 
 inline void run(const op::fill& op, const std::vector<tensor>&, const std::vector<tensor>& out) {
-    const tensor constant = detail::constant_element(out[0].desc(), op.value);
+    const tensor constant = detail::constant_element(out[0].desc(), op.value());
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         detail::copy_element(constant, detail::index_t{}, out[0], o);
     });

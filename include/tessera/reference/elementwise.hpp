@@ -12,20 +12,20 @@
 namespace tessera::reference {
 
 /// (a op b) in extended precision; `integer` selects integer division by zero = 0.
-inline long double binary_apply(std::int32_t op, long double a, long double b, bool integer) {
+inline long double binary_apply(binary_kind op, long double a, long double b, bool integer) {
     const long double nan = std::numeric_limits<long double>::quiet_NaN();
     switch (op) {
-        case TSR_BINARY_ADD:
+        case binary_kind::add:
             return a + b;
-        case TSR_BINARY_SUB:
+        case binary_kind::sub:
             return a - b;
-        case TSR_BINARY_MUL:
+        case binary_kind::mul:
             return a * b;
-        case TSR_BINARY_MIN:
+        case binary_kind::min:
             return std::isnan(a) || std::isnan(b) ? nan : (b < a ? b : a);
-        case TSR_BINARY_MAX:
+        case binary_kind::max:
             return std::isnan(a) || std::isnan(b) ? nan : (b > a ? b : a);
-        case TSR_BINARY_DIV:
+        case binary_kind::div:
             return integer && b == 0 ? 0.0L : a / b;
         default:
             return nan;
@@ -40,9 +40,10 @@ inline void run(const op::binary& op, const std::vector<tensor>& in,
     const bool with_c = op.uses_c() && in.size() > 2;
     const auto rounding = static_cast<rounding_policy>(op.rounding);
     const auto overflow = static_cast<overflow_policy>(op.overflow);
+    const binary_kind kind = op.kind();
     const detail::broadcast_reader a(in[0], rank), b(in[1], rank), c(with_c ? in[2] : in[0], rank);
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-        long double r = binary_apply(op.op, static_cast<long double>(op.alpha) * a.load(idx),
+        long double r = binary_apply(kind, static_cast<long double>(op.alpha) * a.load(idx),
                                      static_cast<long double>(op.beta) * b.load(idx), integer);
         if (with_c) r += static_cast<long double>(op.gamma) * c.load(idx);
         detail::store(dst, idx, r, rounding, overflow);
@@ -50,19 +51,19 @@ inline void run(const op::binary& op, const std::vector<tensor>& in,
 }
 
 /// op(x) of a unary op.
-inline double unary_apply(std::int32_t op, double x, double epsilon) {
+inline double unary_apply(unary_kind op, double x, double epsilon) {
     switch (op) {
-        case TSR_UNARY_LOG:
+        case unary_kind::log:
             return std::log(x);
-        case TSR_UNARY_EXP:
+        case unary_kind::exp:
             return std::exp(x);
-        case TSR_UNARY_SQRT:
+        case unary_kind::sqrt:
             return std::sqrt(x);
-        case TSR_UNARY_RSQRT:
+        case unary_kind::rsqrt:
             return 1.0 / std::sqrt(x + epsilon);
-        case TSR_UNARY_NEG:
+        case unary_kind::neg:
             return -x;
-        case TSR_UNARY_ABS:
+        case unary_kind::abs:
             return std::fabs(x);
         default:
             return std::numeric_limits<double>::quiet_NaN();
@@ -71,8 +72,10 @@ inline double unary_apply(std::int32_t op, double x, double epsilon) {
 
 inline void run(const op::unary& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
+    const unary_kind kind = op.kind();
+    const double epsilon = op.epsilon();
     tessera::detail::for_each_index(in[0].dims(), [&](const detail::index_t& idx) {
-        detail::store(out[0], idx, unary_apply(op.op, detail::load(in[0], idx), op.epsilon));
+        detail::store(out[0], idx, unary_apply(kind, detail::load(in[0], idx), epsilon));
     });
 }
 

@@ -18,8 +18,9 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
     const tensor& dst = out[0];
     const auto g = op.geometry(src.desc(), weights.desc());
     const tensor* bias = op.has_bias ? &in[2] : nullptr;
+    const activation_spec act = op.fused_activation();
     cd::slope_table slope;
-    if (op.activation.kind == TSR_ACT_PRELU) slope.values = cd::real_values(in.back());
+    if (act.kind == activation_kind::prelu) slope.values = cd::real_values(in.back());
     // Index of weight (o, i) in either orientation.
     const auto wi = [&](std::int64_t o, std::int64_t i) {
         return static_cast<std::size_t>(op.weights_transposed ? i * g.outputs + o
@@ -47,8 +48,8 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
                         op.overflow);
                 }
                 if (bias) acc += static_cast<std::int64_t>(b[static_cast<std::size_t>(o)]);
-                cd::store_fixed(dst, r * g.outputs + o, acc, fo, op.activation, slope[o],
-                                op.rounding, op.overflow);
+                cd::store_fixed(dst, r * g.outputs + o, acc, fo, act, slope[o], op.rounding,
+                                op.overflow);
             }
         return;
     }
@@ -69,8 +70,8 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
             for (std::int64_t i = 0; i < g.inner; ++i)
                 acc += x[static_cast<std::size_t>(r * g.inner + i)] * w[wi(o, i)];
             if (bias) acc += b[static_cast<std::size_t>(o)];
-            cd::store_real(dst, r * g.outputs + o, cd::activate(op.activation, acc, slope[o]),
-                           op.rounding, op.overflow);
+            cd::store_real(dst, r * g.outputs + o, cd::activate(act, acc, slope[o]), op.rounding,
+                           op.overflow);
         }
 }
 

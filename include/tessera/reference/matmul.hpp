@@ -15,19 +15,19 @@ namespace tessera::reference {
 namespace compute_detail {
 
 /// (product OP c) for the comparison ops, product + c for ADDITION.
-inline double matmul_combine(std::int32_t op, double product, double c) {
+inline double matmul_combine(matmul_kind op, double product, double c) {
     switch (op) {
-        case TSR_MATMUL_GREATER:
+        case matmul_kind::greater:
             return product > c ? 1.0 : 0.0;
-        case TSR_MATMUL_GREATER_EQUAL:
+        case matmul_kind::greater_equal:
             return product >= c ? 1.0 : 0.0;
-        case TSR_MATMUL_EQUAL:
+        case matmul_kind::equal:
             return product == c ? 1.0 : 0.0;
-        case TSR_MATMUL_NOT_EQUAL:
+        case matmul_kind::not_equal:
             return product != c ? 1.0 : 0.0;
-        case TSR_MATMUL_LESSER_EQUAL:
+        case matmul_kind::lesser_equal:
             return product <= c ? 1.0 : 0.0;
-        case TSR_MATMUL_LESSER:
+        case matmul_kind::lesser:
             return product < c ? 1.0 : 0.0;
         default:
             return product + c;
@@ -58,7 +58,8 @@ inline void run(const op::matmul& op, const std::vector<tensor>& in,
     namespace cd = compute_detail;
     const auto g = op.geometry({in[0].desc(), in[1].desc()});
     const auto gc = in.size() > 2 ? op.geometry({in[0].desc(), in[1].desc(), in[2].desc()}) : g;
-    const cd::matmul_indexer ix{gc, op.transpose_a != 0, op.transpose_b != 0};
+    const cd::matmul_indexer ix{gc, op.transpose_a(), op.transpose_b()};
+    const matmul_kind kind = op.kind();
     const std::vector<double> a = cd::real_values(in[0]), b = cd::real_values(in[1]);
     std::vector<double> c;
     if (in.size() > 2) c = cd::real_values(in[2]);
@@ -70,7 +71,7 @@ inline void run(const op::matmul& op, const std::vector<tensor>& in,
                 for (std::int64_t k = 0; k < gc.n; ++k) sum += a[ix.a(s, i, k)] * b[ix.b(s, k, j)];
                 const double cv = c.empty() ? 0.0 : c[ix.c(s, j)];
                 cd::store_real(out[0], (s * gc.m + i) * gc.p + j,
-                               cd::matmul_combine(op.op, sum, cv));
+                               cd::matmul_combine(kind, sum, cv));
             }
 }
 
@@ -78,26 +79,27 @@ inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const auto g = op.geometry({in[0].desc(), in[1].desc(), in[2].desc()});
-    const cd::matmul_indexer ix{g, op.transpose_a != 0, op.transpose_b != 0};
+    const cd::matmul_indexer ix{g, op.transpose_a(), op.transpose_b()};
     // Quantised A: stored values, or the on-the-fly quantisation of a floating A.
     const bool on_the_fly = is_floating(in[0].type());
-    const double sa = on_the_fly ? op.a_scale : in[0].desc().quant().scale;
-    const double za = on_the_fly ? op.a_zero_point : in[0].desc().quant().zero_point;
+    const double sa = on_the_fly ? op.a_scale() : in[0].desc().quant().scale;
+    const double za = on_the_fly ? op.a_zero_point() : in[0].desc().quant().zero_point;
     std::vector<double> qa = cd::raw_values(in[0]);
     if (on_the_fly) {
         for (double& v : qa) {
             const double q = numeric::round_with(v / sa, rounding_policy::to_nearest_even) + za;
-            v = std::min(std::max(q, static_cast<double>(op.clip_min)),
-                         static_cast<double>(op.clip_max));
+            v = std::min(std::max(q, static_cast<double>(op.clip_min())),
+                         static_cast<double>(op.clip_max()));
         }
     }
     const std::vector<double> qb = cd::raw_values(in[1]);
     const double sb = in[1].desc().quant().scale, zb = in[1].desc().quant().zero_point;
     const std::vector<double> cv = cd::raw_values(in[2]);
-    const double sc = op.pre_computed ? 1.0 : in[2].desc().quant().scale;
-    const double zc = op.pre_computed ? 0.0 : in[2].desc().quant().zero_point;
-    const double sy = op.out_scale, zy = op.out_zero_point;
-    const bool compare = op.op != TSR_MATMUL_ADDITION;
+    const double sc = op.pre_computed() ? 1.0 : in[2].desc().quant().scale;
+    const double zc = op.pre_computed() ? 0.0 : in[2].desc().quant().zero_point;
+    const double sy = op.out_scale(), zy = op.out_zero_point();
+    const matmul_kind kind = op.kind();
+    const bool compare = kind != matmul_kind::addition;
     const std::int64_t stacks = g.stacks ? g.stacks : 1;
     for (std::int64_t s = 0; s < stacks; ++s)
         for (std::int64_t i = 0; i < g.m; ++i)
@@ -114,22 +116,22 @@ inline void run(const op::quantized_matmul& op, const std::vector<tensor>& in,
                 const double c = cv[ix.c(s, j)];
                 double result = 0.0;
                 if (compare) {
-                    result = op.pre_computed
-                                 ? cd::matmul_combine(op.op, static_cast<double>(d_raw_a), c)
-                                 : cd::matmul_combine(op.op, sa * sb * static_cast<double>(d),
+                    result = op.pre_computed()
+                                 ? cd::matmul_combine(kind, static_cast<double>(d_raw_a), c)
+                                 : cd::matmul_combine(kind, sa * sb * static_cast<double>(d),
                                                       sc * (c - zc));
                 } else {
                     // q: the result in output quantised units before rounding and clipping.
                     double q = 0.0;
-                    if (op.pre_computed) {
+                    if (op.pre_computed()) {
                         q = (sa * sb / sy) * static_cast<double>(d) -
                             (sa * sb / sy) * static_cast<double>(g.n) * za * zb + c;
                     } else {
                         q = (sa * sb * static_cast<double>(d) + sc * (c - zc)) / sy + zy;
                     }
-                    if (op.dequantize) {
+                    if (op.dequantize()) {
                         result = (q - zy) * sy;
-                    } else if (op.disable_clipping) {
+                    } else if (op.disable_clipping()) {
                         result = q;
                     } else {
                         result = std::min(

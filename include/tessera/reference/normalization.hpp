@@ -18,7 +18,8 @@ inline void run(const op::batchnorm& op, const std::vector<tensor>& in,
     const std::vector<double> x = cd::real_values(src);
     const std::int64_t c_n = src.dims()[1];
     const std::int64_t inner = src.num_elements() / (src.dims()[0] * c_n);
-    const bool prelu = op.activation.kind == TSR_ACT_PRELU;
+    const activation_spec act = op.fused_activation();
+    const bool prelu = act.kind == activation_kind::prelu;
     const std::size_t params = in.size() - (prelu ? 1 : 0);
     cd::slope_table slope;
     if (prelu) slope.values = cd::real_values(in.back());
@@ -29,13 +30,13 @@ inline void run(const op::batchnorm& op, const std::vector<tensor>& in,
         const auto cc = static_cast<std::size_t>(c);
         double y = 0.0;
         const double v = x[static_cast<std::size_t>(i)];
-        if (op.mode == TSR_BATCHNORM_AFFINE) {
+        if (op.kind() == batchnorm_kind::affine) {
             y = p[0][cc] * v + p[1][cc];
         } else {
             y = (v - p[0][cc]) / std::sqrt(p[1][cc] + static_cast<double>(op.epsilon));
             if (p.size() == 4) y = y * p[2][cc] + p[3][cc];
         }
-        cd::store_real(out[0], i, cd::activate(op.activation, y, slope[c]));
+        cd::store_real(out[0], i, cd::activate(act, y, slope[c]));
     }
 }
 
@@ -47,7 +48,7 @@ inline void run(const op::lrn& op, const std::vector<tensor>& in, const std::vec
     const std::int64_t n_n = d[0], c_n = d[1];
     const std::int64_t inner = src.num_elements() / (n_n * c_n);
     const std::int64_t half = op.size / 2;
-    const bool across = op.mode == TSR_LRN_ACROSS_CHANNELS;
+    const bool across = op.kind() == lrn_kind::across_channels;
     const double count = across ? op.size : static_cast<double>(op.size) * op.size;
     const double alpha = op.alpha_scaled_by_size ? op.alpha / count : op.alpha;
     const std::int64_t h_n = across ? 1 : d[2], w_n = across ? inner : d[3];
@@ -83,8 +84,8 @@ inline void run(const op::layer_norm& op, const std::vector<tensor>& in,
     const tensor& src = in[0];
     const shape d = src.dims();
     const std::vector<double> x = cd::real_values(src);
-    const double eps = op.epsilon;
-    if (op.mode == TSR_LAYER_NORM_STATISTICS) {
+    const double eps = op.epsilon();
+    if (op.kind() == layer_norm_kind::statistics) {
         const std::vector<double> mean = cd::real_values(in[1]), var = cd::real_values(in[2]);
         const shape md = in[1].dims(), vd = in[2].dims();
         // Row-major index into a broadcast (dims 1 or equal) tensor of the element at idx.
@@ -97,19 +98,19 @@ inline void run(const op::layer_norm& op, const std::vector<tensor>& in,
         ::tessera::detail::for_each_index(d, [&](const ::tessera::detail::index_t& idx) {
             const double m = mean[broadcast_index(md, idx)], v = var[broadcast_index(vd, idx)];
             const double y =
-                (x[static_cast<std::size_t>(i)] - m) / std::sqrt(v + eps) * op.gamma + op.beta;
+                (x[static_cast<std::size_t>(i)] - m) / std::sqrt(v + eps) * op.gamma() + op.beta();
             cd::store_real(out[0], i++, y);
         });
         return;
     }
-    const int axis = op.axis < 0 ? op.axis + d.rank() : op.axis;
+    const int axis = op.axis() < 0 ? op.axis() + d.rank() : op.axis();
     std::int64_t inner = 1;
     for (int a = axis; a < d.rank(); ++a) inner *= d[a];
     const std::int64_t outer = src.num_elements() / inner;
     std::vector<double> gamma, beta;
     std::size_t next = 1;
-    if (op.has_gamma) gamma = cd::real_values(in[next++]);
-    if (op.has_beta) beta = cd::real_values(in[next++]);
+    if (op.has_gamma()) gamma = cd::real_values(in[next++]);
+    if (op.has_beta()) beta = cd::real_values(in[next++]);
     for (std::int64_t o = 0; o < outer; ++o) {
         const double* row = x.data() + o * inner;
         double mean = 0.0;
@@ -121,8 +122,8 @@ inline void run(const op::layer_norm& op, const std::vector<tensor>& in,
         const double inv = 1.0 / std::sqrt(var + eps);
         for (std::int64_t k = 0; k < inner; ++k) {
             const auto kk = static_cast<std::size_t>(k);
-            const double g = gamma.empty() ? op.gamma : gamma[kk];
-            const double b = beta.empty() ? op.beta : beta[kk];
+            const double g = gamma.empty() ? op.gamma() : gamma[kk];
+            const double b = beta.empty() ? op.beta() : beta[kk];
             cd::store_real(out[0], o * inner + k, (row[k] - mean) * inv * g + b);
         }
     }
@@ -131,7 +132,7 @@ inline void run(const op::layer_norm& op, const std::vector<tensor>& in,
 inline void run(const op::norm& op, const std::vector<tensor>& in, const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const shape d = in[0].dims();
-    const int axis = op.axis < 0 ? op.axis + d.rank() : op.axis;
+    const int axis = op.axis() < 0 ? op.axis() + d.rank() : op.axis();
     const std::vector<double> a = cd::real_values(in[0]), b = cd::real_values(in[1]);
     std::int64_t inner = 1;
     for (int k = axis + 1; k < d.rank(); ++k) inner *= d[k];

@@ -44,7 +44,7 @@ inline void run(const op::pooling& op, const std::vector<tensor>& in,
                     double result = 0.0;
                     if (op.is_max()) {
                         result = best;
-                    } else if (op.mode == TSR_POOL_AVERAGE_INCLUDE_PADDING) {
+                    } else if (op.kind() == pooling_kind::average_include_padding) {
                         result = sum / static_cast<double>(padded);
                     } else {
                         result = sum / static_cast<double>(inside);

@@ -16,12 +16,13 @@ inline void run(const op::moments& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     namespace cd = compute_detail;
     const shape d = in[0].dims();
-    const int first = op.first_axis < 0 ? op.first_axis + d.rank() : op.first_axis;
+    const int first = op.first_axis() < 0 ? op.first_axis() + d.rank() : op.first_axis();
     std::int64_t inner = 1;
     for (int a = first; a < d.rank(); ++a) inner *= d[a];
     const std::int64_t outer = in[0].num_elements() / inner;
     const std::vector<double> x = cd::real_values(in[0]);
-    const double divisor = static_cast<double>(op.bessel == TSR_BESSEL_SAMPLE ? inner - 1 : inner);
+    const double divisor =
+        static_cast<double>(op.bessel() == bessel_correction::sample ? inner - 1 : inner);
     for (std::int64_t o = 0; o < outer; ++o) {
         const double* row = x.data() + o * inner;
         double mean = 0.0;
@@ -50,9 +51,10 @@ inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in,
 
 inline void run(const op::reduce& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
+    const reduce_kind kind = op.kind();
     namespace cd = compute_detail;
     const shape d = in[0].dims();
-    const int axis = op.axis < 0 ? op.axis + d.rank() : op.axis;
+    const int axis = op.axis() < 0 ? op.axis() + d.rank() : op.axis();
     std::int64_t inner = 1;
     for (int k = axis + 1; k < d.rank(); ++k) inner *= d[k];
     const std::int64_t len = d[axis], outer = in[0].num_elements() / (len * inner);
@@ -66,22 +68,22 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in,
             std::int64_t index = 0;
             for (std::int64_t k = 1; k < len; ++k) {
                 const double v = at(k);
-                switch (op.op) {
-                    case TSR_REDUCE_MIN:
-                    case TSR_REDUCE_MIN_IDX:
+                switch (kind) {
+                    case reduce_kind::min:
+                    case reduce_kind::min_idx:
                         if (v < acc) {
                             acc = v;
                             index = k;
                         }
                         break;
-                    case TSR_REDUCE_MAX:
-                    case TSR_REDUCE_MAX_IDX:
+                    case reduce_kind::max:
+                    case reduce_kind::max_idx:
                         if (v > acc) {
                             acc = v;
                             index = k;
                         }
                         break;
-                    case TSR_REDUCE_PROD:
+                    case reduce_kind::prod:
                         acc *= v;
                         break;
                     default:
@@ -89,7 +91,7 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in,
                         break;
                 }
             }
-            if (op.op == TSR_REDUCE_MEAN) acc /= static_cast<double>(len);
+            if (kind == reduce_kind::mean) acc /= static_cast<double>(len);
             const std::int64_t dst = o * inner + i;
             if (op.is_index()) {
                 cd::store_real(out[0], dst, static_cast<double>(index));

@@ -85,12 +85,12 @@ inline rnn_views make_rnn_views(const std::vector<tensor>& in, bool lstm) {
 /// Runs every direction (backward ones from the last timestep), with `step` advancing the state
 /// (h, c) of one batch row at one timestep, and writes hn (and cf when not null).
 template <typename Step>
-void run_directions(const rnn_views& v, std::int32_t direction, bool all_timesteps, float* hn,
+void run_directions(const rnn_views& v, rnn_direction direction, bool all_timesteps, float* hn,
                     float* cf, Step&& step) {
     const std::int64_t H = v.H, B = v.B, D = v.D;
     std::vector<float> h(static_cast<std::size_t>(B * H)), c(static_cast<std::size_t>(B * H));
     for (std::int64_t d = 0; d < D; ++d) {
-        const bool backward = direction == TSR_RNN_BACKWARD || d == 1;
+        const bool backward = direction == rnn_direction::backward || d == 1;
         for (std::int64_t i = 0; i < B * H; ++i) {
             h[i] = v.h0[d * B * H + i];
             c[i] = v.c0 ? v.c0[d * B * H + i] : 0.0f;
@@ -115,7 +115,7 @@ inline void run(const op::lstm& op, const std::vector<tensor>& in, const std::ve
     const detail::rnn_views v = detail::make_rnn_views(in, true);
     const std::int64_t H = v.H;
     std::vector<float> xg(static_cast<std::size_t>(4 * H)), hg(static_cast<std::size_t>(4 * H));
-    detail::run_directions(v, op.direction, op.all_timesteps != 0, out[0].data_as<float>(),
+    detail::run_directions(v, op.direction(), op.all_timesteps(), out[0].data_as<float>(),
                            out[1].data_as<float>(),
                            [&](std::int64_t d, std::int64_t t, std::int64_t b, float* h, float* c) {
                                v.input_gates(d, t, b, xg.data());
@@ -135,7 +135,7 @@ inline void run(const op::gru& op, const std::vector<tensor>& in, const std::vec
     const detail::rnn_views v = detail::make_rnn_views(in, false);
     const std::int64_t H = v.H;
     std::vector<float> xg(static_cast<std::size_t>(3 * H)), hg(static_cast<std::size_t>(3 * H));
-    detail::run_directions(v, op.direction, op.all_timesteps != 0, out[0].data_as<float>(), nullptr,
+    detail::run_directions(v, op.direction(), op.all_timesteps(), out[0].data_as<float>(), nullptr,
                            [&](std::int64_t d, std::int64_t t, std::int64_t b, float* h, float*) {
                                v.input_gates(d, t, b, xg.data());
                                v.hidden_gates(d, h, hg.data());
