@@ -5,49 +5,48 @@
 
 namespace tessera::plugins::zaiu {
 
-std::optional<zdnn_activation> map_activation(const tsr_activation_spec& s, std::string& why) {
+std::optional<zdnn_activation> map_activation(const activation_spec& s, std::string& why) {
     using fn = zdnn_activation::fn;
     why.clear();
     switch (s.kind) {
-        case TSR_ACT_NONE:
+        case activation_kind::none:
             return std::nullopt;
-        case TSR_ACT_RELU:
+        case activation_kind::relu:
             return zdnn_activation{fn::relu, 0.0f, 0.0f};
-        case TSR_ACT_RELU6:
+        case activation_kind::relu6:
             return zdnn_activation{fn::relu, 6.0f, 0.0f};
-        case TSR_ACT_BOUNDED_RELU:
+        case activation_kind::bounded_relu:
             if (s.a > 0.0f) return zdnn_activation{fn::relu, s.a, 0.0f};
             why = "bounded_relu with bound 0 (zDNN reads a clipping value of 0 as no clipping)";
             return std::nullopt;
-        case TSR_ACT_CLIP:
+        case activation_kind::clip:
             if (s.a == 0.0f && s.b > 0.0f) return zdnn_activation{fn::relu, s.b, 0.0f};
             why = "clip to [a, b] maps to zDNN only as relu clipping with a = 0 and b > 0";
             return std::nullopt;
-        case TSR_ACT_LEAKY_RELU:
+        case activation_kind::leaky_relu:
             if (s.a >= 0.0f && s.a <= 1.0f) return zdnn_activation{fn::leaky_relu, 0.0f, s.a};
             why = "leaky_relu slope " + std::to_string(s.a) +
                   " is outside zDNN's adjustment factor range [0, 1]";
             return std::nullopt;
-        case TSR_ACT_TANH:
+        case activation_kind::tanh:
             if (s.a == 1.0f && s.b == 1.0f) return zdnn_activation{fn::tanh, 0.0f, 0.0f};
             why = "tanh with a, b != 1 (zDNN computes plain tanh(x))";
             return std::nullopt;
-        case TSR_ACT_SIGMOID:
+        case activation_kind::sigmoid:
             return zdnn_activation{fn::sigmoid, 0.0f, 0.0f};
-        case TSR_ACT_GELU:
+        case activation_kind::gelu:
             if (s.a != 0.0f) return zdnn_activation{fn::gelu, 0.0f, 0.0f};
             why = "erf GELU (zDNN computes the tanh approximation: set a != 0)";
             return std::nullopt;
         default:
-            why = std::string("activation kind ") + std::to_string(s.kind) +
-                  " has no zDNN counterpart";
+            why = "activation " + std::string(to_string(s.kind)) + " has no zDNN counterpart";
             return std::nullopt;
     }
 }
 
 std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& a,
                                                  std::string& why) {
-    auto z = map_activation(a.act, why);
+    auto z = map_activation(a.spec(), why);
     if (!z) {
         if (why.empty()) why = "activation none is not a zDNN op";
         return std::nullopt;

@@ -18,9 +18,9 @@ struct zdnn_activation {
     float factor = 0.0f;  ///< leaky relu adjustment factor
 };
 
-/// The zDNN form of `spec`, or nothing with the reason in `why`. TSR_ACT_NONE maps to nothing
-/// with an empty reason.
-std::optional<zdnn_activation> map_activation(const tsr_activation_spec& spec, std::string& why);
+/// The zDNN form of `spec`, or nothing with the reason in `why`. activation_kind::none maps to
+/// nothing with an empty reason.
+std::optional<zdnn_activation> map_activation(const activation_spec& spec, std::string& why);
 
 /// The zDNN form of an activation op: its spec with the op's clipping_value folded into the
 /// relu / leaky relu clipping (other kinds with a clipping value: nothing, reason in `why`).

@@ -74,11 +74,13 @@ built_op build_activation(const build_context& ctx, const op::activation& a,
     if (a.clipping_value != 0.0f)
         decline(TSR_REASON_ATTRIBUTE, "clipping value " + std::to_string(a.clipping_value) +
                                           ": CLML's activation op has no min(f(x), clip) bound");
-    const bool relu6 = (a.act.kind == TSR_ACT_CLIP && a.act.a == 0.0f && a.act.b == 6.0f) ||
-                       (a.act.kind == TSR_ACT_BOUNDED_RELU && a.act.a == 6.0f);
-    if (a.act.kind == TSR_ACT_CLIP && !relu6) return build_clip(ctx, a.act.a, a.act.b, t);
-    if (a.act.kind == TSR_ACT_BOUNDED_RELU && !relu6) return build_clip(ctx, 0.0f, a.act.a, t);
-    const mapped_activation m = map_activation(a.act);
+    const activation_spec spec = a.spec();
+    const bool clip = spec.kind == activation_kind::clip;
+    const bool bounded = spec.kind == activation_kind::bounded_relu;
+    const bool relu6 = (clip && spec.a == 0.0f && spec.b == 6.0f) || (bounded && spec.a == 6.0f);
+    if (clip && !relu6) return build_clip(ctx, spec.a, spec.b, t);
+    if (bounded && !relu6) return build_clip(ctx, 0.0f, spec.a, t);
+    const mapped_activation m = map_activation(spec);
     const dtype type = t.in_descs[0].type();
     const auto d = activation_desc(m, a.propagate_nan != 0, type);
     built_op b;

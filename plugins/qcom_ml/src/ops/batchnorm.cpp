@@ -6,10 +6,10 @@ namespace tessera::plugins::qcom_ml {
 namespace {
 
 built_op build_batchnorm(const build_context& ctx, const op::batchnorm& bn, const node_tensors& t) {
-    if (bn.mode != TSR_BATCHNORM_STATISTICS)
+    if (bn.kind() != batchnorm_kind::statistics)
         decline(TSR_REASON_ATTRIBUTE,
                 "affine batchnorm (y = a*x + b): CLML's batchnorm takes statistics");
-    if (bn.activation.kind != TSR_ACT_NONE)
+    if (bn.fused_activation().kind != activation_kind::none)
         decline(TSR_REASON_ATTRIBUTE,
                 "fused activation: CLML fuses activations into convolutions only");
     const dtype type = t.in_descs[0].type();

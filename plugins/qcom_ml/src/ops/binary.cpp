@@ -18,7 +18,8 @@ built_op build_binary(const build_context& ctx, const op::binary& bo, const node
         decline(TSR_REASON_SHAPE, "broadcasting a rank-1 tensor");
     const dtype type = t.in_descs[0].type();
     cl_ml_op_binary_desc_qcom d{};
-    d.binary_op = static_cast<cl_binary_op_qcom>(bo.op);  // Tessera numbers binary ops as CLML does
+    // Tessera numbers binary ops as CLML does.
+    d.binary_op = static_cast<cl_binary_op_qcom>(to_c(bo.kind()));
     d.alpha = f32_value(bo.alpha);
     d.beta = f32_value(bo.beta);
     d.gamma = f32_value(0.0f);

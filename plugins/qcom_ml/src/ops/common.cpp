@@ -9,16 +9,16 @@
 
 namespace tessera::plugins::qcom_ml {
 
-mapped_activation map_activation(const tsr_activation_spec& a) {
+mapped_activation map_activation(const activation_spec& a) {
     mapped_activation m;
     switch (a.kind) {
-        case TSR_ACT_RELU:
+        case activation_kind::relu:
             m.function = CL_ACTIVATION_RELU;
             return m;
-        case TSR_ACT_RELU6:
+        case activation_kind::relu6:
             m.function = CL_ACTIVATION_RELU6;
             return m;
-        case TSR_ACT_BOUNDED_RELU:
+        case activation_kind::bounded_relu:
             if (a.a == 6.0f) {
                 m.function = CL_ACTIVATION_RELU6;
                 return m;
@@ -27,7 +27,7 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
                     "bounded_relu with bound " + std::to_string(a.a) +
                         " fused into another op: CLML bounds ReLU at 6 only (RELU6); a standalone "
                         "one is mapped to CLML's clip op");
-        case TSR_ACT_CLIP:
+        case activation_kind::clip:
             if (a.a == 0.0f && a.b == 6.0f) {
                 m.function = CL_ACTIVATION_RELU6;
                 return m;
@@ -37,33 +37,33 @@ mapped_activation map_activation(const tsr_activation_spec& a) {
                                               "] fused into another op: CLML's activation "
                                               "descriptor has no bounds (RELU6 is [0, 6]); "
                                               "a standalone clip is mapped to CLML's clip op");
-        case TSR_ACT_LEAKY_RELU:
+        case activation_kind::leaky_relu:
             m.function = CL_ACTIVATION_LEAKY_RELU;
             m.parameter = a.a;
             return m;
-        case TSR_ACT_PRELU:
+        case activation_kind::prelu:
             m.function = CL_ACTIVATION_PRELU;
             m.uses_slope_input = true;
             return m;
-        case TSR_ACT_ELU:
+        case activation_kind::elu:
             m.function = CL_ACTIVATION_ELU;
             if (a.a != 1.0f) m.parameter = a.a;
             return m;
-        case TSR_ACT_TANH:
+        case activation_kind::tanh:
             if (a.a == 1.0f && a.b == 1.0f) {
                 m.function = CL_ACTIVATION_TANH;
                 return m;
             }
             decline(TSR_REASON_ATTRIBUTE,
                     "tanh scaled as a*tanh(b*x) with a, b != 1: CLML has plain tanh only");
-        case TSR_ACT_SIGMOID:
+        case activation_kind::sigmoid:
             m.function = CL_ACTIVATION_SIGMOID;
             return m;
         default:
             break;
     }
     decline(TSR_REASON_ATTRIBUTE,
-            "activation kind " + std::to_string(a.kind) +
+            "activation " + std::string(to_string(a.kind)) +
                 " has no CLML function (CLML: relu, relu6, leaky_relu, prelu, elu, tanh, sigmoid)");
 }
 

@@ -51,7 +51,7 @@ struct mapped_activation {
 };
 
 /// The exact CLML form of `a`, or op_declined.
-mapped_activation map_activation(const tsr_activation_spec& a);
+mapped_activation map_activation(const activation_spec& a);
 
 /// The activation descriptor for a mapped activation.
 inline cl_ml_op_activation_desc_qcom activation_desc(const mapped_activation& m, bool propagate_nan,

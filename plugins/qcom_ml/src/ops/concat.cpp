@@ -7,7 +7,7 @@ namespace {
 
 built_op build_concat(const build_context& ctx, const op::concat& c, const node_tensors& t) {
     const tensor_desc& out = t.out_descs[0];
-    const int axis = absolute_axis(c.axis, out.rank());
+    const int axis = absolute_axis(c.axis(), out.rank());
     const auto shape = map_shape(out);
     if (shape->five_d) decline(TSR_REASON_SHAPE, "5-D concat");
     const cl_ml_op_concat_desc_qcom d{

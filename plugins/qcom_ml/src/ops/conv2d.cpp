@@ -9,9 +9,9 @@ namespace {
 built_op build_conv2d(const build_context& ctx, const op::conv2d& c, const node_tensors& t) {
     const tensor_desc& src = t.in_descs[0];
     const auto g = c.geometry(src, t.in_descs[1]);
-    if (c.output_rounding == TSR_OUTPUT_CEIL && c.mode != TSR_CONV_TRANSPOSED) {
+    if (c.rounding_mode() == output_rounding::ceil && c.kind() != conv_kind::transposed) {
         op::conv2d floor_op = c;
-        floor_op.output_rounding = TSR_OUTPUT_FLOOR;
+        floor_op.rounding_mode(output_rounding::floor);
         const auto f = floor_op.geometry(src, t.in_descs[1]);
         if (f.y.out != g.y.out || f.x.out != g.x.out)
             decline(TSR_REASON_ATTRIBUTE,
@@ -22,18 +22,18 @@ built_op build_conv2d(const build_context& ctx, const op::conv2d& c, const node_
         decline(TSR_REASON_ATTRIBUTE,
                 "per-location bias [O, OH, OW]: CLML takes a bias of O values");
     cl_ml_op_convolution_desc_qcom d{};
-    switch (c.mode) {
-        case TSR_CONV_DEPTHWISE:
+    switch (c.kind()) {
+        case conv_kind::depthwise:
             d.mode = CL_CONVOLUTION_MODE_DEPTHWISE_QCOM;
             d.group_count = static_cast<cl_uint>(g.c);
             break;
-        case TSR_CONV_TRANSPOSED:
+        case conv_kind::transposed:
             d.mode = CL_CONVOLUTION_MODE_TRANSPOSE_QCOM;
-            d.group_count = static_cast<cl_uint>(c.group_count());
+            d.group_count = static_cast<cl_uint>(c.groups());
             break;
         default:
             d.mode = CL_CONVOLUTION_MODE_CONVOLUTION_QCOM;
-            d.group_count = static_cast<cl_uint>(c.group_count());
+            d.group_count = static_cast<cl_uint>(c.groups());
             break;
     }
     d.num_dimensions = 2;
@@ -50,8 +50,9 @@ built_op build_conv2d(const build_context& ctx, const op::conv2d& c, const node_
 
     built_op b;
     bind_node(b, t);
-    const bool has_act = c.activation.kind != TSR_ACT_NONE;
-    const mapped_activation act = has_act ? map_activation(c.activation) : mapped_activation{};
+    const activation_spec fused = c.fused_activation();
+    const bool has_act = fused.kind != activation_kind::none;
+    const mapped_activation act = has_act ? map_activation(fused) : mapped_activation{};
     const auto* api = clml_v1();
     cl_ml_tensor_qcom input = t.in[0], weight = t.in[1], output = t.out[0];
     cl_ml_tensor_qcom bias =

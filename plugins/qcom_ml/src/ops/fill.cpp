@@ -6,7 +6,7 @@ namespace tessera::plugins::qcom_ml {
 namespace {
 
 built_op build_fill(const build_context& ctx, const op::fill& f, const node_tensors& t) {
-    const cl_ml_op_fill_desc_qcom d{f32_value(static_cast<float>(f.value)),
+    const cl_ml_op_fill_desc_qcom d{f32_value(static_cast<float>(f.value())),
                                     arithmetic_for(t.out_descs[0].type())};
     built_op b;
     bind_node(b, t);

@@ -7,7 +7,7 @@ namespace {
 
 built_op build_fully_connected(const build_context& ctx, const op::fully_connected& f,
                                const node_tensors& t) {
-    if (f.activation.kind != TSR_ACT_NONE)
+    if (f.fused_activation().kind != activation_kind::none)
         decline(TSR_REASON_ATTRIBUTE,
                 "fused activation: CLML's fully connected op has none (use a separate activation)");
     const tensor_desc& src = t.in_descs[0];

@@ -10,19 +10,20 @@ built_op build_pad(const build_context& ctx, const op::pad& p, const node_tensor
     if (src.rank() != 4)
         decline(TSR_REASON_SHAPE, "pad of a rank-" + std::to_string(src.rank()) +
                                       " tensor: CLML pads H and W of 4-D tensors");
-    if (p.before[0] || p.after[0] || p.before[1] || p.after[1])
+    if (p.pad_before(0) || p.pad_after(0) || p.pad_before(1) || p.pad_after(1))
         decline(TSR_REASON_ATTRIBUTE, "padding N or C: CLML pads H and W only");
     cl_ml_op_pad_desc_qcom d{};
-    d.pad_mode = static_cast<cl_pad_mode_qcom>(p.mode);  // Tessera numbers pad modes as CLML does
+    // Tessera numbers pad modes as CLML does.
+    d.pad_mode = static_cast<cl_pad_mode_qcom>(to_c(p.kind()));
     d.paddings_shape[0] = 2;
     d.paddings_shape[1] = 2;
-    d.paddings[0] = static_cast<cl_uint>(p.before[3]);
-    d.paddings[1] = static_cast<cl_uint>(p.after[3]);
-    d.paddings[2] = static_cast<cl_uint>(p.before[2]);
-    d.paddings[3] = static_cast<cl_uint>(p.after[2]);
+    d.paddings[0] = static_cast<cl_uint>(p.pad_before(3));
+    d.paddings[1] = static_cast<cl_uint>(p.pad_after(3));
+    d.paddings[2] = static_cast<cl_uint>(p.pad_before(2));
+    d.paddings[3] = static_cast<cl_uint>(p.pad_after(2));
     d.arithmetic_mode = arithmetic_for(src.type());
     const cl_ml_op_properties_qcom props[] = {CL_ML_OP_PAD_OP_CONSTANT_VALUE_QCOM,
-                                              float_property(static_cast<float>(p.value)), 0};
+                                              float_property(static_cast<float>(p.value())), 0};
     built_op b;
     bind_node(b, t);
     create(b, "clCreateMLOpPadQCOM", [&](cl_ml_op_qcom* op) {

@@ -8,9 +8,9 @@ namespace {
 built_op build_pooling(const build_context& ctx, const op::pooling& p, const node_tensors& t) {
     const tensor_desc& src = t.in_descs[0];
     const auto g = p.geometry(src);
-    if (p.output_rounding == TSR_OUTPUT_CEIL && !p.global()) {
+    if (p.rounding_mode() == output_rounding::ceil && !p.global()) {
         op::pooling floor_op = p;
-        floor_op.output_rounding = TSR_OUTPUT_FLOOR;
+        floor_op.rounding_mode(output_rounding::floor);
         const auto f = floor_op.geometry(src);
         if (f.y.out != g.y.out || f.x.out != g.x.out)
             decline(TSR_REASON_ATTRIBUTE,
@@ -18,8 +18,8 @@ built_op build_pooling(const build_context& ctx, const op::pooling& p, const nod
                     "unspecified)");
     }
     cl_ml_op_pooling_desc_qcom d{};
-    d.mode =
-        static_cast<cl_pooling_mode_qcom>(p.mode);  // Tessera numbers pooling modes as CLML does
+    // Tessera numbers pooling modes as CLML does.
+    d.mode = static_cast<cl_pooling_mode_qcom>(to_c(p.kind()));
     d.num_dimensions = 2;
     d.input_padding_before[0] = static_cast<cl_uint>(g.y.pad_before);
     d.input_padding_before[1] = static_cast<cl_uint>(g.x.pad_before);

@@ -8,8 +8,8 @@ namespace {
 built_op build_resize_bilinear(const build_context& ctx, const op::resize_bilinear& r,
                                const node_tensors& t) {
     const cl_ml_op_resize_bilinear_desc_qcom d{
-        static_cast<cl_bool>(r.align_corners ? CL_TRUE : CL_FALSE),
-        static_cast<cl_bool>(r.half_pixel_centers ? CL_TRUE : CL_FALSE),
+        static_cast<cl_bool>(r.align_corners() ? CL_TRUE : CL_FALSE),
+        static_cast<cl_bool>(r.half_pixel_centers() ? CL_TRUE : CL_FALSE),
         arithmetic_for(t.in_descs[0].type())};
     built_op b;
     bind_node(b, t);

@@ -30,7 +30,7 @@ built_op build_permute(const build_context& ctx, const std::vector<int>& order,
 
 built_op build_transpose(const build_context& ctx, const op::transpose& tr, const node_tensors& t) {
     const tensor_desc& src = t.in_descs[0];
-    const int a = absolute_axis(tr.dim_a, src.rank()), c = absolute_axis(tr.dim_b, src.rank());
+    const int a = absolute_axis(tr.dim_a(), src.rank()), c = absolute_axis(tr.dim_b(), src.rank());
     if (src.rank() == 2 && a != c) {  // CLML's matrix transpose
         const cl_ml_op_transpose_desc_qcom d{static_cast<cl_uint>(src.dim(0)),
                                              static_cast<cl_uint>(src.dim(1)),
@@ -61,9 +61,9 @@ built_op build_reshape(const build_context& ctx, const node_tensors& t) {
 
 built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space& ds,
                               const node_tensors& t) {
-    if (ds.mode != TSR_DEPTH_TO_SPACE_DCR)
+    if (ds.kind() != depth_to_space_kind::dcr)
         decline(TSR_REASON_ATTRIBUTE, "CRD depth-to-space: CLML implements DCR only");
-    const cl_ml_op_depthtospace_desc_qcom d{static_cast<cl_uint>(ds.block_size),
+    const cl_ml_op_depthtospace_desc_qcom d{static_cast<cl_uint>(ds.block_size()),
                                             arithmetic_for(t.in_descs[0].type())};
     built_op b;
     bind_node(b, t);

@@ -16,7 +16,8 @@ namespace {
 support decide_batchnorm(const op::batchnorm& b, const std::vector<tensor_desc>& in,
                          const std::vector<tensor_desc>& out) {
     std::string why;
-    if (b.activation.kind != TSR_ACT_NONE && !map_activation(b.activation, why))
+    if (b.fused_activation().kind != activation_kind::none &&
+        !map_activation(b.fused_activation(), why))
         return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
     const auto f = channels_last(in[0]);
     if (!f)
@@ -33,10 +34,11 @@ class batchnorm_step final : public step {
                    const op::batchnorm& bn)
         : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
-          affine_(bn.mode == TSR_BATCHNORM_AFFINE),
+          affine_(bn.kind() == batchnorm_kind::affine),
           epsilon_(bn.epsilon),
-          tail_(activation_of(bn.activation), y_.transformed()) {
-        const std::size_t params = n.inputs.size() - (bn.activation.kind == TSR_ACT_PRELU ? 1 : 0);
+          tail_(activation_of(bn.fused_activation()), y_.transformed()) {
+        const std::size_t params =
+            n.inputs.size() - (bn.fused_activation().kind == activation_kind::prelu ? 1 : 0);
         for (std::size_t i = 1; i < params; ++i)
             p_.emplace_back(n.inputs[i], t[n.inputs[i]], ZDNN_1D);
         if (!affine_) {
@@ -70,7 +72,7 @@ class batchnorm_step final : public step {
     }
 
   private:
-    static std::optional<zdnn_activation> activation_of(const tsr_activation_spec& s) {
+    static std::optional<zdnn_activation> activation_of(const activation_spec& s) {
         std::string why;
         return map_activation(s, why);
     }

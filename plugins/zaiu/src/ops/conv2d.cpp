@@ -16,16 +16,17 @@ namespace {
 
 support decide_conv(const op::conv2d& c, const std::vector<tensor_desc>& in,
                     const std::vector<tensor_desc>& out) {
-    if (c.mode == TSR_CONV_TRANSPOSED)
+    if (c.kind() == conv_kind::transposed)
         return decline(TSR_REASON_ATTRIBUTE, "transposed convolution is not a zDNN op");
-    if (c.mode == TSR_CONV_DEPTHWISE || c.group_count() != 1)
+    if (c.kind() == conv_kind::depthwise || c.groups() != 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN conv2d has no groups (depthwise)");
     if (c.dilation_h != 1 || c.dilation_w != 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN conv2d has no dilation");
     if (c.fuse_batchnorm)
         return decline(TSR_REASON_ATTRIBUTE, "fused batchnorm is not part of zDNN conv2d");
     std::string why;
-    if (c.activation.kind != TSR_ACT_NONE && !map_activation(c.activation, why))
+    if (c.fused_activation().kind != activation_kind::none &&
+        !map_activation(c.fused_activation(), why))
         return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
     const auto g = c.geometry(in[0], in[1]);
     if (!zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride_h, c.stride_w, g.y, g.x)) {
@@ -55,7 +56,7 @@ class conv_step final : public step {
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
           sh_(c.stride_h),
           sw_(c.stride_w),
-          tail_(chained(c.activation), y_.transformed()) {
+          tail_(chained(c.fused_activation()), y_.transformed()) {
         const auto g = c.geometry(t[n.inputs[0]], t[n.inputs[1]]);
         padding_ = *zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride_h, c.stride_w, g.y, g.x);
         if (c.has_bias) {
@@ -64,7 +65,7 @@ class conv_step final : public step {
             zero_bias_ = scratch::zeros(vector_shape(static_cast<std::uint32_t>(g.o)));
         }
         std::string why;
-        const auto a = map_activation(c.activation, why);
+        const auto a = map_activation(c.fused_activation(), why);
         if (a && a->kind == zdnn_activation::fn::relu) {
             relu_ = true;
             clip_ = a->clip;
@@ -81,7 +82,7 @@ class conv_step final : public step {
     }
 
   private:
-    static std::optional<zdnn_activation> chained(const tsr_activation_spec& s) {
+    static std::optional<zdnn_activation> chained(const activation_spec& s) {
         std::string why;
         auto a = map_activation(s, why);
         if (a && a->kind == zdnn_activation::fn::relu)

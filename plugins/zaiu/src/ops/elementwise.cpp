@@ -35,10 +35,11 @@ support decide_binary(const op::binary& b, const std::vector<tensor_desc>& in,
 
 support decide_unary(const op::unary& u, const std::vector<tensor_desc>& in,
                      const std::vector<tensor_desc>& out) {
-    if (u.op != TSR_UNARY_LOG && u.op != TSR_UNARY_EXP && u.op != TSR_UNARY_SQRT &&
-        u.op != TSR_UNARY_RSQRT) {
-        return decline(TSR_REASON_ATTRIBUTE, "unary " + std::string(op::unary_op_name(u.op)) +
-                                                 " has no zDNN counterpart");
+    const unary_kind k = u.kind();
+    if (k != unary_kind::log && k != unary_kind::exp && k != unary_kind::sqrt &&
+        k != unary_kind::rsqrt) {
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "unary " + std::string(to_string(k)) + " has no zDNN counterpart");
     }
     return same_layout_everywhere(in, out);
 }
@@ -52,17 +53,17 @@ support decide_activation(const op::activation& a, const std::vector<tensor_desc
 
 using binary_fn = zdnn_status (*)(const zdnn_ztensor*, const zdnn_ztensor*, zdnn_ztensor*);
 
-binary_fn binary_function(std::int32_t o) {
+binary_fn binary_function(binary_kind o) {
     switch (o) {
-        case TSR_BINARY_ADD:
+        case binary_kind::add:
             return &zdnn_add;
-        case TSR_BINARY_SUB:
+        case binary_kind::sub:
             return &zdnn_sub;
-        case TSR_BINARY_MUL:
+        case binary_kind::mul:
             return &zdnn_mul;
-        case TSR_BINARY_DIV:
+        case binary_kind::div:
             return &zdnn_div;
-        case TSR_BINARY_MIN:
+        case binary_kind::min:
             return &zdnn_min;
         default:
             return &zdnn_max;
@@ -88,19 +89,19 @@ class binary_step final : public step {
 class unary_step final : public step {
   public:
     unary_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::unary& u)
-        : op_(u.op),
-          epsilon_(u.epsilon),
+        : op_(u.kind()),
+          epsilon_(u.epsilon()),
           x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
     void run(const buffers& b) override {
         switch (op_) {
-            case TSR_UNARY_LOG:
+            case unary_kind::log:
                 check(zdnn_log(x_.in(b), y_.out(b)), "zdnn_log");
                 break;
-            case TSR_UNARY_EXP:
+            case unary_kind::exp:
                 check(zdnn_exp(x_.in(b), y_.out(b)), "zdnn_exp");
                 break;
-            case TSR_UNARY_SQRT:
+            case unary_kind::sqrt:
                 check(zdnn_sqrt(x_.in(b), y_.out(b)), "zdnn_sqrt");
                 break;
             default:
@@ -110,7 +111,7 @@ class unary_step final : public step {
     }
 
   private:
-    std::int32_t op_;
+    unary_kind op_;
     float epsilon_;
     operand x_, y_;
 };
@@ -152,7 +153,7 @@ class activation_step final : public step {
 void state_elementwise(router& r) {
     r.state<op::binary>(framed_rule(&decide_binary),
                         [](const op::binary& o, const sdk::node& n, const descs& t) {
-                            return std::make_unique<binary_step>(n, t, binary_function(o.op));
+                            return std::make_unique<binary_step>(n, t, binary_function(o.kind()));
                         });
     r.state<op::unary>(framed_rule(&decide_unary),
                        [](const op::unary& o, const sdk::node& n, const descs& t) {

@@ -52,7 +52,8 @@ support decide_gemm(const op::gemm& m, const std::vector<tensor_desc>& in,
 support decide_fc(const op::fully_connected& fc, const std::vector<tensor_desc>& in,
                   const std::vector<tensor_desc>& out) {
     std::string why;
-    if (fc.activation.kind != TSR_ACT_NONE && !map_activation(fc.activation, why))
+    if (fc.fused_activation().kind != activation_kind::none &&
+        !map_activation(fc.fused_activation(), why))
         return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
     const int axis =
         fc.first_flatten_axis < 0 ? fc.first_flatten_axis + in[0].rank() : fc.first_flatten_axis;
@@ -153,9 +154,10 @@ void state_matmul(router& r) {
                             s.y_layout = matrix_layout(t[s.y]);
                             s.a_stacked = t[s.a].rank() == 3;
                             s.b_stacked = t[s.b].rank() == 3;
-                            s.ta = m.transpose_a != 0;
-                            s.tb = m.transpose_b != 0;
-                            s.op = static_cast<zdnn_matmul_ops>(m.op);
+                            s.ta = m.transpose_a();
+                            s.tb = m.transpose_b();
+                            s.op = static_cast<zdnn_matmul_ops>(
+                                to_c(m.kind()));  // numbered as zDNN numbers them
                             if (n.inputs.size() > 2) s.c = n.inputs[2];
                             return std::make_unique<matmul_step>(s, t);
                         });
@@ -174,7 +176,7 @@ void state_matmul(router& r) {
         s.tb = fc.weights_transposed == 0;  // weights [O, I]: the product takes them transposed
         if (fc.has_bias) s.c = n.inputs[2];
         std::string why;
-        s.act = map_activation(fc.activation, why);
+        s.act = map_activation(fc.fused_activation(), why);
         return std::make_unique<matmul_step>(s, t);
     });
 }

@@ -24,7 +24,7 @@ support decide_pool(const op::pooling& p, const std::vector<tensor_desc>& in,
             return decline(TSR_REASON_ATTRIBUTE,
                            "padding is neither SAME nor VALID (zDNN pooling knows only those)");
         const bool pads = g.y.pad_before + g.y.pad_after + g.x.pad_before + g.x.pad_after > 0;
-        if (p.mode == TSR_POOL_AVERAGE_INCLUDE_PADDING && pads) {
+        if (p.kind() == pooling_kind::average_include_padding && pads) {
             return decline(TSR_REASON_ATTRIBUTE,
                            "zDNN averages exclude SAME padding; this average includes it");
         }

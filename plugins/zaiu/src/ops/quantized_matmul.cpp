@@ -34,7 +34,7 @@ support decide_quantized_matmul(const op::quantized_matmul& q, const std::vector
                                 const std::vector<tensor_desc>& out) {
     const auto g = q.geometry(in);
     const bool float_a = in[0].type() != dtype::i8;
-    if (float_a && q.transpose_a) {
+    if (float_a && q.transpose_a()) {
         return decline(TSR_REASON_ATTRIBUTE,
                        "zdnn_quantized_matmul_op has no transpose; a floating (on-the-fly) A "
                        "cannot be transposed while stickified");
@@ -44,18 +44,18 @@ support decide_quantized_matmul(const op::quantized_matmul& q, const std::vector
                                              ? "zDNN needs a stacked C [s, p] when B is stacked"
                                              : "zDNN needs C [p] when B is not stacked");
     }
-    const float za =
-        float_a ? static_cast<float>(q.a_zero_point) : static_cast<float>(in[0].quant().zero_point);
+    const float za = float_a ? static_cast<float>(q.a_zero_point())
+                             : static_cast<float>(in[0].quant().zero_point);
     const float zb = static_cast<float>(in[1].quant().zero_point);
-    if (q.pre_computed && (zb != 0.0f || (q.op == TSR_MATMUL_ADDITION && za != 0.0f))) {
+    if (q.pre_computed() && (zb != 0.0f || (q.kind() == matmul_kind::addition && za != 0.0f))) {
         return decline(TSR_REASON_ATTRIBUTE,
                        "pre-computed bias with non-zero zero points: zDNN folds Za and Zb into the "
                        "bias differently from Tessera's definition "
                        "(mapped only for Zb = 0, and Za = 0 for addition)");
     }
-    std::vector<float> scales{float_a ? q.a_scale : in[0].quant().scale, in[1].quant().scale,
-                              q.out_scale};
-    if (!q.pre_computed) scales.push_back(in[2].quant().scale);
+    std::vector<float> scales{float_a ? q.a_scale() : in[0].quant().scale, in[1].quant().scale,
+                              q.out_scale()};
+    if (!q.pre_computed()) scales.push_back(in[2].quant().scale);
     for (float s : scales)
         if (!zdnn_scale_ok(s))
             return decline(TSR_REASON_ATTRIBUTE,
@@ -66,12 +66,12 @@ support decide_quantized_matmul(const op::quantized_matmul& q, const std::vector
     const tensor_desc a_logical = in[0].with_layout(tessera::layout::row_major());
     std::vector<tensor_desc> ins{
         float_a ? matrix_operand(in[0])
-                : in_format(a_logical, a_plain.quantized(stick_quant::int8, q.transpose_a != 0)),
+                : in_format(a_logical, a_plain.quantized(stick_quant::int8, q.transpose_a())),
         in_format(in[1].with_layout(tessera::layout::row_major()),
-                  b_plain.quantized(stick_quant::weights, q.transpose_b != 0)),
-        q.pre_computed ? choose(in[2], c_plain)
-                       : in_format(in[2].with_layout(tessera::layout::row_major()),
-                                   c_plain.quantized(stick_quant::int8))};
+                  b_plain.quantized(stick_quant::weights, q.transpose_b())),
+        q.pre_computed() ? choose(in[2], c_plain)
+                         : in_format(in[2].with_layout(tessera::layout::row_major()),
+                                     c_plain.quantized(stick_quant::int8))};
     return with_layouts(ins,
                         {in_format(out[0], g.stacks ? stick_format::d3s() : stick_format::d2(1))});
 }
@@ -102,16 +102,16 @@ class quantized_matmul_step final : public step {
         const auto zero_point = [](const tensor_desc& d) {
             return static_cast<float>(d.quant().zero_point);
         };
-        a_.quantize(float_a ? q.a_scale : t[a].quant().scale,
-                    float_a ? static_cast<float>(q.a_zero_point) : zero_point(t[a]));
+        a_.quantize(float_a ? q.a_scale() : t[a].quant().scale,
+                    float_a ? static_cast<float>(q.a_zero_point()) : zero_point(t[a]));
         b_.quantize(t[b].quant().scale, zero_point(t[b]));
-        if (q.pre_computed) {
+        if (q.pre_computed()) {
             c_.quantize(1.0f, 0.0f);  // a bias in output units: zDNN ignores C's scale then
         } else {
             c_.quantize(t[c].quant().scale, zero_point(t[c]));
         }
-        y_.quantize(q.out_scale, static_cast<float>(q.out_zero_point));
-        requantize_ = q.op == TSR_MATMUL_ADDITION && !q.dequantize && !q.disable_clipping;
+        y_.quantize(q.out_scale(), static_cast<float>(q.out_zero_point()));
+        requantize_ = q.kind() == matmul_kind::addition && !q.dequantize() && !q.disable_clipping();
     }
 
     void run(const buffers& b) override {
@@ -119,9 +119,9 @@ class quantized_matmul_step final : public step {
         // unless disable_clipping, also the rounded y_q; Tessera clips its output to [-128, 127]
         // itself (requantize below), so zDNN's output clipping stays off.
         check(zdnn_quantized_matmul_op(
-                  a_.in(b), b_.in(b), c_.in(b), static_cast<zdnn_matmul_ops>(q_.op),
-                  static_cast<std::int8_t>(q_.clip_min), static_cast<std::int8_t>(q_.clip_max),
-                  true, q_.dequantize != 0, q_.pre_computed != 0, nullptr, y_.out(b)),
+                  a_.in(b), b_.in(b), c_.in(b), static_cast<zdnn_matmul_ops>(to_c(q_.kind())),
+                  static_cast<std::int8_t>(q_.clip_min()), static_cast<std::int8_t>(q_.clip_max()),
+                  true, q_.dequantize(), q_.pre_computed(), nullptr, y_.out(b)),
               "zdnn_quantized_matmul_op");
         if (requantize_)
             edit_sticks(*b.at(static_cast<std::size_t>(y_id_)), y_desc_,

@@ -39,8 +39,8 @@ support decide_rnn(int gates, const std::vector<tensor_desc>& in,
 class rnn_step final : public step {
   public:
     rnn_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, bool lstm,
-             std::int32_t direction)
-        : lstm_(lstm), direction_(static_cast<lstm_gru_direction>(direction)) {
+             rnn_direction direction)
+        : lstm_(lstm), direction_(static_cast<lstm_gru_direction>(to_c(direction))) {
         std::size_t k = 0;
         x_ = operand(n.inputs[k], t[n.inputs[k]], ZDNN_3DS);
         ++k;
@@ -85,7 +85,7 @@ void state_rnn(router& r) {
                           [](const descs& in, const descs& out) { return decide_rnn(4, in, out); });
         },
         [](const op::lstm& l, const sdk::node& n, const descs& t) {
-            return std::make_unique<rnn_step>(n, t, true, l.direction);
+            return std::make_unique<rnn_step>(n, t, true, l.direction());
         });
     r.state<op::gru>(
         [](const op::gru&, const sdk::op_query& q) {
@@ -93,7 +93,7 @@ void state_rnn(router& r) {
                           [](const descs& in, const descs& out) { return decide_rnn(3, in, out); });
         },
         [](const op::gru& g, const sdk::node& n, const descs& t) {
-            return std::make_unique<rnn_step>(n, t, false, g.direction);
+            return std::make_unique<rnn_step>(n, t, false, g.direction());
         });
 }
 

@@ -16,16 +16,16 @@ namespace {
 
 support decide_moments(const op::moments& m, const std::vector<tensor_desc>& in,
                        const std::vector<tensor_desc>& out) {
-    const int axis = m.first_axis < 0 ? m.first_axis + in[0].rank() : m.first_axis;
+    const int axis = m.first_axis() < 0 ? m.first_axis() + in[0].rank() : m.first_axis();
     return with_layouts({per_row(in[0], axis)}, {in_format(out[0], stick_format::d2s(axis)),
                                                  in_format(out[1], stick_format::d2s(axis))});
 }
 
 support decide_layer_norm(const op::layer_norm& l, const std::vector<tensor_desc>& in,
                           const std::vector<tensor_desc>& out) {
-    if (!std::isfinite(l.gamma) || !std::isfinite(l.beta))
+    if (!std::isfinite(l.gamma()) || !std::isfinite(l.beta()))
         return decline(TSR_REASON_ATTRIBUTE, "gamma and beta must be finite");
-    if (l.mode == TSR_LAYER_NORM_STATISTICS) {
+    if (l.kind() == layer_norm_kind::statistics) {
         for (std::size_t i = 1; i < 3; ++i) {
             for (int d = 1; d < in[i].rank(); ++d)
                 if (in[i].dim(d) != 1)
@@ -40,10 +40,10 @@ support decide_layer_norm(const op::layer_norm& l, const std::vector<tensor_desc
             {src, choose(in[1], stick_format::d2s(1)), choose(in[2], stick_format::d2s(1))},
             {in_format(out[0], *format_of(src))});
     }
-    if (l.has_gamma || l.has_beta)
+    if (l.has_gamma() || l.has_beta())
         return decline(TSR_REASON_ATTRIBUTE,
                        "zDNN layernorm scales by scalars only (gamma/beta tensors given)");
-    const int axis = l.axis < 0 ? l.axis + in[0].rank() : l.axis;
+    const int axis = l.axis() < 0 ? l.axis() + in[0].rank() : l.axis();
     const tensor_desc src = per_row(in[0], axis);
     return with_layouts({src}, {in_format(out[0], *format_of(src))});
 }
@@ -51,7 +51,7 @@ support decide_layer_norm(const op::layer_norm& l, const std::vector<tensor_desc
 support decide_norm(const op::norm& n, const std::vector<tensor_desc>& in,
                     const std::vector<tensor_desc>& out) {
     const int rank = in[0].rank();
-    const int axis = n.axis < 0 ? n.axis + rank : n.axis;
+    const int axis = n.axis() < 0 ? n.axis() + rank : n.axis();
     if (axis != rank - 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN norm reduces the innermost dim only");
     const stick_format f = stick_format::d2(rank - 1);
@@ -60,10 +60,10 @@ support decide_norm(const op::norm& n, const std::vector<tensor_desc>& in,
 
 support decide_reduce(const op::reduce& r, const std::vector<tensor_desc>& in,
                       const std::vector<tensor_desc>& out) {
-    if (r.op > TSR_REDUCE_MAX_IDX)
+    if (r.kind() > reduce_kind::max_idx)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN reduce has min, max and their indices only");
     const int rank = in[0].rank();
-    const int axis = r.axis < 0 ? r.axis + rank : r.axis;
+    const int axis = r.axis() < 0 ? r.axis() + rank : r.axis();
     if (axis != rank - 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN reduce works along the innermost dim only");
     const stick_format f = stick_format::d2(rank - 1);
@@ -82,8 +82,8 @@ class moments_step final : public step {
   public:
     moments_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
                  const op::moments& m)
-        : bessel_(m.bessel == TSR_BESSEL_SAMPLE ? MOMENTS_BESSEL_SAMPLE
-                                                : MOMENTS_BESSEL_POPULATION),
+        : bessel_(m.bessel() == bessel_correction::sample ? MOMENTS_BESSEL_SAMPLE
+                                                          : MOMENTS_BESSEL_POPULATION),
           x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           mean_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
           var_(n.outputs[1], t[n.outputs[1]], ZDNN_NHWC) {}
@@ -102,10 +102,10 @@ class layer_norm_step final : public step {
                     const op::layer_norm& l)
         : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
-          beta_(l.beta),
-          gamma_(l.gamma),
-          epsilon_(l.epsilon) {
-        if (l.mode == TSR_LAYER_NORM_STATISTICS) {
+          beta_(l.beta()),
+          gamma_(l.gamma()),
+          epsilon_(l.epsilon()) {
+        if (l.kind() == layer_norm_kind::statistics) {
             mean_ = operand(n.inputs[1], t[n.inputs[1]], ZDNN_NHWC);
             var_ = operand(n.inputs[2], t[n.inputs[2]], ZDNN_NHWC);
         } else {
@@ -148,7 +148,7 @@ class norm_step final : public step {
 class reduce_step final : public step {
   public:
     reduce_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t, const op::reduce& r)
-        : op_(static_cast<zdnn_reduce_ops>(r.op)),
+        : op_(static_cast<zdnn_reduce_ops>(to_c(r.kind()))),  // numbered as zDNN numbers them
           x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC) {}
     void run(const buffers& b) override {
