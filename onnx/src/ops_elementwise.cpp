@@ -11,11 +11,11 @@ namespace tessera::onnx::detail {
 
 namespace {
 
-op::binary binary_for(const context& ctx, tsr_binary_op kind) {
+op::binary binary_for(const context& ctx, binary_kind kind) {
     op::binary b(kind);
     if (ctx.has_input(0) && is_integer(ctx.input_desc(0).type())) {
         // ONNX integer arithmetic truncates division and wraps on overflow.
-        b.set_rounding(TSR_ROUND_TO_ZERO).set_overflow(TSR_OVERFLOW_WRAP);
+        b.set_rounding(rounding_policy::to_zero).set_overflow(overflow_policy::wrap);
     }
     return b;
 }
@@ -27,7 +27,7 @@ void check_broadcast_attrs(const context& ctx) {
 
 /// Binary ops whose operands are both constants with integer types (shape arithmetic) are
 /// folded on the host; everything else goes through produce().
-void map_binary(context& ctx, tsr_binary_op kind) {
+void map_binary(context& ctx, binary_kind kind) {
     check_broadcast_attrs(ctx);
     if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
     const std::string& out = ctx.output_name(0);
@@ -37,15 +37,15 @@ void map_binary(context& ctx, tsr_binary_op kind) {
         if (!a.has_tessera_type() || !b.has_tessera_type()) {
             auto real_op = [kind](double x, double y) {
                 switch (kind) {
-                    case TSR_BINARY_ADD:
+                    case binary_kind::add:
                         return x + y;
-                    case TSR_BINARY_SUB:
+                    case binary_kind::sub:
                         return x - y;
-                    case TSR_BINARY_MUL:
+                    case binary_kind::mul:
                         return x * y;
-                    case TSR_BINARY_DIV:
+                    case binary_kind::div:
                         return x / y;
-                    case TSR_BINARY_MIN:
+                    case binary_kind::min:
                         return std::min(x, y);
                     default:
                         return std::max(x, y);
@@ -53,16 +53,16 @@ void map_binary(context& ctx, tsr_binary_op kind) {
             };
             auto int_op = [kind](std::int64_t x, std::int64_t y) -> std::int64_t {
                 switch (kind) {
-                    case TSR_BINARY_ADD:
+                    case binary_kind::add:
                         return x + y;
-                    case TSR_BINARY_SUB:
+                    case binary_kind::sub:
                         return x - y;
-                    case TSR_BINARY_MUL:
+                    case binary_kind::mul:
                         return x * y;
-                    case TSR_BINARY_DIV:
+                    case binary_kind::div:
                         if (y == 0) throw node_unsupported{"integer division by zero"};
                         return x / y;
-                    case TSR_BINARY_MIN:
+                    case binary_kind::min:
                         return std::min(x, y);
                     default:
                         return std::max(x, y);
@@ -76,7 +76,7 @@ void map_binary(context& ctx, tsr_binary_op kind) {
 }
 
 /// Sum, Min, Max, Mean of any number of inputs: a chain of binary ops.
-void map_variadic(context& ctx, tsr_binary_op kind, bool mean) {
+void map_variadic(context& ctx, binary_kind kind, bool mean) {
     const std::size_t n = ctx.input_count();
     if (n == 0) ctx.unsupported("needs at least one input");
     const std::string& out = ctx.output_name(0);
@@ -96,11 +96,12 @@ void map_variadic(context& ctx, tsr_binary_op kind, bool mean) {
             ctx.reshape(acc, d.dims(), out);
             return;
         }
-        ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f / static_cast<float>(n), 0.0f), {acc}, out);
+        ctx.emit(op::activation(activation_kind::linear, 1.0f / static_cast<float>(n), 0.0f), {acc},
+                 out);
     }
 }
 
-void map_unary(context& ctx, tsr_unary_op kind) {
+void map_unary(context& ctx, unary_kind kind) {
     produce(ctx, op::unary(kind), {0}, ctx.output_name(0));
 }
 
@@ -132,20 +133,20 @@ void map_clip(context& ctx) {
     hi = std::min(hi, 3.4e38f);
     if (lo > hi) {
         // ONNX: min > max sets every element to max.
-        chain(ctx, {op::activation(TSR_ACT_LINEAR, 0.0f, hi)});
+        chain(ctx, {op::activation(activation_kind::linear, 0.0f, hi)});
         return;
     }
-    chain(ctx, {op::activation(TSR_ACT_CLIP, lo, hi)});
+    chain(ctx, {op::activation(activation_kind::clip, lo, hi)});
 }
 
 void map_pow(context& ctx) {
     const auto& e = ctx.constant_input(1, "exponent");
     if (e.num_elements() != 1) ctx.unsupported("Pow needs a scalar exponent");
     const double p = e.real(0);
-    if (p == 2.0) return chain(ctx, {op::activation(TSR_ACT_SQUARE)});
-    if (p == 0.5) return chain(ctx, {op::unary(TSR_UNARY_SQRT)});
-    if (p == 1.0) return chain(ctx, {op::activation(TSR_ACT_LINEAR, 1.0f, 0.0f)});
-    if (p == -0.5) return chain(ctx, {op::unary(TSR_UNARY_RSQRT)});
+    if (p == 2.0) return chain(ctx, {op::activation(activation_kind::square)});
+    if (p == 0.5) return chain(ctx, {op::unary(unary_kind::sqrt)});
+    if (p == 1.0) return chain(ctx, {op::activation(activation_kind::linear, 1.0f, 0.0f)});
+    if (p == -0.5) return chain(ctx, {op::unary(unary_kind::rsqrt)});
     ctx.unsupported("op not in the Tessera op set yet: pow (exponent " + std::to_string(p) +
                     "; exponents 0.5, -0.5, 1 and 2 are mapped)");
 }
@@ -155,7 +156,7 @@ void map_reciprocal(context& ctx) {
     host_tensor one = make_host(onnx_type(d.type()), {});
     set_real(one, 0, 1.0);
     const auto c = ctx.constant_tensor(one, ctx.node_label + "/one");
-    ctx.emit(binary_for(ctx, TSR_BINARY_DIV), {c, ctx.tensor_input(0)}, ctx.output_name(0));
+    ctx.emit(binary_for(ctx, binary_kind::div), {c, ctx.tensor_input(0)}, ctx.output_name(0));
 }
 
 void map_prelu(context& ctx) {
@@ -168,67 +169,71 @@ void map_prelu(context& ctx) {
     if (x.rank() >= 2 && slope.rank() > 1 && count == x.dims()[1] && slope.rank() == x.rank() - 1 &&
         slope.dims()[0] == x.dims()[1])
         s = ctx.reshape(s, shape{count});
-    ctx.emit(op::activation(TSR_ACT_PRELU), {ctx.tensor_input(0), s}, ctx.output_name(0));
+    ctx.emit(op::activation(activation_kind::prelu), {ctx.tensor_input(0), s}, ctx.output_name(0));
 }
 
 void map_softsign(context& ctx) {
     const auto x = ctx.tensor_input(0);
-    const auto a = ctx.emit(op::activation(TSR_ACT_ABS), {x});
-    const auto d = ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f, 1.0f), {a});
-    ctx.emit(op::binary(TSR_BINARY_DIV), {x, d}, ctx.output_name(0));
+    const auto a = ctx.emit(op::activation(activation_kind::abs), {x});
+    const auto d = ctx.emit(op::activation(activation_kind::linear, 1.0f, 1.0f), {a});
+    ctx.emit(op::binary(binary_kind::div), {x, d}, ctx.output_name(0));
 }
 
 void map_hard_swish(context& ctx) {
     const auto x = ctx.tensor_input(0);
-    const auto l = ctx.emit(op::activation(TSR_ACT_LINEAR, 1.0f / 6.0f, 0.5f), {x});
-    const auto h = ctx.emit(op::activation(TSR_ACT_CLIP, 0.0f, 1.0f), {l});
-    ctx.emit(op::binary(TSR_BINARY_MUL), {x, h}, ctx.output_name(0));
+    const auto l = ctx.emit(op::activation(activation_kind::linear, 1.0f / 6.0f, 0.5f), {x});
+    const auto h = ctx.emit(op::activation(activation_kind::clip, 0.0f, 1.0f), {l});
+    ctx.emit(op::binary(binary_kind::mul), {x, h}, ctx.output_name(0));
 }
 
 void map_mish(context& ctx) {
     const auto x = ctx.tensor_input(0);
-    const auto sp = ctx.emit(op::activation(TSR_ACT_SOFT_RELU), {x});
-    const auto t = ctx.emit(op::activation(TSR_ACT_TANH), {sp});
-    ctx.emit(op::binary(TSR_BINARY_MUL), {x, t}, ctx.output_name(0));
+    const auto sp = ctx.emit(op::activation(activation_kind::soft_relu), {x});
+    const auto t = ctx.emit(op::activation(activation_kind::tanh), {sp});
+    ctx.emit(op::binary(binary_kind::mul), {x, t}, ctx.output_name(0));
 }
 
 }  // namespace
 
 void register_elementwise(mapper_table& t) {
-    t["Add"] = [](context& c) { map_binary(c, TSR_BINARY_ADD); };
-    t["Sub"] = [](context& c) { map_binary(c, TSR_BINARY_SUB); };
-    t["Mul"] = [](context& c) { map_binary(c, TSR_BINARY_MUL); };
-    t["Div"] = [](context& c) { map_binary(c, TSR_BINARY_DIV); };
-    t["Sum"] = [](context& c) { map_variadic(c, TSR_BINARY_ADD, false); };
-    t["Min"] = [](context& c) { map_variadic(c, TSR_BINARY_MIN, false); };
-    t["Max"] = [](context& c) { map_variadic(c, TSR_BINARY_MAX, false); };
-    t["Mean"] = [](context& c) { map_variadic(c, TSR_BINARY_ADD, true); };
-    t["Abs"] = [](context& c) { map_unary(c, TSR_UNARY_ABS); };
-    t["Neg"] = [](context& c) { map_unary(c, TSR_UNARY_NEG); };
-    t["Exp"] = [](context& c) { map_unary(c, TSR_UNARY_EXP); };
-    t["Log"] = [](context& c) { map_unary(c, TSR_UNARY_LOG); };
-    t["Sqrt"] = [](context& c) { map_unary(c, TSR_UNARY_SQRT); };
+    t["Add"] = [](context& c) { map_binary(c, binary_kind::add); };
+    t["Sub"] = [](context& c) { map_binary(c, binary_kind::sub); };
+    t["Mul"] = [](context& c) { map_binary(c, binary_kind::mul); };
+    t["Div"] = [](context& c) { map_binary(c, binary_kind::div); };
+    t["Sum"] = [](context& c) { map_variadic(c, binary_kind::add, false); };
+    t["Min"] = [](context& c) { map_variadic(c, binary_kind::min, false); };
+    t["Max"] = [](context& c) { map_variadic(c, binary_kind::max, false); };
+    t["Mean"] = [](context& c) { map_variadic(c, binary_kind::add, true); };
+    t["Abs"] = [](context& c) { map_unary(c, unary_kind::abs); };
+    t["Neg"] = [](context& c) { map_unary(c, unary_kind::neg); };
+    t["Exp"] = [](context& c) { map_unary(c, unary_kind::exp); };
+    t["Log"] = [](context& c) { map_unary(c, unary_kind::log); };
+    t["Sqrt"] = [](context& c) { map_unary(c, unary_kind::sqrt); };
     t["Reciprocal"] = map_reciprocal;
     t["Pow"] = map_pow;
-    t["Relu"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_RELU)); };
-    t["Tanh"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_TANH)); };
-    t["Sigmoid"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_SIGMOID)); };
-    t["Softplus"] = [](context& c) { map_activation(c, op::activation(TSR_ACT_SOFT_RELU)); };
+    t["Relu"] = [](context& c) { map_activation(c, op::activation(activation_kind::relu)); };
+    t["Tanh"] = [](context& c) { map_activation(c, op::activation(activation_kind::tanh)); };
+    t["Sigmoid"] = [](context& c) { map_activation(c, op::activation(activation_kind::sigmoid)); };
+    t["Softplus"] = [](context& c) {
+        map_activation(c, op::activation(activation_kind::soft_relu));
+    };
     t["LeakyRelu"] = [](context& c) {
-        map_activation(c, op::activation(TSR_ACT_LEAKY_RELU, c.attr_float("alpha", 0.01f)));
+        map_activation(c,
+                       op::activation(activation_kind::leaky_relu, c.attr_float("alpha", 0.01f)));
     };
     t["Elu"] = [](context& c) {
-        map_activation(c, op::activation(TSR_ACT_ELU, c.attr_float("alpha", 1.0f)));
+        map_activation(c, op::activation(activation_kind::elu, c.attr_float("alpha", 1.0f)));
     };
     t["Selu"] = [](context& c) {
         const float alpha = c.attr_float("alpha", 1.67326319217681884765625f);
         const float gamma = c.attr_float("gamma", 1.05070102214813232421875f);
-        chain(c, {op::activation(TSR_ACT_ELU, alpha), op::activation(TSR_ACT_LINEAR, gamma, 0.0f)});
+        chain(c, {op::activation(activation_kind::elu, alpha),
+                  op::activation(activation_kind::linear, gamma, 0.0f)});
     };
     t["HardSigmoid"] = [](context& c) {
         const float alpha = c.attr_float("alpha", 0.2f), beta = c.attr_float("beta", 0.5f);
-        chain(c, {op::activation(TSR_ACT_LINEAR, alpha, beta),
-                  op::activation(TSR_ACT_CLIP, 0.0f, 1.0f)});
+        chain(c, {op::activation(activation_kind::linear, alpha, beta),
+                  op::activation(activation_kind::clip, 0.0f, 1.0f)});
     };
     t["HardSwish"] = map_hard_swish;
     t["Mish"] = map_mish;

@@ -75,13 +75,9 @@ void resolve_auto_pad(const context& ctx, window& w, const std::int64_t in[2]) {
 
 template <typename Op>
 void set_window(Op& op, const window& w) {
-    op.padding_mode = TSR_PADDING_EXPLICIT;
-    op.pad_top = static_cast<std::int32_t>(w.pad_begin[0]);
-    op.pad_bottom = static_cast<std::int32_t>(w.pad_end[0]);
-    op.pad_left = static_cast<std::int32_t>(w.pad_begin[1]);
-    op.pad_right = static_cast<std::int32_t>(w.pad_end[1]);
-    op.stride_h = static_cast<std::int32_t>(w.s[0]);
-    op.stride_w = static_cast<std::int32_t>(w.s[1]);
+    op.padding(static_cast<int>(w.pad_begin[0]), static_cast<int>(w.pad_end[0]),
+               static_cast<int>(w.pad_begin[1]), static_cast<int>(w.pad_end[1]))
+        .stride(static_cast<int>(w.s[0]), static_cast<int>(w.s[1]));
 }
 
 /// A graph tensor of rank 3 ([N, C, L]) seen as [N, C, 1, L]; rank 4 passes through.
@@ -173,13 +169,13 @@ void map_pool(context& ctx, bool is_max) {
     const shape xd = ctx.desc_of(x).dims();
     const std::int64_t in[2] = {xd[2], xd[3]};
     resolve_auto_pad(ctx, w, in);
-    op::pooling p(is_max
-                      ? TSR_POOL_MAX
-                      : (ctx.attr_int("count_include_pad", 0) ? TSR_POOL_AVERAGE_INCLUDE_PADDING
-                                                              : TSR_POOL_AVERAGE_EXCLUDE_PADDING));
+    op::pooling p(is_max ? pooling_kind::max
+                         : (ctx.attr_int("count_include_pad", 0)
+                                ? pooling_kind::average_include_padding
+                                : pooling_kind::average_exclude_padding));
     p.kernel(static_cast<int>(w.k[0]), static_cast<int>(w.k[1]));
     set_window(p, w);
-    p.output_rounding = ctx.attr_int("ceil_mode", 0) ? TSR_OUTPUT_CEIL : TSR_OUTPUT_FLOOR;
+    p.rounding_mode(ctx.attr_int("ceil_mode", 0) ? output_rounding::ceil : output_rounding::floor);
     emit_spatial(ctx, p, {x}, spatial);
 }
 
@@ -187,8 +183,8 @@ void map_global_pool(context& ctx, bool is_max) {
     const int spatial = spatial_rank(ctx);
     const auto x = as_image(ctx, ctx.tensor_input(0));
     if (spatial > 2) ctx.unsupported("only 1-D and 2-D inputs are supported");
-    emit_spatial(ctx, op::pooling(is_max ? TSR_POOL_GLOBAL_MAX : TSR_POOL_GLOBAL_AVERAGE), {x},
-                 spatial);
+    emit_spatial(ctx, op::pooling(is_max ? pooling_kind::global_max : pooling_kind::global_average),
+                 {x}, spatial);
 }
 
 void map_batchnorm(context& ctx) {
@@ -231,12 +227,9 @@ void map_layer_norm(context& ctx) {
             id = ctx.reshape(id, tail_shape);
         return id;
     };
-    ln.has_gamma = 1;
+    ln.tensors(true, ctx.has_input(2));
     ids.push_back(fit(1));
-    if (ctx.has_input(2)) {
-        ln.has_beta = 1;
-        ids.push_back(fit(2));
-    }
+    if (ctx.has_input(2)) ids.push_back(fit(2));
     ctx.emit(ln, ids, ctx.output_name(0));
 }
 
@@ -278,7 +271,7 @@ void map_gemm(context& ctx) {
     // Other broadcasts of C: the product, then + beta * C with numpy broadcasting.
     g.scales(alpha, 0.0f);
     const auto prod = ctx.emit(g, {a, b});
-    op::binary add(TSR_BINARY_ADD);
+    op::binary add(binary_kind::add);
     add.set_beta(beta);
     ctx.emit(add, {prod, c}, ctx.output_name(0));
 }

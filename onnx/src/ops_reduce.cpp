@@ -35,7 +35,7 @@ std::vector<int> reduce_axes(context& ctx, int rank, bool& noop) {
     return out;
 }
 
-void map_reduce(context& ctx, tsr_reduce_op kind, pre before, post after) {
+void map_reduce(context& ctx, reduce_kind kind, pre before, post after) {
     auto x = ctx.tensor_input(0);
     const int rank = ctx.desc_of(x).rank();
     bool noop = false;
@@ -46,48 +46,47 @@ void map_reduce(context& ctx, tsr_reduce_op kind, pre before, post after) {
         ctx.reshape(x, ctx.desc_of(x).dims(), out);
         return;
     }
-    if (before == pre::square) x = ctx.emit(op::activation(TSR_ACT_SQUARE), {x});
-    if (before == pre::abs) x = ctx.emit(op::activation(TSR_ACT_ABS), {x});
-    if (before == pre::exp) x = ctx.emit(op::unary(TSR_UNARY_EXP), {x});
+    if (before == pre::square) x = ctx.emit(op::activation(activation_kind::square), {x});
+    if (before == pre::abs) x = ctx.emit(op::activation(activation_kind::abs), {x});
+    if (before == pre::exp) x = ctx.emit(op::unary(unary_kind::exp), {x});
     // Reduce from the last axis to the first so earlier axis numbers stay valid without keepdims.
     for (std::size_t i = axes.size(); i-- > 0;) {
         op::reduce r(kind);
-        r.axis = axes[i];
-        r.keep_dims = keep ? 1 : 0;
+        r.along(axes[i]).keep(keep);
         const bool last = i == 0 && after == post::none;
         x = ctx.emit(r, {x}, last ? out : "");
     }
-    if (after == post::sqrt) ctx.emit(op::unary(TSR_UNARY_SQRT), {x}, out);
-    if (after == post::log) ctx.emit(op::unary(TSR_UNARY_LOG), {x}, out);
+    if (after == post::sqrt) ctx.emit(op::unary(unary_kind::sqrt), {x}, out);
+    if (after == post::log) ctx.emit(op::unary(unary_kind::log), {x}, out);
 }
 
-void map_arg(context& ctx, tsr_reduce_op kind) {
+void map_arg(context& ctx, reduce_kind kind) {
     if (ctx.attr_int("select_last_index", 0) != 0)
         ctx.unsupported("select_last_index = 1 (Tessera's index reductions return the first)");
     const auto x = ctx.tensor_input(0);
     op::reduce r(kind);
-    r.axis = normalize_axis(ctx.attr_int("axis", 0), ctx.desc_of(x).rank(), "axis");
-    r.keep_dims = ctx.attr_int("keepdims", 1) != 0 ? 1 : 0;
+    r.along(normalize_axis(ctx.attr_int("axis", 0), ctx.desc_of(x).rank(), "axis"))
+        .keep(ctx.attr_int("keepdims", 1) != 0);
     ctx.emit(r, {x}, ctx.output_name(0));
 }
 
 }  // namespace
 
 void register_reduce(mapper_table& t) {
-    t["ReduceMean"] = [](context& c) { map_reduce(c, TSR_REDUCE_MEAN, pre::none, post::none); };
-    t["ReduceSum"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::none, post::none); };
-    t["ReduceMax"] = [](context& c) { map_reduce(c, TSR_REDUCE_MAX, pre::none, post::none); };
-    t["ReduceMin"] = [](context& c) { map_reduce(c, TSR_REDUCE_MIN, pre::none, post::none); };
-    t["ReduceProd"] = [](context& c) { map_reduce(c, TSR_REDUCE_PROD, pre::none, post::none); };
+    t["ReduceMean"] = [](context& c) { map_reduce(c, reduce_kind::mean, pre::none, post::none); };
+    t["ReduceSum"] = [](context& c) { map_reduce(c, reduce_kind::sum, pre::none, post::none); };
+    t["ReduceMax"] = [](context& c) { map_reduce(c, reduce_kind::max, pre::none, post::none); };
+    t["ReduceMin"] = [](context& c) { map_reduce(c, reduce_kind::min, pre::none, post::none); };
+    t["ReduceProd"] = [](context& c) { map_reduce(c, reduce_kind::prod, pre::none, post::none); };
     t["ReduceSumSquare"] = [](context& c) {
-        map_reduce(c, TSR_REDUCE_SUM, pre::square, post::none);
+        map_reduce(c, reduce_kind::sum, pre::square, post::none);
     };
-    t["ReduceL1"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::abs, post::none); };
-    t["ReduceL2"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::square, post::sqrt); };
-    t["ReduceLogSum"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::none, post::log); };
-    t["ReduceLogSumExp"] = [](context& c) { map_reduce(c, TSR_REDUCE_SUM, pre::exp, post::log); };
-    t["ArgMax"] = [](context& c) { map_arg(c, TSR_REDUCE_MAX_IDX); };
-    t["ArgMin"] = [](context& c) { map_arg(c, TSR_REDUCE_MIN_IDX); };
+    t["ReduceL1"] = [](context& c) { map_reduce(c, reduce_kind::sum, pre::abs, post::none); };
+    t["ReduceL2"] = [](context& c) { map_reduce(c, reduce_kind::sum, pre::square, post::sqrt); };
+    t["ReduceLogSum"] = [](context& c) { map_reduce(c, reduce_kind::sum, pre::none, post::log); };
+    t["ReduceLogSumExp"] = [](context& c) { map_reduce(c, reduce_kind::sum, pre::exp, post::log); };
+    t["ArgMax"] = [](context& c) { map_arg(c, reduce_kind::max_idx); };
+    t["ArgMin"] = [](context& c) { map_arg(c, reduce_kind::min_idx); };
 }
 
 }  // namespace tessera::onnx::detail

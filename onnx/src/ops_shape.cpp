@@ -160,7 +160,7 @@ void map_cast(context& ctx) {
     const tensor_desc from = ctx.input_desc(0);
     op::reorder r(tensor_desc(from.dims(), *dt));
     // ONNX casts from floating to integer types truncate toward zero.
-    r.rounding = TSR_ROUND_TO_ZERO;
+    r.set_rounding(rounding_policy::to_zero);
     ctx.emit(r, {ctx.tensor_input(0)}, out);
 }
 
@@ -241,11 +241,11 @@ void map_pad(context& ctx) {
     const std::string mode = ctx.attr_string("mode", "constant");
     op::pad p;
     if (mode == "constant")
-        p.set_mode(TSR_PAD_CONSTANT);
+        p.set_mode(pad_kind::constant);
     else if (mode == "reflect")
-        p.set_mode(TSR_PAD_REFLECT);
+        p.set_mode(pad_kind::reflect);
     else if (mode == "edge")
-        p.set_mode(TSR_PAD_EDGE);
+        p.set_mode(pad_kind::edge);
     else
         ctx.unsupported("mode '" + mode + "'");
     for (int i = 0; i < r; ++i) {
@@ -263,7 +263,7 @@ void map_depth_to_space(context& ctx) {
     const auto block = ctx.attr_int("blocksize", 0);
     produce(ctx,
             op::depth_to_space(static_cast<int>(block),
-                               mode == "DCR" ? TSR_DEPTH_TO_SPACE_DCR : TSR_DEPTH_TO_SPACE_CRD),
+                               mode == "DCR" ? depth_to_space_kind::dcr : depth_to_space_kind::crd),
             {0}, ctx.output_name(0));
 }
 
