@@ -58,7 +58,7 @@ struct matmul_form {
     const char* name;
     bool a_stacked, b_stacked;
     enum { none, row, stacked } c;
-    tsr_matmul_op op = TSR_MATMUL_ADDITION;
+    matmul_kind op = matmul_kind::addition;
     bool trans_a = false, trans_b = false;
 };
 
@@ -73,16 +73,17 @@ const matmul_form matmul_forms[] = {
     {"A [m, n] (A broadcast), B [s, n, p], C [p]", false, true, matmul_form::row},
     {"A [m, n] (A broadcast), B [s, n, p], no C", false, true, matmul_form::none},
     {"A [s, m, n], B [n, p] (B broadcast), transposed", true, false, matmul_form::row,
-     TSR_MATMUL_ADDITION, true, true},
-    {"greater: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, TSR_MATMUL_GREATER},
+     matmul_kind::addition, true, true},
+    {"greater: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, matmul_kind::greater},
     {"less_equal: A [s, m, n], B [n, p], C [s, p]", true, false, matmul_form::stacked,
-     TSR_MATMUL_LESSER_EQUAL},
+     matmul_kind::lesser_equal},
     {"greater_equal: A [m, n], B [s, n, p], C [p]", false, true, matmul_form::row,
-     TSR_MATMUL_GREATER_EQUAL},
+     matmul_kind::greater_equal},
     {"lesser: A [s, m, n], B [s, n, p], C [s, p]", true, true, matmul_form::stacked,
-     TSR_MATMUL_LESSER},
-    {"equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, TSR_MATMUL_EQUAL},
-    {"not_equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, TSR_MATMUL_NOT_EQUAL},
+     matmul_kind::lesser},
+    {"equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row, matmul_kind::equal},
+    {"not_equal: A [m, n], B [n, p], C [p]", false, false, matmul_form::row,
+     matmul_kind::not_equal},
 };
 
 }  // namespace
@@ -103,8 +104,8 @@ case_list matmul_cases(draw& d, int repeats) {
             if (f.c != matmul_form::none) {
                 // Comparisons: C far from every product (|product| <= n), so rounding cannot
                 // flip a result, with a random sign per element so each column matters.
-                in.push_back(f.op == TSR_MATMUL_ADDITION ? d.values(c)
-                                                         : d.signed_values(c, 16.0f, 20.0f));
+                in.push_back(f.op == matmul_kind::addition ? d.values(c)
+                                                           : d.signed_values(c, 16.0f, 20.0f));
             }
             cases.push_back({"matmul", f.name, mm, std::move(in), 1});
         }
@@ -193,9 +194,9 @@ case_list fully_connected_cases(draw& d, int repeats) {
             op::fully_connected fc;
             fc.flatten_from(f.flatten_axis).transposed_weights(f.transposed);
             if (f.bias) fc.bias();
-            if (f.act == fc_form::relu) fc.fuse(TSR_ACT_RELU);
+            if (f.act == fc_form::relu) fc.fuse(activation_kind::relu);
             if (f.act == fc_form::prelu_channel || f.act == fc_form::prelu_one)
-                fc.fuse(TSR_ACT_PRELU);
+                fc.fuse(activation_kind::prelu);
             std::vector<tensor> in{d.values(src),
                                    d.values(f.transposed ? shape{inner, o} : shape{o, inner})};
             if (f.bias) in.push_back(d.values(shape{o}));

@@ -6,8 +6,8 @@ namespace conformance {
 
 namespace {
 
-const tsr_binary_op all_binary_ops[] = {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL,
-                                        TSR_BINARY_MIN, TSR_BINARY_MAX, TSR_BINARY_DIV};
+const binary_kind all_binary_ops[] = {binary_kind::add, binary_kind::sub, binary_kind::mul,
+                                      binary_kind::min, binary_kind::max, binary_kind::div};
 
 /// One binary form: the shapes of A, B (and C when gamma != 0) derived from the output shape.
 struct binary_form {
@@ -128,7 +128,7 @@ case_list binary_cases(draw& d, int repeats) {
     case_list cases;
     for (const auto& f : binary_forms) {
         for (int r = 0; r < repeats; ++r) {
-            for (tsr_binary_op o : all_binary_ops) {
+            for (binary_kind o : all_binary_ops) {
                 const int rank = std::max(f.min_rank, 2 + d.pick(3));
                 const shape out = d.dims(rank);
                 op::binary b(o);
@@ -138,7 +138,7 @@ case_list binary_cases(draw& d, int repeats) {
                 in.push_back(d.signed_values(f.b(out), 0.5f, 2.0f));
                 if (f.c) in.push_back(d.values(f.c(out)));
                 cases.push_back(
-                    {"binary " + std::string(op::binary_op_name(o)), f.name, b, std::move(in), 1});
+                    {"binary " + std::string(to_string(o)), f.name, b, std::move(in), 1});
             }
         }
     }
@@ -153,7 +153,7 @@ case_list prelu_cases(draw& d, int repeats) {
             if (f.w_equals_c) src = with_dim(src, src.rank() - 1, src[1]);
             cases.push_back({"activation prelu",
                              f.name,
-                             op::activation(TSR_ACT_PRELU),
+                             op::activation(activation_kind::prelu),
                              {d.values(src, -2.0f, 2.0f), d.values(f.slope(src), -0.5f, 0.5f)},
                              1});
         }

@@ -58,11 +58,11 @@ case_list layout_cases(draw& d, int repeats) {
                          {d.values(shape{s[0] * s[1], s[2] * s[3]})},
                          1});
 
-        for (auto mode : {TSR_DEPTH_TO_SPACE_DCR, TSR_DEPTH_TO_SPACE_CRD}) {
+        for (auto mode : {depth_to_space_kind::dcr, depth_to_space_kind::crd}) {
             const int block = 2 + d.pick(2);
             const shape src{d.dim(1, 2), block * block * d.dim(1, 3), d.dim(1, 6), d.dim(1, 6)};
             cases.push_back({"depth_to_space",
-                             std::string(mode == TSR_DEPTH_TO_SPACE_DCR ? "DCR" : "CRD") +
+                             std::string(mode == depth_to_space_kind::dcr ? "DCR" : "CRD") +
                                  ", block " + std::to_string(block),
                              op::depth_to_space(block, mode),
                              {d.values(src)},
@@ -99,8 +99,8 @@ case_list resize_pad_fill_cases(draw& d, int repeats) {
                          {d.values(src)},
                          2});
 
-        const tsr_pad_mode modes[] = {TSR_PAD_CONSTANT, TSR_PAD_REFLECT, TSR_PAD_SYMMETRIC,
-                                      TSR_PAD_EDGE};
+        const pad_kind modes[] = {pad_kind::constant, pad_kind::reflect, pad_kind::symmetric,
+                                  pad_kind::edge};
         const char* mode_names[] = {"constant 1.5", "reflect", "symmetric", "edge"};
         for (int m = 0; m < 4; ++m) {
             const int rank = 1 + d.pick(4);
@@ -111,7 +111,7 @@ case_list resize_pad_fill_cases(draw& d, int repeats) {
             const bool spatial_only = rank == 4 && d.pick(2);
             for (int i = 0; i < rank; ++i) {
                 if (spatial_only && i < 2) continue;
-                const int most = static_cast<int>(s[i]) - (modes[m] == TSR_PAD_REFLECT ? 1 : 0);
+                const int most = static_cast<int>(s[i]) - (modes[m] == pad_kind::reflect ? 1 : 0);
                 p.set_dim(i, d.pick(most + 1), d.pick(most + 1));
             }
             cases.push_back(

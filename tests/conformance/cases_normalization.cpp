@@ -38,9 +38,9 @@ case_list conv2d_cases(draw& d, int repeats) {
             conv.padding(1, 1, 1, 1);  // 3x3 SAME
             if (f.bias != conv_form::none) conv.bias();
             if (f.batchnorm) conv.batchnorm(true, 1e-3f);
-            if (f.act == conv_form::relu) conv.fuse(TSR_ACT_RELU);
+            if (f.act == conv_form::relu) conv.fuse(activation_kind::relu);
             if (f.act == conv_form::prelu_channel || f.act == conv_form::prelu_one)
-                conv.fuse(TSR_ACT_PRELU);
+                conv.fuse(activation_kind::prelu);
             std::vector<tensor> in{d.values(shape{n, c, h, w}),
                                    d.values(shape{o, c, 3, 3}, -0.5f, 0.5f)};
             if (f.bias == conv_form::per_channel) in.push_back(d.values(shape{o}));
@@ -88,7 +88,7 @@ case_list batchnorm_cases(draw& d, int repeats) {
                 const shape c{src[1]};
                 op::batchnorm bn;
                 bn.affine(f.affine).eps(1e-3f);
-                if (f.act != batchnorm_form::no_act) bn.fuse(TSR_ACT_PRELU);
+                if (f.act != batchnorm_form::no_act) bn.fuse(activation_kind::prelu);
                 std::vector<tensor> in{d.values(src, -2.0f, 2.0f)};
                 if (f.affine) {
                     in.push_back(d.values(c, 0.5f, 1.5f));

@@ -11,44 +11,44 @@ namespace {
 
 struct activation_form {
     const char* name;
-    tsr_activation_kind kind;
+    activation_kind kind;
     float a = 0.0f, b = 0.0f;
     float lo = -4.0f, hi = 4.0f;  ///< input range the function is well conditioned on
 };
 
 const activation_form activation_forms[] = {
-    {"relu", TSR_ACT_RELU},
-    {"relu6", TSR_ACT_RELU6, 0.0f, 0.0f, -8.0f, 8.0f},
-    {"bounded_relu a 2.5", TSR_ACT_BOUNDED_RELU, 2.5f},
-    {"leaky_relu a 0.1", TSR_ACT_LEAKY_RELU, 0.1f},
-    {"elu a 0.7", TSR_ACT_ELU, 0.7f},
-    {"tanh a 1, b 1", TSR_ACT_TANH, 1.0f, 1.0f},
-    {"tanh a 1.5, b 0.5", TSR_ACT_TANH, 1.5f, 0.5f},
-    {"sigmoid", TSR_ACT_SIGMOID},
-    {"soft_relu", TSR_ACT_SOFT_RELU},
-    {"abs", TSR_ACT_ABS},
-    {"square", TSR_ACT_SQUARE},
-    {"sqrt", TSR_ACT_SQRT, 0.0f, 0.0f, 0.0f, 8.0f},
-    {"linear a 0.5, b 0.25", TSR_ACT_LINEAR, 0.5f, 0.25f},
-    {"gelu", TSR_ACT_GELU, 1.0f},
-    {"clip [-1, 1.5]", TSR_ACT_CLIP, -1.0f, 1.5f},
-    {"clip [0, 6] (relu6 form)", TSR_ACT_CLIP, 0.0f, 6.0f, -8.0f, 8.0f},
+    {"relu", activation_kind::relu},
+    {"relu6", activation_kind::relu6, 0.0f, 0.0f, -8.0f, 8.0f},
+    {"bounded_relu a 2.5", activation_kind::bounded_relu, 2.5f},
+    {"leaky_relu a 0.1", activation_kind::leaky_relu, 0.1f},
+    {"elu a 0.7", activation_kind::elu, 0.7f},
+    {"tanh a 1, b 1", activation_kind::tanh, 1.0f, 1.0f},
+    {"tanh a 1.5, b 0.5", activation_kind::tanh, 1.5f, 0.5f},
+    {"sigmoid", activation_kind::sigmoid},
+    {"soft_relu", activation_kind::soft_relu},
+    {"abs", activation_kind::abs},
+    {"square", activation_kind::square},
+    {"sqrt", activation_kind::sqrt, 0.0f, 0.0f, 0.0f, 8.0f},
+    {"linear a 0.5, b 0.25", activation_kind::linear, 0.5f, 0.25f},
+    {"gelu", activation_kind::gelu, 1.0f},
+    {"clip [-1, 1.5]", activation_kind::clip, -1.0f, 1.5f},
+    {"clip [0, 6] (relu6 form)", activation_kind::clip, 0.0f, 6.0f, -8.0f, 8.0f},
 };
 
 struct unary_form {
     const char* name;
-    tsr_unary_op op;
+    unary_kind op;
     float epsilon;
     float lo, hi;
 };
 
 const unary_form unary_forms[] = {
-    {"log", TSR_UNARY_LOG, 0.0f, 0.05f, 20.0f},
-    {"exp", TSR_UNARY_EXP, 0.0f, -4.0f, 4.0f},
-    {"sqrt", TSR_UNARY_SQRT, 0.0f, 0.0f, 50.0f},
-    {"rsqrt eps 0.01", TSR_UNARY_RSQRT, 0.01f, 0.1f, 50.0f},
-    {"neg", TSR_UNARY_NEG, 0.0f, -4.0f, 4.0f},
-    {"abs", TSR_UNARY_ABS, 0.0f, -4.0f, 4.0f},
+    {"log", unary_kind::log, 0.0f, 0.05f, 20.0f},
+    {"exp", unary_kind::exp, 0.0f, -4.0f, 4.0f},
+    {"sqrt", unary_kind::sqrt, 0.0f, 0.0f, 50.0f},
+    {"rsqrt eps 0.01", unary_kind::rsqrt, 0.01f, 0.1f, 50.0f},
+    {"neg", unary_kind::neg, 0.0f, -4.0f, 4.0f},
+    {"abs", unary_kind::abs, 0.0f, -4.0f, 4.0f},
 };
 
 /// Rank 1 to 4 with an odd last dim now and then (partial vectors, sticks and pages).
@@ -74,27 +74,28 @@ case_list activation_cases(draw& d, int repeats) {
     for (int r = 0; r < repeats; ++r) {
         cases.push_back({"activation",
                          "relu, clipping value 0.5",
-                         op::activation(TSR_ACT_RELU).set_clipping_value(0.5f),
+                         op::activation(activation_kind::relu).set_clipping_value(0.5f),
                          {d.values(pointwise_shape(d), -2.0f, 2.0f)},
                          1});
-        cases.push_back({"activation",
-                         "leaky_relu a 0.1, clipping value 1.25",
-                         op::activation(TSR_ACT_LEAKY_RELU, 0.1f).set_clipping_value(1.25f),
-                         {d.values(pointwise_shape(d), -2.0f, 2.0f)},
-                         1});
+        cases.push_back(
+            {"activation",
+             "leaky_relu a 0.1, clipping value 1.25",
+             op::activation(activation_kind::leaky_relu, 0.1f).set_clipping_value(1.25f),
+             {d.values(pointwise_shape(d), -2.0f, 2.0f)},
+             1});
         for (bool propagate : {true, false}) {
             tensor x = d.values(pointwise_shape(d), -2.0f, 2.0f);
             x.data_as<float>()[x.num_elements() / 2] = std::nanf("");
             cases.push_back(
                 {"activation",
                  propagate ? "relu, one NaN, propagate_nan" : "relu, one NaN, propagate_nan off",
-                 op::activation(TSR_ACT_RELU).set_propagate_nan(propagate),
+                 op::activation(activation_kind::relu).set_propagate_nan(propagate),
                  {x},
                  1});
         }
         for (const auto& f : unary_forms) {
             op::unary u(f.op);
-            u.epsilon = f.epsilon;
+            u.set_epsilon(f.epsilon);
             cases.push_back({"unary", f.name, u, {d.values(pointwise_shape(d), f.lo, f.hi)}, 1});
         }
     }
@@ -153,9 +154,9 @@ case_list softmax_cases(draw& d, int repeats) {
 }
 
 case_list reduction_cases(draw& d, int repeats) {
-    const tsr_reduce_op ops[] = {TSR_REDUCE_MIN,     TSR_REDUCE_MIN_IDX, TSR_REDUCE_MAX,
-                                 TSR_REDUCE_MAX_IDX, TSR_REDUCE_SUM,     TSR_REDUCE_MEAN,
-                                 TSR_REDUCE_PROD};
+    const reduce_kind ops[] = {reduce_kind::min,     reduce_kind::min_idx, reduce_kind::max,
+                               reduce_kind::max_idx, reduce_kind::sum,     reduce_kind::mean,
+                               reduce_kind::prod};
     const char* names[] = {"min", "min_idx", "max", "max_idx", "sum", "mean", "prod"};
     case_list cases;
     for (int r = 0; r < repeats; ++r) {
@@ -166,7 +167,7 @@ case_list reduction_cases(draw& d, int repeats) {
             shape s = d.dims(rank, 1, 6);
             if (axis == -1 && d.pick(2)) s = with_dim(s, rank - 1, d.dim(30, 40));
             // Products stay near 1 in magnitude; the others take any sign.
-            const bool prod = ops[i] == TSR_REDUCE_PROD;
+            const bool prod = ops[i] == reduce_kind::prod;
             tensor x = prod ? d.signed_values(s, 0.8f, 1.25f) : d.values(s, -4.0f, 4.0f);
             const std::string form = std::string(names[i]) + ", axis " + std::to_string(axis) +
                                      (keep ? ", keep dims" : ", dims dropped");
@@ -179,7 +180,7 @@ case_list reduction_cases(draw& d, int repeats) {
             {"moments", "from axis 1, population", op::moments(), {d.values(s, -2.0f, 2.0f)}, 3});
         cases.push_back({"moments",
                          "from axis 2, sample (Bessel)",
-                         op::moments().correction(TSR_BESSEL_SAMPLE).from_axis(2),
+                         op::moments().correction(bessel_correction::sample).from_axis(2),
                          {d.values(with_dim(s, 3, d.dim(2, 40)), -2.0f, 2.0f)},
                          3});
         cases.push_back({"moments",

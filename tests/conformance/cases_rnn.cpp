@@ -9,16 +9,16 @@ namespace {
 
 struct rnn_form {
     const char* name;
-    tsr_rnn_direction direction;
+    rnn_direction direction;
     bool all_timesteps;
     bool bidirectional_input = false;
 };
 
 const rnn_form rnn_forms[] = {
-    {"forward, all timesteps", TSR_RNN_FORWARD, true},
-    {"backward, last step", TSR_RNN_BACKWARD, false},
-    {"bidirectional, all timesteps", TSR_RNN_BIDIRECTIONAL, true},
-    {"forward, input from a bidirectional layer", TSR_RNN_FORWARD, true, true},
+    {"forward, all timesteps", rnn_direction::forward, true},
+    {"backward, last step", rnn_direction::backward, false},
+    {"bidirectional, all timesteps", rnn_direction::bidirectional, true},
+    {"forward, input from a bidirectional layer", rnn_direction::forward, true, true},
 };
 
 /// The inputs of one layer (LSTM: with c0); see tessera/c/ops_rnn.h for the order.
@@ -41,7 +41,7 @@ std::vector<tensor> rnn_inputs(draw& d, int gates, int dirs, bool with_c0, bool 
 case_list rnn_cases(draw& d, int repeats) {
     case_list cases;
     for (const auto& f : rnn_forms) {
-        const int dirs = f.direction == TSR_RNN_BIDIRECTIONAL ? 2 : 1;
+        const int dirs = f.direction == rnn_direction::bidirectional ? 2 : 1;
         for (int r = 0; r < repeats; ++r) {
             std::vector<tensor> lstm_in = rnn_inputs(d, 4, dirs, true, f.bidirectional_input);
             // Rounded steps per timestep: input and hidden products, then the states.

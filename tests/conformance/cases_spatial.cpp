@@ -14,7 +14,7 @@ struct conv_geometry {
     int stride, dilation;
     enum { explicit_pad, same, valid } padding;
     enum { dense, grouped, depthwise, depthwise_multiplier, transposed } kind;
-    tsr_activation_kind act = TSR_ACT_NONE;
+    activation_kind act = activation_kind::none;
     bool ceil = false;
 };
 
@@ -27,7 +27,7 @@ const conv_geometry conv_geometries[] = {
     {"2x3, stride 1, VALID", 2, 3, 1, 1, conv_geometry::valid, conv_geometry::dense},
     {"3x3, dilation 2, explicit padding", 3, 3, 1, 2, conv_geometry::explicit_pad,
      conv_geometry::dense},
-    {"1x1, relu6", 1, 1, 1, 1, conv_geometry::valid, conv_geometry::dense, TSR_ACT_RELU6},
+    {"1x1, relu6", 1, 1, 1, 1, conv_geometry::valid, conv_geometry::dense, activation_kind::relu6},
     {"3x3, groups 2..3, explicit padding", 3, 3, 1, 1, conv_geometry::explicit_pad,
      conv_geometry::grouped},
     {"3x3, groups = C (depthwise as groups), stride 2", 3, 3, 2, 1, conv_geometry::explicit_pad,
@@ -38,10 +38,11 @@ const conv_geometry conv_geometries[] = {
     {"3x3 transposed, stride 2, output padding", 3, 3, 2, 1, conv_geometry::explicit_pad,
      conv_geometry::transposed},
     {"3x3, stride 2, ceil rounding", 3, 3, 2, 1, conv_geometry::explicit_pad, conv_geometry::dense,
-     TSR_ACT_NONE, true},
-    {"3x3, sigmoid", 3, 3, 1, 1, conv_geometry::same, conv_geometry::dense, TSR_ACT_SIGMOID},
+     activation_kind::none, true},
+    {"3x3, sigmoid", 3, 3, 1, 1, conv_geometry::same, conv_geometry::dense,
+     activation_kind::sigmoid},
     {"3x3, leaky relu 0.1", 3, 3, 1, 1, conv_geometry::same, conv_geometry::dense,
-     TSR_ACT_LEAKY_RELU},
+     activation_kind::leaky_relu},
 };
 
 }  // namespace
@@ -55,11 +56,11 @@ case_list conv2d_geometry_cases(draw& d, int repeats) {
             int groups = 1;
             op::conv2d conv;
             conv.stride(f.stride, f.stride).dilation(f.dilation, f.dilation);
-            if (f.padding == conv_geometry::same) conv.padding(TSR_PADDING_SAME);
-            if (f.padding == conv_geometry::valid) conv.padding(TSR_PADDING_VALID);
+            if (f.padding == conv_geometry::same) conv.padding(padding_kind::same);
+            if (f.padding == conv_geometry::valid) conv.padding(padding_kind::valid);
             if (f.padding == conv_geometry::explicit_pad)
                 conv.padding(d.pick(3), d.pick(3), d.pick(3), d.pick(3));
-            if (f.ceil) conv.rounding_mode(TSR_OUTPUT_CEIL);
+            if (f.ceil) conv.rounding_mode(output_rounding::ceil);
             shape weights;
             switch (f.kind) {
                 case conv_geometry::grouped:
@@ -84,12 +85,13 @@ case_list conv2d_geometry_cases(draw& d, int repeats) {
                     weights = shape{o, c, f.kh, f.kw};
             }
             conv.bias();
-            if (f.act == TSR_ACT_LEAKY_RELU) conv.fuse(f.act, 0.1f);
-            if (f.act == TSR_ACT_RELU6 || f.act == TSR_ACT_SIGMOID) conv.fuse(f.act);
+            if (f.act == activation_kind::leaky_relu) conv.fuse(f.act, 0.1f);
+            if (f.act == activation_kind::relu6 || f.act == activation_kind::sigmoid)
+                conv.fuse(f.act);
             std::vector<tensor> in{d.values(shape{n, c, h, w}), d.values(weights, -0.5f, 0.5f),
                                    d.values(shape{o})};
-            cases.push_back(
-                {"conv2d", f.name, conv, std::move(in), 1 + (f.act != TSR_ACT_NONE ? 1 : 0)});
+            cases.push_back({"conv2d", f.name, conv, std::move(in),
+                             1 + (f.act != activation_kind::none ? 1 : 0)});
         }
     }
     return cases;
@@ -99,27 +101,27 @@ namespace {
 
 struct pooling_form {
     const char* name;
-    tsr_pooling_mode mode;
+    pooling_kind mode;
     int kh, kw, stride;
     enum { none, explicit_pad, same, valid } padding;
     bool ceil = false;
 };
 
 const pooling_form pooling_forms[] = {
-    {"max 2x2 stride 2", TSR_POOL_MAX, 2, 2, 2, pooling_form::none},
-    {"max 3x3 stride 2, explicit padding", TSR_POOL_MAX, 3, 3, 2, pooling_form::explicit_pad},
-    {"max 3x3 stride 2, SAME", TSR_POOL_MAX, 3, 3, 2, pooling_form::same},
-    {"max 3x2 stride 1, ceil rounding", TSR_POOL_MAX, 3, 2, 1, pooling_form::none, true},
-    {"average (include padding) 3x3 stride 1, padding", TSR_POOL_AVERAGE_INCLUDE_PADDING, 3, 3, 1,
-     pooling_form::explicit_pad},
-    {"average (exclude padding) 3x3 stride 1, padding", TSR_POOL_AVERAGE_EXCLUDE_PADDING, 3, 3, 1,
-     pooling_form::explicit_pad},
-    {"average (include padding) 3x2 stride 2, VALID", TSR_POOL_AVERAGE_INCLUDE_PADDING, 3, 2, 2,
-     pooling_form::valid},
-    {"average (exclude padding) 2x3 stride 2, SAME", TSR_POOL_AVERAGE_EXCLUDE_PADDING, 2, 3, 2,
+    {"max 2x2 stride 2", pooling_kind::max, 2, 2, 2, pooling_form::none},
+    {"max 3x3 stride 2, explicit padding", pooling_kind::max, 3, 3, 2, pooling_form::explicit_pad},
+    {"max 3x3 stride 2, SAME", pooling_kind::max, 3, 3, 2, pooling_form::same},
+    {"max 3x2 stride 1, ceil rounding", pooling_kind::max, 3, 2, 1, pooling_form::none, true},
+    {"average (include padding) 3x3 stride 1, padding", pooling_kind::average_include_padding, 3, 3,
+     1, pooling_form::explicit_pad},
+    {"average (exclude padding) 3x3 stride 1, padding", pooling_kind::average_exclude_padding, 3, 3,
+     1, pooling_form::explicit_pad},
+    {"average (include padding) 3x2 stride 2, VALID", pooling_kind::average_include_padding, 3, 2,
+     2, pooling_form::valid},
+    {"average (exclude padding) 2x3 stride 2, SAME", pooling_kind::average_exclude_padding, 2, 3, 2,
      pooling_form::same},
-    {"global max", TSR_POOL_GLOBAL_MAX, 0, 0, 1, pooling_form::none},
-    {"global average", TSR_POOL_GLOBAL_AVERAGE, 0, 0, 1, pooling_form::none},
+    {"global max", pooling_kind::global_max, 0, 0, 1, pooling_form::none},
+    {"global average", pooling_kind::global_average, 0, 0, 1, pooling_form::none},
 };
 
 }  // namespace
@@ -131,9 +133,9 @@ case_list pooling_cases(draw& d, int repeats) {
             op::pooling p(f.mode);
             if (f.kh > 0) p.kernel(f.kh, f.kw).stride(f.stride, f.stride);
             if (f.padding == pooling_form::explicit_pad) p.padding(d.pick(2), 1, 1, d.pick(2));
-            if (f.padding == pooling_form::same) p.padding(TSR_PADDING_SAME);
-            if (f.padding == pooling_form::valid) p.padding(TSR_PADDING_VALID);
-            if (f.ceil) p.rounding_mode(TSR_OUTPUT_CEIL);
+            if (f.padding == pooling_form::same) p.padding(padding_kind::same);
+            if (f.padding == pooling_form::valid) p.padding(padding_kind::valid);
+            if (f.ceil) p.rounding_mode(output_rounding::ceil);
             const shape src{d.dim(1, 3), d.pick(3) == 0 ? d.dim(17, 21) : d.dim(1, 7), d.dim(4, 11),
                             d.dim(4, 11)};
             cases.push_back({"pooling", f.name, p, {d.values(src, -3.0f, 3.0f)}, 1});
@@ -159,7 +161,7 @@ case_list lrn_cases(draw& d, int repeats) {
         cases.push_back(
             {"lrn",
              "within channel, size 3",
-             op::lrn().kind(TSR_LRN_WITHIN_CHANNEL).window(3).coefficients(1e-2f, 0.75f, 1.0f),
+             op::lrn().kind(lrn_kind::within_channel).window(3).coefficients(1e-2f, 0.75f, 1.0f),
              {d.values(src, -2.0f, 2.0f)},
              3});
         cases.push_back({"mean_reduce2d",

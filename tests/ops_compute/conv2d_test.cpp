@@ -193,7 +193,7 @@ TEST_CASE("conv2d: transposed convolution is the adjoint of convolution") {
         // The transposed op maps y's shape back to x's; output_padding picks the exact extent.
         op::conv2d t = cfg.c;
         t.transposed();
-        if (t.padding_mode == TSR_PADDING_EXPLICIT) {
+        if (t.padding() == padding_kind::explicit_) {
             const auto g = cfg.c.geometry(x.desc(), w.desc());
             const auto natural = [](std::int64_t in, std::int64_t k, int s, int d, int pb, int pa) {
                 return (in - 1) * s - pb - pa + d * (k - 1) + 1;

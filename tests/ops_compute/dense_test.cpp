@@ -171,15 +171,15 @@ TEST_CASE("matmul: fused comparisons yield 1.0 / 0.0") {
     const tensor a = make(shape{2, 2}, {1, 0, 0, 1});
     const tensor b = make(shape{2, 2}, {1, 2, 3, 4});
     const tensor c = make(shape{2}, {2, 3});
-    const auto cmp = [&](tsr_matmul_op o) {
+    const auto cmp = [&](matmul_kind o) {
         return values(run1(op::matmul().operation(o), {a, b, c}));
     };
-    check_close(cmp(TSR_MATMUL_GREATER), {0, 0, 1, 1});
-    check_close(cmp(TSR_MATMUL_GREATER_EQUAL), {0, 0, 1, 1});
-    check_close(cmp(TSR_MATMUL_EQUAL), {0, 0, 0, 0});
-    check_close(cmp(TSR_MATMUL_NOT_EQUAL), {1, 1, 1, 1});
-    check_close(cmp(TSR_MATMUL_LESSER_EQUAL), {1, 1, 0, 0});
-    check_close(cmp(TSR_MATMUL_LESSER), {1, 1, 0, 0});
+    check_close(cmp(matmul_kind::greater), {0, 0, 1, 1});
+    check_close(cmp(matmul_kind::greater_equal), {0, 0, 1, 1});
+    check_close(cmp(matmul_kind::equal), {0, 0, 0, 0});
+    check_close(cmp(matmul_kind::not_equal), {1, 1, 1, 1});
+    check_close(cmp(matmul_kind::lesser_equal), {1, 1, 0, 0});
+    check_close(cmp(matmul_kind::lesser), {1, 1, 0, 0});
     const tensor c2 = make(shape{2}, {1, 4});
     check_close(values(run1(op::matmul().operation(matmul_kind::equal), {a, b, c2})), {1, 0, 0, 1});
     check_close(values(run1(op::matmul().operation(matmul_kind::greater_equal), {a, b, c2})),

@@ -19,7 +19,7 @@ tensor i16(const shape& dims, const values_t& raw_values, int pos = 8) {
     return make_raw(dims, raw_values, dtype::i16, {1.0f, 0, pos});
 }
 
-op::conv2d conv_with(tsr_rounding r, tsr_overflow o) {
+op::conv2d conv_with(rounding_policy r, overflow_policy o) {
     return op::conv2d().policies(r, o);
 }
 
@@ -51,16 +51,19 @@ TEST_CASE("i16 conv2d: each product is rounded with the policy") {
     // x = {1.5, -1.5, 2.5, 0.5}, w = 1/256: the products are exactly those reals in raw units.
     const tensor x = i16(shape::nchw(1, 1, 1, 4), {384, -384, 640, 128});
     const tensor w = i16(shape{1, 1, 1, 1}, {1});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
-                {1, -1, 2, 0});
     check_close(
-        raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x, w})),
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::saturate), {x, w})),
+        {1, -1, 2, 0});
+    check_close(
+        raw_values(
+            run1(conv_with(rounding_policy::to_nearest_even, overflow_policy::saturate), {x, w})),
         {2, -2, 2, 0});
     // Two products of 0.5 raw units each round to 0 one by one (a single final rounding gives 1).
     const tensor x2 = i16(shape::nchw(1, 2, 1, 1), {128, 128});
     const tensor w2 = i16(shape{1, 2, 1, 1}, {1, 1});
     check_close(
-        raw_values(run1(conv_with(TSR_ROUND_TO_NEAREST_EVEN, TSR_OVERFLOW_SATURATE), {x2, w2})),
+        raw_values(
+            run1(conv_with(rounding_policy::to_nearest_even, overflow_policy::saturate), {x2, w2})),
         {0});
 }
 
@@ -68,21 +71,27 @@ TEST_CASE("i16 conv2d: saturation and wrap of products and of the sum") {
     // 127.0 * 2.0 = 254 -> raw 65024: saturates to 32767 or wraps to -512.
     const tensor x = i16(shape::nchw(1, 2, 1, 1), {32512, 32512});
     const tensor w = i16(shape{1, 2, 1, 1}, {512, 512});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x, w})),
-                {32767});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x, w})), {-1024});
+    check_close(
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::saturate), {x, w})),
+        {32767});
+    check_close(
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::wrap), {x, w})),
+        {-1024});
     // One channel: the single product wraps to -512.
     const tensor x1 = i16(shape::nchw(1, 1, 1, 1), {32512});
     const tensor w1 = i16(shape{1, 1, 1, 1}, {512});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x1, w1})),
-                {-512});
+    check_close(
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::wrap), {x1, w1})),
+        {-512});
     // Sum overflow: 3 * 100.0 = 300 saturates at the end (each product fits).
     const tensor x3 = i16(shape::nchw(1, 3, 1, 1), {25600, 25600, 25600});
     const tensor w3 = i16(shape{1, 3, 1, 1}, {256, 256, 256});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_SATURATE), {x3, w3})),
-                {32767});
-    check_close(raw_values(run1(conv_with(TSR_ROUND_TO_ZERO, TSR_OVERFLOW_WRAP), {x3, w3})),
-                {static_cast<double>(narrow(76800, false))});
+    check_close(
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::saturate), {x3, w3})),
+        {32767});
+    check_close(
+        raw_values(run1(conv_with(rounding_policy::to_zero, overflow_policy::wrap), {x3, w3})),
+        {static_cast<double>(narrow(76800, false))});
 }
 
 TEST_CASE("i16 conv2d: bias at another fixed-point position, i32 bias, other output position") {
@@ -117,8 +126,8 @@ TEST_CASE("i16 conv2d: padded strided 3x3 against the provisional formula") {
                 op::conv2d()
                     .stride(2, 2)
                     .padding(1, 1, 1, 0)
-                    .policies(to_zero ? TSR_ROUND_TO_ZERO : TSR_ROUND_TO_NEAREST_EVEN,
-                              saturate ? TSR_OVERFLOW_SATURATE : TSR_OVERFLOW_WRAP);
+                    .policies(to_zero ? rounding_policy::to_zero : rounding_policy::to_nearest_even,
+                              saturate ? overflow_policy::saturate : overflow_policy::wrap);
             const tensor y = run1(cv, {x, w});
             REQUIRE(y.dims() == shape{1, o, 3, 3});
             const values_t got = raw_values(y);

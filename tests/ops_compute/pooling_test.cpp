@@ -30,11 +30,11 @@ TEST_CASE("pooling: max and average 2x2 stride 2 by hand") {
 
 TEST_CASE("pooling: average including vs excluding padding at corners and edges") {
     const tensor x = make(shape::nchw(1, 1, 3, 3), {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    const auto pool = [&](tsr_pooling_mode m) {
+    const auto pool = [&](pooling_kind m) {
         return values(run1(op::pooling(m).kernel(3, 3).padding(1, 1, 1, 1), {x}));
     };
-    const values_t excl = pool(TSR_POOL_AVERAGE_EXCLUDE_PADDING);
-    const values_t incl = pool(TSR_POOL_AVERAGE_INCLUDE_PADDING);
+    const values_t excl = pool(pooling_kind::average_exclude_padding);
+    const values_t incl = pool(pooling_kind::average_include_padding);
     // Corner (0,0): 1+2+4+5 = 12 over 4 inside / 9 padded positions; edge (0,1): 1+2+3+4+5+6 = 21.
     check_close(excl, {3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7});
     check_close(incl, {12.0 / 9, 21.0 / 9, 16.0 / 9, 27.0 / 9, 45.0 / 9, 33.0 / 9, 24.0 / 9,
@@ -127,7 +127,7 @@ TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     const tensor avg = run1(op::pooling(pooling_kind::global_average), {x});
     CHECK(avg.type() == dtype::u8);
     CHECK(raw_values(avg)[0] == 3);  // 11 / 4 = 2.75 -> 3
-    op::pooling to_zero(TSR_POOL_GLOBAL_AVERAGE);
+    op::pooling to_zero(pooling_kind::global_average);
     to_zero.rounding = TSR_ROUND_TO_ZERO;
     CHECK(raw_values(run1(to_zero, {x}))[0] == 2);
     CHECK(raw_values(run1(op::pooling(pooling_kind::global_max), {x}))[0] == 4);

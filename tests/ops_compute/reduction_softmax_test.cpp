@@ -36,17 +36,17 @@ TEST_CASE("mean_reduce2d: mean over H and W by hand") {
 
 TEST_CASE("reduce: min, max, index forms with first-index ties, sum, mean, product, keep_dims") {
     const tensor x = make(shape{2, 4}, {3, 1, 4, 1, 5, 9, 2, 9});
-    const auto red = [&](tsr_reduce_op o) { return run1(op::reduce(o), {x}); };
-    CHECK(red(TSR_REDUCE_MAX).dims() == shape{2, 1});
-    check_close(values(red(TSR_REDUCE_MIN)), {1, 2});
-    check_close(values(red(TSR_REDUCE_MAX)), {4, 9});
-    const tensor imin = red(TSR_REDUCE_MIN_IDX), imax = red(TSR_REDUCE_MAX_IDX);
+    const auto red = [&](reduce_kind o) { return run1(op::reduce(o), {x}); };
+    CHECK(red(reduce_kind::max).dims() == shape{2, 1});
+    check_close(values(red(reduce_kind::min)), {1, 2});
+    check_close(values(red(reduce_kind::max)), {4, 9});
+    const tensor imin = red(reduce_kind::min_idx), imax = red(reduce_kind::max_idx);
     CHECK(imin.type() == dtype::i32);
     check_close(raw_values(imin), {1, 2});  // first of the tied 1s
     check_close(raw_values(imax), {2, 1});  // first of the tied 9s
-    check_close(values(red(TSR_REDUCE_SUM)), {9, 25});
-    check_close(values(red(TSR_REDUCE_MEAN)), {2.25, 6.25});
-    check_close(values(red(TSR_REDUCE_PROD)), {12, 810});
+    check_close(values(red(reduce_kind::sum)), {9, 25});
+    check_close(values(red(reduce_kind::mean)), {2.25, 6.25});
+    check_close(values(red(reduce_kind::prod)), {12, 810});
     const tensor cols = run1(op::reduce(reduce_kind::sum).along(0).keep(false), {x});
     CHECK(cols.dims() == shape{4});
     check_close(values(cols), {8, 10, 6, 10});

@@ -3,6 +3,7 @@
 // round trips of the parameter structs (from_c) and output descriptors of shape inference.
 #include <doctest/doctest.h>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/conv2d.hpp"
 #include "tessera/ops/fully_connected.hpp"
@@ -235,8 +236,7 @@ TEST_CASE("normalisation validation") {
 TEST_CASE("reduction and softmax validation") {
     rejects(op::moments().correction(bessel_correction::sample).from_axis(3), {img(2, 3, 4, 1)},
             {"tensor 'src'", "sample variance needs more than one element"});
-    op::moments m;
-    m.bessel = 2;
+    const op::moments m = test::with_raw_params(op::moments(), [](auto& p) { p.bessel = 2; });
     rejects(m, {img(2, 3, 4, 4)}, {"unknown bessel value 2"});
     rejects(op::mean_reduce2d(), {f32(shape{2, 3, 4})}, {"tensor 'src'", "rank is 3, expected 4"});
     rejects(op::reduce().along(2), {f32(shape{2, 3})},
@@ -275,7 +275,7 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
     CHECK(back.dilation_h == 2);
     CHECK(back.has_bias == 1);
     CHECK(back.bn_epsilon == 0.01f);
-    CHECK(back.activation.kind == TSR_ACT_CLIP);
+    CHECK(back.fused_activation().kind == activation_kind::clip);
     CHECK(back.activation.b == 1.0f);
     CHECK(op::conv2d::op_kind == TSR_OP_CONV2D);
     // An older, shorter struct keeps the defaults of the fields it lacks.
@@ -291,7 +291,7 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
     CHECK(s.struct_size == sizeof(tsr_softmax_params));
     const op::quantized_matmul q = op::quantized_matmul::from_c(
         op::quantized_matmul().clip(-5, 9).output_quantization(0.5f, 3).c_params());
-    CHECK(q.clip_min == -5);
-    CHECK(q.out_scale == 0.5f);
-    CHECK(q.out_zero_point == 3);
+    CHECK(q.clip_min() == -5);
+    CHECK(q.out_scale() == 0.5f);
+    CHECK(q.out_zero_point() == 3);
 }

@@ -2,6 +2,7 @@
 // lookup (u8 and i16 tables, default and explicit offsets, out-of-range pass-through).
 #include <doctest/doctest.h>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/data_movement.hpp"
 
@@ -30,11 +31,10 @@ TEST_CASE("fill: validation") {
                 {"value is NaN"});
     check_error([&] { op::fill(tensor_desc(shape{1}, dtype::undef), 0).infer({}); },
                 {"tensor 'output'", "not valid"});
-    op::fill bad;
-    bad.output.rank = 9;
+    op::fill bad = test::with_raw_params(op::fill(), [](auto& p) { p.output.rank = 9; });
     check_error([&] { bad.infer({}); }, {"tensor 'output'", "rank is 9"});
-    bad = op::fill(tensor_desc(shape{2, 2}, dtype::f32), 0);
-    bad.output.dims[1] = -3;
+    bad = test::with_raw_params(op::fill(tensor_desc(shape{2, 2}, dtype::f32), 0),
+                                [](auto& p) { p.output.dims[1] = -3; });
     check_error([&] { bad.infer({}); }, {"tensor 'output'", "dim 1 is -3, must be >= 0"});
 }
 

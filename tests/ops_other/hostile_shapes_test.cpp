@@ -143,8 +143,7 @@ TEST_CASE("conv2d: dilation and stride products past INT64_MAX are rejected") {
 
     const tensor_desc one(shape::nchw(1, 1, 1, 1), dtype::f32);
     op::conv2d transposed;
-    transposed.mode = TSR_CONV_TRANSPOSED;
-    transposed.padding_mode = TSR_PADDING_SAME;
+    transposed.transposed().padding(padding_kind::same);
     transposed.stride_h = std::numeric_limits<std::int32_t>::max();
     check_named([&] { transposed.infer({src, one}); }, "conv2d", "src", "does not fit int64");
 }

@@ -42,7 +42,7 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
     check_round_trip(op::depth_to_space(2, depth_to_space_kind::crd), {img}, "depth_to_space");
     check_round_trip(op::resize_bilinear().set_scale(1.5f, 2).set_half_pixel_centers(true), {img},
                      "resize_bilinear");
-    check_round_trip(op::pad({0, 1, 2, 3}, {1, 2, 1, 0}, TSR_PAD_SYMMETRIC), {img}, "pad");
+    check_round_trip(op::pad({0, 1, 2, 3}, {1, 2, 1, 0}, pad_kind::symmetric), {img}, "pad");
     check_round_trip(
         op::fill(tensor_desc(shape{2, 5}, dtype::i16, layout::row_major(), {1, 0, 8}), 0.5), {},
         "fill");
@@ -67,15 +67,15 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
 }
 
 TEST_CASE("op_desc: a shorter (older) binary struct keeps the newer fields' defaults") {
-    op::binary b(TSR_BINARY_SUB);
+    op::binary b(binary_kind::sub);
     b.alpha = 3;
-    b.rounding = TSR_ROUND_TO_ZERO;
+    b.set_rounding(rounding_policy::to_zero);
     tsr_binary_params p = *static_cast<const tsr_binary_params*>(b.c_params());
     p.struct_size = static_cast<std::uint32_t>(offsetof(tsr_binary_params, rounding));
     const op_desc d = op_desc::from_c(TSR_OP_BINARY, &p);
     const auto* back = d.get_if<op::binary>();
     REQUIRE(back);
-    CHECK(back->op == TSR_BINARY_SUB);
+    CHECK(back->kind() == binary_kind::sub);
     CHECK(back->alpha == 3);
     CHECK(back->rounding == TSR_ROUND_TO_NEAREST_EVEN);
     CHECK(back->overflow == TSR_OVERFLOW_SATURATE);
@@ -107,7 +107,7 @@ TEST_CASE("execute: f16 and bf16 tensors are widened for the kernel and narrowed
     const auto y = reference::execute(op::activation(activation_kind::relu), {x});
     CHECK(y[0].type() == dtype::f16);
     check_close(values(y[0]), {0, 0.5, 2, 0});
-    const auto p = reference::execute(op::pad({1}, {1}, TSR_PAD_REFLECT),
+    const auto p = reference::execute(op::pad({1}, {1}, pad_kind::reflect),
                                       {make(shape{3}, {1, 2, 3}, dtype::bf16)});
     CHECK(p[0].type() == dtype::bf16);
     check_close(values(p[0]), {2, 1, 2, 3, 2});

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/rnn.hpp"
 
@@ -177,9 +178,10 @@ TEST_CASE("lstm: bidirectional == forward + backward, backward == forward on rev
     const auto bi = run_ref(op::lstm(rnn_direction::bidirectional), L.lstm_inputs());
     CHECK(bi[0].dims() == shape{5, 2, 2, 4});
     for (std::int64_t d = 0; d < 2; ++d) {
-        const auto one = run_ref(op::lstm(d == 0 ? TSR_RNN_FORWARD : TSR_RNN_BACKWARD),
-                                 {L.x, direction(L.h0, d), direction(L.c0, d), direction(L.w, d),
-                                  direction(L.wb, d), direction(L.r, d), direction(L.rb, d)});
+        const auto one =
+            run_ref(op::lstm(d == 0 ? rnn_direction::forward : rnn_direction::backward),
+                    {L.x, direction(L.h0, d), direction(L.c0, d), direction(L.w, d),
+                     direction(L.wb, d), direction(L.r, d), direction(L.rb, d)});
         check_close(hn_direction(bi[0], d), values(one[0]), 1e-6);
         check_close(hn_direction(bi[1], d), values(one[1]), 1e-6);
     }
@@ -204,7 +206,7 @@ TEST_CASE("gru: bidirectional == forward + backward") {
     const layer L(4, 3, 2, 3, 2, 3, 33);
     const auto bi = run1(op::gru(rnn_direction::bidirectional), L.gru_inputs());
     for (std::int64_t d = 0; d < 2; ++d) {
-        const auto one = run1(op::gru(d == 0 ? TSR_RNN_FORWARD : TSR_RNN_BACKWARD),
+        const auto one = run1(op::gru(d == 0 ? rnn_direction::forward : rnn_direction::backward),
                               {L.x, direction(L.h0, d), direction(L.w, d), direction(L.wb, d),
                                direction(L.r, d), direction(L.rb, d)});
         check_close(hn_direction(bi, d), values(one), 1e-6);
@@ -267,8 +269,7 @@ TEST_CASE("lstm and gru: validation names op, tensor and dimension") {
     check_error([&] { op::lstm().infer(bad); }, {"tensor 'h0'", "dim 1 (batch) is 5, expected 2"});
     check_error([&] { op::lstm().infer(descs(L.gru_inputs())); },
                 {"lstm", "expects 7 inputs, got 6"});
-    op::lstm unknown;
-    unknown.direction = 3;
+    const op::lstm unknown = test::with_raw_params(op::lstm(), [](auto& p) { p.direction = 3; });
     check_error([&] { unknown.infer(d); }, {"unknown direction value 3"});
     bad = d;
     for (auto& t : bad) t = t.with_type(dtype::i8);

@@ -3,6 +3,7 @@
 // hand cases), with validation.
 #include <doctest/doctest.h>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/data_movement.hpp"
 
@@ -132,34 +133,34 @@ TEST_CASE("resize_bilinear: validation") {
             op::resize_bilinear(2, 2).infer({tensor_desc(shape::nchw(1, 1, 0, 4), dtype::f32)});
         },
         {"tensor 'src'", "dim 2 is 0, must be > 0"});
-    op::resize_bilinear bad(2, 2);
-    bad.align_corners = 7;
+    const op::resize_bilinear bad =
+        test::with_raw_params(op::resize_bilinear(2, 2), [](auto& p) { p.align_corners = 7; });
     check_error([&] { bad.infer({x}); }, {"align_corners is 7, must be 0 or 1"});
 }
 
 TEST_CASE("pad: every mode on abcd against hand cases") {
     const auto x = make(shape{4}, {1, 2, 3, 4});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_CONSTANT, 9), {x})),
+    check_close(values(run1(op::pad({3}, {3}, pad_kind::constant, 9), {x})),
                 {9, 9, 9, 1, 2, 3, 4, 9, 9, 9});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_REFLECT), {x})),
+    check_close(values(run1(op::pad({3}, {3}, pad_kind::reflect), {x})),
                 {4, 3, 2, 1, 2, 3, 4, 3, 2, 1});
-    check_close(values(run1(op::pad({3}, {3}, TSR_PAD_SYMMETRIC), {x})),
+    check_close(values(run1(op::pad({3}, {3}, pad_kind::symmetric), {x})),
                 {3, 2, 1, 1, 2, 3, 4, 4, 3, 2});
-    check_close(values(run1(op::pad({2}, {1}, TSR_PAD_EDGE), {x})), {1, 1, 1, 2, 3, 4, 4});
-    check_close(values(run1(op::pad({4}, {4}, TSR_PAD_SYMMETRIC), {x})),
+    check_close(values(run1(op::pad({2}, {1}, pad_kind::edge), {x})), {1, 1, 1, 2, 3, 4, 4});
+    check_close(values(run1(op::pad({4}, {4}, pad_kind::symmetric), {x})),
                 {4, 3, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1});
 }
 
 TEST_CASE("pad: 2-D with different amounts per dim, corners, raw and quantised dtypes") {
     const auto x = make(shape{2, 2}, {1, 2, 3, 4});
-    const auto r = run1(op::pad({1, 0}, {0, 1}, TSR_PAD_REFLECT), {x});
+    const auto r = run1(op::pad({1, 0}, {0, 1}, pad_kind::reflect), {x});
     CHECK(r.dims() == shape{3, 3});
     check_close(values(r), {3, 4, 3, 1, 2, 1, 3, 4, 3});
-    const auto e = run1(op::pad({1, 1}, {1, 1}, TSR_PAD_EDGE), {x});
+    const auto e = run1(op::pad({1, 1}, {1, 1}, pad_kind::edge), {x});
     check_close(values(e), {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
     // Q7.8: the constant is a real value, stored as raw 384.
     const auto q = make_raw(shape{2}, {256, -256}, dtype::i16, {1.0f, 0, 8});
-    CHECK(raw_values(run1(op::pad({1}, {0}, TSR_PAD_CONSTANT, 1.5), {q})) ==
+    CHECK(raw_values(run1(op::pad({1}, {0}, pad_kind::constant, 1.5), {q})) ==
           std::vector<double>{384, 256, -256});
     // NCHW image padded only in H and W (CLML's Left/Right/Top/Bottom).
     const auto img = op::pad().set_dim(2, 1, 2).set_dim(3, 3, 0).infer(
@@ -169,9 +170,9 @@ TEST_CASE("pad: 2-D with different amounts per dim, corners, raw and quantised d
 
 TEST_CASE("pad: validation") {
     const tensor_desc x(shape{4}, dtype::f32);
-    check_error([&] { op::pad({4}, {0}, TSR_PAD_REFLECT).infer({x}); },
+    check_error([&] { op::pad({4}, {0}, pad_kind::reflect).infer({x}); },
                 {"pad", "tensor 'src'", "dim 0 is 4: reflect padding 4 must be <= 3"});
-    check_error([&] { op::pad({0}, {5}, TSR_PAD_SYMMETRIC).infer({x}); },
+    check_error([&] { op::pad({0}, {5}, pad_kind::symmetric).infer({x}); },
                 {"tensor 'src'", "dim 0 is 4: symmetric padding 5 must be <= 4"});
     check_error([&] { op::pad({-1}, {0}).infer({x}); },
                 {"padding of dim 0 is (-1, 0), must be >= 0"});
@@ -180,8 +181,9 @@ TEST_CASE("pad: validation") {
             op::pad({0, 1}, {0, 0}).infer({x});
         },
         {"tensor 'src'", "rank is 1 but dim 1 is padded"});
-    check_error([&] { op::pad({1}, {1}, TSR_PAD_EDGE).infer({tensor_desc(shape{0}, dtype::f32)}); },
-                {"edge padding needs an element"});
+    check_error(
+        [&] { op::pad({1}, {1}, pad_kind::edge).infer({tensor_desc(shape{0}, dtype::f32)}); },
+        {"edge padding needs an element"});
     op::pad bad;
     bad.mode = 4;
     check_error([&] { bad.infer({x}); }, {"unknown pad mode value 4"});

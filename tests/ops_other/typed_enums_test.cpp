@@ -101,15 +101,16 @@ TEST_CASE("typed constructors and setters set the same ABI fields as the C enums
     CHECK(b.rounding == TSR_ROUND_TO_ZERO);
     CHECK(b.overflow == TSR_OVERFLOW_WRAP);
     CHECK(op::unary(unary_kind::rsqrt, 1e-3f).op == TSR_UNARY_RSQRT);
-    CHECK(op::unary(unary_kind::rsqrt, 1e-3f).epsilon == 1e-3f);
+    CHECK(op::unary(unary_kind::rsqrt, 1e-3f).epsilon() == 1e-3f);
     CHECK(op::reduce(reduce_kind::mean).op == TSR_REDUCE_MEAN);
     CHECK(op::matmul().operation(matmul_kind::greater).op == TSR_MATMUL_GREATER);
-    CHECK(op::moments().correction(bessel_correction::sample).bessel == TSR_BESSEL_SAMPLE);
+    CHECK(op::moments().correction(bessel_correction::sample).bessel() ==
+          bessel_correction::sample);
     CHECK(op::depth_to_space(3, depth_to_space_kind::crd).mode == TSR_DEPTH_TO_SPACE_CRD);
-    CHECK(op::depth_to_space(3, depth_to_space_kind::crd).block_size == 3);
+    CHECK(op::depth_to_space(3, depth_to_space_kind::crd).block_size() == 3);
     CHECK(op::pad({1}, {2}, pad_kind::reflect).mode == TSR_PAD_REFLECT);
-    CHECK(op::lstm(rnn_direction::bidirectional).direction == TSR_RNN_BIDIRECTIONAL);
-    CHECK(op::gru(rnn_direction::backward, false).all_timesteps == 0);
+    CHECK(op::lstm(rnn_direction::bidirectional).direction() == rnn_direction::bidirectional);
+    CHECK_FALSE(op::gru(rnn_direction::backward, false).all_timesteps());
     CHECK(op::lrn().kind(lrn_kind::within_channel).mode == TSR_LRN_WITHIN_CHANNEL);
     const op::conv2d c = op::conv2d()
                              .fuse(activation_kind::relu6)

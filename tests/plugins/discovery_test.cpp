@@ -15,6 +15,8 @@
 
 #include <tessera/tessera.hpp>
 
+#include "elf_cut.hpp"
+
 using namespace tessera;
 
 TEST_CASE("plugins listed in the environment are found and reported") {
@@ -46,8 +48,8 @@ TEST_CASE("plugins listed in the environment are found and reported") {
 TEST_CASE("auto places ops on the accelerator first and falls back to the reference") {
     graph g;
     const auto x = g.input("x", tensor_desc(shape::nchw(1, 5, 2, 3), dtype::f32));
-    const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {x});
-    const auto s = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {r});
+    const auto r = g.apply("relu", op::activation(activation_kind::relu), {x});
+    const auto s = g.apply("sig", op::activation(activation_kind::sigmoid), {r});
     g.output(s);
     auto cg = g.compile("auto");
     REQUIRE(cg.placements().size() == 2);
@@ -71,7 +73,7 @@ TEST_CASE("auto places ops on the accelerator first and falls back to the refere
 namespace {
 
 /// A folder of files named like plugins that once hung or killed discovery: a FIFO (dlopen
-/// blocks opening it) and a library cut in half (dlopen's relocation hits SIGBUS).
+/// blocks opening it) and a library cut inside a segment (dlopen's relocation hits SIGBUS).
 std::string hostile_dir;
 
 std::string make_hostile_dir() {
@@ -83,7 +85,8 @@ std::string make_hostile_dir() {
     const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
                                   std::istreambuf_iterator<char>()};
     std::ofstream(dir + "/libtessera_plugin_truncated.so", std::ios::binary)
-        .write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+        .write(bytes.data(),
+               static_cast<std::streamsize>(tessera::testing::inside_last_segment(bytes)));
     return dir;
 }
 

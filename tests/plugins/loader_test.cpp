@@ -73,7 +73,8 @@ TEST_CASE("the reference plugin loads through dlopen and replaces the built-in c
     REQUIRE(b.devices().size() == 1);
     CHECK(b.devices()[0].kind == "cpu");
     const tensor_desc d(shape{2, 3}, dtype::f32);
-    const op_support s = b.query(op::activation(TSR_ACT_RELU), {d}, {d.with_layout(layout::any())});
+    const op_support s =
+        b.query(op::activation(activation_kind::relu), {d}, {d.with_layout(layout::any())});
     CHECK(s.level == TSR_SUPPORT_NATIVE);
     REQUIRE(s.outputs.size() == 1);
     CHECK(s.outputs[0].is_row_major());

@@ -37,7 +37,7 @@ toy_router stated_router() {
         });
     r.state<op::binary>(
         [](const op::binary& b, const descs&) {
-            return b.op == TSR_BINARY_ADD
+            return b.kind() == binary_kind::add
                        ? sdk::support::native()
                        : sdk::support::declined(TSR_REASON_ATTRIBUTE, "add only");
         },
@@ -66,26 +66,26 @@ TEST_CASE("op_router: a stated op gets its own rule, with the op's attributes an
     CHECK(l.reason == TSR_REASON_ATTRIBUTE);
     CHECK(l.text == "no log-softmax");
 
-    CHECK(r.query(op::binary(TSR_BINARY_ADD), descs{x, x}).level == TSR_SUPPORT_NATIVE);
-    CHECK(r.query(op::binary(TSR_BINARY_MUL), descs{x, x}).reason == TSR_REASON_ATTRIBUTE);
+    CHECK(r.query(op::binary(binary_kind::add), descs{x, x}).level == TSR_SUPPORT_NATIVE);
+    CHECK(r.query(op::binary(binary_kind::mul), descs{x, x}).reason == TSR_REASON_ATTRIBUTE);
 
     CHECK(r.build(plain, 7)->built_by == "softmax");
     CHECK(r.build(plain, 7)->node_id == 7);
     CHECK(r.build(logsm, 1)->built_by == "log-softmax");
-    CHECK(r.build(op::binary(TSR_BINARY_SUB), 2)->built_by == "binary");
+    CHECK(r.build(op::binary(binary_kind::sub), 2)->built_by == "binary");
     CHECK(r.states(plain));
-    CHECK_FALSE(r.states(op::unary(TSR_UNARY_EXP)));
+    CHECK_FALSE(r.states(op::unary(unary_kind::exp)));
 }
 
 TEST_CASE("op_router: an unstated op is declined with TSR_REASON_OP_KIND and cannot be built") {
     toy_router r = stated_router();
     const tensor_desc x(shape{4}, dtype::f32);
-    const sdk::support s = r.query(op::unary(TSR_UNARY_EXP), descs{x});
+    const sdk::support s = r.query(op::unary(unary_kind::exp), descs{x});
     CHECK(s.level == TSR_SUPPORT_NONE);
     CHECK(s.reason == TSR_REASON_OP_KIND);
     CHECK(s.text == "unary is not supported by the toy backend");
     try {
-        r.build(op::unary(TSR_UNARY_EXP), 0);
+        r.build(op::unary(unary_kind::exp), 0);
         FAIL("expected an error");
     } catch (const error& e) {
         CHECK(e.code() == status::unsupported);
@@ -94,7 +94,7 @@ TEST_CASE("op_router: an unstated op is declined with TSR_REASON_OP_KIND and can
     }
 
     r.decline_others([](const op_desc& o) { return std::string(o.name()) + " has no toy kernel"; });
-    CHECK(r.query(op::unary(TSR_UNARY_EXP), descs{x}).text == "unary has no toy kernel");
+    CHECK(r.query(op::unary(unary_kind::exp), descs{x}).text == "unary has no toy kernel");
     CHECK_FALSE(r.emulates_others());
 }
 
@@ -113,13 +113,13 @@ TEST_CASE("op_router: where the backend opts in, unstated ops run emulated") {
         });
     const tensor_desc x(shape{4}, dtype::f32);
 
-    const sdk::support s = r.query(op::unary(TSR_UNARY_EXP), descs{x});
+    const sdk::support s = r.query(op::unary(unary_kind::exp), descs{x});
     CHECK(s.level == TSR_SUPPORT_EMULATED);
     CHECK(s.reason == TSR_REASON_OP_KIND);
     CHECK(s.text == "runs on the reference kernels");
     REQUIRE(s.inputs.size() == 1);
     CHECK(s.inputs[0] == x);
-    CHECK(r.build(op::unary(TSR_UNARY_EXP), 3)->built_by == "reference unary");
+    CHECK(r.build(op::unary(unary_kind::exp), 3)->built_by == "reference unary");
 
     // the emulation rule may still decline; stated ops keep their own rules
     CHECK(r.query(op::custom(), descs{x}).level == TSR_SUPPORT_NONE);

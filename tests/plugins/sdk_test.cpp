@@ -29,7 +29,7 @@ TEST_CASE("an invalid op is declined with a reason code, not thrown") {
     backend b(reference::plugin_table());
     const tensor_desc a(shape{2, 3}, dtype::f32), c(shape{4, 3}, dtype::f32);
     const op_support s =
-        b.query(op::binary(TSR_BINARY_ADD), {a, c}, {a.with_layout(layout::any())});
+        b.query(op::binary(binary_kind::add), {a, c}, {a.with_layout(layout::any())});
     CHECK(s.level == TSR_SUPPORT_NONE);
     CHECK(s.reason == TSR_REASON_INVALID);
     CHECK(s.text.find("binary") != std::string::npos);
@@ -92,7 +92,7 @@ TEST_CASE("zero-copy import shares memory, misaligned memory is refused") {
 TEST_CASE("execute errors carry the node name across the boundary") {
     backend b(reference::plugin_table());
     const tensor_desc d(shape{4}, dtype::f32);
-    op_desc relu = op::activation(TSR_ACT_RELU);
+    op_desc relu = op::activation(activation_kind::relu);
     tsr_tensor_desc descs[2] = {d.c_desc(), d.c_desc()};
     const int in_id = 0, out_id = 1;
     tsr_node n{};

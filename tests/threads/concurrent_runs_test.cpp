@@ -37,10 +37,10 @@ graph network() {
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1).bias(),
                      {x, g.constant("w", data(shape{16, 5, 3, 3}, 1, 0.3f)),
                       g.constant("b", data(shape{16}, 2, 0.1f))});
-    t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
-    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
-    const auto skip = g.apply("tanh", op::activation(TSR_ACT_TANH), {t});
-    t = g.apply("sum", op::binary(TSR_BINARY_ADD), {t, skip});
+    t = g.apply("relu", op::activation(activation_kind::relu), {t});
+    t = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {t});
+    const auto skip = g.apply("tanh", op::activation(activation_kind::tanh), {t});
+    t = g.apply("sum", op::binary(binary_kind::add), {t, skip});
     t = g.apply("fc", op::fully_connected().flatten_from(1),
                 {t, g.constant("fc.w", data(shape{7, 16 * 6 * 5}, 3, 0.05f))});
     t = g.apply("softmax", op::softmax(), {t});
