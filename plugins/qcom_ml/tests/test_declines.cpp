@@ -5,7 +5,8 @@
 using namespace qcom_test;
 
 TEST_CASE("ops CLML lacks are declined as op kind") {
-    const auto s = query_op(op::unary(TSR_UNARY_EXP), {tensor_desc(shape{1, 4, 4, 4}, dtype::f32)});
+    const auto s =
+        query_op(op::unary(unary_kind::exp), {tensor_desc(shape{1, 4, 4, 4}, dtype::f32)});
     CHECK_FALSE(s.supported());
     CHECK(s.reason == TSR_REASON_OP_KIND);
     CHECK(s.text.find("unary") != std::string::npos);
@@ -18,12 +19,12 @@ TEST_CASE("attributes without an exact CLML form are declined as attribute") {
         std::vector<tensor_desc> inputs;
     };
     const std::vector<attribute_case> cases = {
-        {op::activation(TSR_ACT_SOFT_RELU), {x}},
-        {op::activation(TSR_ACT_GELU), {x}},
-        {op::activation(TSR_ACT_TANH, 2.0f, 1.0f), {x}},
+        {op::activation(activation_kind::soft_relu), {x}},
+        {op::activation(activation_kind::gelu), {x}},
+        {op::activation(activation_kind::tanh, 2.0f, 1.0f), {x}},
         {op::softmax().along(1).logarithmic(), {x}},
-        {op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {x}},
-        {op::binary(TSR_BINARY_ADD).set_gamma(1.0f), {x, x, x}},
+        {op::depth_to_space(2, depth_to_space_kind::crd), {x}},
+        {op::binary(binary_kind::add).set_gamma(1.0f), {x, x, x}},
         {op::pad().set_pads({0, 1, 0, 0}, {0, 0, 0, 0}), {x}},
     };
     for (const auto& c : cases) {
@@ -37,11 +38,11 @@ TEST_CASE("attributes without an exact CLML form are declined as attribute") {
 
 TEST_CASE("unsupported dtypes and shapes") {
     const auto s =
-        query_op(op::activation(TSR_ACT_RELU),
+        query_op(op::activation(activation_kind::relu),
                  {tensor_desc(shape{1, 4, 4, 4}, dtype::i8, layout::row_major(), {0.1f, 0, 0})});
     CHECK(s.reason == TSR_REASON_DTYPE);
-    const auto r = query_op(op::binary(TSR_BINARY_ADD), {tensor_desc(shape{2, 3, 4}, dtype::f32),
-                                                         tensor_desc(shape{4}, dtype::f32)});
+    const auto r = query_op(op::binary(binary_kind::add), {tensor_desc(shape{2, 3, 4}, dtype::f32),
+                                                           tensor_desc(shape{4}, dtype::f32)});
     CHECK(r.reason == TSR_REASON_SHAPE);
 }
 
@@ -51,9 +52,9 @@ TEST_CASE("declined ops fall back to the reference with the reason recorded") {
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
                      {x, g.constant("w", values({4, 4, 3, 3}, 1))});
-    t = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});
-    t = g.apply("clip", op::activation(TSR_ACT_SOFT_RELU), {t});
-    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
+    t = g.apply("exp", op::unary(unary_kind::exp), {t});
+    t = g.apply("clip", op::activation(activation_kind::soft_relu), {t});
+    t = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {t});
     g.output(t);
     compiled_graph cg = g.compile("qcom-ml|reference");
     const auto& p = cg.placements();
@@ -73,7 +74,7 @@ TEST_CASE("declined ops fall back to the reference with the reason recorded") {
 
 TEST_CASE("PReLU: a slope varying along an axis other than the channel is declined") {
     const tensor_desc src(shape{2, 3, 4, 3}, dtype::f32);
-    const op::activation prelu(TSR_ACT_PRELU);
+    const op::activation prelu(activation_kind::prelu);
     // [1, 1, 1, W] with W == C: CLML would read it as one slope per channel.
     const op_support per_column =
         query_op(prelu, {src, tensor_desc(shape{1, 1, 1, 3}, dtype::f32)});

@@ -11,7 +11,7 @@ namespace {
 graph small_cnn() {
     graph g;
     const auto x = g.input("image", tensor_desc(shape{1, 3, 16, 16}, dtype::f32));
-    auto t = g.apply("conv1", op::conv2d().padding(1, 1, 1, 1).bias().fuse(TSR_ACT_RELU),
+    auto t = g.apply("conv1", op::conv2d().padding(1, 1, 1, 1).bias().fuse(activation_kind::relu),
                      {x, g.constant("w1", values({8, 3, 3, 3}, 1, -0.5f, 0.5f)),
                       g.constant("b1", values({8}, 2, -0.1f, 0.1f))});
     t = g.apply("bn", op::batchnorm(),
@@ -21,9 +21,10 @@ graph small_cnn() {
                  g.constant("shift", values({8}, 6, -0.1f, 0.1f))});
     t = g.apply("dw", op::conv2d().groups(8).padding(1, 1, 1, 1),
                 {t, g.constant("wd", values({8, 1, 3, 3}, 7, -0.5f, 0.5f))});
-    t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
-    const auto skip = g.apply("skip", op::binary(TSR_BINARY_ADD).set_beta(0.5f), {t, t});
-    t = g.apply("pool", op::pooling(TSR_POOL_AVERAGE_EXCLUDE_PADDING).kernel(2, 2).stride(2, 2),
+    t = g.apply("relu6", op::activation(activation_kind::relu6), {t});
+    const auto skip = g.apply("skip", op::binary(binary_kind::add).set_beta(0.5f), {t, t});
+    t = g.apply("pool",
+                op::pooling(pooling_kind::average_exclude_padding).kernel(2, 2).stride(2, 2),
                 {skip});
     t = g.apply("fc", op::fully_connected().bias(),
                 {t, g.constant("wf", values({10, 8 * 8 * 8}, 8, -0.05f, 0.05f)),
@@ -75,10 +76,10 @@ TEST_CASE("flatten -> gemm stays OPTIMAL on the device: no reorder, no transfer"
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{1, 6, 4, 5}, dtype::f32));
-    auto t = g.apply("act", op::activation(TSR_ACT_SIGMOID), {x});
+    auto t = g.apply("act", op::activation(activation_kind::sigmoid), {x});
     t = g.apply("flat", op::reshape().set_dims({6, 20}), {t});
     t = g.apply("mm", op::gemm(), {t, g.constant("b", values({20, 3}, 30))});
-    t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
+    t = g.apply("relu", op::activation(activation_kind::relu), {t});
     g.output(t);
     compiled_graph cg = g.compile("qcom-ml|reference");
     const std::string report = cg.placement_report();
@@ -97,9 +98,9 @@ TEST_CASE("an op that reads plain matrices gets a qcom-ml reorder, not a host tr
     load_plugin();
     graph g;
     const auto x = g.input("x", tensor_desc(shape{6, 20}, dtype::f32));
-    auto t = g.apply("act", op::activation(TSR_ACT_SIGMOID), {x});
+    auto t = g.apply("act", op::activation(activation_kind::sigmoid), {x});
     t = g.apply("tr", op::transpose(), {t});  // CLML's matrix transpose: linear tensors only
-    t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
+    t = g.apply("relu", op::activation(activation_kind::relu), {t});
     g.output(t);
     compiled_graph cg = g.compile("qcom-ml|reference");
     const std::string report = cg.placement_report();
@@ -150,9 +151,9 @@ TEST_CASE(
     const auto x = g.input("x", tensor_desc(shape{1, 4, 6, 7}, dtype::f32));
     const auto y = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
                            {x, g.constant("w", values({8, 4, 3, 3}, 40))});
-    const auto a = g.apply("abs", op::activation(TSR_ACT_ABS), {y});
-    const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {y});
-    const auto s = g.apply("sum", op::binary(TSR_BINARY_ADD), {a, r});
+    const auto a = g.apply("abs", op::activation(activation_kind::abs), {y});
+    const auto r = g.apply("relu", op::activation(activation_kind::relu), {y});
+    const auto s = g.apply("sum", op::binary(binary_kind::add), {a, r});
     g.output(s);
     compiled_graph cg = g.compile("qcom-ml|reference");
     compiled_graph ref = g.compile("reference");
@@ -171,9 +172,9 @@ TEST_CASE("a clip between qcom-ml ops (CLML's clip op) replays with new inputs")
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
     auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
                      {x, g.constant("w", values({8, 4, 3, 3}, 50))});
-    t = g.apply("clip", op::activation(TSR_ACT_CLIP, -0.5f, 0.5f), {t});
-    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
-    t = g.apply("relu6", op::activation(TSR_ACT_BOUNDED_RELU, 0.25f), {t});
+    t = g.apply("clip", op::activation(activation_kind::clip, -0.5f, 0.5f), {t});
+    t = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {t});
+    t = g.apply("relu6", op::activation(activation_kind::bounded_relu, 0.25f), {t});
     g.output(t);
     compiled_graph cg = g.compile("qcom-ml!");
     compiled_graph ref = g.compile("reference");

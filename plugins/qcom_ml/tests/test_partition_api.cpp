@@ -31,7 +31,8 @@ TEST_CASE("a compiled partition replays its recording with the buffers of each c
     load_plugin();
     backend b = backend::create("qcom-ml");
     const tensor_desc x(shape{1, 4, 6, 6}, dtype::f32);
-    const op_desc relu = op::activation(TSR_ACT_ELU, 1.0f), sig = op::activation(TSR_ACT_SIGMOID);
+    const op_desc relu = op::activation(activation_kind::elu, 1.0f),
+                  sig = op::activation(activation_kind::sigmoid);
     const auto s1 = b.query(relu, {x}, {x.with_layout(layout::any())}, "elu");
     REQUIRE(s1.supported());
     const tensor_desc t1 = s1.outputs.at(0);
@@ -90,9 +91,9 @@ TEST_CASE("an OPTIMAL tensor read by a later qcom-ml partition stays OPTIMAL") {
     const auto x = g.input("x", tensor_desc(shape{1, 4, 8, 8}, dtype::f32));
     const auto t = g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
                            {x, g.constant("w", values({4, 4, 3, 3}, 1))});
-    const auto u = g.apply("exp", op::unary(TSR_UNARY_EXP), {t});  // reference
-    const auto v =
-        g.apply("add", op::binary(TSR_BINARY_ADD), {t, u});  // t straight from the first partition
+    const auto u = g.apply("exp", op::unary(unary_kind::exp), {t});  // reference
+    const auto v = g.apply("add", op::binary(binary_kind::add),
+                           {t, u});  // t straight from the first partition
     g.output(v);
     compiled_graph cg = g.compile("qcom-ml|reference");
     const std::string report = cg.placement_report();

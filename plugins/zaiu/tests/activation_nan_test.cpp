@@ -39,27 +39,28 @@ void check_nan_policy(const op::activation& a, const tensor& x) {
 TEST_CASE("activations with NaN inputs follow propagate_nan like the reference") {
     const tensor x = with_nans(shape::nchw(1, 3, 5, 37), 200);
     for (const op::activation& base :
-         {op::activation(TSR_ACT_RELU), op::activation(TSR_ACT_RELU6),
-          op::activation(TSR_ACT_LEAKY_RELU, 0.1f), op::activation(TSR_ACT_TANH),
-          op::activation(TSR_ACT_SIGMOID), op::activation(TSR_ACT_GELU, 1.0f)}) {
+         {op::activation(activation_kind::relu), op::activation(activation_kind::relu6),
+          op::activation(activation_kind::leaky_relu, 0.1f), op::activation(activation_kind::tanh),
+          op::activation(activation_kind::sigmoid), op::activation(activation_kind::gelu, 1.0f)}) {
         CAPTURE(base.act.kind);
         op::activation keep = base, zero = base;
         check_nan_policy(keep.set_propagate_nan(true), x);
         check_nan_policy(zero.set_propagate_nan(false), x);
     }
     // the policy value is final: a clipping value does not touch the zeros
-    check_nan_policy(op::activation(TSR_ACT_RELU).set_clipping_value(2.5f).set_propagate_nan(false),
-                     x);
+    check_nan_policy(
+        op::activation(activation_kind::relu).set_clipping_value(2.5f).set_propagate_nan(false), x);
 }
 
 TEST_CASE("activation clipping_value clips relu and leaky relu, other kinds decline") {
     const tensor x = values(shape{4, 70}, 201, -8.0f, 8.0f);
-    check_op(op::activation(TSR_ACT_RELU).set_clipping_value(2.5f), {x});
-    check_op(op::activation(TSR_ACT_RELU6).set_clipping_value(3.0f), {x});  // min(6, 3)
-    check_op(op::activation(TSR_ACT_BOUNDED_RELU, 2.0f).set_clipping_value(5.0f),
+    check_op(op::activation(activation_kind::relu).set_clipping_value(2.5f), {x});
+    check_op(op::activation(activation_kind::relu6).set_clipping_value(3.0f), {x});  // min(6, 3)
+    check_op(op::activation(activation_kind::bounded_relu, 2.0f).set_clipping_value(5.0f),
              {x});  // min(2, 5)
-    check_op(op::activation(TSR_ACT_LEAKY_RELU, 0.2f).set_clipping_value(1.5f), {x});
-    const op::activation tanh_clipped = op::activation(TSR_ACT_TANH).set_clipping_value(0.5f);
+    check_op(op::activation(activation_kind::leaky_relu, 0.2f).set_clipping_value(1.5f), {x});
+    const op::activation tanh_clipped =
+        op::activation(activation_kind::tanh).set_clipping_value(0.5f);
     std::string report;
     const tensor y = run_op(tanh_clipped, {x}, "zaiu|reference", {}, &report).at(0);
     CAPTURE(report);

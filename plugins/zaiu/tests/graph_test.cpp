@@ -37,7 +37,7 @@ TEST_CASE("one emulator device naming the zDNN level") {
 TEST_CASE("outputs get stick layouts sized as zDNN transformed buffers") {
     // NHWC (1,2,33,65) takes 8 pages (zdnn-facts): logical NCHW [1,65,2,33].
     const tensor_desc x(shape::nchw(1, 65, 2, 33), dtype::f32);
-    const op_support s = ask(op::activation(TSR_ACT_RELU), {x});
+    const op_support s = ask(op::activation(activation_kind::relu), {x});
     REQUIRE(s.supported());
     CHECK(s.outputs[0].is_opaque());
     CHECK(s.outputs[0].opaque_backend() == "zaiu");
@@ -45,7 +45,7 @@ TEST_CASE("outputs get stick layouts sized as zDNN transformed buffers") {
     CHECK(s.outputs[0].size_bytes() == 32768);
     CHECK(s.inputs[0].opaque_format() == "4DFEATURE-NHWC");
     // Conv weights [O,C,KH,KW] go to 4DKERNEL HWCK: (3,3,33,65) = 147456 bytes.
-    const op_support c = ask(op::conv2d().padding(TSR_PADDING_SAME),
+    const op_support c = ask(op::conv2d().padding(padding_kind::same),
                              {tensor_desc(shape::nchw(1, 33, 8, 8), dtype::f32),
                               tensor_desc(shape{65, 33, 3, 3}, dtype::f32)});
     REQUIRE(c.supported());
@@ -56,9 +56,10 @@ TEST_CASE("outputs get stick layouts sized as zDNN transformed buffers") {
 TEST_CASE("declines carry reason codes") {
     const tensor_desc x(shape::nchw(1, 4, 8, 8), dtype::f32);
     auto reason = [](const op_support& s) { return s.supported() ? TSR_REASON_NONE : s.reason; };
-    CHECK(reason(ask(op::binary(TSR_BINARY_ADD),
+    CHECK(reason(ask(op::binary(binary_kind::add),
                      {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)})) == TSR_REASON_SHAPE);
-    CHECK(reason(ask(op::binary(TSR_BINARY_ADD).set_alpha(2.0f), {x, x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::binary(binary_kind::add).set_alpha(2.0f), {x, x})) ==
+          TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::conv2d().padding(1, 1, 1, 1).groups(4),
                      {x, tensor_desc(shape{4, 1, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::conv2d().dilation(2, 2),
@@ -67,20 +68,22 @@ TEST_CASE("declines carry reason codes") {
                      {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::conv2d().transposed(), {x, tensor_desc(shape{4, 4, 3, 3}, dtype::f32)})) ==
           TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1),
-                     {x})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::pooling(TSR_POOL_MAX).kernel(3, 3).padding(1, 0, 1, 0), {x})) ==
+    CHECK(reason(ask(
+              op::pooling(pooling_kind::average_include_padding).kernel(3, 3).padding(1, 1, 1, 1),
+              {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::pooling(pooling_kind::max).kernel(3, 3).padding(1, 0, 1, 0), {x})) ==
           TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::unary(TSR_UNARY_ABS), {x})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::activation(TSR_ACT_ELU, 1.0f), {x})) == TSR_REASON_ATTRIBUTE);
-    CHECK(reason(ask(op::activation(TSR_ACT_GELU), {x})) == TSR_REASON_ATTRIBUTE);  // erf form
-    CHECK(reason(ask(op::reduce(TSR_REDUCE_SUM), {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::unary(unary_kind::abs), {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::activation(activation_kind::elu, 1.0f), {x})) == TSR_REASON_ATTRIBUTE);
+    CHECK(reason(ask(op::activation(activation_kind::gelu), {x})) ==
+          TSR_REASON_ATTRIBUTE);  // erf form
+    CHECK(reason(ask(op::reduce(reduce_kind::sum), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::softmax().along(1), {x})) == TSR_REASON_ATTRIBUTE);
     CHECK(reason(ask(op::transpose(), {x})) == TSR_REASON_OP_KIND);
-    CHECK(reason(ask(op::activation(TSR_ACT_RELU), {x.with_type(dtype::i8, {0.5f, 0, 0})})) ==
-          TSR_REASON_DTYPE);
+    CHECK(reason(ask(op::activation(activation_kind::relu),
+                     {x.with_type(dtype::i8, {0.5f, 0, 0})})) == TSR_REASON_DTYPE);
     const op_support s =
-        ask(op::binary(TSR_BINARY_ADD), {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)});
+        ask(op::binary(binary_kind::add), {x, tensor_desc(shape{1, 4, 1, 1}, dtype::f32)});
     CHECK(s.text.find("broadcast") != std::string::npos);
 }
 
@@ -94,8 +97,8 @@ TEST_CASE("consecutive zaiu ops keep the sticks, results match the reference") {
     t = g.apply("bn", op::batchnorm(),
                 {t, g.constant("m", values(shape{6}, 73, -0.1f, 0.1f)),
                  g.constant("v", values(shape{6}, 74, 0.5f, 1.5f))});
-    t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
-    t = g.apply("pool", op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {t});
+    t = g.apply("relu", op::activation(activation_kind::relu), {t});
+    t = g.apply("pool", op::pooling(pooling_kind::max).kernel(2, 2).stride(2, 2), {t});
     t = g.apply("fc", op::fully_connected().bias(),
                 {t, g.constant("fw", values(shape{10, 6 * 6 * 8}, 75, -0.1f, 0.1f)),
                  g.constant("fb", values(shape{10}, 76, -0.1f, 0.1f))});
@@ -120,11 +123,11 @@ TEST_CASE("declined ops fall back with the reason in the report") {
     graph g;
     const tensor image = values(shape::nchw(1, 4, 9, 9), 80, -1, 1);
     const auto x = g.input("x", image.desc());
-    auto t = g.apply("relu", op::activation(TSR_ACT_RELU), {x});
+    auto t = g.apply("relu", op::activation(activation_kind::relu), {x});
     t = g.apply("dw", op::conv2d().padding(1, 1, 1, 1).groups(4),
                 {t, g.constant("w", values(shape{4, 1, 3, 3}, 81, -0.5f, 0.5f))});
-    t = g.apply("sig", op::activation(TSR_ACT_SIGMOID), {t});
-    t = g.apply("abs", op::unary(TSR_UNARY_ABS), {t});
+    t = g.apply("sig", op::activation(activation_kind::sigmoid), {t});
+    t = g.apply("abs", op::unary(unary_kind::abs), {t});
     g.output(t);
     compiled_graph z = g.compile("zaiu|reference");
     const std::string report = z.placement_report();
@@ -142,7 +145,7 @@ TEST_CASE("declined ops fall back with the reason in the report") {
 TEST_CASE("a strict zaiu! fails with unsupported on an op the zAIU lacks") {
     graph g;
     const auto x = g.input("x", tensor_desc(shape{4, 6}, dtype::f32));
-    g.output(g.apply("neg", op::unary(TSR_UNARY_NEG), {x}));
+    g.output(g.apply("neg", op::unary(unary_kind::neg), {x}));
     try {
         (void)g.compile("zaiu!");
         FAIL("expected an error");
@@ -155,7 +158,7 @@ TEST_CASE("a strict zaiu! fails with unsupported on an op the zAIU lacks") {
 TEST_CASE("host copies: any strided host layout in, row-major out, f16 on the way") {
     backend b = zaiu_backend();
     const tensor host = values(shape::nchw(2, 70, 3, 5), 90, -3, 3);
-    const op_support s = ask(op::activation(TSR_ACT_RELU), {host.desc()});
+    const op_support s = ask(op::activation(activation_kind::relu), {host.desc()});
     REQUIRE(s.supported());
     buffer buf = b.allocate(s.inputs[0]);
     buf.copy_from_host(host.clone(layout::nhwc()), s.inputs[0]);

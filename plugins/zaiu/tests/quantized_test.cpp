@@ -146,8 +146,8 @@ TEST_CASE("quantized_matmul comparisons are exact with power-of-two scales") {
     const tensor a = int8_tensor(shape{6, 10}, -4, 4, 0.5f, 1, 23);
     const tensor b = int8_tensor(shape{10, 7}, -4, 4, 0.25f, -1, 24);
     const tensor c = int8_tensor(shape{7}, -20, 20, 0.125f, 2, 25);
-    for (auto o : {TSR_MATMUL_GREATER, TSR_MATMUL_GREATER_EQUAL, TSR_MATMUL_EQUAL,
-                   TSR_MATMUL_NOT_EQUAL, TSR_MATMUL_LESSER_EQUAL, TSR_MATMUL_LESSER}) {
+    for (auto o : {matmul_kind::greater, matmul_kind::greater_equal, matmul_kind::equal,
+                   matmul_kind::not_equal, matmul_kind::lesser_equal, matmul_kind::lesser}) {
         CAPTURE(o);
         check_quantized(op::quantized_matmul().operation(o), {a, b, c}, 0.0);
     }
@@ -167,7 +167,7 @@ TEST_CASE("quantized_matmul with a pre-computed bias") {
     tensor threshold = values(shape{9}, 31, -20, 20);
     for (std::int64_t i = 0; i < 9; ++i)
         threshold.data_as<float>()[i] = std::floor(threshold.data_as<float>()[i]);
-    check_quantized(op::quantized_matmul().precomputed().operation(TSR_MATMUL_GREATER_EQUAL),
+    check_quantized(op::quantized_matmul().precomputed().operation(matmul_kind::greater_equal),
                     {a_offset, b_small, threshold}, 0.0);
 }
 
@@ -206,7 +206,7 @@ TEST_CASE("quantized_matmul reads a floating A left in sticks by the previous za
     const tensor x =
         off_tie_tensor(shape{6, 24}, -40, 40, 0.5f, 38);  // relu leaves the positive values
     const auto in = g.input("x", x.desc());
-    const auto r = g.apply("relu", op::activation(TSR_ACT_RELU), {in});
+    const auto r = g.apply("relu", op::activation(activation_kind::relu), {in});
     const op::quantized_matmul q = op::quantized_matmul().input_quantization(0.5f, -5);
     const tensor w = int8_tensor(shape{24, 10}, -100, 100, 0.02f, 0, 39),
                  c = int8_tensor(shape{10}, -10, 10, 0.1f, 0, 40);
@@ -218,7 +218,8 @@ TEST_CASE("quantized_matmul reads a floating A left in sticks by the previous za
     CHECK(report.find("[reorder]") == std::string::npos);  // no reorder node inserted
     CHECK(report.find(" 0 reorders") != std::string::npos);  // and the partition ran none
     const tensor expected =
-        reference::execute(q, {reference::execute(op::activation(TSR_ACT_RELU), {x}).at(0), w, c})
+        reference::execute(
+            q, {reference::execute(op::activation(activation_kind::relu), {x}).at(0), w, c})
             .at(0);
     check_close(z.run({{"x", x}}).at("qmm"), expected, tolerance_of("zaiu"), 1,
                 "relu then quantized_matmul");
