@@ -1,15 +1,19 @@
 // bench_openvx.cpp: the OpenVX backend's Q7.8 layers against oneDNN fp32 on the same shapes
-// (Google Benchmark), one thread: convolution 3x3 64->64 on 56x56 (pad 1) and fully connected
-// 4096->4096, named openvx/<case>/1T and onednn/<case>/1T. The OpenVX graphs are verified once;
-// each iteration is one vxProcessGraph.
+// (Google Benchmark), 1 and 2 threads: convolution 3x3 64->64 on 56x56 (pad 1) and fully
+// connected 4096->4096, named openvx/<case>/<n>T and onednn/<case>/<n>T, wall-clock time. The
+// OpenVX library's threads are oneTBB's (limited with tbb::global_control), oneDNN's are OpenMP's
+// (omp_set_num_threads). The OpenVX graphs are verified once; each iteration is one
+// vxProcessGraph.
 #include <VX/vx_khr_cnn.h>
 #include <benchmark/benchmark.h>
 #include <omp.h>
+#include <tbb/global_control.h>
 
 #include <cstdint>
 #include <dnnl.hpp>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -43,7 +47,9 @@ struct vx_layer {
     ~vx_layer() { vxReleaseContext(&context); }
 };
 
-void openvx_conv(benchmark::State& state) {
+void openvx_conv(benchmark::State& state, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
     vx_layer l;
     vx_tensor in = random_tensor(l.context, {56, 56, 64}, -256, 256);
     vx_tensor w = random_tensor(l.context, {3, 3, 64, 64}, -16, 16);
@@ -59,7 +65,9 @@ void openvx_conv(benchmark::State& state) {
                                                    benchmark::Counter::OneK::kIs1000);
 }
 
-void openvx_fc(benchmark::State& state) {
+void openvx_fc(benchmark::State& state, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
     vx_layer l;
     vx_tensor in = random_tensor(l.context, {4096}, -256, 256);
     vx_tensor w = random_tensor(l.context, {4096, 4096}, -16, 16);
@@ -81,8 +89,8 @@ void fill(dnnl::memory& m) {
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<float>(i % 17) / 17.0f - 0.5f;
 }
 
-void onednn_conv(benchmark::State& state) {
-    omp_set_num_threads(1);
+void onednn_conv(benchmark::State& state, int threads) {
+    omp_set_num_threads(threads);
     using namespace dnnl;
     using tag = memory::format_tag;
     using dt = memory::data_type;
@@ -110,8 +118,8 @@ void onednn_conv(benchmark::State& state) {
                                                    benchmark::Counter::OneK::kIs1000);
 }
 
-void onednn_fc(benchmark::State& state) {
-    omp_set_num_threads(1);
+void onednn_fc(benchmark::State& state, int threads) {
+    omp_set_num_threads(threads);
     using namespace dnnl;
     using tag = memory::format_tag;
     using dt = memory::data_type;
@@ -137,10 +145,30 @@ void onednn_fc(benchmark::State& state) {
                            benchmark::Counter::OneK::kIs1000);
 }
 
+// Each case at 1 and 2 threads, the two libraries side by side.
+void register_cases() {
+    using case_fn = void (*)(benchmark::State&, int);
+    const std::pair<const char*, case_fn> cases[] = {{"openvx/conv3x3_64_56", openvx_conv},
+                                                     {"onednn/conv3x3_64_56", onednn_conv},
+                                                     {"openvx/fc4096", openvx_fc},
+                                                     {"onednn/fc4096", onednn_fc}};
+    for (int threads : {1, 2})
+        for (const auto& [name, fn] : cases) {
+            const std::string full = std::string(name) + "/" + std::to_string(threads) + "T";
+            benchmark::RegisterBenchmark(
+                full.c_str(), [fn = fn, threads](benchmark::State& state) { fn(state, threads); })
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
+}
+
 }  // namespace
 
-BENCHMARK(openvx_conv)->Name("openvx/conv3x3_64_56/1T")->Unit(benchmark::kMillisecond);
-BENCHMARK(onednn_conv)->Name("onednn/conv3x3_64_56/1T")->Unit(benchmark::kMillisecond);
-BENCHMARK(openvx_fc)->Name("openvx/fc4096/1T")->Unit(benchmark::kMillisecond);
-BENCHMARK(onednn_fc)->Name("onednn/fc4096/1T")->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    register_cases();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -97,30 +97,48 @@ void run_transpose(const _vx_node& node) {
     }
 }
 
-void run_node(const _vx_node& node) {
+const char* run_node(const _vx_node& node) {
     switch (node.kind) {
-        case kernel_kind::convolution:
-            if (!run_convolution_fast(node)) run_convolution(node);
-            return;
+        case kernel_kind::convolution: {
+            const kernel_paths paths = enabled_kernel_paths();
+            if (paths == kernel_paths::all) {
+                if (const char* name = run_convolution_q78(node)) return name;
+            }
+            if (paths != kernel_paths::scalar && run_convolution_fast(node)) return "int32 SIMD";
+            run_convolution(node);
+            return "scalar";
+        }
         case kernel_kind::fully_connected:
-            return run_fully_connected(node);
+            if (enabled_kernel_paths() == kernel_paths::all) {
+                if (const char* name = run_fully_connected_q78(node)) return name;
+            }
+            run_fully_connected(node);
+            return "scalar";
         case kernel_kind::normalization:
-            return run_normalization(node);
+            run_normalization(node);
+            break;
         case kernel_kind::pooling:
-            return run_pooling(node);
+            run_pooling(node);
+            break;
         case kernel_kind::softmax:
-            return run_softmax(node);
+            run_softmax(node);
+            break;
         case kernel_kind::activation:
-            return run_activation(node);
+            run_activation(node);
+            break;
         case kernel_kind::tensor_add:
         case kernel_kind::tensor_subtract:
         case kernel_kind::tensor_multiply:
-            return run_elementwise(node);
+            run_elementwise(node);
+            break;
         case kernel_kind::table_lookup:
-            return run_table_lookup(node);
+            run_table_lookup(node);
+            break;
         case kernel_kind::transpose:
-            return run_transpose(node);
+            run_transpose(node);
+            break;
     }
+    return "scalar";
 }
 
 }  // namespace openvx

@@ -11,12 +11,26 @@
 
 namespace openvx {
 
-/// Runs one verified node.
-void run_node(const _vx_node& node);
+/// Runs one verified node; returns the name of the kernel that ran ("scalar", "int32 SIMD",
+/// "int16 SIMD avx512", ...), which the graph logs whenever a node's kernel changes.
+const char* run_node(const _vx_node& node);
 
 void run_convolution(const _vx_node& node);
 /// The SIMD convolution; false (nothing done) when the node is outside its exact domain.
 bool run_convolution_fast(const _vx_node& node);
+/// The int16 SIMD convolution and fully connected layers (kernel_weighted_q78.cpp): the kernel's
+/// name, or nullptr (output untouched) when the node or this run's data is outside their exact
+/// domain.
+const char* run_convolution_q78(const _vx_node& node);
+const char* run_fully_connected_q78(const _vx_node& node);
+/// Packs a verified convolution's or fully connected layer's weights for the int16 path ahead of
+/// its first run (nothing for other nodes or outside the path).
+void prepare_weighted_q78(const _vx_node& node);
+
+/// Which kernels may run, from the environment variable TESSERA_OPENVX_KERNELS: unset = all,
+/// `int32` = no int16 SIMD path, `scalar` = the scalar kernels only (tests compare the paths).
+enum class kernel_paths { all, no_int16, scalar };
+kernel_paths enabled_kernel_paths();
 void run_fully_connected(const _vx_node& node);
 void run_normalization(const _vx_node& node);
 void run_pooling(const _vx_node& node);

@@ -2,6 +2,7 @@
 // parameter objects.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,10 @@ struct _vx_node : _vx_reference {
     vx_status status = VX_SUCCESS;
     vx_perf_t perf{};
     bool removed = false;
+    /// Kernel data kept between runs (packed weights, scratch), owned by the kernel that set it.
+    mutable std::shared_ptr<void> kernel_cache;
+    /// The kernel of the last run (run_node's name), logged when it changes.
+    const char* kernel_path = nullptr;
 };
 
 struct _vx_parameter : _vx_reference {

@@ -59,7 +59,15 @@ void _vx_tensor_t::set_shape(const std::vector<vx_size>& new_dims) {
 }
 
 void _vx_tensor_t::allocate() {
-    if (root == this && memory.empty()) memory.assign(num_elements() * element_size, 0);
+    if (root == this && memory.empty()) {
+        memory.assign(num_elements() * element_size, 0);
+        mark_written();
+    }
+}
+
+std::uint64_t openvx::fresh_generation() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
 }
 
 void _vx_tensor_t::release_children() {

@@ -2,11 +2,17 @@
 // tensors scoped in a graph, and the view and addressing objects of vxCopyTensorPatch.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "object.hpp"
+
+namespace openvx {
+/// A number no generation counter has held before (process-wide).
+std::uint64_t fresh_generation();
+}  // namespace openvx
 
 struct _vx_tensor_t : _vx_reference {
     explicit _vx_tensor_t(vx_context owner) : _vx_reference(VX_TYPE_TENSOR, owner) {}
@@ -22,6 +28,10 @@ struct _vx_tensor_t : _vx_reference {
     _vx_tensor_t* parent = nullptr;  // internal reference (views)
     _vx_tensor_t* root = this;
     std::vector<std::uint8_t> memory;  // the root's elements
+    /// The root's: renewed whenever its elements may change (patch copy, a node's output,
+    /// allocation), so kernels can keep data derived from them (packed weights).
+    std::atomic<std::uint64_t> generation{0};
+    void mark_written() { root->generation.store(openvx::fresh_generation()); }
     bool is_virtual = false;
     vx_graph scope = nullptr;            // graph of a virtual tensor (not a reference)
     std::vector<vx_size> declared_dims;  // a virtual tensor's dims as created (0 = unknown)

@@ -97,5 +97,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyTensorPatch(vx_tensor tensor, vx_tensor
         }
         if (d == rank) break;
     }
+    if (usage == VX_WRITE_ONLY) t->mark_written();
     return VX_SUCCESS;
 }

@@ -131,6 +131,7 @@ vx_status verify_graph(vx_graph graph) {
                 static_cast<_vx_tensor_t*>(p.ref)->root->allocate();
         }
     }
+    for (_vx_node* n : order) prepare_weighted_q78(*n);
     graph->order = std::move(order);
     graph->verified = true;
     graph->state = VX_GRAPH_STATE_VERIFIED;
@@ -142,7 +143,13 @@ vx_status execute_graph(vx_graph graph) {
     const std::uint64_t begin = now_ns();
     for (_vx_node* n : graph->order) {
         const std::uint64_t node_begin = now_ns();
-        run_node(*n);
+        const char* path = run_node(*n);
+        if (path != n->kernel_path) {
+            n->kernel_path = path;
+            log(n, VX_SUCCESS,
+                std::string(kernel_name(n->kind)) + ": runs the " + path + " kernel");
+        }
+        for (_vx_tensor_t* output : tensors_of(n, VX_OUTPUT)) output->mark_written();
         record(n->perf, node_begin, now_ns());
         n->status = VX_SUCCESS;
         if (n->callback && n->callback(n) == VX_ACTION_ABANDON) {

@@ -1,0 +1,424 @@
+// kernel_weighted_q78.cpp: the int16 SIMD paths of the convolution and fully connected layers
+// (q78_kernels.hpp), bit-identical to the scalar kernels of kernel_weighted.cpp wherever they run:
+// - int16 tensors (input, weights, bias, output) with shift = pos_in + pos_w - pos_out in 1..15
+//   (Q7.8: 8) and rounding to nearest, ties to even;
+// - every weight |w| < 2^shift (Q7.8: |w| < 1.0), so that no rounded product can overflow int16
+//   and neither overflow policy alters one (q78_simd.hpp gives the exact per-product step);
+// - no partial sum can leave the accumulator: products * bound + |bias| fits accumulator_bits
+//   (and int32), the bound on a rounded product coming from the largest |input| of this run and
+//   the largest |weight|; then the accumulator's narrowing never acts and the sums are exact;
+// - convolution: horizontal skip 1.
+// Elsewhere the caller runs the other kernels. Weights are packed once per content (the root
+// tensor's generation counter tells when they change); the work is split over oneTBB threads.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "fixed_point.hpp"
+#include "kernels.hpp"
+#include "q78_kernels.hpp"
+
+namespace openvx {
+
+namespace q78 {
+
+#if !defined(__x86_64__)
+const kernel_table* table_avx512() {
+    return nullptr;
+}
+const kernel_table* table_avx2() {
+    return nullptr;
+}
+#endif
+#if !defined(__aarch64__)
+const kernel_table* table_neon() {
+    return nullptr;
+}
+#endif
+
+const kernel_table* best_table() {
+    // TESSERA_OPENVX_ISA=avx2 picks a narrower table than the CPU's best (tests run both).
+    const char* isa = std::getenv("TESSERA_OPENVX_ISA");
+#if defined(__x86_64__)
+    static const bool avx512 = __builtin_cpu_supports("avx512bw") != 0;
+    static const bool avx2 = __builtin_cpu_supports("avx2") != 0;
+    if (avx512 && (isa == nullptr || std::strcmp(isa, "avx512") == 0)) return table_avx512();
+    if (avx2 && (isa == nullptr || std::strcmp(isa, "avx2") == 0 || avx512)) return table_avx2();
+    return nullptr;
+#else
+    (void)isa;
+    return table_neon();
+#endif
+}
+
+}  // namespace q78
+
+kernel_paths enabled_kernel_paths() {
+    const char* v = std::getenv("TESSERA_OPENVX_KERNELS");
+    if (v == nullptr) return kernel_paths::all;
+    if (std::strcmp(v, "scalar") == 0) return kernel_paths::scalar;
+    if (std::strcmp(v, "int32") == 0) return kernel_paths::no_int16;
+    return kernel_paths::all;
+}
+
+namespace {
+
+/// A node's packed weights and the input scratch of its convolution, kept between runs.
+struct q78_state {
+    // What the packed weights were made from.
+    const _vx_tensor_t* tensor = nullptr;
+    const std::uint8_t* data = nullptr;
+    std::uint64_t generation = 0;
+    const q78::kernel_table* table = nullptr;
+    int shift = 0;
+    bool usable = false;       // every |w| < 2^shift
+    std::int64_t max_abs = 0;  // largest |w|
+    std::vector<std::int16_t> weights;
+    // Convolution input scratch: its borders stay zero between runs of one geometry.
+    std::vector<std::int16_t> input;
+    std::size_t input_rows = 0, input_cols = 0, input_pairs = 0;
+};
+
+bool int16_all(std::initializer_list<const _vx_tensor_t*> tensors) {
+    for (const _vx_tensor_t* t : tensors)
+        if (t && t->data_type != VX_TYPE_INT16) return false;
+    return true;
+}
+
+int product_shift(const _vx_node& node) {
+    return tensor_param(node, 0)->fixed_point_pos + tensor_param(node, 1)->fixed_point_pos -
+           tensor_param(node, 3)->fixed_point_pos;
+}
+
+/// The node's state with weights packed for `table`, or nullptr when the weights are outside the
+/// path's domain. `pack` fills state.weights from the weights tensor and returns the largest |w|.
+template <typename Pack>
+q78_state* packed_state(const _vx_node& node, const q78::kernel_table* table, int shift,
+                        Pack&& pack) {
+    const _vx_tensor_t* w = tensor_param(node, 1);
+    auto state = std::static_pointer_cast<q78_state>(node.kernel_cache);
+    if (!state) {
+        state = std::make_shared<q78_state>();
+        node.kernel_cache = state;
+    }
+    const std::uint64_t generation = w->root->generation.load();
+    if (state->tensor != w || state->data != w->data() || state->generation != generation ||
+        state->table != table || state->shift != shift) {
+        state->tensor = w;
+        state->data = w->data();
+        state->generation = generation;
+        state->table = table;
+        state->shift = shift;
+        state->max_abs = pack(*state);
+        state->usable = state->max_abs < (std::int64_t{1} << shift);
+    }
+    return state->usable ? state.get() : nullptr;
+}
+
+/// Largest |rounded product| of inputs up to max_in and weights up to max_w (<= 32767 when the
+/// weights are in the path's domain).
+std::int64_t product_bound(std::int64_t max_in, std::int64_t max_w, int shift) {
+    return std::min<std::int64_t>(32767, ((max_in * max_w) >> shift) + 1);
+}
+
+/// True when `products` rounded products of at most `bound` and a bias never leave the
+/// accumulator (so its narrowing never acts and int32 sums are exact).
+bool sums_fit(std::uint64_t products, std::int64_t bound, bool bias, vx_uint8 accumulator_bits) {
+    const int bits = accumulator_bits == 0 || accumulator_bits > 32 ? 32 : accumulator_bits;
+    const std::uint64_t limit = (std::uint64_t{1} << (bits - 1)) - 1;
+    const std::uint64_t most = products * static_cast<std::uint64_t>(bound) + (bias ? 32768 : 0);
+    return products < (std::uint64_t{1} << 31) && most <= limit;
+}
+
+std::int16_t narrow16(std::int64_t v, bool saturate) {
+    if (saturate) return static_cast<std::int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+    return static_cast<std::int16_t>(static_cast<std::uint16_t>(v));
+}
+
+std::int16_t load16(const std::uint8_t* p) {
+    std::int16_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// The convolution's packed weights, or nullptr when the node is outside the int16 path.
+q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* table) {
+    const _vx_tensor_t* in_t = tensor_param(node, 0);
+    const _vx_tensor_t* w_t = tensor_param(node, 1);
+    const _vx_tensor_t* bias_t = tensor_param(node, 2);
+    const _vx_tensor_t* out_t = tensor_param(node, 3);
+    const node_config& c = node.config;
+    const int shift = product_shift(node);
+    if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15 ||
+        c.rounding_policy != VX_ROUND_POLICY_TO_NEAREST_EVEN || c.skip_x != 1) {
+        return nullptr;
+    }
+    const tensor_span w(w_t);
+    const vx_size kx_n = w.dim(0), ky_n = w.dim(1), ifm_n = w.dim(2), ofm_n = w.dim(3);
+    const vx_size block_o = table->block_o;
+    const vx_size blocks = (ofm_n + block_o - 1) / block_o;
+    const vx_size pairs = (ifm_n + 1) / 2;
+    return packed_state(node, table, shift, [&](q78_state& s) {
+        // [blocks][pairs][ky][kx][block_o][2], scaled by 2^(15 - shift).
+        s.weights.assign(blocks * pairs * ky_n * kx_n * block_o * 2, 0);
+        std::int64_t max_abs = 0;
+        for (vx_size o = 0; o < ofm_n; ++o)
+            for (vx_size ci = 0; ci < ifm_n; ++ci)
+                for (vx_size ky = 0; ky < ky_n; ++ky)
+                    for (vx_size kx = 0; kx < kx_n; ++kx) {
+                        const std::int64_t v = w.load(kx * w.stride(0) + ky * w.stride(1) +
+                                                      ci * w.stride(2) + o * w.stride(3));
+                        max_abs = std::max(max_abs, v < 0 ? -v : v);
+                        const vx_size at =
+                            ((((o / block_o * pairs + ci / 2) * ky_n + ky) * kx_n + kx) * block_o +
+                             o % block_o) *
+                                2 +
+                            ci % 2;
+                        s.weights[at] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v)
+                                                                  << (15 - shift));
+                    }
+        return max_abs;
+    });
+}
+
+}  // namespace
+
+const char* run_convolution_q78(const _vx_node& node) {
+    const q78::kernel_table* table = q78::best_table();
+    q78_state* state = convolution_state(node, table);
+    if (state == nullptr) return nullptr;
+    const _vx_tensor_t* bias_t = tensor_param(node, 2);
+    const node_config& c = node.config;
+    const int shift = state->shift;
+    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)),
+        out(tensor_param(node, 3));
+    const vx_size kx_n = w.dim(0), ky_n = w.dim(1), ifm_n = w.dim(2), ofm_n = w.dim(3);
+    const vx_size block_o = table->block_o;
+    const vx_size blocks = (ofm_n + block_o - 1) / block_o;
+    const vx_size pairs = (ifm_n + 1) / 2;
+
+    const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);
+    const vx_size out_w = out.dim(0), out_h = out.dim(1);
+    const vx_size out_cols = (out_w + table->tile_cols - 1) / table->tile_cols * table->tile_cols;
+    const vx_size cols = out_cols + kx_n - 1;
+    const vx_size rows = std::max<vx_size>(in_h + 2 * c.pad_y, (out_h - 1) * c.skip_y + ky_n);
+    const vx_size item = pairs * rows * cols * 2;
+    if (state->input_rows != rows || state->input_cols != cols || state->input_pairs != pairs ||
+        state->input.size() != item * batch) {
+        state->input.assign(item * batch, 0);
+        state->input_rows = rows;
+        state->input_cols = cols;
+        state->input_pairs = pairs;
+    }
+    // Input interleaved by channel pairs inside the zero border; its largest |x|.
+    const vx_size copy_w = std::min(in_w, cols - std::min(cols, vx_size{c.pad_x}));
+    const std::int64_t max_in = tbb::parallel_reduce(
+        tbb::blocked_range<vx_size>(0, batch * ifm_n), std::int64_t{0},
+        [&](const tbb::blocked_range<vx_size>& range, std::int64_t most) {
+            for (vx_size nc = range.begin(); nc != range.end(); ++nc) {
+                const vx_size n = nc / ifm_n, ci = nc % ifm_n;
+                for (vx_size y = 0; y < in_h; ++y) {
+                    std::int16_t* dst = state->input.data() + n * item +
+                                        ((ci / 2 * rows + y + c.pad_y) * cols + c.pad_x) * 2 +
+                                        ci % 2;
+                    const std::uint8_t* src =
+                        in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
+                    const vx_size step = in.stride(0);
+                    std::int32_t row_most = 0;
+                    for (vx_size x = 0; x < copy_w; ++x) {
+                        const std::int16_t v = load16(src + x * step);
+                        dst[2 * x] = v;
+                        const std::int32_t a = v < 0 ? -std::int32_t{v} : v;
+                        row_most = a > row_most ? a : row_most;
+                    }
+                    for (vx_size x = copy_w; x < in_w; ++x) {
+                        const std::int32_t v = load16(src + x * step);
+                        row_most = std::max(row_most, v < 0 ? -v : v);
+                    }
+                    most = std::max<std::int64_t>(most, row_most);
+                }
+            }
+            return most;
+        },
+        [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
+    const std::int64_t bound = product_bound(max_in, state->max_abs, shift);
+    if (!sums_fit(kx_n * ky_n * ifm_n, bound, bias_t != nullptr, c.accumulator_bits))
+        return nullptr;
+
+    q78::conv_args args{};
+    args.rows = rows;
+    args.cols = cols;
+    args.weights = state->weights.data();
+    args.pairs = pairs;
+    args.kernel_x = kx_n;
+    args.kernel_y = ky_n;
+    args.skip_y = c.skip_y;
+    args.out_cols = out_cols;
+    args.flush_steps = static_cast<std::size_t>(32767 / bound);
+    const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
+    const bool per_location_bias = bias_t && bias_t->dims.size() == 3;
+    const bool contiguous_out = out.stride(0) == sizeof(std::int16_t);
+    tbb::parallel_for(
+        tbb::blocked_range<vx_size>(0, batch * blocks * out_h),
+        [&](const tbb::blocked_range<vx_size>& range) {
+            std::vector<std::int32_t> sums(block_o * out_cols);
+            q78::conv_args a = args;
+            for (vx_size work = range.begin(); work != range.end(); ++work) {
+                const vx_size n = work / (blocks * out_h);
+                const vx_size block = work / out_h % blocks;
+                const vx_size oy = work % out_h;
+                a.input = state->input.data() + n * item;
+                table->conv_row(a, block, oy, sums.data());
+                for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
+                    const vx_size o = block * block_o + oi;
+                    const std::int32_t* s = sums.data() + oi * out_cols;
+                    std::uint8_t* row =
+                        out.base + oy * out.stride(1) + o * out.stride(2) + n * out.stride(3);
+                    if (!per_location_bias && contiguous_out) {
+                        const std::int32_t b =
+                            bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
+                        std::int16_t* dst = reinterpret_cast<std::int16_t*>(row);
+                        for (vx_size x = 0; x < out_w; ++x) dst[x] = narrow16(s[x] + b, saturate);
+                        continue;
+                    }
+                    for (vx_size x = 0; x < out_w; ++x) {
+                        std::int64_t b = 0;
+                        if (bias_t) {
+                            const tensor_span bs(bias_t);
+                            b = bs.load(per_location_bias ? x * bs.stride(0) + oy * bs.stride(1) +
+                                                                o * bs.stride(2)
+                                                          : o * bs.stride(0));
+                        }
+                        const std::int16_t v = narrow16(s[x] + b, saturate);
+                        std::memcpy(row + x * out.stride(0), &v, sizeof v);
+                    }
+                }
+            }
+        });
+    return table->name;
+}
+
+namespace {
+
+/// The fully connected layer's packed weights ([ofm][inner padded to whole vectors]), or nullptr
+/// when the node is outside the int16 path.
+q78_state* fully_connected_state(const _vx_node& node, const q78::kernel_table* table) {
+    const _vx_tensor_t* in_t = tensor_param(node, 0);
+    const _vx_tensor_t* w_t = tensor_param(node, 1);
+    const _vx_tensor_t* bias_t = tensor_param(node, 2);
+    const _vx_tensor_t* out_t = tensor_param(node, 3);
+    const int shift = product_shift(node);
+    if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15 ||
+        node.config.rounding_policy != VX_ROUND_POLICY_TO_NEAREST_EVEN) {
+        return nullptr;
+    }
+    const tensor_span w(w_t);
+    const vx_size ofm_n = w.dims.back();
+    tensor_span w_core = w;
+    w_core.dims.pop_back();
+    w_core.strides.pop_back();
+    const vx_size inner = w_core.num_elements();
+    const vx_size padded = (inner + table->inner_step - 1) / table->inner_step * table->inner_step;
+    return packed_state(node, table, shift, [&](q78_state& s) {
+        s.weights.assign(ofm_n * padded, 0);
+        std::vector<vx_size> offsets(inner);
+        for (vx_size i = 0; i < inner; ++i) offsets[i] = w_core.offset_of(i);
+        return tbb::parallel_reduce(
+            tbb::blocked_range<vx_size>(0, ofm_n), std::int64_t{0},
+            [&](const tbb::blocked_range<vx_size>& range, std::int64_t most) {
+                for (vx_size o = range.begin(); o != range.end(); ++o) {
+                    const std::uint8_t* src = w.base + o * w.strides.back();
+                    std::int16_t* dst = s.weights.data() + o * padded;
+                    for (vx_size i = 0; i < inner; ++i) {
+                        const std::int32_t v = load16(src + offsets[i]);
+                        most = std::max<std::int64_t>(most, v < 0 ? -v : v);
+                        dst[i] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v)
+                                                           << (15 - shift));
+                    }
+                }
+                return most;
+            },
+            [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
+    });
+}
+
+}  // namespace
+
+const char* run_fully_connected_q78(const _vx_node& node) {
+    const q78::kernel_table* table = q78::best_table();
+    q78_state* state = fully_connected_state(node, table);
+    if (state == nullptr) return nullptr;
+    const _vx_tensor_t* bias_t = tensor_param(node, 2);
+    const node_config& c = node.config;
+    const int shift = state->shift;
+    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)),
+        out(tensor_param(node, 3));
+    const std::size_t core = c.core_dims;
+    const vx_size ofm_n = w.dims.back();
+    tensor_span in_core = in;
+    in_core.dims.resize(core);
+    in_core.strides.resize(core);
+    const vx_size inner = in_core.num_elements();  // = the weights' inner size (validated)
+    const vx_size padded = state->weights.size() / ofm_n;
+
+    vx_size batch = 1;
+    for (std::size_t d = core; d < in.dims.size(); ++d) batch *= in.dims[d];
+    // Every batch row packed first: the bound must hold for all of them before anything is
+    // written (the caller falls back to the scalar kernel otherwise).
+    std::vector<std::int16_t> x(batch * padded, 0);
+    std::vector<vx_size> out_base(batch);
+    std::int64_t max_in = 0;
+    for (vx_size r = 0; r < batch; ++r) {
+        vx_size in_base = 0, rest = r;
+        out_base[r] = 0;
+        for (std::size_t d = core; d < in.dims.size(); ++d) {
+            in_base += (rest % in.dims[d]) * in.strides[d];
+            out_base[r] += (rest % in.dims[d]) * out.stride(d - core + 1);
+            rest /= in.dims[d];
+        }
+        std::int16_t* dst = x.data() + r * padded;
+        for (vx_size i = 0; i < inner; ++i) {
+            const std::int16_t v = load16(in.base + in_base + in_core.offset_of(i));
+            dst[i] = v;
+            max_in = std::max<std::int64_t>(max_in, v < 0 ? -std::int64_t{v} : v);
+        }
+    }
+    const std::int64_t bound = product_bound(max_in, state->max_abs, shift);
+    if (!sums_fit(inner, bound, bias_t != nullptr, c.accumulator_bits)) return nullptr;
+    q78::fc_args args{state->weights.data(), padded, static_cast<std::size_t>(32767 / bound)};
+    const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
+    constexpr vx_size chunk = 64;
+    tbb::parallel_for(tbb::blocked_range<vx_size>(0, batch * ((ofm_n + chunk - 1) / chunk)),
+                      [&](const tbb::blocked_range<vx_size>& range) {
+                          std::int32_t sums[chunk];
+                          const vx_size chunks = (ofm_n + chunk - 1) / chunk;
+                          for (vx_size work = range.begin(); work != range.end(); ++work) {
+                              const vx_size r = work / chunks, first = work % chunks * chunk;
+                              const vx_size count = std::min(chunk, ofm_n - first);
+                              table->fc_rows(args, x.data() + r * padded, first, count, sums);
+                              for (vx_size i = 0; i < count; ++i) {
+                                  const vx_size o = first + i;
+                                  const std::int64_t b =
+                                      bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
+                                  const std::int16_t v = narrow16(sums[i] + b, saturate);
+                                  std::memcpy(out.base + out_base[r] + o * out.stride(0), &v,
+                                              sizeof v);
+                              }
+                          }
+                      });
+    return table->name;
+}
+
+void prepare_weighted_q78(const _vx_node& node) {
+    if (enabled_kernel_paths() != kernel_paths::all) return;
+    if (node.kind == kernel_kind::convolution) convolution_state(node, q78::best_table());
+    if (node.kind == kernel_kind::fully_connected) fully_connected_state(node, q78::best_table());
+}
+
+}  // namespace openvx

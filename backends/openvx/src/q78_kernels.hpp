@@ -1,0 +1,62 @@
+// q78_kernels.hpp: the int16 SIMD kernels of the convolution and fully connected layers for
+// fixed-point data whose per-product step can be done exactly in int16 lanes (see
+// kernel_weighted_q78.cpp for when that holds), one table of kernels per instruction set
+// (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp),
+// and the choice of the best table the CPU supports.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace openvx::q78 {
+
+/// One convolution layer's packed operands (one batch item of the input).
+struct conv_args {
+    /// Input, zero-padded, channel pairs interleaved: [pairs][rows][cols][2].
+    const std::int16_t* input;
+    std::size_t rows, cols;
+    /// Weights scaled by 2^(15 - shift): [ofm blocks][pairs][ky][kx][block_o][2].
+    const std::int16_t* weights;
+    std::size_t pairs, kernel_x, kernel_y, skip_y;
+    /// Output columns computed (whole tiles; cols covers them plus kernel_x - 1).
+    std::size_t out_cols;
+    /// Products each int16 lane may sum before its exact range could be exceeded (>= 1).
+    std::size_t flush_steps;
+};
+
+/// One fully connected layer's packed operands.
+struct fc_args {
+    /// Weights scaled by 2^(15 - shift): [ofm][inner], inner padded to whole vectors.
+    const std::int16_t* weights;
+    std::size_t inner;
+    std::size_t flush_steps;
+};
+
+/// Exact sums of rounded products for output channels [block * block_o, +block_o) of output row
+/// `oy`: sums[o][x] for x < out_cols.
+using conv_row_fn = void (*)(const conv_args& args, std::size_t block, std::size_t oy,
+                             std::int32_t* sums);
+/// Exact sums of rounded products of `x` (inner elements, padded) with weight rows
+/// [first, first + count): sums[i].
+using fc_rows_fn = void (*)(const fc_args& args, const std::int16_t* x, std::size_t first,
+                            std::size_t count, std::int32_t* sums);
+
+struct kernel_table {
+    const char* name;
+    std::size_t lanes;       // int32 lanes of a vector (pixels per vector)
+    std::size_t block_o;     // output channels per convolution block
+    std::size_t tile_cols;   // output columns per convolution tile
+    std::size_t inner_step;  // fully connected inner elements per vector
+    conv_row_fn conv_row;
+    fc_rows_fn fc_rows;
+};
+
+/// Tables of the instruction sets this build has (nullptr where the build lacks one).
+const kernel_table* table_avx512();
+const kernel_table* table_avx2();
+const kernel_table* table_neon();
+
+/// The best table the CPU supports, or nullptr.
+const kernel_table* best_table();
+
+}  // namespace openvx::q78

@@ -1,0 +1,433 @@
+// test_kernel_paths.cpp: the SIMD kernels of the convolution and fully connected layers give
+// the scalar kernels' results bit for bit (tolerance 0). Each case runs one graph with every
+// kernel path the environment can select (TESSERA_OPENVX_KERNELS=scalar / int32, the CPU's best
+// int16 table, TESSERA_OPENVX_ISA=avx2) over grids of kernel sizes, pads, strides, fixed-point
+// positions, overflow and rounding policies, accumulator_bits, bias forms and batches, on random
+// data that includes saturating products and sums, full-range inputs, out-of-domain weights and
+// rounding ties. The kernel that ran is read from the node's log entry ("runs the ... kernel"),
+// and the cases that are inside the int16 path's domain must have run it.
+#include <cstdlib>
+#include <string>
+
+#include "conv_fc_support.hpp"
+
+using namespace vx_test;
+
+namespace {
+
+/// Sets or clears an environment variable for the scope of one run.
+void set_env(const char* name, const char* value) {
+    if (value) {
+        setenv(name, value, 1);
+    } else {
+        unsetenv(name);
+    }
+}
+
+/// The kernel the node ran last, from the newest "runs the ... kernel" log entry.
+std::string last_kernel(const test_context& context) {
+    const std::string mark = "runs the ";
+    for (auto it = context.log().rbegin(); it != context.log().rend(); ++it) {
+        const std::size_t at = it->message.find(mark);
+        if (at == std::string::npos) continue;
+        const std::size_t from = at + mark.size();
+        return it->message.substr(from, it->message.rfind(" kernel") - from);
+    }
+    return "";
+}
+
+struct path_result {
+    raw_t values;
+    std::string kernel;
+};
+
+/// Processes `graph` with the kernels selected by TESSERA_OPENVX_KERNELS / TESSERA_OPENVX_ISA.
+path_result run_path(test_context& context, vx_graph graph, vx_tensor out, const char* kernels,
+                     const char* isa) {
+    set_env("TESSERA_OPENVX_KERNELS", kernels);
+    set_env("TESSERA_OPENVX_ISA", isa);
+    process(graph);
+    set_env("TESSERA_OPENVX_KERNELS", nullptr);
+    set_env("TESSERA_OPENVX_ISA", nullptr);
+    return {read_tensor(out), last_kernel(context)};
+}
+
+/// Runs every path; checks each against the scalar kernels; returns the default path's kernel.
+std::string check_paths(test_context& context, vx_graph graph, vx_tensor out,
+                        const std::string& what) {
+    const path_result scalar = run_path(context, graph, out, "scalar", nullptr);
+    REQUIRE(scalar.kernel == "scalar");
+    const path_result best = run_path(context, graph, out, nullptr, nullptr);
+    check_equal(best.values, scalar.values, 0, what + " [" + best.kernel + "]");
+    const path_result avx2 = run_path(context, graph, out, nullptr, "avx2");
+    check_equal(avx2.values, scalar.values, 0, what + " [" + avx2.kernel + "]");
+    const path_result int32 = run_path(context, graph, out, "int32", nullptr);
+    CHECK(int32.kernel.find("int16") == std::string::npos);
+    check_equal(int32.values, scalar.values, 0, what + " [" + int32.kernel + "]");
+    return best.kernel;
+}
+
+/// Data regimes of the grids.
+enum class data_kind {
+    in_domain,         // |w| < 1.0 (Q7.8), moderate inputs: the int16 path runs
+    full_range_input,  // inputs anywhere in int16, |w| < 1.0: products and sums saturate
+    large_weights,     // weights anywhere in int16: outside the int16 path's domain
+    ties               // many products exactly halfway between two results
+};
+
+void fill_data(rng& r, data_kind kind, raw_t& x, raw_t& w) {
+    for (auto& v : x) {
+        switch (kind) {
+            case data_kind::in_domain:
+                v = r.uniform(-3000, 3000);
+                break;
+            case data_kind::ties:
+                v = 128 + 256 * r.uniform(-100, 100);
+                break;
+            default:
+                v = r.uniform(-32768, 32767);
+        }
+    }
+    for (auto& v : w) {
+        switch (kind) {
+            case data_kind::large_weights:
+                v = r.uniform(-32768, 32767);
+                break;
+            case data_kind::ties:
+                v = 2 * r.uniform(-3, 3) + 1;
+                break;
+            default:
+                v = r.uniform(-255, 255);
+        }
+    }
+}
+
+struct conv_case {
+    vx_size kx, ky, pad_x, pad_y;
+};
+
+/// One convolution case; returns the default path's kernel.
+std::string conv_case_run(test_context& context, rng& r, const conv_case& k, vx_size out_w,
+                          vx_size out_h, vx_size want_skip_x, vx_size want_skip_y, bool ceil,
+                          vx_size ifm, vx_size ofm, vx_size batch, int bias_form, vx_enum overflow,
+                          vx_enum rounding, vx_uint8 accumulator_bits, data_kind kind,
+                          const std::string& what) {
+    const auto input_extent = [&](vx_size out, vx_size skip, vx_size kernel, vx_size pad) {
+        const vx_size span = (out - 1) * skip + kernel;
+        return span > 2 * pad ? span - 2 * pad : 1;
+    };
+    const vx_size in_w = input_extent(out_w, want_skip_x, k.kx, k.pad_x);
+    const vx_size in_h = input_extent(out_h, want_skip_y, k.ky, k.pad_y);
+    // The sizes the spec's relation gives for these inputs at the smallest stride.
+    const vx_size skip_x = smallest_skip(in_w, k.pad_x, k.kx, out_w, ceil);
+    const vx_size skip_y = smallest_skip(in_h, k.pad_y, k.ky, out_h, ceil);
+    REQUIRE(skip_x > 0);
+    REQUIRE(skip_y > 0);
+    std::vector<vx_size> in_dims{in_w, in_h, ifm}, out_dims{out_w, out_h, ofm};
+    if (batch > 1) {
+        in_dims.push_back(batch);
+        out_dims.push_back(batch);
+    }
+    const std::vector<vx_size> w_dims{k.kx, k.ky, ifm, ofm};
+    std::vector<vx_size> b_dims;
+    if (bias_form == 1) b_dims = {ofm};
+    if (bias_form == 2) b_dims = {out_w, out_h, ofm};
+    raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+    fill_data(r, kind, xv, wv);
+    const raw_t bv = random_raw(element_count(b_dims), r.next(), -32768, 32767);
+    vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
+    vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+    vx_tensor b = bias_form ? make_tensor(context, b_dims, VX_TYPE_INT16, 8) : nullptr;
+    vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+    write_tensor(in, xv);
+    write_tensor(w, wv);
+    if (b) write_tensor(b, bv);
+    vx_graph graph = vxCreateGraph(context);
+    vx_node node =
+        vxConvolutionLayer(graph, in, w, b, static_cast<vx_uint32>(k.pad_x),
+                           static_cast<vx_uint32>(k.pad_y), accumulator_bits, overflow, rounding,
+                           ceil ? VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_CEILING
+                                : VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
+                           out);
+    REQUIRE_MESSAGE(node != nullptr,
+                    (context.log().empty() ? std::string("no log") : context.log().back().message));
+    const std::string kernel = check_paths(
+        context, graph, out,
+        what + " conv " + std::to_string(k.kx) + "x" + std::to_string(k.ky) + " pad " +
+            std::to_string(k.pad_x) + "," + std::to_string(k.pad_y) + " in " +
+            std::to_string(in_w) + "x" + std::to_string(in_h) + "x" + std::to_string(ifm) +
+            " out " + std::to_string(out_w) + "x" + std::to_string(out_h) + "x" +
+            std::to_string(ofm) + " skip " + std::to_string(skip_x) + "," + std::to_string(skip_y) +
+            " batch " + std::to_string(batch) + " bias " + std::to_string(bias_form) + " acc " +
+            std::to_string(accumulator_bits));
+    vxReleaseNode(&node);
+    vxReleaseGraph(&graph);
+    vxReleaseTensor(&in);
+    vxReleaseTensor(&w);
+    if (b) vxReleaseTensor(&b);
+    vxReleaseTensor(&out);
+    return kernel;
+}
+
+bool int16_kernel(const std::string& kernel) {
+    return kernel.find("int16 SIMD") == 0;
+}
+
+}  // namespace
+
+TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scalar kernel") {
+    test_context context;
+    rng r(2201);
+    const conv_case kernels[] = {{3, 3, 1, 1}, {1, 1, 0, 0}, {5, 5, 2, 2}, {3, 4, 1, 2},
+                                 {2, 2, 0, 0}, {7, 7, 3, 3}, {3, 3, 0, 0}};
+    int cases = 0, int16_cases = 0;
+    for (const conv_case& k : kernels)
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN})
+                for (data_kind kind : {data_kind::in_domain, data_kind::full_range_input,
+                                       data_kind::large_weights, data_kind::ties}) {
+                    const auto out_w = static_cast<vx_size>(r.uniform(1, 70));
+                    const auto out_h = static_cast<vx_size>(r.uniform(1, 6));
+                    const auto ifm = static_cast<vx_size>(r.uniform(1, 9));
+                    const auto ofm = static_cast<vx_size>(r.uniform(1, 9));
+                    const auto batch = static_cast<vx_size>(r.uniform(1, 2));
+                    const auto skip_y = static_cast<vx_size>(r.uniform(1, 3));
+                    const bool ceil = r.uniform(0, 1) == 1;
+                    const int bias_form = static_cast<int>(r.uniform(0, 2));
+                    const vx_uint8 accumulator_bits =
+                        std::vector<vx_uint8>{0, 32, 24, 16, 40}[r.uniform(0, 4)];
+                    const std::string kernel =
+                        conv_case_run(context, r, k, out_w, out_h, 1, skip_y, ceil, ifm, ofm, batch,
+                                      bias_form, overflow, rounding, accumulator_bits, kind,
+                                      "case " + std::to_string(cases));
+                    ++cases;
+                    // Inside the domain the int16 kernel must be the one that ran.
+                    if (kind == data_kind::in_domain &&
+                        rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN &&
+                        (accumulator_bits == 0 || accumulator_bits >= 32)) {
+                        CHECK_MESSAGE(int16_kernel(kernel), "case " << cases << ": " << kernel);
+                    }
+                    if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
+                    if (int16_kernel(kernel)) ++int16_cases;
+                }
+    CHECK(cases == 7 * 2 * 2 * 4);
+    CHECK(int16_cases >= 7 * 2 * 2);
+}
+
+TEST_CASE("kernel paths: convolution with horizontal stride, many channels and wide rows") {
+    test_context context;
+    rng r(2202);
+    int int16_cases = 0;
+    for (int i = 0; i < 12; ++i) {
+        const conv_case k{3, 3, 1, 1};
+        const vx_size skip_x = i % 3 == 2 ? 2 : 1;
+        const auto ifm = static_cast<vx_size>(r.uniform(10, 40));
+        const auto ofm = static_cast<vx_size>(r.uniform(5, 19));
+        const auto out_w = static_cast<vx_size>(r.uniform(60, 140));
+        const std::string kernel =
+            conv_case_run(context, r, k, out_w, 3, skip_x, 1, false, ifm, ofm, 1, i % 3,
+                          i % 2 ? VX_CONVERT_POLICY_SATURATE : VX_CONVERT_POLICY_WRAP,
+                          VX_ROUND_POLICY_TO_NEAREST_EVEN, 32,
+                          i % 4 == 3 ? data_kind::full_range_input : data_kind::in_domain,
+                          "wide " + std::to_string(i));
+        if (skip_x == 1) {
+            CHECK_MESSAGE(int16_kernel(kernel), "wide " << i << ": " << kernel);
+        } else {
+            CHECK(!int16_kernel(kernel));
+        }
+        if (int16_kernel(kernel)) ++int16_cases;
+    }
+    CHECK(int16_cases == 8);
+}
+
+TEST_CASE("kernel paths: fixed-point positions other than Q7.8") {
+    test_context context;
+    rng r(2203);
+    // (input, weights, output) positions: shift = in + w - out; 0 and 16 are outside the int16
+    // path, 1..15 inside when |w| < 2^shift.
+    const int positions[][3] = {{8, 8, 8}, {4, 10, 6}, {0, 15, 0},  {8, 0, 7},
+                                {2, 2, 4}, {8, 8, 0},  {12, 12, 8}, {0, 1, 0}};
+    for (const auto& pos : positions) {
+        for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+            const int shift = pos[0] + pos[1] - pos[2];
+            const std::vector<vx_size> in_dims{20, 5, 6}, w_dims{3, 3, 6, 5}, out_dims{18, 3, 5};
+            raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+            for (auto& v : xv) v = r.uniform(-32768, 32767);
+            const std::int64_t w_limit =
+                shift >= 1 && shift <= 15 ? (std::int64_t{1} << shift) - 1 : 32767;
+            for (auto& v : wv) v = r.uniform(-w_limit, w_limit);
+            vx_tensor in =
+                make_tensor(context, in_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[0]));
+            vx_tensor w =
+                make_tensor(context, w_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[1]));
+            vx_tensor out =
+                make_tensor(context, out_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[2]));
+            write_tensor(in, xv);
+            write_tensor(w, wv);
+            vx_graph graph = vxCreateGraph(context);
+            vx_node node =
+                vxConvolutionLayer(graph, in, w, nullptr, 0, 0, 0, VX_CONVERT_POLICY_SATURATE,
+                                   rounding, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+            REQUIRE(node != nullptr);
+            const std::string kernel =
+                check_paths(context, graph, out,
+                            "positions " + std::to_string(pos[0]) + "," + std::to_string(pos[1]) +
+                                "," + std::to_string(pos[2]));
+            if (rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN && shift >= 1 && shift <= 15) {
+                CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
+            }
+            if (shift < 1 || shift > 15) CHECK(!int16_kernel(kernel));
+            vxReleaseNode(&node);
+            vxReleaseGraph(&graph);
+            vxReleaseTensor(&in);
+            vxReleaseTensor(&w);
+            vxReleaseTensor(&out);
+        }
+    }
+}
+
+TEST_CASE("kernel paths: fully connected grid, every path bit-identical to the scalar kernel") {
+    test_context context;
+    rng r(2204);
+    int cases = 0, int16_cases = 0;
+    // (core dims, weight dims, batch dims) as in the conformance grid, plus long inner sizes.
+    const int shapes[][3] = {{1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {3, 2, 0},
+                             {3, 2, 1}, {3, 4, 0}, {3, 4, 1}, {1, 2, 0}};
+    for (const auto& shape : shapes)
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN})
+                for (data_kind kind : {data_kind::in_domain, data_kind::full_range_input,
+                                       data_kind::large_weights, data_kind::ties}) {
+                    const bool long_inner = &shape == &shapes[7];
+                    std::vector<vx_size> core;
+                    if (shape[0] == 1) {
+                        core = {static_cast<vx_size>(long_inner ? r.uniform(300, 2100)
+                                                                : r.uniform(1, 70))};
+                    } else {
+                        core = {static_cast<vx_size>(r.uniform(1, 6)),
+                                static_cast<vx_size>(r.uniform(1, 6)),
+                                static_cast<vx_size>(r.uniform(1, 6))};
+                    }
+                    const vx_size inner = element_count(core);
+                    const auto ofm = static_cast<vx_size>(r.uniform(1, 80));
+                    std::vector<vx_size> batch;
+                    for (int b = 0; b < shape[2]; ++b)
+                        batch.push_back(static_cast<vx_size>(r.uniform(1, 3)));
+                    std::vector<vx_size> in_dims = core, out_dims{ofm};
+                    in_dims.insert(in_dims.end(), batch.begin(), batch.end());
+                    out_dims.insert(out_dims.end(), batch.begin(), batch.end());
+                    std::vector<vx_size> w_dims =
+                        shape[1] == 2 ? std::vector<vx_size>{inner, ofm} : core;
+                    if (shape[1] == 4) w_dims.push_back(ofm);
+                    raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+                    fill_data(r, kind, xv, wv);
+                    const bool with_bias = r.uniform(0, 1) == 1;
+                    const raw_t bv = random_raw(ofm, r.next(), -32768, 32767);
+                    const vx_uint8 accumulator_bits =
+                        std::vector<vx_uint8>{0, 32, 24, 16}[r.uniform(0, 3)];
+                    vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
+                    vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+                    vx_tensor b =
+                        with_bias ? make_tensor(context, {ofm}, VX_TYPE_INT16, 8) : nullptr;
+                    vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+                    write_tensor(in, xv);
+                    write_tensor(w, wv);
+                    if (b) write_tensor(b, bv);
+                    vx_graph graph = vxCreateGraph(context);
+                    vx_node node = vxFullyConnectedLayer(
+                        graph, in, w, b, 0, accumulator_bits, overflow, rounding,
+                        VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+                    REQUIRE_MESSAGE(node != nullptr,
+                                    (context.log().empty() ? std::string("no log")
+                                                           : context.log().back().message));
+                    const std::string kernel =
+                        check_paths(context, graph, out,
+                                    "fc case " + std::to_string(cases) + " inner " +
+                                        std::to_string(inner) + " ofm " + std::to_string(ofm) +
+                                        " acc " + std::to_string(accumulator_bits));
+                    if (kind == data_kind::in_domain &&
+                        rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN &&
+                        (accumulator_bits == 0 || accumulator_bits == 32)) {
+                        CHECK_MESSAGE(int16_kernel(kernel), "fc case " << cases << ": " << kernel);
+                    }
+                    if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
+                    if (int16_kernel(kernel)) ++int16_cases;
+                    ++cases;
+                    vxReleaseNode(&node);
+                    vxReleaseGraph(&graph);
+                    vxReleaseTensor(&in);
+                    vxReleaseTensor(&w);
+                    if (b) vxReleaseTensor(&b);
+                    vxReleaseTensor(&out);
+                }
+    CHECK(cases == 8 * 2 * 2 * 4);
+    CHECK(int16_cases >= 8 * 2 * 2);
+}
+
+TEST_CASE("kernel paths: weights changed between runs are packed again") {
+    test_context context;
+    rng r(2205);
+    const std::vector<vx_size> in_dims{9, 4, 3}, w_dims{3, 3, 3, 2}, out_dims{7, 2, 2};
+    raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+    fill_data(r, data_kind::in_domain, xv, wv);
+    vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
+    vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+    vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+    write_tensor(in, xv);
+    write_tensor(w, wv);
+    vx_graph graph = vxCreateGraph(context);
+    vx_node node = vxConvolutionLayer(graph, in, w, nullptr, 0, 0, 0, VX_CONVERT_POLICY_SATURATE,
+                                      VX_ROUND_POLICY_TO_NEAREST_EVEN,
+                                      VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    REQUIRE(node != nullptr);
+    REQUIRE(int16_kernel(check_paths(context, graph, out, "first weights")));
+    const raw_t first = run_path(context, graph, out, nullptr, nullptr).values;
+    // New weights in the domain: the int16 kernel must use them, not the packed old ones.
+    for (auto& v : wv) v = r.uniform(-255, 255);
+    write_tensor(w, wv);
+    const raw_t second = run_path(context, graph, out, nullptr, nullptr).values;
+    CHECK(second != first);
+    CHECK(int16_kernel(check_paths(context, graph, out, "second weights")));
+    // Weights outside the domain: the int16 kernel must decline.
+    wv[5] = 20000;
+    write_tensor(w, wv);
+    CHECK(!int16_kernel(check_paths(context, graph, out, "large weight")));
+    vxReleaseNode(&node);
+    vxReleaseGraph(&graph);
+    vxReleaseTensor(&in);
+    vxReleaseTensor(&w);
+    vxReleaseTensor(&out);
+}
+
+TEST_CASE("kernel paths: weights written by a node of the graph are packed on every run") {
+    test_context context;
+    rng r(2206);
+    const std::vector<vx_size> in_dims{40}, w_dims{40, 10}, out_dims{10};
+    raw_t xv(40), wa(400), wb(400);
+    fill_data(r, data_kind::in_domain, xv, wa);
+    for (auto& v : wb) v = r.uniform(-100, 100);
+    for (auto& v : wa) v = v / 2;
+    vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
+    vx_tensor w_a = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+    vx_tensor w_b = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+    vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+    vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+    write_tensor(in, xv);
+    write_tensor(w_a, wa);
+    write_tensor(w_b, wb);
+    vx_graph graph = vxCreateGraph(context);
+    vx_node add = vxTensorAddNode(graph, w_a, w_b, VX_CONVERT_POLICY_SATURATE, w);
+    vx_node fc = vxFullyConnectedLayer(graph, in, w, nullptr, 0, 0, VX_CONVERT_POLICY_SATURATE,
+                                       VX_ROUND_POLICY_TO_NEAREST_EVEN,
+                                       VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    REQUIRE(add != nullptr);
+    REQUIRE(fc != nullptr);
+    CHECK(int16_kernel(check_paths(context, graph, out, "weights from a node")));
+    for (auto& v : wb) v = -v;
+    write_tensor(w_b, wb);
+    CHECK(int16_kernel(check_paths(context, graph, out, "weights from a node, changed")));
+    vxReleaseNode(&add);
+    vxReleaseNode(&fc);
+    vxReleaseGraph(&graph);
+    for (vx_tensor* t : {&in, &w_a, &w_b, &w, &out}) vxReleaseTensor(t);
+}
