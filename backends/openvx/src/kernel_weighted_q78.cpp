@@ -80,8 +80,9 @@ struct q78_state {
     bool usable = false;       // every |w| < 2^shift
     std::int64_t max_abs = 0;  // largest |w|
     std::vector<std::int16_t> weights;
+    std::vector<std::int16_t> weight_keys;  // convolution: tie keys of the weights
     // Convolution input scratch: its borders stay zero between runs of one geometry.
-    std::vector<std::int16_t> input;
+    std::vector<std::int16_t> input, input_keys;
     std::size_t input_rows = 0, input_cols = 0, input_pairs = 0;
 };
 
@@ -167,6 +168,7 @@ q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* tabl
     return packed_state(node, table, shift, [&](q78_state& s) {
         // [blocks][pairs][ky][kx][block_o][2], scaled by 2^(15 - shift).
         s.weights.assign(blocks * pairs * ky_n * kx_n * block_o * 2, 0);
+        s.weight_keys.assign(s.weights.size(), -1);
         std::int64_t max_abs = 0;
         for (vx_size o = 0; o < ofm_n; ++o)
             for (vx_size ci = 0; ci < ifm_n; ++ci)
@@ -182,6 +184,8 @@ q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* tabl
                             ci % 2;
                         s.weights[at] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v)
                                                                   << (15 - shift));
+                        s.weight_keys[at] =
+                            q78::tie_key_weight(static_cast<std::int16_t>(v), shift);
                     }
         return max_abs;
     });
@@ -212,6 +216,7 @@ const char* run_convolution_q78(const _vx_node& node) {
     if (state->input_rows != rows || state->input_cols != cols || state->input_pairs != pairs ||
         state->input.size() != item * batch) {
         state->input.assign(item * batch, 0);
+        state->input_keys.assign(item * batch, 0);  // the key of 0 (no tie with any weight)
         state->input_rows = rows;
         state->input_cols = cols;
         state->input_pairs = pairs;
@@ -224,9 +229,10 @@ const char* run_convolution_q78(const _vx_node& node) {
             for (vx_size nc = range.begin(); nc != range.end(); ++nc) {
                 const vx_size n = nc / ifm_n, ci = nc % ifm_n;
                 for (vx_size y = 0; y < in_h; ++y) {
-                    std::int16_t* dst = state->input.data() + n * item +
-                                        ((ci / 2 * rows + y + c.pad_y) * cols + c.pad_x) * 2 +
-                                        ci % 2;
+                    const vx_size at =
+                        n * item + ((ci / 2 * rows + y + c.pad_y) * cols + c.pad_x) * 2 + ci % 2;
+                    std::int16_t* dst = state->input.data() + at;
+                    std::int16_t* dst_keys = state->input_keys.data() + at;
                     const std::uint8_t* src =
                         in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
                     const vx_size step = in.stride(0);
@@ -234,6 +240,7 @@ const char* run_convolution_q78(const _vx_node& node) {
                     for (vx_size x = 0; x < copy_w; ++x) {
                         const std::int16_t v = load16(src + x * step);
                         dst[2 * x] = v;
+                        dst_keys[2 * x] = q78::tie_key_input(v);
                         const std::int32_t a = v < 0 ? -std::int32_t{v} : v;
                         row_most = a > row_most ? a : row_most;
                     }
@@ -255,6 +262,7 @@ const char* run_convolution_q78(const _vx_node& node) {
     args.rows = rows;
     args.cols = cols;
     args.weights = state->weights.data();
+    args.weight_keys = state->weight_keys.data();
     args.pairs = pairs;
     args.kernel_x = kx_n;
     args.kernel_y = ky_n;
@@ -274,6 +282,7 @@ const char* run_convolution_q78(const _vx_node& node) {
                 const vx_size block = work / out_h % blocks;
                 const vx_size oy = work % out_h;
                 a.input = state->input.data() + n * item;
+                a.input_keys = state->input_keys.data() + n * item;
                 table->conv_row(a, block, oy, sums.data());
                 for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
                     const vx_size o = block * block_o + oi;

@@ -12,11 +12,15 @@ namespace openvx::q78 {
 
 /// One convolution layer's packed operands (one batch item of the input).
 struct conv_args {
-    /// Input, zero-padded, channel pairs interleaved: [pairs][rows][cols][2].
+    /// Input, zero-padded, channel pairs interleaved: [pairs][rows][cols][2], and the tie key of
+    /// each element in the same layout (tie_key_input).
     const std::int16_t* input;
+    const std::int16_t* input_keys;
     std::size_t rows, cols;
-    /// Weights scaled by 2^(15 - shift): [ofm blocks][pairs][ky][kx][block_o][2].
+    /// Weights scaled by 2^(15 - shift): [ofm blocks][pairs][ky][kx][block_o][2], and their tie
+    /// keys (tie_key_weight) in the same layout.
     const std::int16_t* weights;
+    const std::int16_t* weight_keys;
     std::size_t pairs, kernel_x, kernel_y, skip_y;
     /// Output columns computed (whole tiles; cols covers them plus kernel_x - 1).
     std::size_t out_cols;
@@ -31,6 +35,25 @@ struct fc_args {
     std::size_t inner;
     std::size_t flush_steps;
 };
+
+/// Tie keys: the product x * w rounded to nearest by 2^shift is a tie that rounding half up takes
+/// to an odd value (p mod 2^(shift+1) == 2^(shift-1)) exactly when tie_key_input(x) ==
+/// tie_key_weight(w, shift). With x = 2^a * odd_x and w = 2^b * odd_w that is a + b == shift - 1
+/// and odd_x * odd_w == 1 (mod 4), i.e. odd_x == odd_w (mod 4); both keys are 2^k * (1 or 3).
+inline std::int16_t tie_key_input(std::int16_t x) {
+    const auto u = static_cast<std::uint16_t>(x);
+    const auto lowest = static_cast<std::uint16_t>(u & (0u - u));
+    return static_cast<std::int16_t>(u & static_cast<std::uint16_t>(lowest * 3u));
+}
+inline std::int16_t tie_key_weight(std::int16_t w, int shift) {
+    const auto u = static_cast<std::uint16_t>(w);
+    if (u == 0) return -1;  // no input key is 0xffff
+    int b = 0;
+    while (((u >> b) & 1u) == 0) ++b;
+    if (b > shift - 1) return -1;
+    const unsigned odd_bit = (u >> (b + 1)) & 1u;
+    return static_cast<std::int16_t>((1u << (shift - 1 - b)) * (1u + 2u * odd_bit));
+}
 
 /// Exact sums of rounded products for output channels [block * block_o, +block_o) of output row
 /// `oy`: sums[o][x] for x < out_cols.

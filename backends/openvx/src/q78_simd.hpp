@@ -74,12 +74,21 @@ inline B add_rounded_product(const B& acc, const B& x, const B& w) {
     return acc + xsimd::select(x * w == B(std::int16_t{0x4000}), h - B(std::int16_t{1}), h);
 }
 
+/// The same with the tie found from the operands' tie keys (one multiplication fewer).
+template <class B>
+inline B add_rounded_product_keyed(const B& acc, const B& x, const B& w, const B& x_key,
+                                   const B& w_key) {
+    const B h = mul_round_high(x, w);
+    return acc + xsimd::select(x_key == w_key, h - B(std::int16_t{1}), h);
+}
+
 /// The sums of one convolution tile: O output channels x P vectors of columns, over the steps
 /// (channel pair, kernel row, kernel column) whose input offsets are `offsets`; the weights of
 /// step i are at weights + i * O * 2. int16 sums are flushed to `wide` every flush_steps steps.
 template <class Arch, std::size_t O, std::size_t P>
-void conv_tile(const std::int16_t* input, const std::size_t* offsets, std::size_t steps,
-               const std::int16_t* weights, std::size_t flush_steps, std::int32_t* wide) {
+void conv_tile(const std::int16_t* input, const std::int16_t* input_keys,
+               const std::size_t* offsets, std::size_t steps, const std::int16_t* weights,
+               const std::int16_t* weight_keys, std::size_t flush_steps, std::int32_t* wide) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
     using i32 = xsimd::batch<std::int32_t, Arch>;
     constexpr std::size_t lanes = i32::size;
@@ -92,18 +101,25 @@ void conv_tile(const std::int16_t* input, const std::size_t* offsets, std::size_
             for (std::size_t p = 0; p < P; ++p) acc[o][p] = i16(0);
         for (std::size_t step = first; step < last; ++step) {
             const std::int16_t* at = input + offsets[step];
+            const std::int16_t* at_keys = input_keys + offsets[step];
             const std::int16_t* taps = weights + step * O * 2;
-            i16 x[P];
+            const std::int16_t* tap_keys = weight_keys + step * O * 2;
+            i16 x[P], x_key[P];
 #pragma GCC unroll 16
-            for (std::size_t p = 0; p < P; ++p) x[p] = i16::load_unaligned(at + p * lanes * 2);
+            for (std::size_t p = 0; p < P; ++p) {
+                x[p] = i16::load_unaligned(at + p * lanes * 2);
+                x_key[p] = i16::load_unaligned(at_keys + p * lanes * 2);
+            }
 #pragma GCC unroll 16
             for (std::size_t o = 0; o < O; ++o) {
-                std::int32_t pair;
+                std::int32_t pair, key_pair;
                 __builtin_memcpy(&pair, taps + o * 2, sizeof pair);
+                __builtin_memcpy(&key_pair, tap_keys + o * 2, sizeof key_pair);
                 const i16 w = xsimd::bitwise_cast<i16>(i32(pair));
+                const i16 w_key = xsimd::bitwise_cast<i16>(i32(key_pair));
 #pragma GCC unroll 16
                 for (std::size_t p = 0; p < P; ++p)
-                    acc[o][p] = add_rounded_product(acc[o][p], x[p], w);
+                    acc[o][p] = add_rounded_product_keyed(acc[o][p], x[p], w, x_key[p], w_key);
             }
         }
 #pragma GCC unroll 16
@@ -135,10 +151,12 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
             for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
                 offsets[step++] = ((c * a.rows + oy * a.skip_y + ky) * a.cols + kx) * 2;
     const std::int16_t* block_weights = a.weights + block * steps * O * 2;
+    const std::int16_t* block_keys = a.weight_keys + block * steps * O * 2;
     for (std::size_t x0 = 0; x0 < a.out_cols; x0 += tile) {
         alignas(64) std::int32_t wide[O * P * lanes];
         for (std::size_t i = 0; i < O * P * lanes; ++i) wide[i] = 0;
-        conv_tile<Arch, O, P>(a.input + x0 * 2, offsets, steps, block_weights, a.flush_steps, wide);
+        conv_tile<Arch, O, P>(a.input + x0 * 2, a.input_keys + x0 * 2, offsets, steps,
+                              block_weights, block_keys, a.flush_steps, wide);
         for (std::size_t o = 0; o < O; ++o)
             for (std::size_t p = 0; p < P; ++p)
                 i32::load_aligned(wide + (o * P + p) * lanes)
