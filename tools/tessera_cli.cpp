@@ -10,6 +10,8 @@
 //   tessera --check-plugin F [--timeout S]
 //                      load F in a child process and report what happened, including an entry
 //                      function that aborts, exits or does not return within S seconds (10)
+//   tessera run MODEL.onnx ...   load, compile and run an ONNX model (model_commands.hpp)
+//   tessera info MODEL.onnx ...  a model's inputs, outputs, op census and placement
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +23,7 @@
 #include <tessera/tessera.hpp>
 
 #include "check_plugin.hpp"
+#include "model_commands.hpp"
 #include "sample_network.hpp"
 
 using namespace tessera;
@@ -140,13 +143,19 @@ void describe(const plugin_entry& p) {
 int usage() {
     std::fprintf(stderr,
                  "usage: tessera [--report] [--load PLUGIN_FILE]... [--place CONFIG]\n"
-                 "       tessera --check-plugin PLUGIN_FILE [--timeout SECONDS]\n");
+                 "       tessera --check-plugin PLUGIN_FILE [--timeout SECONDS]\n"
+                 "       tessera run MODEL.onnx [--config STR] [--input NAME=FILE.npy]...\n"
+                 "                   [--shape NAME=1x3x224x224]... [--repeat N] [--compare CONFIG]\n"
+                 "                   [--output-dir DIR] [--profile [TRACE.json]]\n"
+                 "       tessera info MODEL.onnx [--config STR] [--shape NAME=DIMS]...\n");
     return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && !std::strcmp(argv[1], "run")) return cli::run_model_command(argc - 1, argv + 1);
+    if (argc > 1 && !std::strcmp(argv[1], "info")) return cli::model_info_command(argc - 1, argv + 1);
     bool report_only = false;
     const char* check_file = nullptr;
     const char* place_config = nullptr;

@@ -2,7 +2,8 @@
 # Installs the build tree, moves the installation to a folder outside the build tree (the original
 # prefix is gone), and uses the moved prefix alone: no LD_LIBRARY_PATH, no TESSERA_* variables.
 #  1. no installed file names the build tree, so nothing installed can search it;
-#  2. the installed `tessera` finds every plugin this build made in <moved prefix>/lib/tessera/plugins;
+#  2. the installed `tessera` finds every plugin this build made in <moved prefix>/lib/tessera/plugins,
+#     and, where the ONNX importer is installed, `tessera run` runs an ONNX model;
 #  3. a consumer project (find_package(Tessera)) runs an addition on each installed plugin, checked
 #     against hand-computed sums, and runs an out-of-tree plugin built against the moved package;
 #  4. a program compiled with nothing but the include path (its one source file includes
@@ -36,6 +37,15 @@ for plugin in $built_plugins; do
 done
 if grep -q "(build dir)" "$work/tessera.out"; then
   cat "$work/tessera.out"; echo "FAIL: installed tessera searched a build tree"; exit 1
+fi
+
+relu_model=/usr/share/libonnx-testdata/data/node/test_relu/model.onnx
+if ls "$prefix"/lib*/libtessera_onnx.so > /dev/null 2>&1 && [ -f "$relu_model" ]; then
+  echo "== installed tessera runs an ONNX model (libtessera_onnx found through its RUNPATH)"
+  "${clean_env[@]}" "$prefix/bin/tessera" run "$relu_model" --config reference --repeat 1 \
+    --output-dir "$work/onnx-out" > "$work/tessera-run.out" 2>&1 || { cat "$work/tessera-run.out"; exit 1; }
+  grep -q "placement: reference 1 op(s)" "$work/tessera-run.out" &&
+    test -s "$work/onnx-out/y.npy" || { cat "$work/tessera-run.out"; echo "FAIL: tessera run"; exit 1; }
 fi
 
 echo "== out-of-tree plugin against the moved package"
