@@ -223,11 +223,9 @@ void context::set_constant(const std::string& out, host_tensor t) {
 
 graph::tensor_id context::reshape(graph::tensor_id in, const shape& dims, const std::string& out) {
     if (out.empty() && descs_.at(in).dims() == dims) return in;
-    op::reshape r;
-    r.rank = static_cast<std::int32_t>(dims.rank());
-    if (r.rank > TSR_MAX_DIMS) unsupported("rank " + std::to_string(r.rank) + " is too large");
-    for (int i = 0; i < r.rank; ++i) r.dims[i] = dims[i];
-    return emit(r, {in}, out);
+    if (dims.rank() > TSR_MAX_DIMS)
+        unsupported("rank " + std::to_string(dims.rank()) + " is too large");
+    return emit(op::reshape().set_dims(dims), {in}, out);
 }
 
 }  // namespace tessera::onnx::detail
