@@ -7,7 +7,6 @@
 #include <set>
 #include <vector>
 
-#include "dma_prelude.h"
 #include "kernel_source.h"
 
 namespace myriad {
@@ -55,11 +54,12 @@ std::vector<Token> tokenize(const std::string& s) {
             while (i < s.size() && ident_char(s[i])) ++i;
             out.push_back({Tok::ident, s.substr(b, i - b)});
         } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                   (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+                   (c == '.' && i + 1 < s.size() &&
+                    std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
             while (i < s.size()) {
                 const char d = s[i];
-                if ((d == '+' || d == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' ||
-                                               s[i - 1] == 'p' || s[i - 1] == 'P'))
+                if ((d == '+' || d == '-') &&
+                    (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P'))
                     ++i;
                 else if (ident_char(d) || d == '.')
                     ++i;
@@ -95,7 +95,13 @@ int half_width(const std::string& id) {
 }
 
 bool is_address_space(const std::string& id) {
-    return id == "__global" || id == "global" || id == "__constant" || id == "constant";
+    return id == "__global" || id == "global" || id == "__constant" || id == "constant" ||
+           id == "__local" || id == "local";
+}
+
+/// "__global", "__constant" or "__local" for an address-space keyword.
+std::string canonical_space(const std::string& id) {
+    return id.front() == '_' ? id : "__" + id;
 }
 
 bool is_qualifier(const std::string& id) {
@@ -110,7 +116,7 @@ bool is_assignment(const std::string& op) {
 
 struct StoragePointer {
     int width = 1;
-    bool constant = false;  ///< __constant rather than __global
+    std::string space = "__global";  ///< __global, __constant or __local
     std::size_t begin = 0, end = 0;  ///< tokens where the declaration is in scope
 };
 
@@ -275,38 +281,45 @@ class Rewriter {
             const int width = half_width(tok.text);
             if (!width) continue;
             any_half = true;
-            // Pointee of a __global/__constant pointer: an address space among the qualifiers
-            // before it, '*' after the qualifiers after it.
-            bool space = false, constant = false;
-            for (std::size_t k = prev(i); k < t_.size() && t_[k].kind == Tok::ident &&
-                                          (is_address_space(t_[k].text) || is_qualifier(t_[k].text));
-                 k = prev(k)) {
-                if (is_address_space(t_[k].text)) {
-                    space = true;
-                    constant = t_[k].text.find("constant") != std::string::npos;
-                }
+            // sizeof(half) stays 2, the size of the half buffers.
+            if (is(prev(i), "(") && is(prev(prev(i)), "sizeof") && is(next(i), ")")) {
+                if (width != 1) failed_ = true;
+                kept_half_.insert(i);
+                continue;
             }
+            // Pointee of a __global/__constant/__local pointer, or element of a __local (or
+            // program-scope) array: an address space among the qualifiers around it, then '*'
+            // or a name followed by '['.
+            std::string space;
+            for (std::size_t k = prev(i);
+                 k < t_.size() && t_[k].kind == Tok::ident &&
+                 (is_address_space(t_[k].text) || is_qualifier(t_[k].text));
+                 k = prev(k))
+                if (is_address_space(t_[k].text)) space = canonical_space(t_[k].text);
             std::size_t n = next(i);
             while (n < t_.size() && t_[n].kind == Tok::ident &&
                    (is_qualifier(t_[n].text) || is_address_space(t_[n].text))) {
-                if (is_address_space(t_[n].text)) {
-                    space = true;
-                    constant = t_[n].text.find("constant") != std::string::npos;
-                }
+                if (is_address_space(t_[n].text)) space = canonical_space(t_[n].text);
                 n = next(n);
             }
-            if (!space || !is(n, "*")) continue;
+            if (space.empty()) continue;
+            std::size_t name = n;
+            if (is(n, "*")) {
+                name = next(n);
+                while (name < t_.size() && t_[name].kind == Tok::ident &&
+                       is_qualifier(t_[name].text))
+                    name = next(name);
+                if (is(name, "*")) failed_ = true;  // pointer to pointer
+            } else if (!(n < t_.size() && t_[n].kind == Tok::ident && is(next(n), "["))) {
+                continue;  // a scalar in __local memory: promoted like private data
+            }
             if (width == 3) failed_ = true;  // half3 pointers step by 4 elements
             kept_half_.insert(i);
-            std::size_t name = next(n);
-            while (name < t_.size() && t_[name].kind == Tok::ident && is_qualifier(t_[name].text))
-                name = next(name);
-            if (is(name, "*")) failed_ = true;  // pointer to pointer
             if (name < t_.size() && t_[name].kind == Tok::ident) {
                 const auto scope = scope_of(name);
                 if (storage_at(name)) failed_ = true;  // redeclared where an earlier one is seen
                 storage_[t_[name].text].push_back(
-                    StoragePointer{width, constant, scope.first, scope.second});
+                    StoragePointer{width, space, scope.first, scope.second});
                 decl_names_.insert(name);
             }
         }
@@ -325,15 +338,15 @@ class Rewriter {
     std::string load(const StoragePointer& sp, const std::string& name,
                      const std::string& index) const {
         if (sp.width == 1) return "vload_half(" + index + ", " + name + ")";
-        const std::string space = sp.constant ? "__constant" : "__global";
-        return "vload_half" + std::to_string(sp.width) + "(" + index + ", (const " + space +
+        return "vload_half" + std::to_string(sp.width) + "(" + index + ", (const " + sp.space +
                " half*)" + name + ")";
     }
-    std::string store(const StoragePointer& sp, const std::string& name,
-                      const std::string& index, const std::string& value) const {
-        if (sp.width == 1) return "vstore_half((float)(" + value + "), " + index + ", " + name + ")";
-        return "vstore_half" + std::to_string(sp.width) + "(" + value + ", " + index +
-               ", (__global half*)" + name + ")";
+    std::string store(const StoragePointer& sp, const std::string& name, const std::string& index,
+                      const std::string& value) const {
+        if (sp.width == 1)
+            return "vstore_half((float)(" + value + "), " + index + ", " + name + ")";
+        return "vstore_half" + std::to_string(sp.width) + "(" + value + ", " + index + ", (" +
+               sp.space + " half*)" + name + ")";
     }
     /// A write may only be a statement of its own (vstore_half has no value).
     bool statement_position(std::size_t first) const {
@@ -343,8 +356,8 @@ class Rewriter {
     }
     bool has_side_effects(std::size_t b, std::size_t e) const {
         for (std::size_t i = b; i < e; ++i)
-            if (t_[i].kind == Tok::punct && (t_[i].text == "++" || t_[i].text == "--" ||
-                                             is_assignment(t_[i].text)))
+            if (t_[i].kind == Tok::punct &&
+                (t_[i].text == "++" || t_[i].text == "--" || is_assignment(t_[i].text)))
                 return true;
         return false;
     }
@@ -395,7 +408,8 @@ class Rewriter {
                 continue;
             }
             if (tok.kind == Tok::punct && (tok.text == "*" || tok.text == "&")) {
-                // Unary * or & on a storage pointer (after an operator, '(' or ',' or at the start).
+                // Unary * or & on a storage pointer (after an operator, '(' or ',' or at the
+                // start).
                 const std::size_t p = prev(i);
                 const bool unary = p >= t_.size() ||
                                    (t_[p].kind == Tok::punct && !is(p, ")") && !is(p, "]")) ||
@@ -430,7 +444,8 @@ class Rewriter {
             }
             if (const int width = half_width(tok.text)) {
                 out += kept_half_.count(i) ? tok.text
-                                           : width == 1 ? "float" : "float" + std::to_string(width);
+                       : width == 1        ? "float"
+                                           : "float" + std::to_string(width);
                 ++i;
                 continue;
             }
@@ -468,15 +483,6 @@ class Rewriter {
                     ++i;
                     continue;
                 }
-                if (tok.text == "async_work_group_copy_2D2D" ||
-                    tok.text == "async_work_group_copy_3D3D") {
-                    // The byte-sized ratified form cannot tell half storage from promoted data.
-                    const std::size_t ratified = tok.text == "async_work_group_copy_2D2D" ? 10 : 13;
-                    if (args.size() == ratified) {
-                        failed_ = true;
-                        break;
-                    }
-                }
                 if ((tok.text == "async_work_group_copy" ||
                      tok.text == "async_work_group_strided_copy") &&
                     args.size() >= 2 && range_has_storage(open, closing(open))) {
@@ -499,72 +505,52 @@ std::optional<std::string> promote_half_keep_storage(const std::string& stripped
 }
 
 std::string half_storage_prelude() {
-    std::string p = "// Copies between half buffers and promoted (float) local memory.\n";
-    const std::string half_bytes = "4";  // sizeof(half) as the promoted kernels compute it
-    p += dma_transactions(DmaPair{"hs_g2l", "const __global half*", "__local float*", half_bytes,
-                                  "dst[D] = vload_half(S, src);"});
-    p += dma_transactions(DmaPair{"hs_l2g", "const __local float*", "__global half*", half_bytes,
-                                  "vstore_half(src[S], D, dst);"});
+    // Half buffers move as ushort (same size, no arithmetic): the DMA builtins and async copies
+    // on half pointers call their ushort forms (async copies keep the builtin's events).
+    std::string p = "// Copies of half data, as ushort.\n";
     const std::string ovl = "__attribute__((overloadable)) ";
-    // Each copy ends at a barrier; the event returned comes from an empty builtin copy so that
-    // wait_group_events receives a genuine one.
-    const std::string lsize = "get_local_size(0) * get_local_size(1) * get_local_size(2)";
-    const std::string lid =
-        "get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * "
-        "get_local_id(2))";
     struct Direction {
-        std::string dst, src, move, empty_copy;
+        std::string dst, src, dst_u, src_u;
     };
     const Direction directions[] = {
-        {"__local float*", "const __global half*", "dst[D] = vload_half(S, src);",
-         "async_work_group_copy((__local uchar*)dst, (const __global uchar*)src, 0, event)"},
-        {"__global half*", "const __local float*", "vstore_half(src[S], D, dst);",
-         "async_work_group_copy((__global uchar*)dst, (const __local uchar*)src, 0, event)"},
+        {"__local half*", "const __global half*", "(__local ushort*)", "(const __global ushort*)"},
+        {"__global half*", "const __local half*", "(__global ushort*)", "(const __local ushort*)"},
     };
     for (const Direction& d : directions) {
-        auto body = [&](const std::string& dst_index, const std::string& src_index) {
-            std::string m = d.move;
-            m.replace(m.find('D'), 1, dst_index);
-            m.replace(m.find('S'), 1, src_index);
-            return m;
-        };
+        const std::string dst = d.dst_u + "dst", src = d.src_u + "src";
         p += "event_t " + ovl + "__myriad_async_work_group_copy(" + d.dst + " dst, " + d.src +
-             " src, size_t n, event_t event) {\n"
-             "  for (size_t k = " +
-             lid + "; k < n; k += " + lsize + ") " + body("k", "k") +
-             "\n  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
-             "  return " +
-             d.empty_copy + ";\n}\n";
-        const bool to_local = d.dst.find("__local") != std::string::npos;
+             " src, size_t n, event_t event) {\n  return async_work_group_copy(" + dst + ", " +
+             src + ", n, event);\n}\n";
         p += "event_t " + ovl + "__myriad_async_work_group_strided_copy(" + d.dst + " dst, " +
-             d.src + " src, size_t n, size_t stride, event_t event) {\n"
-             "  for (size_t k = " +
-             lid + "; k < n; k += " + lsize + ") " +
-             (to_local ? body("k", "k * stride") : body("k * stride", "k")) +
-             "\n  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
-             "  return " +
-             d.empty_copy + ";\n}\n";
-        // The Myriad toolchain's 2D/3D forms (gaps after each line / plane, in elements).
-        const std::string tag = to_local ? "hs_g2l" : "hs_l2g";
+             d.src +
+             " src, size_t n, size_t stride, event_t event) {\n"
+             "  return async_work_group_strided_copy(" +
+             dst + ", " + src + ", n, stride, event);\n}\n";
+        p += "event_t " + ovl + "async_work_group_copy_2D2D(" + d.dst + " dst, " + d.src +
+             " src, size_t num_elements_per_line, size_t num_lines, size_t src_line_stride, "
+             "size_t dst_line_stride, event_t event) {\n  return async_work_group_copy_2D2D(" +
+             dst + ", " + src +
+             ", num_elements_per_line, num_lines, src_line_stride, dst_line_stride, event);\n}\n";
         p += "event_t " + ovl + "async_work_group_copy_3D3D(" + d.dst + " dst, " + d.src +
              " src, size_t num_elements_per_line, size_t num_lines, size_t src_line_stride, "
              "size_t dst_line_stride, size_t num_planes, size_t src_plane_stride, "
-             "size_t dst_plane_stride, event_t event) {\n"
-             "  const size_t w = num_elements_per_line;\n"
-             "  const size_t ss = w + src_line_stride, ds = w + dst_line_stride;\n"
-             "  __myriad_dma_copy_" +
-             tag +
-             "(dst, src, w, w, ss, ds, w * num_lines, num_planes, num_lines * ss + "
-             "src_plane_stride, num_lines * ds + dst_plane_stride);\n"
-             "  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
-             "  return " +
-             d.empty_copy + ";\n}\n";
-        // The Myriad toolchain's 2D form: one plane of the 3D form.
-        p += "event_t " + ovl + "async_work_group_copy_2D2D(" + d.dst + " dst, " + d.src +
-             " src, size_t num_elements_per_line, size_t num_lines, size_t src_line_stride, "
-             "size_t dst_line_stride, event_t event) {\n"
-             "  return async_work_group_copy_3D3D(dst, src, num_elements_per_line, num_lines, "
-             "src_line_stride, dst_line_stride, 1, 0, 0, event);\n}\n";
+             "size_t dst_plane_stride, event_t event) {\n  return async_work_group_copy_3D3D(" +
+             dst + ", " + src +
+             ", num_elements_per_line, num_lines, src_line_stride, dst_line_stride, num_planes, "
+             "src_plane_stride, dst_plane_stride, event);\n}\n";
+        // The manual-DMA transactions take the source first.
+        p += "event_t " + ovl + "WorkGroupDmaCreateStrideTransaction(" + d.src + " src, " + d.dst +
+             " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
+             "size_t size, event_t event) {\n  return WorkGroupDmaCreateStrideTransaction(" +
+             src + ", " + dst +
+             ", src_width, dst_width, src_stride, dst_stride, size, event);\n}\n";
+        p += "event_t " + ovl + "WorkGroupDmaCreate3DTransaction(" + d.src + " src, " + d.dst +
+             " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
+             "size_t num_planes, size_t src_plane_stride, size_t dst_plane_stride, size_t size, "
+             "event_t event) {\n  return WorkGroupDmaCreate3DTransaction(" +
+             src + ", " + dst +
+             ", src_width, dst_width, src_stride, dst_stride, num_planes, src_plane_stride, "
+             "dst_plane_stride, size, event);\n}\n";
     }
     return p;
 }

@@ -294,7 +294,7 @@ std::string myriad_prelude(bool native_half, bool promoted) {
                  "  return event;\n}\n";
             // The manual-DMA work-group transactions (widths, strides and sizes in bytes).
             const std::string tag = t + (dir == 0 ? "_g2l" : "_l2g");
-            p += dma_transactions(DmaPair{tag, src, dst, "sizeof(" + t + ")", ""});
+            p += dma_transactions(DmaPair{tag, t, src, dst, "sizeof(" + t + ")"});
         }
     }
     // The ratified cl_khr_extended_async_copies form: untyped pointers, offsets and line lengths

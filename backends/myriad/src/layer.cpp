@@ -157,7 +157,6 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     }
     promoted = any_half && (!rt->has_fp16 || rt->force_promotion);
     precision = !any_half ? Precision::fp32 : promoted ? Precision::fp32_promoted : Precision::fp16;
-    const std::size_t scale = promoted ? 2 : 1;
     // The program of each stage: where half is promoted, preferably with the half buffers kept
     // (no conversion passes); when a stage's source cannot be rewritten so or does not build,
     // every stage promotes its buffers too (the stages share their buffers).
@@ -179,6 +178,8 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
             sources.push_back(
                 program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16, promoted));
     }
+    // Promoted buffers hold floats: twice the bytes the bindings give for half data.
+    const std::size_t scale = promoted && !half_buffers ? 2 : 1;
 
     const std::size_t ports = spec.input_shapes.size();
     input_dtypes.assign(ports, DType::f32);
@@ -189,6 +190,10 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
         StagePlan& sp = plan.stages[si];
         cl::Kernel kernel(rt->program(sources[si], spec.type, sp.stage->entry),
                           sp.stage->entry.c_str());
+        // The kernel's own __local variables, read before any argument is set: the value the
+        // device reports includes the __local arguments set so far (OpenCL's definition).
+        const std::size_t static_local =
+            kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(rt->device);
         for (std::size_t ai = 0; ai < sp.args.size(); ++ai) {
             ArgPlan& a = sp.args[ai];
             const cl_uint index = static_cast<cl_uint>(ai);
@@ -263,7 +268,7 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
             }
         }
         // Local-memory and work-group limits of this device.
-        std::size_t local_bytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(rt->device);
+        std::size_t local_bytes = static_local;
         for (const ArgPlan& a : sp.args)
             if (a.kind == ArgKind::local) local_bytes += a.local_bytes * scale;
         const std::size_t device_local = rt->device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

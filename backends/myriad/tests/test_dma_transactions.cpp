@@ -1,8 +1,9 @@
 // test_dma_transactions.cpp -- WorkGroupDmaCreate3DTransaction and
 // WorkGroupDmaCreateStrideTransaction over the geometries their emulation treats differently
 // (lines narrower and wider than the work group, a partial last line, contiguous lines and
-// planes, differing source and destination widths), on float and on half data (half storage
-// to promoted local memory). Expected values follow the seed's definition, computed on the host.
+// planes, batches of eight loads, differing source and destination widths), on float and on half
+// data (half buffers, copied as ushort when half is promoted). Expected values follow the seed's
+// definition, computed on the host.
 #include <doctest/doctest.h>
 
 #include "myriad/runtime.h"
@@ -23,19 +24,24 @@ std::string transaction_kernel(const std::string& t) {
            "int T) {\n"
            "  for (int k = get_local_id(0); k < T; k += get_local_size(0)) tile[k] = 0;\n"
            "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-           "  const size_t e = sizeof(" + t + ");\n"
+           "  const size_t e = sizeof(" +
+           t +
+           ");\n"
            "  WorkGroupDmaCreate3DTransaction(src, tile, sw * e, dw * e, ss * e, ds * e, planes,\n"
            "                                  sp * e, dp * e, size * e, 0);\n"
-           "  WorkGroupDmaCreateStrideTransaction(tile, dst, T * e, T * e, T * e, T * e, T * e, 0);\n"
+           "  WorkGroupDmaCreateStrideTransaction(tile, dst, T * e, T * e, T * e, T * e, T * e, "
+           "0);\n"
            "}\n";
 }
 
 std::string transaction_xml(const std::string& t) {
     std::string scalars;
     for (const char* s : {"sw", "dw", "ss", "ds", "planes", "sp", "dp", "size", "T"})
-        scalars += std::string("<Scalar arg-name=\"") + s + "\" type=\"int\" source=\"" + s + "\"/>\n";
-    return "<CustomLayer name=\"Dma_" + t + "\" type=\"MVCL\" version=\"1\">\n<Kernel entry=\"dma_" +
-           t + "\"><Source filename=\"dma.cl\"/></Kernel>\n<Parameters>\n"
+        scalars +=
+            std::string("<Scalar arg-name=\"") + s + "\" type=\"int\" source=\"" + s + "\"/>\n";
+    return "<CustomLayer name=\"Dma_" + t +
+           "\" type=\"MVCL\" version=\"1\">\n<Kernel entry=\"dma_" + t +
+           "\"><Source filename=\"dma.cl\"/></Kernel>\n<Parameters>\n"
            "<Tensor arg-name=\"src\" type=\"input\" port-index=\"0\"/>\n"
            "<Tensor arg-name=\"dst\" type=\"output\" port-index=\"0\"/>\n"
            "<Data arg-name=\"tile\" type=\"local_data\" dim=\"output,0\" size=\"T*4\"/>\n" +
@@ -51,11 +57,13 @@ struct TransactionGeometry {
 
 /// The seed's 3D transaction on host data: `size` elements per plane, read in lines of sw at
 /// stride ss, written in lines of dw at stride ds.
-std::vector<double> transaction_reference(const TransactionGeometry& g, const std::vector<float>& src) {
+std::vector<double> transaction_reference(const TransactionGeometry& g,
+                                          const std::vector<float>& src) {
     std::vector<double> tile(static_cast<std::size_t>(g.T), 0.0);
     for (int p = 0; p < g.planes; ++p)
         for (int k = 0; k < g.size; ++k)
-            tile[p * g.dp + (k / g.dw) * g.ds + k % g.dw] = src[p * g.sp + (k / g.sw) * g.ss + k % g.sw];
+            tile[p * g.dp + (k / g.dw) * g.ds + k % g.dw] =
+                src[p * g.sp + (k / g.sw) * g.ss + k % g.sw];
     return tile;
 }
 
@@ -73,6 +81,8 @@ TEST_CASE("DMA transactions: every copy geometry on float and half data") {
         {"differing widths", 4, 6, 7, 6, 2, 30, 12, 12, 24, 56},
         {"contiguous lines and planes", 5, 5, 5, 5, 3, 10, 10, 10, 30, 30},
         {"contiguous lines, planes apart", 6, 6, 6, 6, 2, 16, 6, 6, 12, 22},
+        {"many one-line planes (batches of eight)", 3, 3, 3, 3, 20, 5, 3, 3, 60, 98},
+        {"one long flat row (batches of eight)", 4, 4, 4, 4, 20, 4, 4, 4, 80, 80},
     };
     for (const char* type : {"float", "half"}) {
         for (const TransactionGeometry& g : geometries) {
@@ -87,7 +97,8 @@ TEST_CASE("DMA transactions: every copy geometry on float and half data") {
             CHECK(layer.conversion_passes() == 0);
             std::vector<float> src(static_cast<std::size_t>(g.N));
             for (int i = 0; i < g.N; ++i) src[i] = static_cast<float>(i + 1);
-            check_close(layer.run({{{g.N}, Layout::BFYX, src}}).values, transaction_reference(g, src), 0, 0);
+            check_close(layer.run({{{g.N}, Layout::BFYX, src}}).values,
+                        transaction_reference(g, src), 0, 0);
         }
     }
 }

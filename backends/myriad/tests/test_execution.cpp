@@ -537,3 +537,29 @@ TEST_CASE("execution: OpenCL C build errors and bad work sizes are reported / no
     CHECK_THROWS_WITH_AS(rt3.create_layer(LayerSpec{"Big", {}, {{1}}, {}, {1}, {}}),
                          doctest::Contains("bytes of local memory"), tessera::error);
 }
+
+TEST_CASE("execution: __local arguments using most of the device's local memory are accepted") {
+    // The size a device reports for a kernel includes the __local arguments already set; they
+    // must not be counted twice (3/4 of the local memory would then exceed it).
+    ScratchDir dir("exec_local_fits");
+    dir.write("fits.cl",
+              "__kernel void fits(__global const float* src, __global float* dst, "
+              "__local float* scratch) {\n"
+              "  scratch[get_local_id(0)] = src[get_global_id(0)] + 1.0f;\n"
+              "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+              "  dst[get_global_id(0)] = scratch[get_local_id(0)];\n}\n");
+    Runtime rt(myriad_test::device_index());
+    const std::size_t bytes = rt.device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() / 4 * 3 / 4 * 4;
+    rt.load_bindings(dir.write(
+        "fits.xml", "<CustomLayer name=\"Fits\" type=\"MVCL\" version=\"1\">\n"
+                    "<Kernel entry=\"fits\"><Source filename=\"fits.cl\"/></Kernel>\n"
+                    "<Parameters><Tensor arg-name=\"src\" type=\"input\"/>"
+                    "<Tensor arg-name=\"dst\" type=\"output\"/>"
+                    "<Data arg-name=\"scratch\" type=\"local_data\" dim=\"input,0\" size=\"" +
+                        std::to_string(bytes) +
+                        "\"/></Parameters>\n"
+                        "<WorkSizes dim=\"input,0\" global=\"8\" local=\"8\"/></CustomLayer>\n"));
+    Layer layer = rt.create_layer(LayerSpec{"Fits", {}, {{8}}, {}, {8}, {}});
+    const std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8};
+    check_close(layer.run({{{8}, Layout::BFYX, in}}).values, {2, 3, 4, 5, 6, 7, 8, 9}, 0, 0);
+}

@@ -127,7 +127,7 @@ __kernel void k(__global const half* src, __global half* dst, __local half* l) {
 }
 #endif
 
-TEST_CASE("kernel source: half promoted with __global half buffers kept in half storage") {
+TEST_CASE("kernel source: half promoted with __global and __local half buffers kept in half") {
     const std::string src =
         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
         "__kernel void k(__global const half* restrict src, __global half* dst, "
@@ -142,25 +142,29 @@ TEST_CASE("kernel source: half promoted with __global half buffers kept in half 
         "  __global const half* p = &src[4];\n"
         "  if (a > 0) p++;\n"
         "  event_t e = async_work_group_copy(l, src, 8, 0);\n"
-        "  e = async_work_group_copy(l, l + 8, 8, 0);\n"
+        "  e = async_work_group_copy(l + 8, p, 8, e);\n"
+        "  __local half tile[16]; __local half scalar;\n"
+        "  tile[1] = sizeof(half) + (half)scalar;\n"
         "}\n";
     const auto out = promote_half_keep_storage(src);
     REQUIRE(out.has_value());
     CHECK(*out ==
           "\n"
           "__kernel void k(__global const half* restrict src, __global half* dst, "
-          "__local float* l, __global half8* v) {\n"
+          "__local half* l, __global half8* v) {\n"
           "  float a = (vload_half((i + 1), src));\n"
           "  vstore_half((float)( a * (float)2), (i), dst);\n"
           "  vstore_half((float)(vload_half((j), dst) + ( (vload_half((j), src)))), (j), dst);\n"
           "  vstore_half((float)( (vload_half(0, src))), 0, dst);\n"
-          "  l[0] = vload_half(0, src) + __myriad_vload_half1(1, l);\n"
+          "  vstore_half((float)( vload_half(0, src) + vload_half(1, l)), (0), l);\n"
           "  vstore_half8(vload_half8(0, src + 8), 1, dst);\n"
           "  vstore_half8( (vload_half8((1), (const __global half*)v)), (2), (__global half*)v);\n"
           "  __global const half* p = (src + (4));\n"
           "  if (a > 0) p++;\n"
           "  event_t e = __myriad_async_work_group_copy(l, src, 8, 0);\n"
-          "  e = async_work_group_copy(l, l + 8, 8, 0);\n"
+          "  e = __myriad_async_work_group_copy(l + 8, p, 8, e);\n"
+          "  __local half tile[16]; __local float scalar;\n"
+          "  vstore_half((float)( sizeof(half) + (float)scalar), (1), tile);\n"
           "}\n");
 }
 
@@ -177,8 +181,6 @@ TEST_CASE("kernel source: half storage rewriting gives up where it cannot follow
         "__kernel void k(__global half** p) { }",
         "__kernel void k(__global half3* p) { }",
         "__kernel void k(__global half* p) { __global half* p = 0; }",
-        "__kernel void k(__global half* p, __local half* l) {\n"
-        "  async_work_group_copy_2D2D(l, 0, p, 0, sizeof(half), 4, 2, 4, 4, 0); }",
     };
     for (const char* c : cases) {
         CAPTURE(c);
@@ -186,10 +188,10 @@ TEST_CASE("kernel source: half storage rewriting gives up where it cannot follow
     }
     // A name is a half buffer only where its declaration is in scope.
     CHECK(promote_half_keep_storage("__kernel void a(__global half* src) { src[0] = 1; }\n"
-                                    "__kernel void b(__local half* src) { src[0] = 2; }") ==
+                                    "void b(half* src) { src[0] = 2; }") ==
           std::optional<std::string>("__kernel void a(__global half* src) { vstore_half((float)( "
                                      "1), (0), src); }\n"
-                                     "__kernel void b(__local float* src) { src[0] = 2; }"));
+                                     "void b(float* src) { src[0] = 2; }"));
     // Sources without __global half keep promote_half's spelling.
     CHECK(promote_half_keep_storage("half x = convert_half(y);") ==
           std::optional<std::string>("float x = convert_float(y);"));
