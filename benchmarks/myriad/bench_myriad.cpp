@@ -1,8 +1,12 @@
 // bench_myriad.cpp -- Myriad custom layers on one OpenCL device: myriad/<layer> (bytes read +
 // written per second through Layer::enqueue, waited for) next to copy/<layer> (clEnqueueCopyBuffer
 // moving the same bytes), dma/<variant> (the seed's GRN with manual DMA vs the same kernel with
-// global loads, both run through the runtime) and launch/<variant> (a one-element layer vs a bare
-// clEnqueueNDRangeKernel of an empty kernel). The label says which precision ran.
+// global loads, both run through the runtime) and launch/<variant> (a bare
+// clEnqueueNDRangeKernel of an empty kernel vs each memory-bound layer on a 1x4x2x2 tensor). The
+// label says which precision ran and how many conversion kernels ran around the layer.
+// MYRIAD_BENCH_SHAPE=NxCxHxW sets the layer tensor (default 1x128x512x512 on GPUs and
+// accelerators, 1x64x208x208 on CPU devices); MYRIAD_KEEP_HALF_BUFFERS=0 converts half buffers
+// to float around the kernels on devices without cl_khr_fp16 (the runtime's fallback path).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -22,7 +26,31 @@ int device_index() {
 
 myriad::Runtime& runtime() {
     static myriad::Runtime rt(device_index());
+    static const bool configured = [] {
+        const char* keep = std::getenv("MYRIAD_KEEP_HALF_BUFFERS");
+        rt.set_keep_half_buffers(!keep || std::string(keep) != "0");
+        return true;
+    }();
+    (void)configured;
     return rt;
+}
+
+bool cpu_device() {
+    return (runtime().device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+/// The layer tensor: MYRIAD_BENCH_SHAPE (NxCxHxW) or the device type's default.
+myriad::Shape bench_shape() {
+    if (const char* env = std::getenv("MYRIAD_BENCH_SHAPE")) {
+        myriad::Shape s;
+        for (const char* p = env; *p;) {
+            char* end = nullptr;
+            s.push_back(std::strtoll(p, &end, 10));
+            p = *end ? end + 1 : end;
+        }
+        if (s.size() == 4) return s;
+    }
+    return cpu_device() ? myriad::Shape{1, 64, 208, 208} : myriad::Shape{1, 128, 512, 512};
 }
 
 std::size_t count(const myriad::Shape& s) {
@@ -42,22 +70,33 @@ struct Case {
     myriad::LayerSpec spec;
 };
 
-std::vector<Case> memory_bound_cases() {
-    const myriad::Shape s{1, 64, 208, 208};  // 5.5 MB of half in, as much out
+std::vector<Case> memory_bound_cases(const myriad::Shape& s) {
+    const myriad::Shape reorg{s[0], s[1] * 4, s[2] / 2, s[3] / 2};
     return {
         {"GRN", {"GRN", {{"bias", "1"}}, {s}, {}, s, {}}},
         {"MVN",
-         {"MVN", {{"across_channels", "0"}, {"normalize_variance", "1"}, {"eps", "1e-5"}}, {s}, {}, s, {}}},
-        {"ReorgYolo", {"ReorgYolo", {{"stride", "2"}}, {s}, {}, {1, 256, 104, 104}, {}}},
-        {"ShuffleChannels",
-         {"ShuffleChannels", {{"axis", "1"}, {"group", "4"}}, {s}, {}, s, {}}},
+         {"MVN",
+          {{"across_channels", "0"}, {"normalize_variance", "1"}, {"eps", "1e-5"}},
+          {s},
+          {},
+          s,
+          {}}},
+        {"ReorgYolo", {"ReorgYolo", {{"stride", "2"}}, {s}, {}, reorg, {}}},
+        {"ShuffleChannels", {"ShuffleChannels", {{"axis", "1"}, {"group", "4"}}, {s}, {}, s, {}}},
         {"Convert", {"Convert", {{"destination_type", "f16"}}, {s}, {}, s, {}}},
     };
 }
 
+std::string shape_text(const myriad::Shape& s) {
+    std::string text;
+    for (auto d : s) text += (text.empty() ? "" : "x") + std::to_string(d);
+    return text;
+}
+
 void bench_layer(benchmark::State& state, myriad::LayerSpec spec) {
     myriad::Layer layer = runtime().create_layer(spec);
-    const std::size_t in_bytes = count(spec.input_shapes[0]) * myriad::size_of(layer.input_dtype(0));
+    const std::size_t in_bytes =
+        count(spec.input_shapes[0]) * myriad::size_of(layer.input_dtype(0));
     const std::size_t out_bytes = count(spec.output_shape) * myriad::size_of(layer.output_dtype());
     myriad::DeviceTensor in{device_buffer(in_bytes), spec.input_shapes[0], myriad::Layout::BFYX,
                             layer.input_dtype(0)};
@@ -70,8 +109,10 @@ void bench_layer(benchmark::State& state, myriad::LayerSpec spec) {
         runtime().queue().finish();
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * (in_bytes + out_bytes)));
-    state.SetLabel(std::string(myriad::to_string(layer.precision())) + " on " +
-                   runtime().device_name());
+    state.counters["conversion_passes"] = layer.conversion_passes();
+    state.SetLabel(std::string(myriad::to_string(layer.precision())) + ", " +
+                   std::to_string(layer.conversion_passes()) + " conversion passes, " +
+                   shape_text(spec.input_shapes[0]) + " on " + runtime().device_name());
 }
 
 void bench_copy(benchmark::State& state, myriad::LayerSpec spec, myriad::DType in_type,
@@ -88,6 +129,7 @@ void bench_copy(benchmark::State& state, myriad::LayerSpec spec, myriad::DType i
         runtime().queue().finish();
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * half_moved));
+    state.SetLabel(shape_text(spec.input_shapes[0]) + " on " + runtime().device_name());
 }
 
 // The seed's GRN: with __dma_preload/__dma_postwrite (local copies) and with global loads.
@@ -139,8 +181,11 @@ __kernel void empty_kernel(__global half* p) { }
 )";
 
 std::string bench_xml(const std::string& name, const std::string& entry) {
-    return "<CustomLayer name=\"" + name + "\" type=\"MVCL\" version=\"1\">\n"
-           "<Kernel entry=\"" + entry + "\"><Source filename=\"bench_grn.cl\"/></Kernel>\n"
+    return "<CustomLayer name=\"" + name +
+           "\" type=\"MVCL\" version=\"1\">\n"
+           "<Kernel entry=\"" +
+           entry +
+           "\"><Source filename=\"bench_grn.cl\"/></Kernel>\n"
            "<Parameters>\n"
            "<Tensor arg-name=\"src_data\" type=\"input\" port-index=\"0\"/>\n"
            "<Tensor arg-name=\"dst_data\" type=\"output\" port-index=\"0\"/>\n"
@@ -156,7 +201,8 @@ std::string bench_xml(const std::string& name, const std::string& entry) {
 void load_bench_bindings() {
     const std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
     std::ofstream(dir + "/bench_grn.cl") << grn_dma_source;
-    std::ofstream(dir + "/bench_grn.xml") << bench_xml("GrnDma", "grn_dma") + bench_xml("GrnPlain", "grn_plain");
+    std::ofstream(dir + "/bench_grn.xml")
+        << bench_xml("GrnDma", "grn_dma") + bench_xml("GrnPlain", "grn_plain");
     runtime().load_bindings(dir + "/bench_grn.xml");
 }
 
@@ -178,7 +224,7 @@ void bench_launch_bare(benchmark::State& state) {
 
 int main(int argc, char** argv) {
     load_bench_bindings();
-    for (const Case& c : memory_bound_cases()) {
+    for (const Case& c : memory_bound_cases(bench_shape())) {
         benchmark::RegisterBenchmark((std::string("myriad/") + c.name).c_str(), bench_layer, c.spec)
             ->UseRealTime();
         myriad::Layer probe = runtime().create_layer(c.spec);
@@ -186,16 +232,19 @@ int main(int argc, char** argv) {
                                      probe.input_dtype(0), probe.output_dtype())
             ->UseRealTime();
     }
-    const myriad::Shape grn_shape{1, 32, 104, 104};  // 2 x 104*32 halves of local memory (x2 promoted)
+    // Work groups of one line (local X): 2 x X*C halves of local memory (x2 promoted).
+    const myriad::Shape grn_shape =
+        cpu_device() ? myriad::Shape{1, 32, 104, 104} : myriad::Shape{1, 16, 4096, 256};
     for (const char* variant : {"GrnDma", "GrnPlain"})
-        benchmark::RegisterBenchmark((std::string("dma/") + variant).c_str(), bench_layer,
-                                     myriad::LayerSpec{variant, {{"bias", "1"}}, {grn_shape}, {}, grn_shape, {}})
+        benchmark::RegisterBenchmark(
+            (std::string("dma/") + variant).c_str(), bench_layer,
+            myriad::LayerSpec{variant, {{"bias", "1"}}, {grn_shape}, {}, grn_shape, {}})
             ->UseRealTime();
     benchmark::RegisterBenchmark("launch/bare_kernel", bench_launch_bare)->UseRealTime();
-    benchmark::RegisterBenchmark("launch/myriad_layer", bench_layer,
-                                 myriad::LayerSpec{"ShuffleChannels", {{"axis", "1"}, {"group", "1"}},
-                                                   {{1, 1, 1, 1}}, {}, {1, 1, 1, 1}, {}})
-        ->UseRealTime();
+    // Launch overhead: each layer on a 1x4x2x2 tensor.
+    for (const Case& c : memory_bound_cases({1, 4, 2, 2}))
+        benchmark::RegisterBenchmark((std::string("launch/") + c.name).c_str(), bench_layer, c.spec)
+            ->UseRealTime();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

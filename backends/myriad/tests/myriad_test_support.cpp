@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -14,10 +15,9 @@
 namespace myriad_test {
 
 ScratchDir::ScratchDir(const std::string& name) {
-    const std::string root = MYRIAD_TEST_TMPDIR;
-    ::mkdir(root.c_str(), 0755);
-    path_ = root + "/" + name;
-    ::mkdir(path_.c_str(), 0755);
+    // The whole path: a copied test binary may run where its build tree does not exist.
+    path_ = std::string(MYRIAD_TEST_TMPDIR) + "/" + name;
+    std::filesystem::create_directories(path_);
 }
 
 std::string ScratchDir::write(const std::string& file, const std::string& text) const {
