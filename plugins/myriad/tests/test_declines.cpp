@@ -80,6 +80,8 @@ TEST_CASE("a bad config is an error naming the file or option") {
     const std::string broken = write_file("broken", "bad.xml", "<CustomLayer name=\"X\"");
     CHECK_THROWS_WITH_AS(create("config", broken), doctest::Contains("bad.xml"), error);
     CHECK_THROWS_WITH_AS(create("device", "x"), doctest::Contains("device=x"), error);
+    CHECK_THROWS_WITH_AS(create("device", "999"), doctest::Contains("OpenCL device 999 not found"),
+                         error);
     CHECK_THROWS_WITH_AS(create("speed", "1"), doctest::Contains("unknown option 'speed'"), error);
     CHECK_THROWS_WITH_AS(create("config", "a.xml;"), doctest::Contains("empty file name"), error);
 }

@@ -18,8 +18,7 @@ std::string number(float v) {
 
 layer_request describe_activation(const op::activation& a, const std::vector<tensor_desc>& inputs,
                                   const std::vector<tensor_desc>&) {
-    const tsr_activation_params& p = a;  // the C fields, whatever accessors the descriptor has
-    if (p.clipping_value != 0.0f)
+    if (a.clipping_value != 0.0f)
         decline(TSR_REASON_ATTRIBUTE, "a clipping value has no IR activation parameter");
     layer_request r;
     r.ports = {0};
@@ -30,19 +29,19 @@ layer_request describe_activation(const op::activation& a, const std::vector<ten
             break;
         case activation_kind::leaky_relu:
             r.type = "ReLU";
-            r.params = {{"negative_slope", number(p.act.a)}};
+            r.params = {{"negative_slope", number(a.a())}};
             break;
         case activation_kind::sigmoid:
             r.type = "Sigmoid";
             break;
         case activation_kind::tanh:
-            if (p.act.a != 1.0f || p.act.b != 1.0f)
+            if (a.a() != 1.0f || a.b() != 1.0f)
                 decline(TSR_REASON_ATTRIBUTE, "a scaled tanh (a*tanh(b*x)) has no IR layer");
             r.type = "TanH";
             break;
         case activation_kind::elu:
             r.type = "ELU";
-            r.params = {{"alpha", number(p.act.a)}};
+            r.params = {{"alpha", number(a.a())}};
             break;
         case activation_kind::relu6:
             r.type = "Clamp";
@@ -50,15 +49,14 @@ layer_request describe_activation(const op::activation& a, const std::vector<ten
             break;
         case activation_kind::bounded_relu:
             r.type = "Clamp";
-            r.params = {{"min", "0"}, {"max", number(p.act.a)}};
+            r.params = {{"min", "0"}, {"max", number(a.a())}};
             break;
         case activation_kind::clip:
             r.type = "Clamp";
-            r.params = {{"min", number(p.act.a)}, {"max", number(p.act.b)}};
+            r.params = {{"min", number(a.a())}, {"max", number(a.b())}};
             break;
         default:
-            decline(TSR_REASON_ATTRIBUTE, "activation " +
-                                              std::string(op::activation_name(p.act.kind)) +
+            decline(TSR_REASON_ATTRIBUTE, "activation " + std::string(to_string(a.kind())) +
                                               " has no IR activation layer mapping");
     }
     if (inputs.size() != 1) decline(TSR_REASON_ATTRIBUTE, "the activation has extra inputs");

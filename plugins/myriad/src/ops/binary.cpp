@@ -11,8 +11,7 @@ namespace {
 
 layer_request describe_binary(const op::binary& b, const std::vector<tensor_desc>& inputs,
                               const std::vector<tensor_desc>&) {
-    const tsr_binary_params& p = b;  // the C fields, whatever accessors the descriptor has
-    if (p.alpha != 1.0f || p.beta != 1.0f || p.gamma != 0.0f)
+    if (b.alpha != 1.0f || b.beta != 1.0f || b.uses_c())
         decline(TSR_REASON_ATTRIBUTE, "scales alpha, beta and gamma*C have no Eltwise parameter");
     if (inputs.size() != 2) decline(TSR_REASON_ATTRIBUTE, "Eltwise takes two inputs here");
     if (inputs[0].dims() != inputs[1].dims())
@@ -22,27 +21,25 @@ layer_request describe_binary(const op::binary& b, const std::vector<tensor_desc
         decline(TSR_REASON_DTYPE, "Eltwise here takes f32 or f16 tensors");
     layer_request r;
     r.type = "Eltwise";
-    switch (p.op) {
-        case TSR_BINARY_ADD:
+    switch (b.kind()) {
+        case binary_kind::add:
             r.params = {{"operation", "sum"}};
             break;
-        case TSR_BINARY_SUB:
+        case binary_kind::sub:
             r.params = {{"operation", "sub"}};
             break;
-        case TSR_BINARY_MUL:
+        case binary_kind::mul:
             r.params = {{"operation", "mul"}};
             break;
-        case TSR_BINARY_DIV:
+        case binary_kind::div:
             r.params = {{"operation", "div"}};
             break;
-        case TSR_BINARY_MAX:
+        case binary_kind::max:
             r.params = {{"operation", "max"}};
             break;
-        case TSR_BINARY_MIN:
+        case binary_kind::min:
             r.params = {{"operation", "min"}};
             break;
-        default:
-            decline(TSR_REASON_INVALID, "unknown binary op " + std::to_string(p.op));
     }
     r.ports = {0, 1};
     return r;

@@ -15,15 +15,14 @@ std::string pair(std::int64_t h, std::int64_t w) {
 
 layer_request describe_conv2d(const op::conv2d& c, const std::vector<tensor_desc>& inputs,
                               const std::vector<tensor_desc>&) {
-    const tsr_conv2d_params& p = c;  // the C fields, whatever accessors the descriptor has
-    if (p.mode != TSR_CONV_DIRECT)
+    if (c.kind() != conv_kind::direct)
         decline(TSR_REASON_ATTRIBUTE, "only direct convolution maps to the IR's Convolution");
-    if (p.groups != 1)
+    if (c.groups() != 1)
         decline(TSR_REASON_ATTRIBUTE,
-                "grouped convolution (groups " + std::to_string(p.groups) + ") is not mapped");
-    if (p.fuse_batchnorm)
+                "grouped convolution (groups " + std::to_string(c.groups()) + ") is not mapped");
+    if (c.fuse_batchnorm)
         decline(TSR_REASON_ATTRIBUTE, "a fused batch norm has no Convolution parameter");
-    if (p.activation.kind != TSR_ACT_NONE)
+    if (c.fused_activation().kind != activation_kind::none)
         decline(TSR_REASON_ATTRIBUTE, "a fused activation has no Convolution parameter");
     if (inputs.size() < 2) decline(TSR_REASON_INVALID, "conv2d needs src and weights");
     const op::conv2d::geometry_t g = c.geometry(inputs[0], inputs[1]);
@@ -31,10 +30,10 @@ layer_request describe_conv2d(const op::conv2d& c, const std::vector<tensor_desc
     layer_request r;
     r.type = "Convolution";
     r.params = {{"kernel", pair(g.kh, g.kw)},
-                {"strides", pair(p.stride_h, p.stride_w)},
+                {"strides", pair(c.stride_h, c.stride_w)},
                 {"pads_begin", pair(g.y.pad_before, g.x.pad_before)},
                 {"pads_end", pair(g.y.pad_after, g.x.pad_after)},
-                {"dilations", pair(p.dilation_h, p.dilation_w)},
+                {"dilations", pair(c.dilation_h, c.dilation_w)},
                 {"group", "1"},
                 {"output", std::to_string(g.o)}};
     r.ports = {0};
