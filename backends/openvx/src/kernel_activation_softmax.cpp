@@ -43,6 +43,13 @@ std::int64_t to_raw(double real, const tensor_span& out) {
 
 }  // namespace
 
+std::int64_t activation_raw(const _vx_node& node, std::int64_t raw) {
+    const tensor_span in(tensor_param(node, 0)), out(tensor_param(node, 1));
+    const node_config& c = node.config;
+    const double x = static_cast<double>(raw) * std::ldexp(1.0, -in.fixed_point_pos);
+    return to_raw(activate(c.function, x, c.a, c.b), out);
+}
+
 void run_activation(const _vx_node& node) {
     const tensor_span in(tensor_param(node, 0)), out(tensor_param(node, 1));
     const node_config& c = node.config;

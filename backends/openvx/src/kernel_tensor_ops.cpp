@@ -99,21 +99,28 @@ void run_transpose(const _vx_node& node) {
 
 const char* run_node(const _vx_node& node) {
     switch (node.kind) {
-        case kernel_kind::convolution: {
+        case kernel_kind::convolution:
+        case kernel_kind::fully_connected: {
+            // The int16 kernels compute a fused activation themselves; the others leave the
+            // layer's output in its (virtual) tensor for the activation kernel.
+            const bool convolution = node.kind == kernel_kind::convolution;
             const kernel_paths paths = enabled_kernel_paths();
             if (paths == kernel_paths::all) {
-                if (const char* name = run_convolution_q78(node)) return name;
+                const char* name =
+                    convolution ? run_convolution_q78(node) : run_fully_connected_q78(node);
+                if (name != nullptr) return name;
             }
-            if (paths != kernel_paths::scalar && run_convolution_fast(node)) return "int32 SIMD";
-            run_convolution(node);
-            return "scalar";
+            const char* name = "scalar";
+            if (convolution && paths != kernel_paths::scalar && run_convolution_fast(node)) {
+                name = "int32 SIMD";
+            } else if (convolution) {
+                run_convolution(node);
+            } else {
+                run_fully_connected(node);
+            }
+            if (node.fused_activation != nullptr) run_activation(*node.fused_activation);
+            return name;
         }
-        case kernel_kind::fully_connected:
-            if (enabled_kernel_paths() == kernel_paths::all) {
-                if (const char* name = run_fully_connected_q78(node)) return name;
-            }
-            run_fully_connected(node);
-            return "scalar";
         case kernel_kind::normalization:
             run_normalization(node);
             break;

@@ -142,6 +142,22 @@ std::int16_t narrow16(std::int64_t v, bool saturate) {
     return static_cast<std::int16_t>(static_cast<std::uint16_t>(v));
 }
 
+/// The tensor a layer's results go to: its output, or that of the activation fused into it.
+const _vx_tensor_t* output_of(const _vx_node& node) {
+    return node.fused_activation ? tensor_param(*node.fused_activation, 1) : tensor_param(node, 3);
+}
+
+/// The fused activation's table (indexed by raw value + 32768), or nullptr.
+const std::int16_t* fused_table(const _vx_node& node) {
+    return node.fused_activation ? node.activation_table.data() : nullptr;
+}
+
+/// v narrowed to int16, then through the activation table if there is one.
+std::int16_t finish(std::int64_t v, bool saturate, const std::int16_t* activation) {
+    const std::int16_t r = narrow16(v, saturate);
+    return activation ? activation[static_cast<std::int32_t>(r) + 32768] : r;
+}
+
 std::int16_t load16(const std::uint8_t* p) {
     std::int16_t v;
     std::memcpy(&v, p, sizeof v);
@@ -200,8 +216,9 @@ const char* run_convolution_q78(const _vx_node& node) {
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const node_config& c = node.config;
     const int shift = state->shift;
-    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)),
-        out(tensor_param(node, 3));
+    // A fused activation: results go through its table into its output.
+    const std::int16_t* activation = fused_table(node);
+    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)), out(output_of(node));
     const vx_size kx_n = w.dim(0), ky_n = w.dim(1), ifm_n = w.dim(2), ofm_n = w.dim(3);
     const vx_size block_o = table->block_o;
     const vx_size blocks = (ofm_n + block_o - 1) / block_o;
@@ -293,7 +310,8 @@ const char* run_convolution_q78(const _vx_node& node) {
                         const std::int32_t b =
                             bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
                         std::int16_t* dst = reinterpret_cast<std::int16_t*>(row);
-                        for (vx_size x = 0; x < out_w; ++x) dst[x] = narrow16(s[x] + b, saturate);
+                        for (vx_size x = 0; x < out_w; ++x)
+                            dst[x] = finish(s[x] + b, saturate, activation);
                         continue;
                     }
                     for (vx_size x = 0; x < out_w; ++x) {
@@ -304,7 +322,7 @@ const char* run_convolution_q78(const _vx_node& node) {
                                                                 o * bs.stride(2)
                                                           : o * bs.stride(0));
                         }
-                        const std::int16_t v = narrow16(s[x] + b, saturate);
+                        const std::int16_t v = finish(s[x] + b, saturate, activation);
                         std::memcpy(row + x * out.stride(0), &v, sizeof v);
                     }
                 }
@@ -366,8 +384,8 @@ const char* run_fully_connected_q78(const _vx_node& node) {
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const node_config& c = node.config;
     const int shift = state->shift;
-    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)),
-        out(tensor_param(node, 3));
+    const std::int16_t* activation = fused_table(node);
+    const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)), out(output_of(node));
     const std::size_t core = c.core_dims;
     const vx_size ofm_n = w.dims.back();
     tensor_span in_core = in;
@@ -415,7 +433,7 @@ const char* run_fully_connected_q78(const _vx_node& node) {
                                   const vx_size o = first + i;
                                   const std::int64_t b =
                                       bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
-                                  const std::int16_t v = narrow16(sums[i] + b, saturate);
+                                  const std::int16_t v = finish(sums[i] + b, saturate, activation);
                                   std::memcpy(out.base + out_base[r] + o * out.stride(0), &v,
                                               sizeof v);
                               }

@@ -36,6 +36,8 @@ void run_normalization(const _vx_node& node);
 void run_pooling(const _vx_node& node);
 void run_softmax(const _vx_node& node);
 void run_activation(const _vx_node& node);
+/// The activation node's output for one raw input value (what run_activation stores).
+std::int64_t activation_raw(const _vx_node& node, std::int64_t raw);
 void run_elementwise(const _vx_node& node);
 void run_table_lookup(const _vx_node& node);
 void run_transpose(const _vx_node& node);

@@ -74,6 +74,12 @@ struct _vx_node : _vx_reference {
     mutable std::shared_ptr<void> kernel_cache;
     /// The kernel of the last run (run_node's name), logged when it changes.
     const char* kernel_path = nullptr;
+    /// Verify's fusion (graph_plan.cpp): a convolution or fully connected node that also computes
+    /// the activation node reading its virtual output (the activation of every int16 value in
+    /// `activation_table`); that activation node (`fused`) does nothing at run time.
+    _vx_node* fused_activation = nullptr;
+    std::vector<std::int16_t> activation_table;
+    bool fused = false;
 };
 
 struct _vx_parameter : _vx_reference {

@@ -59,7 +59,7 @@ void _vx_tensor_t::set_shape(const std::vector<vx_size>& new_dims) {
 }
 
 void _vx_tensor_t::allocate() {
-    if (root == this && memory.empty()) {
+    if (root == this && memory.empty() && !planned) {
         memory.assign(num_elements() * element_size, 0);
         mark_written();
     }

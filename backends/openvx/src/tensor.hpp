@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "object.hpp"
@@ -32,13 +33,17 @@ struct _vx_tensor_t : _vx_reference {
     /// allocation), so kernels can keep data derived from them (packed weights).
     std::atomic<std::uint64_t> generation{0};
     void mark_written() { root->generation.store(openvx::fresh_generation()); }
+    /// A virtual root's memory shared with other virtual tensors of its graph (verify's plan).
+    std::shared_ptr<std::vector<std::uint8_t>> planned;
     bool is_virtual = false;
     vx_graph scope = nullptr;            // graph of a virtual tensor (not a reference)
     std::vector<vx_size> declared_dims;  // a virtual tensor's dims as created (0 = unknown)
 
     bool shape_known() const;
-    std::uint8_t* data() const { return root->memory.data() + offset; }
-    bool allocated() const { return !root->memory.empty(); }
+    std::uint8_t* data() const {
+        return (root->planned ? root->planned->data() : root->memory.data()) + offset;
+    }
+    bool allocated() const { return root->planned || !root->memory.empty(); }
     vx_size num_elements() const;
     /// Fixes dims (a virtual root's unknown dims) and computes strides; allocates the memory.
     void set_shape(const std::vector<vx_size>& new_dims);

@@ -1,7 +1,10 @@
 // verify_execute.cpp: vxVerifyGraph's checks (single writer with overlapping views counting as
 // one object, no cycles, virtual tensors written inside the graph, every node valid with virtual
-// shapes inferred in dependency order, virtual memory allocated) and the execution of a verified
-// graph (node order, performance, completion callbacks, abandon).
+// shapes inferred in dependency order, virtual memory allocated, then graph_plan.cpp's
+// optimisations) and the execution of a verified graph (levels of independent nodes run
+// concurrently, performance, completion callbacks in execution order, abandon).
+#include <tbb/parallel_for.h>
+
 #include <chrono>
 #include <string>
 
@@ -49,6 +52,7 @@ std::vector<_vx_tensor_t*> tensors_of(const _vx_node* n, vx_enum direction) {
 
 vx_status verify_graph(vx_graph graph) {
     unverify(graph);
+    unplan_graph(graph);
     const std::vector<_vx_node*>& nodes = graph->nodes;
     if (nodes.empty()) return graph_error(graph, VX_ERROR_INVALID_GRAPH, "the graph has no nodes");
     for (_vx_node* n : nodes) {
@@ -131,6 +135,7 @@ vx_status verify_graph(vx_graph graph) {
                 static_cast<_vx_tensor_t*>(p.ref)->root->allocate();
         }
     }
+    plan_graph(graph, order);
     for (_vx_node* n : order) prepare_weighted_q78(*n);
     graph->order = std::move(order);
     graph->verified = true;
@@ -141,21 +146,37 @@ vx_status verify_graph(vx_graph graph) {
 vx_status execute_graph(vx_graph graph) {
     graph->state = VX_GRAPH_STATE_RUNNING;
     const std::uint64_t begin = now_ns();
-    for (_vx_node* n : graph->order) {
-        const std::uint64_t node_begin = now_ns();
-        const char* path = run_node(*n);
-        if (path != n->kernel_path) {
-            n->kernel_path = path;
-            log(n, VX_SUCCESS,
-                std::string(kernel_name(n->kind)) + ": runs the " + path + " kernel");
+    for (const std::vector<_vx_node*>& level : graph->levels) {
+        // The nodes of a level do not depend on each other: they run concurrently; then, in
+        // execution order, their results are recorded and their callbacks run.
+        std::vector<const char*> paths(level.size(), nullptr);
+        std::vector<std::uint64_t> starts(level.size()), ends(level.size());
+        const auto run_one = [&](std::size_t i) {
+            starts[i] = now_ns();
+            // A fused activation was computed by the layer before it.
+            if (!level[i]->fused) paths[i] = run_node(*level[i]);
+            ends[i] = now_ns();
+        };
+        if (level.size() == 1) {
+            run_one(0);
+        } else {
+            tbb::parallel_for(std::size_t{0}, level.size(), run_one);
         }
-        for (_vx_tensor_t* output : tensors_of(n, VX_OUTPUT)) output->mark_written();
-        record(n->perf, node_begin, now_ns());
-        n->status = VX_SUCCESS;
-        if (n->callback && n->callback(n) == VX_ACTION_ABANDON) {
-            graph->state = VX_GRAPH_STATE_ABANDONED;
-            record(graph->perf, begin, now_ns());
-            return VX_ERROR_GRAPH_ABANDONED;
+        for (std::size_t i = 0; i < level.size(); ++i) {
+            _vx_node* n = level[i];
+            if (paths[i] != nullptr && paths[i] != n->kernel_path) {
+                n->kernel_path = paths[i];
+                log(n, VX_SUCCESS,
+                    std::string(kernel_name(n->kind)) + ": runs the " + paths[i] + " kernel");
+            }
+            for (_vx_tensor_t* output : tensors_of(n, VX_OUTPUT)) output->mark_written();
+            record(n->perf, starts[i], ends[i]);
+            n->status = VX_SUCCESS;
+            if (n->callback && n->callback(n) == VX_ACTION_ABANDON) {
+                graph->state = VX_GRAPH_STATE_ABANDONED;
+                record(graph->perf, begin, now_ns());
+                return VX_ERROR_GRAPH_ABANDONED;
+            }
         }
     }
     record(graph->perf, begin, now_ns());
