@@ -12,9 +12,10 @@ TEST_CASE("ops the Neural Network extension lacks are declined as op kind") {
         {op::unary(TSR_UNARY_EXP), {x}},
         {op::reshape({4, 4}), {x}},
     };
-    for (const auto& [o, inputs] : cases) {
+    for (const auto& c : cases) {
+        const op_desc& o = c.first;
         CAPTURE(o.name());
-        const auto s = query_op(o, inputs, "q7.8");
+        const auto s = query_op(o, c.second, "q7.8");
         CHECK_FALSE(s.supported());
         CHECK(s.reason == TSR_REASON_OP_KIND);
         CHECK(s.text.find("OpenVX") != std::string::npos);

@@ -218,3 +218,33 @@ TEST_CASE("i16 softmax and lrn: the reference computes what OpenVX computes") {
     check_exact(op::lrn().kind(TSR_LRN_WITHIN_CHANNEL).window(3).coefficients(1e-1f, 0.5f), {x});
     check_exact(op::softmax(), {x});
 }
+
+TEST_CASE("plain i8 and u8 tensors (scale 1, zero point 0) match the reference") {
+    auto bytes = [](dtype t, const shape& dims, int seed) {
+        tensor x(tensor_desc(dims, t));
+        for (std::int64_t i = 0; i < x.num_elements(); ++i) {
+            const int v = static_cast<int>((i * 73 + seed * 31) % 256);
+            if (t == dtype::u8)
+                x.data_as<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
+            else
+                x.data_as<std::int8_t>()[i] = static_cast<std::int8_t>(v - 128);
+        }
+        return x;
+    };
+    const tensor a = bytes(dtype::i8, shape{2, 3, 5, 4}, 1), b = bytes(dtype::i8, shape{4}, 2);
+    for (auto act : {TSR_ACT_RELU, TSR_ACT_ABS, TSR_ACT_SQUARE, TSR_ACT_SIGMOID})
+        check_exact(op::activation(act), {a});
+    for (auto overflow : {TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE})
+        for (auto kind : {TSR_BINARY_ADD, TSR_BINARY_SUB, TSR_BINARY_MUL}) {
+            CAPTURE(overflow);
+            CAPTURE(kind);
+            op::binary o(kind);
+            o.overflow = overflow;
+            check_exact(o, {a, b});
+        }
+    const tensor u = bytes(dtype::u8, shape{1, 2, 6, 6}, 3);
+    check_exact(op::pooling(TSR_POOL_MAX).kernel(2, 2).stride(2, 2), {u});
+    check_exact(op::pooling(TSR_POOL_AVERAGE_INCLUDE_PADDING).kernel(3, 3).padding(1, 1, 1, 1),
+                {u});
+    check_exact(op::permute({0, 3, 2, 1}), {u});
+}
