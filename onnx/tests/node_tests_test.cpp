@@ -1,8 +1,10 @@
 // node_tests_test.cpp: runs every ONNX node test of libonnx-testdata (model.onnx plus
 // test_data_set_*/input_N.pb and output_N.pb) through tessera::onnx::load on the reference backend
-// and compares with ONNX's tolerances (rtol 1e-3, atol 1e-7). known_failures.txt lists each test
-// that does not pass with its reason; a listed test that passes fails the run too, so the list
-// stays exact. Set TESSERA_ONNX_WRITE_KNOWN_FAILURES=<file> to write the current list.
+// and, where the cpu plugin is built, on cpu (strict), and compares with ONNX's tolerances
+// (rtol 1e-3, atol 1e-7). known_failures.txt (reference) and known_failures_cpu.txt list each test
+// that does not pass with its reason; a listed test that passes fails the run too, so the lists
+// stay exact. Set TESSERA_ONNX_WRITE_KNOWN_FAILURES=<file> to write the current list of the one
+// test case run (-tc="ONNX node tests on the cpu backend").
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -28,6 +30,7 @@ constexpr double atol = 1e-7;
 struct outcome {
     bool passed = false;
     bool missing_op_only = false;  ///< failed only because ops are not in the op set
+    bool emulated = false;         ///< some op ran on the reference kernels inside a plugin
     std::string reason;
 };
 
@@ -98,6 +101,8 @@ outcome run_case(const fs::path& dir, const std::string& config) {
         for (const auto& in : inputs)
             if (!options.constant_inputs.count(in.name)) feeds[in.name] = in.to_tensor();
         auto compiled = g.compile(config);
+        for (const auto& p : compiled.placements())
+            r.emulated = r.emulated || p.level == TSR_SUPPORT_EMULATED;
         const auto results = compiled.run(feeds);
         for (const auto& e : outputs) {
             const auto it = results.find(e.name);
@@ -131,17 +136,17 @@ std::map<std::string, std::string> read_known_failures(const std::string& path) 
     return known;
 }
 
-void run_suite(const std::string& config) {
+void run_suite(const std::string& config, const std::string& known_failures_file) {
     std::vector<fs::path> cases;
     for (const auto& e : fs::directory_iterator(TESSERA_ONNX_NODE_TEST_DIR))
         if (fs::exists(e.path() / "model.onnx")) cases.push_back(e.path());
     std::sort(cases.begin(), cases.end());
     REQUIRE(cases.size() > 0);
-    const auto known = read_known_failures(TESSERA_ONNX_KNOWN_FAILURES);
+    const auto known = read_known_failures(known_failures_file);
     const char* write_to = std::getenv("TESSERA_ONNX_WRITE_KNOWN_FAILURES");
     std::ofstream writer;
     if (write_to) writer.open(write_to);
-    int passed = 0, failed = 0, missing_op = 0, unexpected = 0;
+    int passed = 0, failed = 0, missing_op = 0, unexpected = 0, passed_emulated = 0;
     std::map<std::string, int> missing_by_op;
     for (const auto& dir : cases) {
         const std::string name = dir.filename().string();
@@ -149,10 +154,11 @@ void run_suite(const std::string& config) {
         const bool listed = known.count(name) > 0;
         if (r.passed) {
             ++passed;
+            passed_emulated += r.emulated;
             if (listed) {
                 ++unexpected;
-                FAIL_CHECK(name << " passes on " << config
-                                << " but is listed in known_failures.txt");
+                FAIL_CHECK(name << " passes on " << config << " but is listed in "
+                                << known_failures_file);
             }
             continue;
         }
@@ -165,14 +171,22 @@ void run_suite(const std::string& config) {
         }
     }
     std::cout << "ONNX node tests on " << config << ": " << passed << " of " << cases.size()
-              << " pass, " << failed << " fail (" << missing_op
+              << " pass (" << passed_emulated << " with an op emulated), " << failed << " fail (" << missing_op
               << " only because an op is not in the Tessera op set yet), " << unexpected
-              << " differ from known_failures.txt\n";
+              << " differ from " << fs::path(known_failures_file).filename().string() << "\n";
     CHECK(unexpected == 0);
 }
 
 }  // namespace
 
 TEST_CASE("ONNX node tests on the reference backend") {
-    run_suite("reference");
+    run_suite("reference", TESSERA_ONNX_KNOWN_FAILURES);
 }
+
+#if defined(TESSERA_ONNX_KNOWN_FAILURES_CPU)
+// The cpu plugin under a strict config: an op it cannot take fails the case instead of falling
+// back to the reference; ops it runs on the reference kernels count (reported "emulated").
+TEST_CASE("ONNX node tests on the cpu backend") {
+    run_suite("cpu!", TESSERA_ONNX_KNOWN_FAILURES_CPU);
+}
+#endif
