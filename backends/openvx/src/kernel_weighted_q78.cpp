@@ -226,9 +226,16 @@ const char* run_convolution_q78(const _vx_node& node) {
 
     const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);
     const vx_size out_w = out.dim(0), out_h = out.dim(1);
-    const vx_size out_cols = (out_w + table->tile_cols - 1) / table->tile_cols * table->tile_cols;
-    const vx_size cols = out_cols + kx_n - 1;
-    const vx_size rows = std::max<vx_size>(in_h + 2 * c.pad_y, (out_h - 1) * c.skip_y + ky_n);
+    const vx_size tile = table->tile_cols;
+    // Vertical skip 1: the output rows are computed as one long row through the input rows,
+    // `cols` apart (cols - out_w discarded columns per row instead of a partial tile per row).
+    const bool flat = c.skip_y == 1;
+    const vx_size cols = flat ? out_w + kx_n - 1 : (out_w + tile - 1) / tile * tile + kx_n - 1;
+    const vx_size span_cols = flat ? (out_h * cols + tile - 1) / tile * tile : cols - kx_n + 1;
+    const vx_size span_rows = flat ? 1 : out_h;
+    const vx_size rows = std::max<vx_size>(
+        in_h + 2 * c.pad_y, flat ? (span_cols + (ky_n - 1) * cols + kx_n + cols - 1) / cols + 1
+                                 : (out_h - 1) * c.skip_y + ky_n);
     const vx_size item = pairs * rows * cols * 2;
     if (state->input_rows != rows || state->input_cols != cols || state->input_pairs != pairs ||
         state->input.size() != item * batch) {
@@ -284,46 +291,64 @@ const char* run_convolution_q78(const _vx_node& node) {
     args.kernel_x = kx_n;
     args.kernel_y = ky_n;
     args.skip_y = c.skip_y;
-    args.out_cols = out_cols;
     args.flush_steps = static_cast<std::size_t>(32767 / bound);
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     const bool per_location_bias = bias_t && bias_t->dims.size() == 3;
     const bool contiguous_out = out.stride(0) == sizeof(std::int16_t);
+    // Work items: (batch item, block of output channels, span row, chunk of its columns).
+    const vx_size chunk = tile * 4;
+    const vx_size chunks = (span_cols + chunk - 1) / chunk;
+    const vx_size per_item = blocks * span_rows * chunks;
     tbb::parallel_for(
-        tbb::blocked_range<vx_size>(0, batch * blocks * out_h),
+        tbb::blocked_range<vx_size>(0, batch * per_item),
         [&](const tbb::blocked_range<vx_size>& range) {
-            std::vector<std::int32_t> sums(block_o * out_cols);
+            std::vector<std::int32_t> sums(block_o * chunk);
             q78::conv_args a = args;
             for (vx_size work = range.begin(); work != range.end(); ++work) {
-                const vx_size n = work / (blocks * out_h);
-                const vx_size block = work / out_h % blocks;
-                const vx_size oy = work % out_h;
+                const vx_size n = work / per_item;
+                const vx_size block = work / (span_rows * chunks) % blocks;
+                const vx_size span_row = work / chunks % span_rows;
+                a.first_col = work % chunks * chunk;
+                a.last_col = std::min(span_cols, a.first_col + chunk);
                 a.input = state->input.data() + n * item;
                 a.input_keys = state->input_keys.data() + n * item;
-                table->conv_row(a, block, oy, sums.data());
+                table->conv_row(a, block, span_row, sums.data());
+                const vx_size width = a.last_col - a.first_col;
                 for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
                     const vx_size o = block * block_o + oi;
-                    const std::int32_t* s = sums.data() + oi * out_cols;
-                    std::uint8_t* row =
-                        out.base + oy * out.stride(1) + o * out.stride(2) + n * out.stride(3);
-                    if (!per_location_bias && contiguous_out) {
-                        const std::int32_t b =
-                            bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
-                        std::int16_t* dst = reinterpret_cast<std::int16_t*>(row);
-                        for (vx_size x = 0; x < out_w; ++x)
-                            dst[x] = finish(s[x] + b, saturate, activation);
-                        continue;
-                    }
-                    for (vx_size x = 0; x < out_w; ++x) {
-                        std::int64_t b = 0;
-                        if (bias_t) {
-                            const tensor_span bs(bias_t);
-                            b = bs.load(per_location_bias ? x * bs.stride(0) + oy * bs.stride(1) +
-                                                                o * bs.stride(2)
-                                                          : o * bs.stride(0));
+                    // The output row segments this chunk holds.
+                    for (vx_size j = a.first_col; j < a.last_col;) {
+                        const vx_size oy = flat ? j / cols : span_row;
+                        const vx_size row_begin = flat ? oy * cols : 0;
+                        const vx_size segment_end = std::min(a.last_col, row_begin + cols);
+                        if (oy >= out_h) break;
+                        const vx_size x_begin = j - row_begin;
+                        const vx_size x_end = std::min(out_w, segment_end - row_begin);
+                        const std::int32_t* s = sums.data() + oi * width + (j - a.first_col);
+                        j = segment_end;
+                        if (x_begin >= x_end) continue;
+                        std::uint8_t* row =
+                            out.base + oy * out.stride(1) + o * out.stride(2) + n * out.stride(3);
+                        if (!per_location_bias && contiguous_out) {
+                            const std::int32_t b =
+                                bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
+                            std::int16_t* dst = reinterpret_cast<std::int16_t*>(row) + x_begin;
+                            for (vx_size x = 0; x < x_end - x_begin; ++x)
+                                dst[x] = finish(s[x] + b, saturate, activation);
+                            continue;
                         }
-                        const std::int16_t v = finish(s[x] + b, saturate, activation);
-                        std::memcpy(row + x * out.stride(0), &v, sizeof v);
+                        for (vx_size x = x_begin; x < x_end; ++x) {
+                            std::int64_t b = 0;
+                            if (bias_t) {
+                                const tensor_span bs(bias_t);
+                                b = bs.load(per_location_bias
+                                                ? x * bs.stride(0) + oy * bs.stride(1) +
+                                                      o * bs.stride(2)
+                                                : o * bs.stride(0));
+                            }
+                            const std::int16_t v = finish(s[x - x_begin] + b, saturate, activation);
+                            std::memcpy(row + x * out.stride(0), &v, sizeof v);
+                        }
                     }
                 }
             }

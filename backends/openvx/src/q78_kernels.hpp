@@ -22,8 +22,10 @@ struct conv_args {
     const std::int16_t* weights;
     const std::int16_t* weight_keys;
     std::size_t pairs, kernel_x, kernel_y, skip_y;
-    /// Output columns computed (whole tiles; cols covers them plus kernel_x - 1).
-    std::size_t out_cols;
+    /// Output columns [first_col, last_col) computed, in whole tiles from column 0 of the row
+    /// (with vertical skip 1 a row may span the whole output: then "columns" run on through the
+    /// rows of the input, cols apart, and the columns past each row's end are discarded).
+    std::size_t first_col, last_col;
     /// Products each int16 lane may sum before its exact range could be exceeded (>= 1).
     std::size_t flush_steps;
 };
@@ -56,7 +58,7 @@ inline std::int16_t tie_key_weight(std::int16_t w, int shift) {
 }
 
 /// Exact sums of rounded products for output channels [block * block_o, +block_o) of output row
-/// `oy`: sums[o][x] for x < out_cols.
+/// `oy`: sums[o][x - first_col] for x in [first_col, last_col).
 using conv_row_fn = void (*)(const conv_args& args, std::size_t block, std::size_t oy,
                              std::int32_t* sums);
 /// Exact sums of rounded products of `x` (inner elements, padded) with weight rows

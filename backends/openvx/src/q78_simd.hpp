@@ -152,7 +152,8 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
                 offsets[step++] = ((c * a.rows + oy * a.skip_y + ky) * a.cols + kx) * 2;
     const std::int16_t* block_weights = a.weights + block * steps * O * 2;
     const std::int16_t* block_keys = a.weight_keys + block * steps * O * 2;
-    for (std::size_t x0 = 0; x0 < a.out_cols; x0 += tile) {
+    const std::size_t width = a.last_col - a.first_col;
+    for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tile) {
         alignas(64) std::int32_t wide[O * P * lanes];
         for (std::size_t i = 0; i < O * P * lanes; ++i) wide[i] = 0;
         conv_tile<Arch, O, P>(a.input + x0 * 2, a.input_keys + x0 * 2, offsets, steps,
@@ -160,7 +161,7 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
         for (std::size_t o = 0; o < O; ++o)
             for (std::size_t p = 0; p < P; ++p)
                 i32::load_aligned(wide + (o * P + p) * lanes)
-                    .store_unaligned(sums + o * a.out_cols + x0 + p * lanes);
+                    .store_unaligned(sums + o * width + (x0 - a.first_col) + p * lanes);
     }
     delete[] offsets_heap;
 }
