@@ -56,6 +56,17 @@ vx_tensor graph_builder::scratch(const std::vector<vx_uint32>& dims, vx_format f
     return own(t, "vxCreateVirtualTensor");
 }
 
+vx_tensor graph_builder::view(vx_tensor t, const std::vector<vx_uint32>& dims, std::size_t dim,
+                              vx_uint32 start, vx_uint32 end) {
+    std::vector<vx_uint32> from(dims.size(), 0), to = dims;
+    from.at(dim) = start;
+    to.at(dim) = end;
+    vx_tensor_view v =
+        own(vxCreateTensorView(ctx_, from.data(), to.data(), static_cast<vx_uint8>(dims.size())),
+            "vxCreateTensorView");
+    return own(vxCreateTensorFromView(t, v), "vxCreateTensorFromView");
+}
+
 void graph_builder::own_node(vx_node n, const char* creator) {
     own(n, creator);
 }

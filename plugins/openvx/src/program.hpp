@@ -45,6 +45,9 @@ class graph_builder {
     vx_tensor tensor(int id);
     /// A virtual tensor of the graph (an intermediate inside one Tessera op).
     vx_tensor scratch(const std::vector<vx_uint32>& dims, vx_format f);
+    /// A view of `t` (OpenVX dims `dims`) holding [start, end) of dim `dim` and all of the others.
+    vx_tensor view(vx_tensor t, const std::vector<vx_uint32>& dims, std::size_t dim,
+                   vx_uint32 start, vx_uint32 end);
     /// Takes ownership of a node (checking its creation) or another object.
     void own_node(vx_node n, const char* creator);
     template <typename T>

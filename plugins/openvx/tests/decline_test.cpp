@@ -25,14 +25,13 @@ TEST_CASE("ops the Neural Network extension lacks are declined as op kind") {
 TEST_CASE("attributes without an exact OpenVX form are declined as attribute") {
     const tensor_desc x(shape{1, 4, 6, 6}, dtype::i16, layout::row_major(), q7_8);
     const tensor_desc w(shape{4, 4, 3, 3}, dtype::i16, layout::row_major(), q7_8);
-    const tensor_desc dw(shape{4, 1, 3, 3}, dtype::i16, layout::row_major(), q7_8);
     struct attribute_case {
         op_desc op;
         std::vector<tensor_desc> inputs;
         const char* says;
     };
     const std::vector<attribute_case> cases = {
-        {op::conv2d().groups(4), {x, dw}, "groups"},
+        {op::conv2d().transposed(), {x, w}, "transposed"},
         {op::conv2d().dilation(2, 2), {x, w}, "dilation"},
         {op::conv2d().padding(1, 0, 1, 0), {x, w}, "both sides"},
         // in 6, kernel 3, stride 3: out 2, which OpenVX reaches with its smallest skip 2

@@ -88,6 +88,16 @@ TEST_CASE("Q7.8 conv2d forms match the reference bit for bit") {
     check_exact(op::conv2d().bias(), {x, w, random_fixed(shape{4, 7, 6}, 4, -300, 300)});
     check_exact(op::conv2d().padding(1, 1, 1, 1).fuse(TSR_ACT_RELU), {x, w});
     check_exact(op::conv2d().fuse(TSR_ACT_BOUNDED_RELU, 1.0f), {x, w});
+    // grouped and depthwise convolution: one layer per group on views
+    const tensor x4 = random_fixed(shape{2, 4, 7, 6}, 40, -600, 600);
+    check_exact(op::conv2d().groups(2).padding(1, 1, 1, 1).bias(),
+                {x4, random_fixed(shape{6, 2, 3, 3}, 41, -200, 200),
+                 random_fixed(shape{6}, 42, -300, 300)});
+    check_exact(op::conv2d().depthwise().padding(1, 1, 1, 1).bias().fuse(TSR_ACT_RELU6),
+                {x4, random_fixed(shape{8, 1, 3, 3}, 43, -200, 200),
+                 random_fixed(shape{8}, 44, -300, 300)});
+    check_exact(op::conv2d().groups(4).bias(), {x4, random_fixed(shape{4, 1, 3, 3}, 45, -200, 200),
+                                                random_fixed(shape{4, 5, 4}, 46, -300, 300)});
     // ceil rounding where OpenVX's last window is Tessera's
     check_exact(op::conv2d().stride(2, 2).rounding_mode(TSR_OUTPUT_CEIL), {x, w});
 }

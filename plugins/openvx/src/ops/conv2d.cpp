@@ -1,8 +1,9 @@
-// ops/conv2d.cpp: conv2d on vxConvolutionLayer: direct, one group, no dilation, pads alike on both
-// sides, the stride OpenVX derives from the sizes, bias [O] or per location [O, OH, OW] in the
-// output's format; a fused activation becomes an activation layer after it (through a virtual
-// tensor). i16 fixed point follows the provisional contract (per-product rounding and overflow,
-// 64-bit accumulation: accumulator_bits 0, then the bias), which is what the reference computes.
+// ops/conv2d.cpp: conv2d on vxConvolutionLayer: direct (grouped and depthwise as one layer per
+// group on views), no dilation, pads alike on both sides, the stride OpenVX derives from the sizes,
+// bias [O] or per location [O, OH, OW] in the output's format; a fused activation becomes an
+// activation layer after it (through a virtual tensor). i16 fixed point follows the provisional
+// contract (per-product rounding and overflow, 64-bit accumulation: accumulator_bits 0, then the
+// bias), which is what the reference computes.
 #include "ops.hpp"
 
 namespace tessera::plugins::openvx {
@@ -19,14 +20,9 @@ support decide_conv2d(const op::conv2d& c, const descs& in, const descs& out) {
         return decline(TSR_REASON_DTYPE,
                        "8-bit convolution: OpenVX narrows every product to 8 bits, Tessera "
                        "requantises the exact sum");
-    if (c.mode != TSR_CONV_DIRECT)
+    if (c.mode == TSR_CONV_TRANSPOSED)
         return decline(TSR_REASON_ATTRIBUTE,
-                       c.mode == TSR_CONV_TRANSPOSED
-                           ? "transposed convolution: vxConvolutionLayer is direct only"
-                           : "depthwise convolution: vxConvolutionLayer has no groups");
-    if (c.group_count() != 1)
-        return decline(TSR_REASON_ATTRIBUTE,
-                       "grouped convolution: vxConvolutionLayer has no groups");
+                       "transposed convolution: vxConvolutionLayer is direct only");
     if (c.dilation_h != 1 || c.dilation_w != 1)
         return decline(TSR_REASON_ATTRIBUTE,
                        "dilation: the provisional vxConvolutionLayer has no dilation");
@@ -73,21 +69,46 @@ std::unique_ptr<step> build_conv2d(const op::conv2d& c, const sdk::node& n, grap
         slots.bias >= 0 ? g.tensor(n.inputs[static_cast<std::size_t>(slots.bias)]) : nullptr;
     const int out_id = n.outputs[0];
     const bool act = c.activation.kind != TSR_ACT_NONE;
-    vx_tensor conv_out =
-        act ? g.scratch(vx_dims(g.desc(out_id)), g.format(out_id)) : g.tensor(out_id);
-    g.own_node(
-        vxConvolutionLayer(g.graph(), g.tensor(n.inputs[0]), g.tensor(n.inputs[1]), bias,
-                           static_cast<vx_uint32>(geo.x.pad_before),
-                           static_cast<vx_uint32>(geo.y.pad_before), 0, pol.overflow, pol.rounding,
-                           c.output_rounding == TSR_OUTPUT_CEIL
-                               ? VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_CEILING
-                               : VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
-                           conv_out),
-        "vxConvolutionLayer");
+    const std::vector<vx_uint32> out_dims = vx_dims(g.desc(out_id));
+    vx_tensor conv_out = act ? g.scratch(out_dims, g.format(out_id)) : g.tensor(out_id);
+    auto layer = [&](vx_tensor x, vx_tensor w, vx_tensor b, vx_tensor y) {
+        g.own_node(vxConvolutionLayer(g.graph(), x, w, b, static_cast<vx_uint32>(geo.x.pad_before),
+                                      static_cast<vx_uint32>(geo.y.pad_before), 0, pol.overflow,
+                                      pol.rounding,
+                                      c.output_rounding == TSR_OUTPUT_CEIL
+                                          ? VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_CEILING
+                                          : VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
+                                      y),
+                   "vxConvolutionLayer");
+    };
     auto s = std::make_unique<step>();
+    const std::int64_t groups = geo.group_in ? geo.c / geo.group_in : 1;
+    if (groups == 1) {
+        layer(g.tensor(n.inputs[0]), g.tensor(n.inputs[1]), bias, conv_out);
+    } else {
+        // Grouped (and depthwise) convolution as OpenVX programs write it: one layer per group on
+        // views of the input's feature maps, the weights' and bias's output maps and the output's
+        // feature maps (disjoint views of one tensor may have different writers).
+        const std::vector<vx_uint32> in_dims = vx_dims(src);
+        const std::vector<vx_uint32> w_dims = vx_dims(g.desc(n.inputs[1]));
+        const auto gi = static_cast<vx_uint32>(geo.group_in);
+        const auto go = static_cast<vx_uint32>(geo.group_out);
+        for (vx_uint32 k = 0; k < static_cast<vx_uint32>(groups); ++k) {
+            vx_tensor b = nullptr;
+            if (bias) {
+                const std::vector<vx_uint32> b_dims =
+                    vx_dims(g.desc(n.inputs[static_cast<std::size_t>(slots.bias)]));
+                b = g.view(bias, b_dims, b_dims.size() == 1 ? 0 : 2, k * go, (k + 1) * go);
+            }
+            layer(g.view(g.tensor(n.inputs[0]), in_dims, 2, k * gi, (k + 1) * gi),
+                  g.view(g.tensor(n.inputs[1]), w_dims, 3, k * go, (k + 1) * go), b,
+                  g.view(conv_out, out_dims, 2, k * go, (k + 1) * go));
+        }
+        s->vx_nodes = static_cast<int>(groups);
+    }
     if (act) {
         add_activation(g, conv_out, g.tensor(out_id), *map_activation(c.activation, nullptr));
-        s->vx_nodes = 2;
+        ++s->vx_nodes;
     }
     return s;
 }
