@@ -550,15 +550,16 @@ TEST_CASE("execution: __local arguments using most of the device's local memory 
               "  dst[get_global_id(0)] = scratch[get_local_id(0)];\n}\n");
     Runtime rt(myriad_test::device_index());
     const std::size_t bytes = rt.device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() / 4 * 3 / 4 * 4;
-    rt.load_bindings(dir.write(
-        "fits.xml", "<CustomLayer name=\"Fits\" type=\"MVCL\" version=\"1\">\n"
-                    "<Kernel entry=\"fits\"><Source filename=\"fits.cl\"/></Kernel>\n"
-                    "<Parameters><Tensor arg-name=\"src\" type=\"input\"/>"
-                    "<Tensor arg-name=\"dst\" type=\"output\"/>"
-                    "<Data arg-name=\"scratch\" type=\"local_data\" dim=\"input,0\" size=\"" +
-                        std::to_string(bytes) +
-                        "\"/></Parameters>\n"
-                        "<WorkSizes dim=\"input,0\" global=\"8\" local=\"8\"/></CustomLayer>\n"));
+    rt.load_bindings(
+        dir.write("fits.xml",
+                  "<CustomLayer name=\"Fits\" type=\"MVCL\" version=\"1\">\n"
+                  "<Kernel entry=\"fits\"><Source filename=\"fits.cl\"/></Kernel>\n"
+                  "<Parameters><Tensor arg-name=\"src\" type=\"input\"/>"
+                  "<Tensor arg-name=\"dst\" type=\"output\"/>"
+                  "<Data arg-name=\"scratch\" type=\"local_data\" dim=\"input,0\" size=\"" +
+                      std::to_string(bytes) +
+                      "\"/></Parameters>\n"
+                      "<WorkSizes dim=\"input,0\" global=\"8\" local=\"8\"/></CustomLayer>\n"));
     Layer layer = rt.create_layer(LayerSpec{"Fits", {}, {{8}}, {}, {8}, {}});
     const std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8};
     check_close(layer.run({{{8}, Layout::BFYX, in}}).values, {2, 3, 4, 5, 6, 7, 8, 9}, 0, 0);
