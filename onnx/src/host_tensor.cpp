@@ -370,6 +370,8 @@ void copy_field(host_tensor& h, const Field& field, Store store) {
                         " elements",
                     {"", "", h.name});
     }
+    // Sized only now: the dims of a hostile file may claim far more elements than it holds.
+    h.bytes.resize(static_cast<std::size_t>(n) * element_size(h.type));
     for (std::int64_t i = 0; i < n; ++i) store(i, field.Get(static_cast<int>(i)));
 }
 
@@ -404,7 +406,6 @@ host_tensor from_proto(const ::onnx::TensorProto& p) {
         h.bytes.assign(raw.begin(), raw.end());
         return h;
     }
-    h.bytes.resize(static_cast<std::size_t>(n) * size);
     switch (h.type) {
         case element_type::float32:
             copy_field(h, p.float_data(), [&](std::int64_t i, float v) { set_real(h, i, v); });

@@ -243,3 +243,30 @@ TEST_CASE("read_tensor reads a TensorProto and rejects malformed ones") {
     const std::string junk = "\xff\xff\xff\xff\x0f";
     CHECK_THROWS_AS(tx::read_tensor(junk.data(), junk.size()), error);
 }
+
+// Found by the ONNX fuzzer: dims claiming far more elements than the typed data field holds made
+// the loader size the tensor from the dims first (a 1.8 TB allocation) and compare afterwards.
+TEST_CASE("a TensorProto whose dims claim more elements than its data holds is rejected first") {
+    for (const int type : {1, 6, 7, 10, 11, 12}) {  // float, int32, int64, float16, double, uint32
+        ::onnx::TensorProto p;
+        p.set_name("huge");
+        p.set_data_type(type);
+        p.add_dims(std::int64_t{1} << 20);
+        p.add_dims(std::int64_t{1} << 19);
+        if (type == 1) p.add_float_data(1.0f);
+        else if (type == 11) p.add_double_data(1.0);
+        else if (type == 7) p.add_int64_data(1);
+        else if (type == 12) p.add_uint64_data(1);
+        else p.add_int32_data(1);
+        std::string s;
+        p.SerializeToString(&s);
+        CAPTURE(type);
+        try {
+            tx::read_tensor(s.data(), s.size());
+            FAIL("accepted");
+        } catch (const error& e) {
+            CHECK(std::string(e.what()).find("holds 1 values for 549755813888 elements") !=
+                  std::string::npos);
+        }
+    }
+}
