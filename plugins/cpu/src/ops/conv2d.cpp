@@ -3,6 +3,7 @@
 // (batch-norm folded into the weights and bias, the activation in the epilogue). Transposed,
 // non-f32, per-location-bias and output-rounding forms, and activations the runtime lacks, run
 // on the reference kernel.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -15,6 +16,14 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
+/// Trailing padding no window reaches: the runtime copies the padded input, so padding past the
+/// last window is left out (it is never read; the output extent stays the same).
+std::int64_t reached_pad_after(const op::spatial_extent& e, std::int64_t in, std::int64_t kernel,
+                               std::int64_t stride, std::int64_t dilation) {
+    const std::int64_t last_window_end = (e.out - 1) * stride + (kernel - 1) * dilation + 1;
+    return std::min(e.pad_after, std::max<std::int64_t>(0, last_window_end - in - e.pad_before));
+}
+
 /// The convolution's geometry (padding resolved, groups counted) for the runtime.
 runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc& src,
                                          const tensor_desc& weights) {
@@ -23,9 +32,9 @@ runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc&
     geo.stride_h = c.stride_h;
     geo.stride_w = c.stride_w;
     geo.pad_top = g.y.pad_before;
-    geo.pad_bottom = g.y.pad_after;
+    geo.pad_bottom = reached_pad_after(g.y, g.h, g.kh, c.stride_h, c.dilation_h);
     geo.pad_left = g.x.pad_before;
-    geo.pad_right = g.x.pad_after;
+    geo.pad_right = reached_pad_after(g.x, g.w, g.kw, c.stride_w, c.dilation_w);
     geo.dilation_h = c.dilation_h;
     geo.dilation_w = c.dilation_w;
     geo.groups = g.c / g.group_in;
@@ -40,6 +49,17 @@ route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc&
         return reference_because("per-location bias [O, OH, OW]: the runtime adds O values");
     if (!runtime_has(c.activation)) return reference_because("fused activation");
     const runtime::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);
+    // The runtime works on a padded copy of the input: leading padding far beyond the input
+    // (windows that read padding only) would make that copy huge; the reference kernel reads
+    // the input in place.
+    const auto g = c.geometry(in[0], in[1]);
+    const double padded = static_cast<double>(g.n) * static_cast<double>(g.c) *
+                          static_cast<double>(g.h + geo.pad_top + geo.pad_bottom) *
+                          static_cast<double>(g.w + geo.pad_left + geo.pad_right);
+    const double plain = static_cast<double>(g.n) * static_cast<double>(g.c) *
+                         static_cast<double>(g.h) * static_cast<double>(g.w);
+    if (padded > 16.0 * plain + static_cast<double>(1 << 20))
+        return reference_because("padding makes the runtime's padded input copy over 16x the input");
     const auto shape = runtime::Conv2d::output_shape(
         runtime_info(blocked(in[0])), runtime_info(in[1].with_layout(layout::row_major())), geo);
     if (shape != dims_of(out)) return reference_because("output rounding");
