@@ -61,7 +61,9 @@ TEST_CASE("npy: every element type and rank round-trips") {
         {element_type::uint16, 2},  {element_type::int32, 4},   {element_type::uint32, 4},
         {element_type::int64, 8},   {element_type::uint64, 8},  {element_type::boolean, 1}};
     const std::vector<std::vector<std::int64_t>> shapes = {{}, {5}, {2, 3}, {1, 3, 2, 2}, {0, 4}};
-    for (const auto& [type, size] : types) {
+    for (const auto& entry : types) {
+        const element_type type = entry.first;  // no structured binding: clang 14's CAPTURE
+        const std::size_t size = entry.second;
         for (const auto& dims : shapes) {
             onnx::host_tensor t;
             t.type = type;
@@ -70,7 +72,8 @@ TEST_CASE("npy: every element type and rank round-trips") {
             for (std::size_t i = 0; i < t.bytes.size(); ++i)
                 t.bytes[i] = static_cast<std::uint8_t>(type == element_type::boolean ? i % 2 : i * 7);
             const auto back = cli::parse_npy(cli::format_npy(t), "t.npy");
-            CAPTURE(onnx::element_type_name(type));
+            const std::string type_name = onnx::element_type_name(type);
+            CAPTURE(type_name);
             CHECK(back.type == type);
             CHECK(back.dims == dims);
             CHECK(back.bytes == t.bytes);
