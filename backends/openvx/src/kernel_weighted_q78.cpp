@@ -57,6 +57,13 @@ const kernel_table* best_table() {
 #endif
 }
 
+const kernel_table* best_conv_table(int shift) {
+    const kernel_table* table = best_table();
+    if (table != nullptr && table->tie_class_max_shift > 0 && shift > table->tie_class_max_shift)
+        return table_avx2();  // the tie-class tables are x86 AVX-512 only
+    return table;
+}
+
 }  // namespace q78
 
 kernel_paths enabled_kernel_paths() {
@@ -80,9 +87,11 @@ struct q78_state {
     bool usable = false;       // every |w| < 2^shift
     std::int64_t max_abs = 0;  // largest |w|
     std::vector<std::int16_t> weights;
-    std::vector<std::int16_t> weight_keys;  // convolution: tie keys of the weights
+    std::vector<std::int16_t> weight_keys;     // convolution: tie keys of the weights, or
+    std::vector<std::uint8_t> weight_classes;  // their tie class tables (q78_kernels.hpp)
     // Convolution input scratch: its borders stay zero between runs of one geometry.
     std::vector<std::int16_t> input, input_keys;
+    std::vector<std::uint8_t> input_classes;
     std::size_t input_rows = 0, input_cols = 0, input_pairs = 0;
 };
 
@@ -165,13 +174,14 @@ std::int16_t load16(const std::uint8_t* p) {
 }
 
 /// The convolution's packed weights, or nullptr when the node is outside the int16 path.
-q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* table) {
+q78_state* convolution_state(const _vx_node& node) {
     const _vx_tensor_t* in_t = tensor_param(node, 0);
     const _vx_tensor_t* w_t = tensor_param(node, 1);
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const _vx_tensor_t* out_t = tensor_param(node, 3);
     const node_config& c = node.config;
     const int shift = product_shift(node);
+    const q78::kernel_table* table = q78::best_conv_table(shift);
     if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15 ||
         c.rounding_policy != VX_ROUND_POLICY_TO_NEAREST_EVEN || c.skip_x != 1) {
         return nullptr;
@@ -181,10 +191,13 @@ q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* tabl
     const vx_size block_o = table->block_o;
     const vx_size blocks = (ofm_n + block_o - 1) / block_o;
     const vx_size pairs = (ifm_n + 1) / 2;
+    const bool classes = table->tie_class_max_shift > 0;
     return packed_state(node, table, shift, [&](q78_state& s) {
         // [blocks][pairs][ky][kx][block_o][2], scaled by 2^(15 - shift).
         s.weights.assign(blocks * pairs * ky_n * kx_n * block_o * 2, 0);
-        s.weight_keys.assign(s.weights.size(), -1);
+        // Tie keys in the same layout, or class tables [blocks][ifm][ky][kx][16].
+        s.weight_keys.assign(classes ? 0 : s.weights.size(), -1);
+        s.weight_classes.assign(classes ? blocks * ifm_n * ky_n * kx_n * 16 : 0, 0);
         std::int64_t max_abs = 0;
         for (vx_size o = 0; o < ofm_n; ++o)
             for (vx_size ci = 0; ci < ifm_n; ++ci)
@@ -200,8 +213,17 @@ q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* tabl
                             ci % 2;
                         s.weights[at] = static_cast<std::int16_t>(static_cast<std::uint16_t>(v)
                                                                   << (15 - shift));
-                        s.weight_keys[at] =
-                            q78::tie_key_weight(static_cast<std::int16_t>(v), shift);
+                        if (!classes) {
+                            s.weight_keys[at] =
+                                q78::tie_key_weight(static_cast<std::int16_t>(v), shift);
+                            continue;
+                        }
+                        const std::uint8_t k =
+                            q78::tie_class_weight(static_cast<std::int16_t>(v), shift);
+                        if (k == q78::tie_class_none) continue;
+                        const vx_size tap = ((o / block_o * ifm_n + ci) * ky_n + ky) * kx_n + kx;
+                        s.weight_classes[tap * 16 + k] |=
+                            static_cast<std::uint8_t>(1u << (o % block_o));
                     }
         return max_abs;
     });
@@ -210,9 +232,10 @@ q78_state* convolution_state(const _vx_node& node, const q78::kernel_table* tabl
 }  // namespace
 
 const char* run_convolution_q78(const _vx_node& node) {
-    const q78::kernel_table* table = q78::best_table();
-    q78_state* state = convolution_state(node, table);
+    q78_state* state = convolution_state(node);
     if (state == nullptr) return nullptr;
+    const q78::kernel_table* table = state->table;
+    const bool classes = table->tie_class_max_shift > 0;
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const node_config& c = node.config;
     const int shift = state->shift;
@@ -237,14 +260,23 @@ const char* run_convolution_q78(const _vx_node& node) {
         in_h + 2 * c.pad_y, flat ? (span_cols + (ky_n - 1) * cols + kx_n + cols - 1) / cols + 1
                                  : (out_h - 1) * c.skip_y + ky_n);
     const vx_size item = pairs * rows * cols * 2;
+    // Tie classes [ifm][rows][cols] per batch item, and room for the last 64-column read.
+    const vx_size class_item = ifm_n * rows * cols + 64;
     if (state->input_rows != rows || state->input_cols != cols || state->input_pairs != pairs ||
-        state->input.size() != item * batch) {
+        state->input.size() != item * batch ||
+        state->input_classes.size() != (classes ? class_item * batch : 0)) {
         state->input.assign(item * batch, 0);
-        state->input_keys.assign(item * batch, 0);  // the key of 0 (no tie with any weight)
+        // The key and class of 0 (no tie with any weight).
+        state->input_keys.assign(classes ? 0 : item * batch, 0);
+        state->input_classes.assign(classes ? class_item * batch : 0, q78::tie_class_none);
         state->input_rows = rows;
         state->input_cols = cols;
         state->input_pairs = pairs;
     }
+    // The tie class of an input depends on its low shift + 1 bits only (shift <= 8 here).
+    std::uint8_t class_of[512];
+    for (int low = 0; low < 512; ++low)
+        class_of[low] = classes ? q78::tie_class_input(static_cast<std::int16_t>(low), shift) : 0;
     // Input interleaved by channel pairs inside the zero border; its largest |x|.
     const vx_size copy_w = std::min(in_w, cols - std::min(cols, vx_size{c.pad_x}));
     const std::int64_t max_in = tbb::parallel_reduce(
@@ -256,7 +288,11 @@ const char* run_convolution_q78(const _vx_node& node) {
                     const vx_size at =
                         n * item + ((ci / 2 * rows + y + c.pad_y) * cols + c.pad_x) * 2 + ci % 2;
                     std::int16_t* dst = state->input.data() + at;
-                    std::int16_t* dst_keys = state->input_keys.data() + at;
+                    std::int16_t* dst_keys = classes ? nullptr : state->input_keys.data() + at;
+                    std::uint8_t* dst_classes = classes
+                                                    ? state->input_classes.data() + n * class_item +
+                                                          (ci * rows + y + c.pad_y) * cols + c.pad_x
+                                                    : nullptr;
                     const std::uint8_t* src =
                         in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
                     const vx_size step = in.stride(0);
@@ -264,7 +300,11 @@ const char* run_convolution_q78(const _vx_node& node) {
                     for (vx_size x = 0; x < copy_w; ++x) {
                         const std::int16_t v = load16(src + x * step);
                         dst[2 * x] = v;
-                        dst_keys[2 * x] = q78::tie_key_input(v);
+                        if (classes) {
+                            dst_classes[x] = class_of[static_cast<std::uint16_t>(v) & 511u];
+                        } else {
+                            dst_keys[2 * x] = q78::tie_key_input(v);
+                        }
                         const std::int32_t a = v < 0 ? -std::int32_t{v} : v;
                         row_most = a > row_most ? a : row_most;
                     }
@@ -292,6 +332,8 @@ const char* run_convolution_q78(const _vx_node& node) {
     args.kernel_y = ky_n;
     args.skip_y = c.skip_y;
     args.flush_steps = static_cast<std::size_t>(32767 / bound);
+    args.weight_classes = state->weight_classes.data();
+    args.channels = ifm_n;
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     const bool per_location_bias = bias_t && bias_t->dims.size() == 3;
     const bool contiguous_out = out.stride(0) == sizeof(std::int16_t);
@@ -311,7 +353,8 @@ const char* run_convolution_q78(const _vx_node& node) {
                 a.first_col = work % chunks * chunk;
                 a.last_col = std::min(span_cols, a.first_col + chunk);
                 a.input = state->input.data() + n * item;
-                a.input_keys = state->input_keys.data() + n * item;
+                a.input_keys = classes ? nullptr : state->input_keys.data() + n * item;
+                a.input_classes = classes ? state->input_classes.data() + n * class_item : nullptr;
                 table->conv_row(a, block, span_row, sums.data());
                 const vx_size width = a.last_col - a.first_col;
                 for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
@@ -469,7 +512,7 @@ const char* run_fully_connected_q78(const _vx_node& node) {
 
 void prepare_weighted_q78(const _vx_node& node) {
     if (enabled_kernel_paths() != kernel_paths::all) return;
-    if (node.kind == kernel_kind::convolution) convolution_state(node, q78::best_table());
+    if (node.kind == kernel_kind::convolution) convolution_state(node);
     if (node.kind == kernel_kind::fully_connected) fully_connected_state(node, q78::best_table());
 }
 

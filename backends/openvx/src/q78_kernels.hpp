@@ -3,6 +3,11 @@
 // kernel_weighted_q78.cpp for when that holds), one table of kernels per instruction set
 // (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp),
 // and the choice of the best table the CPU supports.
+//
+// Rounding to nearest with ties to even is rounding half up minus one for each product that is a
+// tie half up takes to an odd value. A convolution kernel either tests every product for such a
+// tie (tie keys, below) or sums the products rounded half up and counts the ties in a separate,
+// bit-sliced pass (tie classes, below; q78_tie_count_avx512.hpp).
 #pragma once
 
 #include <cstddef>
@@ -28,6 +33,13 @@ struct conv_args {
     std::size_t first_col, last_col;
     /// Products each int16 lane may sum before its exact range could be exceeded (>= 1).
     std::size_t flush_steps;
+    /// Tables that count ties by class (kernel_table::tie_class_max_shift > 0): the tie class of
+    /// each input element [channels][rows][cols] (tie_class_input; borders tie_class_none), and
+    /// per block of output channels and tap [blocks][channels][ky][kx] 16 bytes: byte j has bit
+    /// o set when output channel block * block_o + o has weight tie class j at that tap.
+    const std::uint8_t* input_classes;
+    const std::uint8_t* weight_classes;
+    std::size_t channels;
 };
 
 /// One fully connected layer's packed operands.
@@ -57,6 +69,26 @@ inline std::int16_t tie_key_weight(std::int16_t w, int shift) {
     return static_cast<std::int16_t>((1u << (shift - 1 - b)) * (1u + 2u * odd_bit));
 }
 
+/// Tie classes: the same test as an index below 16 (shift <= 8): with x = 2^a * odd_x, class
+/// 2a + bit 1 of odd_x when a < shift, else none; with w = 2^b * odd_w, class
+/// 2(shift - 1 - b) + bit 1 of odd_w when b < shift, else none. The tie test is class equality
+/// (key equality above); none matches nothing (0x80 makes a byte shuffle give 0).
+constexpr std::uint8_t tie_class_none = 0x80;
+inline std::uint8_t tie_class_input(std::int16_t x, int shift) {
+    const auto u = static_cast<std::uint32_t>(static_cast<std::uint16_t>(x));
+    const int a = __builtin_ctz(u | 0x10000u);  // 16 for x == 0
+    if (a > shift - 1) return tie_class_none;
+    return static_cast<std::uint8_t>(2 * a + ((u >> (a + 1)) & 1u));
+}
+inline std::uint8_t tie_class_weight(std::int16_t w, int shift) {
+    const auto u = static_cast<std::uint16_t>(w);
+    if (u == 0) return tie_class_none;
+    int b = 0;
+    while (((u >> b) & 1u) == 0) ++b;
+    if (b > shift - 1) return tie_class_none;
+    return static_cast<std::uint8_t>(2 * (shift - 1 - b) + ((u >> (b + 1)) & 1u));
+}
+
 /// Exact sums of rounded products for output channels [block * block_o, +block_o) of output row
 /// `oy`: sums[o][x - first_col] for x in [first_col, last_col).
 using conv_row_fn = void (*)(const conv_args& args, std::size_t block, std::size_t oy,
@@ -72,6 +104,9 @@ struct kernel_table {
     std::size_t block_o;     // output channels per convolution block
     std::size_t tile_cols;   // output columns per convolution tile
     std::size_t inner_step;  // fully connected inner elements per vector
+    /// 0: conv_row reads tie keys; else it reads tie classes, for shifts up to this (block_o is
+    /// then 8, one bit of a class table byte per output channel).
+    int tie_class_max_shift;
     conv_row_fn conv_row;
     fc_rows_fn fc_rows;
 };
@@ -83,5 +118,8 @@ const kernel_table* table_neon();
 
 /// The best table the CPU supports, or nullptr.
 const kernel_table* best_table();
+
+/// The best table whose convolution handles `shift` (best_table() or a narrower one), or nullptr.
+const kernel_table* best_conv_table(int shift);
 
 }  // namespace openvx::q78

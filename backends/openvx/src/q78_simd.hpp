@@ -132,8 +132,15 @@ void conv_tile(const std::int16_t* input, const std::int16_t* input_keys,
     }
 }
 
-/// conv_row_fn: tiles of P vectors of output columns, O output channels per block.
-template <class Arch, std::size_t O, std::size_t P>
+/// The signature of conv_tile (another instruction set's header may bring its own tile).
+using conv_tile_fn = void (*)(const std::int16_t* input, const std::int16_t* input_keys,
+                              const std::size_t* offsets, std::size_t steps,
+                              const std::int16_t* weights, const std::int16_t* weight_keys,
+                              std::size_t flush_steps, std::int32_t* wide);
+
+/// conv_row_fn: tiles of P vectors of output columns, O output channels per block, each tile's
+/// sums from Tile.
+template <class Arch, std::size_t O, std::size_t P, conv_tile_fn Tile = &conv_tile<Arch, O, P>>
 void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_t* sums) {
     using i32 = xsimd::batch<std::int32_t, Arch>;
     constexpr std::size_t lanes = i32::size;
@@ -151,13 +158,14 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
             for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
                 offsets[step++] = ((c * a.rows + oy * a.skip_y + ky) * a.cols + kx) * 2;
     const std::int16_t* block_weights = a.weights + block * steps * O * 2;
-    const std::int16_t* block_keys = a.weight_keys + block * steps * O * 2;
+    const std::int16_t* block_keys =
+        a.weight_keys ? a.weight_keys + block * steps * O * 2 : nullptr;
     const std::size_t width = a.last_col - a.first_col;
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tile) {
         alignas(64) std::int32_t wide[O * P * lanes];
         for (std::size_t i = 0; i < O * P * lanes; ++i) wide[i] = 0;
-        conv_tile<Arch, O, P>(a.input + x0 * 2, a.input_keys + x0 * 2, offsets, steps,
-                              block_weights, block_keys, a.flush_steps, wide);
+        Tile(a.input + x0 * 2, a.input_keys ? a.input_keys + x0 * 2 : nullptr, offsets, steps,
+             block_weights, block_keys, a.flush_steps, wide);
         for (std::size_t o = 0; o < O; ++o)
             for (std::size_t p = 0; p < P; ++p)
                 i32::load_aligned(wide + (o * P + p) * lanes)
@@ -214,7 +222,7 @@ kernel_table make_table(const char* name) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
     using i32 = xsimd::batch<std::int32_t, Arch>;
     return kernel_table{
-        name, i32::size, O, i32::size * P, i16::size, &conv_row<Arch, O, P>, &fc_rows<Arch, R>};
+        name, i32::size, O, i32::size * P, i16::size, 0, &conv_row<Arch, O, P>, &fc_rows<Arch, R>};
 }
 
 }  // namespace

@@ -1,0 +1,176 @@
+// q78_tie_count_avx512.hpp: the convolution kernel of the AVX-512 table. Products are rounded
+// half up in int16 lanes (conv_row of q78_simd.hpp without keys: one multiply and one add per 32
+// products), then the products that rounding takes up to an odd value at a tie (which ties to
+// even take down) are counted apart and subtracted. The count is bit-sliced: for 64 columns at
+// once, one byte shuffle looks up, from the tie class of the input element and the tap's class
+// table, which of the block's 8 output channels tie there (one bit per channel), and carry-save
+// adders (Harley-Seal) sum those bits over the taps into bit planes, read back as counts once per
+// 64 columns. Included only by q78_arch_avx512.cpp (compiled with -mavx512bw).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "q78_simd.hpp"
+
+namespace openvx::q78 {
+namespace {
+
+constexpr std::size_t tie_block_o = 8;        // output channels per class table byte (its bits)
+constexpr std::size_t tie_columns = 64;       // columns counted at once (bytes of a vector)
+constexpr std::size_t tie_planes = 10;        // bit planes of a count: up to 1023
+constexpr std::size_t tie_chunk_taps = 1016;  // taps per read-back (multiple of 8, < 2^planes)
+
+/// Carry-save adder: high = majority, low = parity of a, b, c (bitwise).
+inline void carry_save(__m512i& high, __m512i& low, __m512i a, __m512i b, __m512i c) {
+    high = _mm512_ternarylogic_epi64(a, b, c, 0xE8);
+    low = _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+
+/// Adds the one-bit vector `bits` to the count held in planes From.. (weight 2^From).
+template <std::size_t From>
+inline void ripple_add(__m512i* plane, __m512i bits) {
+#pragma GCC unroll 16
+    for (std::size_t k = From; k < tie_planes; ++k) {
+        const __m512i carry = _mm512_and_si512(plane[k], bits);
+        plane[k] = _mm512_xor_si512(plane[k], bits);
+        bits = carry;
+    }
+}
+
+/// Byte i: bit o set when the input class at classes[i] equals output channel o's weight class
+/// in `table` (16 bytes, indexed by class; tie_class_none has bit 7 set and gives 0).
+inline __m512i tap_ties(const std::uint8_t* classes, const std::uint8_t* table) {
+    const __m512i lookup =
+        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table)));
+    return _mm512_shuffle_epi8(lookup, _mm512_loadu_si512(classes));
+}
+
+/// counts[o][i] += the ties of output channel o at column i, over the taps whose input offsets
+/// from `classes` are offsets[0..taps) and whose class tables are tables + 16 * tap.
+void count_ties(const std::uint8_t* classes, const std::size_t* offsets, const std::uint8_t* tables,
+                std::size_t taps, std::int32_t (*counts)[tie_columns]) {
+    for (std::size_t first = 0; first < taps; first += tie_chunk_taps) {
+        const std::size_t last = first + tie_chunk_taps < taps ? first + tie_chunk_taps : taps;
+        __m512i plane[tie_planes];
+#pragma GCC unroll 16
+        for (std::size_t k = 0; k < tie_planes; ++k) plane[k] = _mm512_setzero_si512();
+        std::size_t t = first;
+        for (; t + 8 <= last; t += 8) {
+            __m512i d[8];
+#pragma GCC unroll 8
+            for (std::size_t i = 0; i < 8; ++i)
+                d[i] = tap_ties(classes + offsets[t + i], tables + (t + i) * 16);
+            __m512i twos_a, twos_b, fours_a, fours_b, eights;
+            carry_save(twos_a, plane[0], plane[0], d[0], d[1]);
+            carry_save(twos_b, plane[0], plane[0], d[2], d[3]);
+            carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
+            carry_save(twos_a, plane[0], plane[0], d[4], d[5]);
+            carry_save(twos_b, plane[0], plane[0], d[6], d[7]);
+            carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
+            carry_save(eights, plane[2], plane[2], fours_a, fours_b);
+            ripple_add<3>(plane, eights);
+        }
+        for (; t < last; ++t) ripple_add<0>(plane, tap_ties(classes + offsets[t], tables + t * 16));
+        // Read back: the count of channel o is sum_k 2^k * (bit o of plane k).
+        for (std::size_t o = 0; o < tie_block_o; ++o) {
+            const __m512i bit = _mm512_set1_epi8(static_cast<char>(1u << o));
+            __m512i low = _mm512_setzero_si512(), high = _mm512_setzero_si512();
+#pragma GCC unroll 16
+            for (std::size_t k = 0; k < tie_planes; ++k) {
+                const __mmask64 m = _mm512_test_epi8_mask(plane[k], bit);
+                const __m512i weight = _mm512_set1_epi16(static_cast<short>(1u << k));
+                low = _mm512_mask_add_epi16(low, static_cast<__mmask32>(m), low, weight);
+                high = _mm512_mask_add_epi16(high, static_cast<__mmask32>(m >> 32), high, weight);
+            }
+            alignas(64) std::int16_t values[tie_columns];
+            _mm512_store_si512(values, low);
+            _mm512_store_si512(values + 32, high);
+            for (std::size_t i = 0; i < tie_columns; ++i) counts[o][i] += values[i];
+        }
+    }
+}
+
+/// acc += v in int16 lanes, in acc's register (GCC otherwise renames the accumulators of the
+/// loop below through register copies on every iteration).
+inline void add_in_place(__m512i& acc, __m512i v) {
+    asm("vpaddw %1, %0, %0" : "+v"(acc) : "v"(v));
+}
+
+/// conv_tile_fn without tie keys: the sums of one tile of 8 output channels x P vectors (16
+/// columns each) of products rounded half up (pmulhrsw), summed in int16 lanes for flush_steps
+/// steps, then pairwise into `wide`.
+template <std::size_t P>
+void conv_tile_half_up(const std::int16_t* input, const std::int16_t* /*input_keys*/,
+                       const std::size_t* offsets, std::size_t steps, const std::int16_t* weights,
+                       const std::int16_t* /*weight_keys*/, std::size_t flush_steps,
+                       std::int32_t* wide) {
+    const __m512i ones = _mm512_set1_epi16(1);
+    for (std::size_t first = 0; first < steps; first += flush_steps) {
+        const std::size_t last = first + flush_steps < steps ? first + flush_steps : steps;
+        __m512i acc[tie_block_o][P];
+#pragma GCC unroll 32
+        for (std::size_t o = 0; o < tie_block_o; ++o)
+#pragma GCC unroll 32
+            for (std::size_t p = 0; p < P; ++p) acc[o][p] = _mm512_setzero_si512();
+        for (std::size_t step = first; step < last; ++step) {
+            const std::int16_t* at = input + offsets[step];
+            const std::int16_t* taps = weights + step * tie_block_o * 2;
+            __m512i x[P];
+#pragma GCC unroll 32
+            for (std::size_t p = 0; p < P; ++p) x[p] = _mm512_loadu_si512(at + p * 32);
+#pragma GCC unroll 32
+            for (std::size_t o = 0; o < tie_block_o; ++o) {
+                std::int32_t pair;
+                __builtin_memcpy(&pair, taps + o * 2, sizeof pair);
+                const __m512i w = _mm512_set1_epi32(pair);
+#pragma GCC unroll 32
+                for (std::size_t p = 0; p < P; ++p)
+                    add_in_place(acc[o][p], _mm512_mulhrs_epi16(x[p], w));
+            }
+        }
+#pragma GCC unroll 32
+        for (std::size_t o = 0; o < tie_block_o; ++o)
+#pragma GCC unroll 32
+            for (std::size_t p = 0; p < P; ++p) {
+                std::int32_t* sum = wide + (o * P + p) * 16;
+                _mm512_store_si512(sum, _mm512_add_epi32(_mm512_load_si512(sum),
+                                                         _mm512_madd_epi16(acc[o][p], ones)));
+            }
+    }
+}
+
+/// conv_row_fn of the AVX-512 table: sums of products rounded half up, less the ties counted
+/// from the tie classes (a.input_classes, a.weight_classes; shift <= 8, block_o 8).
+template <std::size_t P>
+void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
+                          std::int32_t* sums) {
+    conv_row<xsimd::avx512bw, tie_block_o, P, &conv_tile_half_up<P>>(a, block, oy, sums);
+    const std::size_t taps = a.channels * a.kernel_y * a.kernel_x;
+    std::size_t offsets_small[1024];
+    std::size_t* offsets = offsets_small;
+    std::size_t* offsets_heap = nullptr;
+    if (taps > 1024) offsets = offsets_heap = new std::size_t[taps];
+    std::size_t tap = 0;
+    for (std::size_t c = 0; c < a.channels; ++c)
+        for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
+            for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
+                offsets[tap++] = (c * a.rows + oy * a.skip_y + ky) * a.cols + kx;
+    const std::uint8_t* tables = a.weight_classes + block * taps * 16;
+    const std::size_t width = a.last_col - a.first_col;
+    for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tie_columns) {
+        alignas(64) std::int32_t counts[tie_block_o][tie_columns] = {};
+        count_ties(a.input_classes + x0, offsets, tables, taps, counts);
+        const std::size_t n = a.last_col - x0 < tie_columns ? a.last_col - x0 : tie_columns;
+        for (std::size_t o = 0; o < tie_block_o; ++o) {
+            std::int32_t* row = sums + o * width + (x0 - a.first_col);
+            for (std::size_t i = 0; i < n; ++i) row[i] -= counts[o][i];
+        }
+    }
+    delete[] offsets_heap;
+}
+
+}  // namespace
+}  // namespace openvx::q78
