@@ -2,13 +2,18 @@
 // written per second through Layer::enqueue, waited for) next to copy/<layer> (clEnqueueCopyBuffer
 // moving the same bytes), dma/<variant> (the seed's GRN with manual DMA vs the same kernel with
 // global loads, both run through the runtime) and launch/<variant> (a bare
-// clEnqueueNDRangeKernel of an empty kernel vs each memory-bound layer on a 1x4x2x2 tensor). The
-// label says which precision ran and how many conversion kernels ran around the layer.
+// clEnqueueNDRangeKernel of an empty kernel vs each memory-bound layer on a 1x4x2x2 tensor).
+// dma/ratio runs both GRN variants alternately and reports dma_over_plain (median DMA time /
+// median plain time) in its counters and label. The label says which precision ran and how many
+// conversion kernels ran around the layer.
 // MYRIAD_BENCH_SHAPE=NxCxHxW sets the layer tensor (default 1x128x512x512 on GPUs and
 // accelerators, 1x64x208x208 on CPU devices); MYRIAD_KEEP_HALF_BUFFERS=0 converts half buffers
 // to float around the kernels on devices without cl_khr_fp16 (the runtime's fallback path).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -206,6 +211,49 @@ void load_bench_bindings() {
     runtime().load_bindings(dir + "/bench_grn.xml");
 }
 
+/// dma/ratio: the DMA GRN and the plain GRN alternately in every iteration (so both see the same
+/// machine state); the counter dma_over_plain is the median DMA time over the median plain time,
+/// the figure the emulation's target (at most 1.10) is about. The iteration time reported is the
+/// DMA kernel's.
+void bench_dma_ratio(benchmark::State& state, myriad::Shape shape) {
+    using clock = std::chrono::steady_clock;
+    myriad::Layer layers[2] = {runtime().create_layer(myriad::LayerSpec{
+                                   "GrnDma", {{"bias", "1"}}, {shape}, {}, shape, {}}),
+                               runtime().create_layer(myriad::LayerSpec{
+                                   "GrnPlain", {{"bias", "1"}}, {shape}, {}, shape, {}})};
+    const std::size_t bytes = count(shape) * myriad::size_of(layers[0].input_dtype(0));
+    myriad::DeviceTensor in{device_buffer(bytes), shape, myriad::Layout::BFYX,
+                            layers[0].input_dtype(0)};
+    myriad::DeviceTensor out{device_buffer(bytes), shape, myriad::Layout::BFYX,
+                             layers[0].output_dtype()};
+    std::vector<double> seconds[2];
+    auto timed = [&](myriad::Layer& layer) {
+        const auto start = clock::now();
+        layer.enqueue({in}, out);
+        runtime().queue().finish();
+        return std::chrono::duration<double>(clock::now() - start).count();
+    };
+    for (myriad::Layer& layer : layers) timed(layer);  // warm-up (first-launch compilation)
+    for (auto _ : state) {
+        seconds[0].push_back(timed(layers[0]));
+        seconds[1].push_back(timed(layers[1]));
+        state.SetIterationTime(seconds[0].back());
+    }
+    auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double dma = median(seconds[0]), plain = median(seconds[1]);
+    state.counters["dma_us"] = dma * 1e6;
+    state.counters["plain_us"] = plain * 1e6;
+    state.counters["dma_over_plain"] = dma / plain;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.3f", dma / plain);
+    state.SetLabel("GrnDma/GrnPlain = " + std::string(ratio) + "x (target <= 1.10), " +
+                   std::string(myriad::to_string(layers[0].precision())) + ", " +
+                   shape_text(shape) + " on " + runtime().device_name());
+}
+
 void bench_launch_bare(benchmark::State& state) {
     cl::Program program(runtime().context(), "__kernel void empty_kernel(__global float* p) { }");
     program.build({runtime().device()});
@@ -240,6 +288,7 @@ int main(int argc, char** argv) {
             (std::string("dma/") + variant).c_str(), bench_layer,
             myriad::LayerSpec{variant, {{"bias", "1"}}, {grn_shape}, {}, grn_shape, {}})
             ->UseRealTime();
+    benchmark::RegisterBenchmark("dma/ratio", bench_dma_ratio, grn_shape)->UseManualTime();
     benchmark::RegisterBenchmark("launch/bare_kernel", bench_launch_bare)->UseRealTime();
     // Launch overhead: each layer on a 1x4x2x2 tensor.
     for (const Case& c : memory_bound_cases({1, 4, 2, 2}))

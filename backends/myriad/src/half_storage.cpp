@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "dma_prelude.h"
 #include "kernel_source.h"
 
 namespace myriad {
@@ -538,19 +539,23 @@ std::string half_storage_prelude() {
              dst + ", " + src +
              ", num_elements_per_line, num_lines, src_line_stride, dst_line_stride, num_planes, "
              "src_plane_stride, dst_plane_stride, event);\n}\n";
-        // The manual-DMA transactions take the source first.
-        p += "event_t " + ovl + "WorkGroupDmaCreateStrideTransaction(" + d.src + " src, " + d.dst +
-             " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
-             "size_t size, event_t event) {\n  return WorkGroupDmaCreateStrideTransaction(" +
-             src + ", " + dst +
-             ", src_width, dst_width, src_stride, dst_stride, size, event);\n}\n";
-        p += "event_t " + ovl + "WorkGroupDmaCreate3DTransaction(" + d.src + " src, " + d.dst +
-             " dst, size_t src_width, size_t dst_width, size_t src_stride, size_t dst_stride, "
-             "size_t num_planes, size_t src_plane_stride, size_t dst_plane_stride, size_t size, "
-             "event_t event) {\n  return WorkGroupDmaCreate3DTransaction(" +
-             src + ", " + dst +
-             ", src_width, dst_width, src_stride, dst_stride, num_planes, src_plane_stride, "
-             "dst_plane_stride, size, event);\n}\n";
+        // The manual-DMA transactions take the source first (deferred forms for companions).
+        for (const std::string& prefix : {std::string(), std::string(kDeferredDmaPrefix)}) {
+            p += "event_t " + ovl + prefix + "WorkGroupDmaCreateStrideTransaction(" + d.src +
+                 " src, " + d.dst +
+                 " dst, size_t src_width, size_t dst_width, size_t src_stride, "
+                 "size_t dst_stride, size_t size, event_t event) {\n  return " +
+                 prefix + "WorkGroupDmaCreateStrideTransaction(" + src + ", " + dst +
+                 ", src_width, dst_width, src_stride, dst_stride, size, event);\n}\n";
+            p += "event_t " + ovl + prefix + "WorkGroupDmaCreate3DTransaction(" + d.src + " src, " +
+                 d.dst +
+                 " dst, size_t src_width, size_t dst_width, size_t src_stride, "
+                 "size_t dst_stride, size_t num_planes, size_t src_plane_stride, "
+                 "size_t dst_plane_stride, size_t size, event_t event) {\n  return " +
+                 prefix + "WorkGroupDmaCreate3DTransaction(" + src + ", " + dst +
+                 ", src_width, dst_width, src_stride, dst_stride, num_planes, "
+                 "src_plane_stride, dst_plane_stride, size, event);\n}\n";
+        }
     }
     return p;
 }

@@ -264,82 +264,63 @@ std::string myriad_prelude(bool native_half, bool promoted) {
     std::vector<std::string> types = {"uchar", "char", "short", "ushort", "int",
                                       "uint",  "long", "ulong", "float"};
     if (native_half) types.push_back("half");
-    const std::string ovl = "__attribute__((overloadable)) ";
     for (const std::string& t : types) {
-        for (int dir = 0; dir < 2; ++dir) {
-            const std::string dst = dir == 0 ? "__local " + t + "*" : "__global " + t + "*";
+        for (const std::string direction : {"g2l", "l2g"}) {
+            const bool to_local = direction == "g2l";
+            const std::string dst = to_local ? "__local " + t + "*" : "__global " + t + "*";
             const std::string src =
-                dir == 0 ? "const __global " + t + "*" : "const __local " + t + "*";
-            // cl_khr_extended_async_copies as the Myriad toolchain declared it: element counts,
-            // line and plane strides are the gaps (in elements) after each line / plane.
-            p += "event_t " + ovl + "async_work_group_copy_2D2D(" + dst + " dst, " + src +
-                 " src, size_t num_elements_per_line, size_t num_lines, size_t src_line_stride, "
-                 "size_t dst_line_stride, event_t event) {\n"
-                 "  for (size_t l = 0; l < num_lines; ++l)\n"
-                 "    event = async_work_group_copy(dst + l * (num_elements_per_line + "
-                 "dst_line_stride), src + l * (num_elements_per_line + src_line_stride), "
-                 "num_elements_per_line, event);\n"
-                 "  return event;\n}\n";
-            p += "event_t " + ovl + "async_work_group_copy_3D3D(" + dst + " dst, " + src +
-                 " src, size_t num_elements_per_line, size_t num_lines, size_t src_line_stride, "
-                 "size_t dst_line_stride, size_t num_planes, size_t src_plane_stride, "
-                 "size_t dst_plane_stride, event_t event) {\n"
-                 "  const size_t src_plane = num_lines * (num_elements_per_line + src_line_stride) "
-                 "+ src_plane_stride;\n"
-                 "  const size_t dst_plane = num_lines * (num_elements_per_line + dst_line_stride) "
-                 "+ dst_plane_stride;\n"
-                 "  for (size_t k = 0; k < num_planes; ++k)\n"
-                 "    event = async_work_group_copy_2D2D(dst + k * dst_plane, src + k * src_plane, "
-                 "num_elements_per_line, num_lines, src_line_stride, dst_line_stride, event);\n"
-                 "  return event;\n}\n";
-            // The manual-DMA work-group transactions (widths, strides and sizes in bytes).
-            const std::string tag = t + (dir == 0 ? "_g2l" : "_l2g");
-            p += dma_transactions(DmaPair{tag, t, src, dst, "sizeof(" + t + ")"});
+                to_local ? "const __global " + t + "*" : "const __local " + t + "*";
+            p += dma_builtins(
+                DmaPair{t + "_" + direction, t, src, dst, "sizeof(" + t + ")", direction});
         }
     }
-    // The ratified cl_khr_extended_async_copies form: untyped pointers, offsets and line lengths
-    // in elements of num_bytes_per_element bytes (total line length / plane area = strides).
-    for (int dir = 0; dir < 2; ++dir) {
-        const std::string dst_space = dir == 0 ? "__local" : "__global";
-        const std::string src_space = dir == 0 ? "__global" : "__local";
-        p += "event_t " + ovl + "async_work_group_copy_2D2D(" + dst_space +
-             " void* dst, size_t dst_offset, const " + src_space +
-             " void* src, size_t src_offset, size_t num_bytes_per_element, "
-             "size_t num_elements_per_line, size_t num_lines, size_t src_total_line_length, "
-             "size_t dst_total_line_length, event_t event) {\n"
-             "  const size_t b = num_bytes_per_element;\n"
-             "  for (size_t l = 0; l < num_lines; ++l)\n"
-             "    event = async_work_group_copy((" +
-             dst_space +
-             " uchar*)dst + (dst_offset + l * "
-             "dst_total_line_length) * b, (const " +
-             src_space +
-             " uchar*)src + (src_offset + l * "
-             "src_total_line_length) * b, num_elements_per_line * b, event);\n"
-             "  return event;\n}\n";
-        p += "event_t " + ovl + "async_work_group_copy_3D3D(" + dst_space +
-             " void* dst, size_t dst_offset, const " + src_space +
-             " void* src, size_t src_offset, size_t num_bytes_per_element, "
-             "size_t num_elements_per_line, size_t num_lines, size_t num_planes, "
-             "size_t src_total_line_length, size_t src_total_plane_area, "
-             "size_t dst_total_line_length, size_t dst_total_plane_area, event_t event) {\n"
-             "  for (size_t k = 0; k < num_planes; ++k)\n"
-             "    event = async_work_group_copy_2D2D(dst, dst_offset + k * dst_total_plane_area, "
-             "src, "
-             "src_offset + k * src_total_plane_area, num_bytes_per_element, num_elements_per_line, "
-             "num_lines, src_total_line_length, dst_total_line_length, event);\n"
-             "  return event;\n}\n";
-    }
+    p += untyped_async_copies();
     p += "#line 1\n";
     return p;
 }
 
+namespace {
+
+/// The companion kernel `name`'s transactions in their deferred forms (the fused kernel's
+/// barrier after the preload, or the kernel's end after the postwrite, completes them, as the
+/// VPU's runtime does). Returns false when there is no such kernel.
+bool defer_transactions(std::string& text, const std::string& name) {
+    const auto sig = find_kernel(text, name);
+    if (!sig) return false;
+    const std::size_t open = text.find('(', sig->name_pos);
+    const std::size_t params_end = matching_paren(text, open);
+    const std::size_t body = text.find('{', params_end);
+    int depth = 0;
+    std::size_t end = body;
+    for (; end < text.size(); ++end) {
+        if (text[end] == '{') ++depth;
+        if (text[end] == '}' && --depth == 0) break;
+    }
+    const std::string region = text.substr(body, end - body);
+    std::string renamed;
+    std::size_t copied = 0;
+    for_each_identifier(region, [&](std::size_t b, std::size_t e) {
+        const std::string id = region.substr(b, e - b);
+        if (id != "WorkGroupDmaCreateStrideTransaction" && id != "WorkGroupDmaCreate3DTransaction")
+            return;
+        renamed.append(region, copied, b - copied);
+        renamed += kDeferredDmaPrefix + id;
+        copied = e;
+    });
+    renamed.append(region, copied, std::string::npos);
+    text.replace(body, end - body, renamed);
+    return true;
+}
+
+}  // namespace
+
 std::string fuse_dma_companions(const std::string& stripped, const std::string& entry) {
-    const auto body = find_kernel(stripped, entry);
-    const bool preload = find_kernel(stripped, "__dma_preload_" + entry).has_value();
-    const bool postwrite = find_kernel(stripped, "__dma_postwrite_" + entry).has_value();
-    if (!body || (!preload && !postwrite)) return stripped;
+    if (!find_kernel(stripped, entry)) return stripped;
     std::string out = stripped;
+    const bool preload = defer_transactions(out, "__dma_preload_" + entry);
+    const bool postwrite = defer_transactions(out, "__dma_postwrite_" + entry);
+    if (!preload && !postwrite) return stripped;
+    const auto body = find_kernel(out, entry);
     const std::string body_name = "__myriad_body_" + entry;
     out.replace(body->name_pos, entry.size(), body_name);
     std::string params, names;

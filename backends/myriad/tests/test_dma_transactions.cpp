@@ -1,9 +1,9 @@
 // test_dma_transactions.cpp -- WorkGroupDmaCreate3DTransaction and
 // WorkGroupDmaCreateStrideTransaction over the geometries their emulation treats differently
 // (lines narrower and wider than the work group, a partial last line, contiguous lines and
-// planes, batches of eight loads, differing source and destination widths), on float and on half
-// data (half buffers, copied as ushort when half is promoted). Expected values follow the seed's
-// definition, computed on the host.
+// planes, batches of eight loads, differing source and destination widths), on
+// float and on half data (half buffers, copied as ushort when half is promoted). Expected values
+// follow the seed's definition, computed on the host.
 #include <doctest/doctest.h>
 
 #include "myriad/runtime.h"
@@ -83,6 +83,9 @@ TEST_CASE("DMA transactions: every copy geometry on float and half data") {
         {"contiguous lines, planes apart", 6, 6, 6, 6, 2, 16, 6, 6, 12, 22},
         {"many one-line planes (batches of eight)", 3, 3, 3, 3, 20, 5, 3, 3, 60, 98},
         {"one long flat row (batches of eight)", 4, 4, 4, 4, 20, 4, 4, 4, 80, 80},
+        {"lines apart, partial last line", 16, 16, 24, 16, 2, 64, 48, 40, 96, 128},
+        {"lines apart over plane ends", 32, 32, 40, 32, 2, 240, 160, 160, 320, 480},
+        {"narrow lines apart, three planes", 8, 8, 12, 8, 3, 40, 24, 20, 72, 120},
     };
     for (const char* type : {"float", "half"}) {
         for (const TransactionGeometry& g : geometries) {

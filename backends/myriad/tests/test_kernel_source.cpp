@@ -2,6 +2,9 @@
 // hand-written expected text.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
+#include "dma_prelude.h"
 #include "half_storage.h"
 #include "kernel_source.h"
 
@@ -65,6 +68,39 @@ __kernel void k(__global const half* a, __global half* b, __local half* la) { }
     CHECK(fused.find("__myriad_body_k(a, b, la);") != std::string::npos);
     CHECK(fused.find("__dma_postwrite_k") == std::string::npos);
     CHECK(fuse_dma_companions(src, "other") == src);
+}
+
+TEST_CASE("kernel source: companion transactions wait at the fused kernel's barriers only") {
+    const std::string src = strip_comments(R"(
+__kernel void __dma_preload_k(__global const float* a, __global float* b, __local float* l) {
+    WorkGroupDmaCreate3DTransaction(a, l, 8, 8, 8, 8, 2, 64, 8, 8, 0);
+}
+__kernel void k(__global const float* a, __global float* b, __local float* l) {
+    WorkGroupDmaCreateStrideTransaction(a, l, 8, 8, 8, 8, 8, 0);
+}
+__kernel void __dma_postwrite_k(__global const float* a, __global float* b, __local float* l) {
+    WorkGroupDmaCreateStrideTransaction(l, b, 8, 8, 8, 8, 8, 0);
+}
+)");
+    const std::string fused = fuse_dma_companions(src, "k");
+    const std::string deferred = kDeferredDmaPrefix;
+    // The companions' copies complete at the fused kernel's two barriers (and its end); the
+    // body's transaction keeps its own wait.
+    CHECK(fused.find(deferred + "WorkGroupDmaCreate3DTransaction(a, l,") != std::string::npos);
+    CHECK(fused.find(deferred + "WorkGroupDmaCreateStrideTransaction(l, b,") != std::string::npos);
+    CHECK(fused.find(" WorkGroupDmaCreateStrideTransaction(a, l,") != std::string::npos);
+    const std::string wrapper = fused.substr(fused.rfind("__kernel void k("));
+    std::size_t barriers = 0;
+    for (std::size_t at = wrapper.find("barrier("); at != std::string::npos;
+         at = wrapper.find("barrier(", at + 1))
+        ++barriers;
+    CHECK(barriers == 2);
+    // Line numbers of the source stay where they were.
+    const auto lines_before = [](const std::string& text, const std::string& what) {
+        const auto end = text.begin() + static_cast<std::ptrdiff_t>(text.find(what));
+        return std::count(text.begin(), end, '\n');
+    };
+    CHECK(lines_before(fused, "__dma_postwrite_k(") == lines_before(src, "__dma_postwrite_k("));
 }
 
 #ifdef MYRIAD_OFFLINE_CLANG
