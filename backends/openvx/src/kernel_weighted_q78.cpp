@@ -273,15 +273,12 @@ const char* run_convolution_q78(const _vx_node& node) {
         state->input_cols = cols;
         state->input_pairs = pairs;
     }
-    // The tie class of an input depends on its low shift + 1 bits only (shift <= 8 here).
-    std::uint8_t class_of[512];
-    for (int low = 0; low < 512; ++low)
-        class_of[low] = classes ? q78::tie_class_input(static_cast<std::int16_t>(low), shift) : 0;
     // Input interleaved by channel pairs inside the zero border; its largest |x|.
     const vx_size copy_w = std::min(in_w, cols - std::min(cols, vx_size{c.pad_x}));
     const std::int64_t max_in = tbb::parallel_reduce(
         tbb::blocked_range<vx_size>(0, batch * ifm_n), std::int64_t{0},
         [&](const tbb::blocked_range<vx_size>& range, std::int64_t most) {
+            std::vector<std::int16_t> values(in_w);  // one input row, contiguous
             for (vx_size nc = range.begin(); nc != range.end(); ++nc) {
                 const vx_size n = nc / ifm_n, ci = nc % ifm_n;
                 for (vx_size y = 0; y < in_h; ++y) {
@@ -296,23 +293,27 @@ const char* run_convolution_q78(const _vx_node& node) {
                     const std::uint8_t* src =
                         in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
                     const vx_size step = in.stride(0);
+                    // Separate simple loops (the copy, the largest |x| and the interleaving
+                    // vectorize).
+                    std::int16_t* v = values.data();
+                    if (step == sizeof(std::int16_t)) {
+                        std::memcpy(v, src, in_w * sizeof(std::int16_t));
+                    } else {
+                        for (vx_size x = 0; x < in_w; ++x) v[x] = load16(src + x * step);
+                    }
                     std::int32_t row_most = 0;
-                    for (vx_size x = 0; x < copy_w; ++x) {
-                        const std::int16_t v = load16(src + x * step);
-                        dst[2 * x] = v;
-                        if (classes) {
-                            dst_classes[x] = class_of[static_cast<std::uint16_t>(v) & 511u];
-                        } else {
-                            dst_keys[2 * x] = q78::tie_key_input(v);
-                        }
-                        const std::int32_t a = v < 0 ? -std::int32_t{v} : v;
+                    for (vx_size x = 0; x < in_w; ++x) {
+                        const std::int32_t a = v[x] < 0 ? -std::int32_t{v[x]} : v[x];
                         row_most = a > row_most ? a : row_most;
                     }
-                    for (vx_size x = copy_w; x < in_w; ++x) {
-                        const std::int32_t v = load16(src + x * step);
-                        row_most = std::max(row_most, v < 0 ? -v : v);
-                    }
                     most = std::max<std::int64_t>(most, row_most);
+                    for (vx_size x = 0; x < copy_w; ++x) dst[2 * x] = v[x];
+                    if (classes) {
+                        table->tie_classes(v, copy_w, shift, dst_classes);
+                    } else {
+                        for (vx_size x = 0; x < copy_w; ++x)
+                            dst_keys[2 * x] = q78::tie_key_input(v[x]);
+                    }
                 }
             }
             return most;
@@ -376,8 +377,19 @@ const char* run_convolution_q78(const _vx_node& node) {
                             const std::int32_t b =
                                 bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
                             std::int16_t* dst = reinterpret_cast<std::int16_t*>(row) + x_begin;
-                            for (vx_size x = 0; x < x_end - x_begin; ++x)
-                                dst[x] = finish(s[x] + b, saturate, activation);
+                            const vx_size count = x_end - x_begin;
+                            if (activation != nullptr) {
+                                for (vx_size x = 0; x < count; ++x)
+                                    dst[x] = finish(s[x] + b, saturate, activation);
+                            } else if (saturate) {  // the loops without a table vectorize
+                                for (vx_size x = 0; x < count; ++x)
+                                    dst[x] = static_cast<std::int16_t>(
+                                        std::clamp<std::int32_t>(s[x] + b, -32768, 32767));
+                            } else {
+                                for (vx_size x = 0; x < count; ++x)
+                                    dst[x] = static_cast<std::int16_t>(
+                                        static_cast<std::uint16_t>(s[x] + b));
+                            }
                             continue;
                         }
                         for (vx_size x = x_begin; x < x_end; ++x) {

@@ -9,9 +9,10 @@ namespace openvx::q78 {
 
 const kernel_table* table_avx512() {
     static const kernel_table table = [] {
-        kernel_table t = make_table<xsimd::avx512bw, tie_block_o, 2, 8>("int16 SIMD avx512");
+        kernel_table t = make_table<xsimd::avx512bw, tie_block_o, 3, 8>("int16 SIMD avx512");
         t.tie_class_max_shift = 8;
-        t.conv_row = &conv_row_tie_classes<2>;
+        t.tie_classes = &tie_classes_avx512;
+        t.conv_row = &conv_row_tie_classes<3>;
         return t;
     }();
     return &table;

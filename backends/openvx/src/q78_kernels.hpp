@@ -107,6 +107,9 @@ struct kernel_table {
     /// 0: conv_row reads tie keys; else it reads tie classes, for shifts up to this (block_o is
     /// then 8, one bit of a class table byte per output channel).
     int tie_class_max_shift;
+    /// With tie classes: classes[i] = tie_class_input(values[i], shift) for i < count.
+    void (*tie_classes)(const std::int16_t* values, std::size_t count, int shift,
+                        std::uint8_t* classes);
     conv_row_fn conv_row;
     fc_rows_fn fc_rows;
 };

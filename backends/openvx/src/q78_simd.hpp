@@ -221,8 +221,15 @@ template <class Arch, std::size_t O, std::size_t P, std::size_t R>
 kernel_table make_table(const char* name) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
     using i32 = xsimd::batch<std::int32_t, Arch>;
-    return kernel_table{
-        name, i32::size, O, i32::size * P, i16::size, 0, &conv_row<Arch, O, P>, &fc_rows<Arch, R>};
+    return kernel_table{name,
+                        i32::size,
+                        O,
+                        i32::size * P,
+                        i16::size,
+                        0,
+                        nullptr,
+                        &conv_row<Arch, O, P>,
+                        &fc_rows<Arch, R>};
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 constexpr std::size_t tie_block_o = 8;        // output channels per class table byte (its bits)
 constexpr std::size_t tie_columns = 64;       // columns counted at once (bytes of a vector)
 constexpr std::size_t tie_planes = 10;        // bit planes of a count: up to 1023
-constexpr std::size_t tie_chunk_taps = 1016;  // taps per read-back (multiple of 8, < 2^planes)
+constexpr std::size_t tie_chunk_taps = 1008;  // taps per read-back (multiple of 16, < 2^planes)
 
 /// Carry-save adder: high = majority, low = parity of a, b, c (bitwise).
 inline void carry_save(__m512i& high, __m512i& low, __m512i a, __m512i b, __m512i c) {
@@ -48,33 +48,44 @@ inline __m512i tap_ties(const std::uint8_t* classes, const std::uint8_t* table) 
     return _mm512_shuffle_epi8(lookup, _mm512_loadu_si512(classes));
 }
 
-/// counts[o][i] += the ties of output channel o at column i, over the taps whose input offsets
-/// from `classes` are offsets[0..taps) and whose class tables are tables + 16 * tap.
-void count_ties(const std::uint8_t* classes, const std::size_t* offsets, const std::uint8_t* tables,
-                std::size_t taps, std::int32_t (*counts)[tie_columns]) {
+/// Subtracts from sums[o * width + i], i < columns (<= 64), the ties of output channel o at
+/// column i over the taps whose input offsets from `classes` are offsets[0..taps) and whose
+/// class tables are tables + 16 * tap.
+void subtract_ties(const std::uint8_t* classes, const std::size_t* offsets,
+                   const std::uint8_t* tables, std::size_t taps, std::int32_t* sums,
+                   std::size_t width, std::size_t columns) {
     for (std::size_t first = 0; first < taps; first += tie_chunk_taps) {
         const std::size_t last = first + tie_chunk_taps < taps ? first + tie_chunk_taps : taps;
         __m512i plane[tie_planes];
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < tie_planes; ++k) plane[k] = _mm512_setzero_si512();
         std::size_t t = first;
-        for (; t + 8 <= last; t += 8) {
-            __m512i d[8];
-#pragma GCC unroll 8
-            for (std::size_t i = 0; i < 8; ++i)
-                d[i] = tap_ties(classes + offsets[t + i], tables + (t + i) * 16);
-            __m512i twos_a, twos_b, fours_a, fours_b, eights;
-            carry_save(twos_a, plane[0], plane[0], d[0], d[1]);
-            carry_save(twos_b, plane[0], plane[0], d[2], d[3]);
+        const auto ties = [&](std::size_t i) {
+            return tap_ties(classes + offsets[t + i], tables + (t + i) * 16);
+        };
+        // Harley-Seal: 16 taps into planes 0..3 and one carry of weight 16.
+        for (; t + 16 <= last; t += 16) {
+            __m512i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
+            carry_save(twos_a, plane[0], plane[0], ties(0), ties(1));
+            carry_save(twos_b, plane[0], plane[0], ties(2), ties(3));
             carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
-            carry_save(twos_a, plane[0], plane[0], d[4], d[5]);
-            carry_save(twos_b, plane[0], plane[0], d[6], d[7]);
+            carry_save(twos_a, plane[0], plane[0], ties(4), ties(5));
+            carry_save(twos_b, plane[0], plane[0], ties(6), ties(7));
             carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
-            carry_save(eights, plane[2], plane[2], fours_a, fours_b);
-            ripple_add<3>(plane, eights);
+            carry_save(eights_a, plane[2], plane[2], fours_a, fours_b);
+            carry_save(twos_a, plane[0], plane[0], ties(8), ties(9));
+            carry_save(twos_b, plane[0], plane[0], ties(10), ties(11));
+            carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
+            carry_save(twos_a, plane[0], plane[0], ties(12), ties(13));
+            carry_save(twos_b, plane[0], plane[0], ties(14), ties(15));
+            carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
+            carry_save(eights_b, plane[2], plane[2], fours_a, fours_b);
+            carry_save(sixteens, plane[3], plane[3], eights_a, eights_b);
+            ripple_add<4>(plane, sixteens);
         }
-        for (; t < last; ++t) ripple_add<0>(plane, tap_ties(classes + offsets[t], tables + t * 16));
-        // Read back: the count of channel o is sum_k 2^k * (bit o of plane k).
+        for (; t < last; ++t) ripple_add<0>(plane, ties(0));
+        // Read back: the count of channel o is sum_k 2^k * (bit o of plane k), as int16 lanes
+        // for columns 0..31 and 32..63, widened and subtracted 16 columns at a time.
         for (std::size_t o = 0; o < tie_block_o; ++o) {
             const __m512i bit = _mm512_set1_epi8(static_cast<char>(1u << o));
             __m512i low = _mm512_setzero_si512(), high = _mm512_setzero_si512();
@@ -85,10 +96,17 @@ void count_ties(const std::uint8_t* classes, const std::size_t* offsets, const s
                 low = _mm512_mask_add_epi16(low, static_cast<__mmask32>(m), low, weight);
                 high = _mm512_mask_add_epi16(high, static_cast<__mmask32>(m >> 32), high, weight);
             }
-            alignas(64) std::int16_t values[tie_columns];
-            _mm512_store_si512(values, low);
-            _mm512_store_si512(values + 32, high);
-            for (std::size_t i = 0; i < tie_columns; ++i) counts[o][i] += values[i];
+            const __m512i counts[4] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(low)),
+                                       _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(low, 1)),
+                                       _mm512_cvtepi16_epi32(_mm512_castsi512_si256(high)),
+                                       _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(high, 1))};
+            std::int32_t* row = sums + o * width;
+            for (std::size_t q = 0; q < 4 && q * 16 < columns; ++q) {
+                const std::size_t n = columns - q * 16;
+                const auto m = static_cast<__mmask16>(n >= 16 ? 0xffffu : (1u << n) - 1u);
+                const __m512i v = _mm512_maskz_loadu_epi32(m, row + q * 16);
+                _mm512_mask_storeu_epi32(row + q * 16, m, _mm512_sub_epi32(v, counts[q]));
+            }
         }
     }
 }
@@ -142,6 +160,28 @@ void conv_tile_half_up(const std::int16_t* input, const std::int16_t* /*input_ke
     }
 }
 
+/// tie_classes of the AVX-512 table: tie_class_input 16 values at a time (a = 31 - lzcnt of the
+/// lowest set bit, -1 for 0).
+void tie_classes_avx512(const std::int16_t* values, std::size_t count, int shift,
+                        std::uint8_t* classes) {
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    const __m512i limit = _mm512_set1_epi32(shift), none = _mm512_set1_epi32(tie_class_none);
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const __m512i u =
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + i)));
+        const __m512i lowest = _mm512_and_si512(u, _mm512_sub_epi32(zero, u));
+        const __m512i a = _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(lowest));
+        const __m512i next = _mm512_and_si512(_mm512_srlv_epi32(u, _mm512_add_epi32(a, one)), one);
+        const __mmask16 outside =
+            _mm512_cmpge_epi32_mask(a, limit) | _mm512_cmplt_epi32_mask(a, zero);
+        const __m512i cls =
+            _mm512_mask_mov_epi32(_mm512_add_epi32(_mm512_add_epi32(a, a), next), outside, none);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(classes + i), _mm512_cvtepi32_epi8(cls));
+    }
+    for (; i < count; ++i) classes[i] = tie_class_input(values[i], shift);
+}
+
 /// conv_row_fn of the AVX-512 table: sums of products rounded half up, less the ties counted
 /// from the tie classes (a.input_classes, a.weight_classes; shift <= 8, block_o 8).
 template <std::size_t P>
@@ -161,13 +201,9 @@ void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
     const std::uint8_t* tables = a.weight_classes + block * taps * 16;
     const std::size_t width = a.last_col - a.first_col;
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tie_columns) {
-        alignas(64) std::int32_t counts[tie_block_o][tie_columns] = {};
-        count_ties(a.input_classes + x0, offsets, tables, taps, counts);
         const std::size_t n = a.last_col - x0 < tie_columns ? a.last_col - x0 : tie_columns;
-        for (std::size_t o = 0; o < tie_block_o; ++o) {
-            std::int32_t* row = sums + o * width + (x0 - a.first_col);
-            for (std::size_t i = 0; i < n; ++i) row[i] -= counts[o][i];
-        }
+        subtract_ties(a.input_classes + x0, offsets, tables, taps, sums + (x0 - a.first_col), width,
+                      n);
     }
     delete[] offsets_heap;
 }

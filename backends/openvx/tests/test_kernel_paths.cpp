@@ -6,6 +6,7 @@
 // data that includes saturating products and sums, full-range inputs, out-of-domain weights and
 // rounding ties. The kernel that ran is read from the node's log entry ("runs the ... kernel"),
 // and the cases that are inside the int16 path's domain must have run it.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -72,10 +73,33 @@ enum class data_kind {
     in_domain,         // |w| < 1.0 (Q7.8), moderate inputs: the int16 path runs
     full_range_input,  // inputs anywhere in int16, |w| < 1.0: products and sums saturate
     large_weights,     // weights anywhere in int16: outside the int16 path's domain
-    ties               // many products exactly halfway between two results
+    ties,              // many products exactly halfway between two results
+    mixed_ties         // odd * 2^a inputs and odd * 2^b weights: ties of every tie class
 };
 
+/// odd * 2^e with |odd * 2^e| <= limit (odd drawn in [-odd_max, odd_max]); 0 one time in 16.
+std::int64_t odd_times_power(rng& r, int e, std::int64_t odd_max, std::int64_t limit) {
+    if (r.uniform(0, 15) == 0) return 0;
+    const std::int64_t most = std::min(odd_max, limit >> e);
+    if (most < 1) return 0;
+    const std::int64_t odd = 2 * r.uniform(0, (most - 1) / 2) + 1;
+    return (r.uniform(0, 1) ? odd : -odd) * (std::int64_t{1} << e);
+}
+
+/// Inputs odd * 2^a (a in 0..shift) and weights odd * 2^b (|w| < 2^shift): the products of
+/// a + b == shift - 1 are halfway cases, the others land on every side of them.
+void fill_mixed_ties(rng& r, int shift, raw_t& x, raw_t& w) {
+    for (auto& v : x) v = odd_times_power(r, static_cast<int>(r.uniform(0, shift)), 15, 32767);
+    const std::int64_t w_limit = (std::int64_t{1} << shift) - 1;
+    for (auto& v : w)
+        v = odd_times_power(r, static_cast<int>(r.uniform(0, shift - 1)), w_limit, w_limit);
+}
+
 void fill_data(rng& r, data_kind kind, raw_t& x, raw_t& w) {
+    if (kind == data_kind::mixed_ties) {
+        fill_mixed_ties(r, 8, x, w);
+        return;
+    }
     for (auto& v : x) {
         switch (kind) {
             case data_kind::in_domain:
@@ -238,6 +262,70 @@ TEST_CASE("kernel paths: convolution with horizontal stride, many channels and w
         if (int16_kernel(kernel)) ++int16_cases;
     }
     CHECK(int16_cases == 8);
+}
+
+TEST_CASE("kernel paths: convolution tie counting at its edges (taps, tails, blocks, skips)") {
+    // The AVX-512 kernel counts ties per 64 columns, 8 output channels and up to 1008 taps at a
+    // time: shapes around each of those sizes, tie-heavy data of every tie class, both overflow
+    // policies (sums leave int16), each bias form; every path against the scalar kernel.
+    test_context context;
+    rng r(2205);
+    struct shape {
+        vx_size ifm, k, pad, out_w, out_h, skip_y, ofm;
+    };
+    const shape shapes[] = {
+        {130, 3, 1, 65, 2, 1, 9},  // 1170 taps: two counts, offsets on the heap; tail columns
+        {17, 3, 0, 64, 3, 2, 8},   // 153 taps: Harley-Seal groups and single taps; rows apart
+        {1, 1, 0, 1, 1, 1, 1},     // one tap, one column, one channel of a block of 8
+        {5, 5, 2, 63, 4, 1, 16},   // two whole blocks
+        {2, 2, 0, 129, 2, 3, 3},   // three 64-column counts per row, the last of one column
+        {112, 3, 1, 7, 5, 1, 12},  // 1008 taps exactly; rows shorter than a count
+    };
+    int cases = 0;
+    for (const shape& s : shapes)
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}) {
+            // Wrap: mixed classes; saturate: half of all products ties (counts past 512).
+            const data_kind kind =
+                overflow == VX_CONVERT_POLICY_WRAP ? data_kind::mixed_ties : data_kind::ties;
+            const conv_case k{s.k, s.k, s.pad, s.pad};
+            const std::string kernel =
+                conv_case_run(context, r, k, s.out_w, s.out_h, 1, s.skip_y, false, s.ifm, s.ofm, 1,
+                              cases % 3, overflow, VX_ROUND_POLICY_TO_NEAREST_EVEN, 32, kind,
+                              "tie edges " + std::to_string(cases));
+            CHECK_MESSAGE(int16_kernel(kernel), "tie edges " << cases << ": " << kernel);
+            ++cases;
+        }
+    CHECK(cases == 12);
+}
+
+TEST_CASE("kernel paths: convolution ties of every class at shifts 1..15") {
+    // Each shift has its own tie classes (shift <= 8: counted by class; above: tie keys).
+    test_context context;
+    rng r(2206);
+    for (int shift = 1; shift <= 15; ++shift) {
+        const int in_pos = shift <= 8 ? shift : 8, w_pos = shift <= 8 ? 8 : shift;
+        const std::vector<vx_size> in_dims{70, 4, 20}, w_dims{3, 3, 20, 10}, out_dims{70, 4, 10};
+        raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+        fill_mixed_ties(r, shift, xv, wv);
+        vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, static_cast<vx_uint8>(in_pos));
+        vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, static_cast<vx_uint8>(w_pos));
+        vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+        write_tensor(in, xv);
+        write_tensor(w, wv);
+        vx_graph graph = vxCreateGraph(context);
+        vx_node node = vxConvolutionLayer(
+            graph, in, w, nullptr, 1, 1, 32, VX_CONVERT_POLICY_SATURATE,
+            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+        REQUIRE(node != nullptr);
+        const std::string kernel =
+            check_paths(context, graph, out, "ties at shift " + std::to_string(shift));
+        CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
+        vxReleaseNode(&node);
+        vxReleaseGraph(&graph);
+        vxReleaseTensor(&in);
+        vxReleaseTensor(&w);
+        vxReleaseTensor(&out);
+    }
 }
 
 TEST_CASE("kernel paths: fixed-point positions other than Q7.8") {
