@@ -1,6 +1,11 @@
 // ops/gemm.cpp: D = alpha op(A) op(B) + beta C on the runtime's Gemm, row-major. A [N] C with
 // beta 1 is a per-column bias added in the kernel's epilogue; any other C is loaded into D
-// before the run and scaled by beta there. Non-f32 and batched forms run on the reference kernel.
+// before the run and scaled by beta there. Products of at most small_m_rows rows (a classifier
+// at batch 1) run as dot products straight from B: the runtime's Gemm would pack all of B into
+// panels on every run, several times the work of the product itself. Non-f32 and batched forms
+// run on the reference kernel.
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include <tessera/cpu/functions/gemm.hpp>
@@ -14,6 +19,84 @@ namespace {
 route_choice gemm_route(const descs& in) {
     if (!all_f32(in) || in[0].rank() != 2) return reference_because("gemm form");
     return native(route::native_plain);
+}
+
+/// Rows of op(A) up to which the product runs as dot products straight from B.
+constexpr std::int64_t small_m_rows = 4;
+
+/// D = alpha op(A) op(B) + beta C for few rows, reading B in place: with trans_b each output is
+/// a dot product of two contiguous rows; otherwise each output row is a sum of B's rows scaled
+/// by A's entries. Sixteen partial sums per dot product keep the loops vectorisable.
+class small_m_gemm_step final : public step {
+  public:
+    small_m_gemm_step(const node_view& v, const op::gemm& gm)
+        : ids_(v.n.inputs), out_(v.n.outputs[0]), gm_(gm) {
+        const auto g = gm.geometry(v.in[0], v.in[1]);
+        m_ = g.m;
+        n_ = g.n;
+        k_ = g.k;
+        has_c_ = v.in.size() > 2 && gm.beta != 0.0f;
+        c_row_step_ = has_c_ && v.in[2].rank() == 2 ? n_ : 0;
+        row_.resize(static_cast<std::size_t>(n_));
+        a_row_.resize(static_cast<std::size_t>(k_));
+    }
+
+    void run(const buffers& b) override {
+        const auto data = [&](int id) {
+            return static_cast<float*>(b[static_cast<std::size_t>(id)]->host_data());
+        };
+        const float* a = data(ids_[0]);
+        const float* bm = data(ids_[1]);
+        const float* c = has_c_ ? data(ids_[2]) : nullptr;
+        float* d = data(out_);
+        for (std::int64_t i = 0; i < m_; ++i) {
+            for (std::int64_t k = 0; k < k_; ++k)  // row i of op(A)
+                a_row_[static_cast<std::size_t>(k)] = gm_.trans_a ? a[k * m_ + i] : a[i * k_ + k];
+            if (gm_.trans_b) {
+                for (std::int64_t n = 0; n < n_; ++n)
+                    row_[static_cast<std::size_t>(n)] = dot(a_row_.data(), bm + n * k_, k_);
+            } else {
+                std::fill(row_.begin(), row_.end(), 0.0f);
+                for (std::int64_t k = 0; k < k_; ++k) {
+                    const float s = a_row_[static_cast<std::size_t>(k)];
+                    const float* b_row = bm + k * n_;
+                    for (std::int64_t n = 0; n < n_; ++n)
+                        row_[static_cast<std::size_t>(n)] += s * b_row[n];
+                }
+            }
+            float* d_row = d + i * n_;  // D may share C's buffer: C is read before D is written
+            const float* c_row = c ? c + i * c_row_step_ : nullptr;
+            for (std::int64_t n = 0; n < n_; ++n) {
+                const float product = gm_.alpha * row_[static_cast<std::size_t>(n)];
+                d_row[n] = c_row ? product + gm_.beta * c_row[n] : product;
+            }
+        }
+    }
+
+  private:
+    static float dot(const float* x, const float* y, std::int64_t count) {
+        constexpr std::int64_t lanes = 16;
+        std::array<float, lanes> partial{};
+        std::int64_t i = 0;
+        for (; i + lanes <= count; i += lanes)
+            for (std::int64_t l = 0; l < lanes; ++l)
+                partial[static_cast<std::size_t>(l)] += x[i + l] * y[i + l];
+        float sum = 0.0f;
+        for (; i < count; ++i) sum += x[i] * y[i];
+        for (float p : partial) sum += p;
+        return sum;
+    }
+
+    std::vector<int> ids_;
+    int out_;
+    op::gemm gm_;
+    std::int64_t m_ = 0, n_ = 0, k_ = 0, c_row_step_ = 0;
+    bool has_c_ = false;
+    std::vector<float> row_, a_row_;  // one row of op(A) and of the product
+};
+
+bool small_m(const op::gemm& gm, const descs& in) {
+    return gm.geometry(in[0], in[1]).m <= small_m_rows;
 }
 
 class gemm_step final : public function_step {
@@ -60,8 +143,10 @@ void state_gemm(router& r) {
             return answer(gemm_route(v.q.inputs), v.in, v.out);
         },
         [](const op::gemm& gm, const build_context& b) {
-            return routed_step(gemm_route(b.node.in), b,
-                               [&] { return std::make_unique<gemm_step>(b, gm); });
+            return routed_step(gemm_route(b.node.in), b, [&]() -> std::unique_ptr<step> {
+                if (small_m(gm, b.node.in)) return std::make_unique<small_m_gemm_step>(b.node, gm);
+                return std::make_unique<gemm_step>(b, gm);
+            });
         });
 }
 

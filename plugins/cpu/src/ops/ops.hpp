@@ -19,6 +19,8 @@ void state_batchnorm(router& r);        // batchnorm
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
 void state_softmax(router& r);          // softmax, log-softmax
+void state_matmul(router& r);           // matmul with addition
+void state_data_movement(router& r);    // reshape, permute
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
 
