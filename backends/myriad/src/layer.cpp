@@ -1,5 +1,6 @@
 // layer.cpp -- compiling a planned custom layer and running it on device buffers or host data.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -10,6 +11,8 @@
 
 namespace myriad {
 namespace {
+
+std::atomic<unsigned long long> blob_write_count{0};  ///< Layer::write_blob calls
 
 std::size_t element_count(const Shape& s) {
     std::size_t n = 1;
@@ -256,7 +259,7 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
                     cl::Buffer buffer(rt->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                       bytes.size(), bytes.data());
                     kernel.setArg(index, buffer);
-                    blob_buffers.push_back(buffer);
+                    blob_buffers.push_back(BlobBuffer{a.blob, buffer, dev});
                     break;
                 }
                 case ArgKind::local:
@@ -432,6 +435,30 @@ void Layer::enqueue(const std::vector<DeviceTensor>& inputs, const DeviceTensor&
                   m.spec.output_shape);
 }
 
+void Layer::write_blob(const std::string& name, const DeviceTensor& values) {
+    if (!impl_) fail(tessera::status::invalid_argument, "", "", "empty Layer");
+    Impl& m = *impl_;
+    const auto blob = m.spec.blobs.find(name);
+    if (blob == m.spec.blobs.end())
+        fail(tessera::status::invalid_argument, m.spec.type, name,
+             "the layer has no blob '" + name + "'");
+    const std::size_t count = element_count(blob->second.shape);
+    if (element_count(values.shape) != count)
+        fail(tessera::status::invalid_argument, m.spec.type, name,
+             std::to_string(element_count(values.shape)) + " values for a blob of " +
+                 std::to_string(count));
+    if (values.buffer.get() == nullptr ||
+        values.buffer.getInfo<CL_MEM_SIZE>() < count * size_of(values.dtype))
+        fail(tessera::status::invalid_argument, m.spec.type, name, "buffer missing or too small");
+    blob_write_count.fetch_add(1, std::memory_order_relaxed);
+    if (count == 0) return;
+    // Element order is the blob's own: a flat conversion (no layout change).
+    for (const Impl::BlobBuffer& b : m.blob_buffers)
+        if (b.name == name)
+            m.convert(values.buffer, values.dtype, false, b.buffer, b.device_dtype, false,
+                      Shape{static_cast<std::int64_t>(count)});
+}
+
 HostTensor Layer::run(const std::vector<HostTensor>& inputs, Layout output_layout) {
     if (!impl_) fail(tessera::status::invalid_argument, "", "", "empty Layer");
     Impl& m = *impl_;
@@ -474,3 +501,7 @@ HostTensor Layer::run(const std::vector<HostTensor>& inputs, Layout output_layou
 }
 
 }  // namespace myriad
+
+extern "C" unsigned long long myriad_blob_writes(void) {
+    return myriad::blob_write_count.load(std::memory_order_relaxed);
+}

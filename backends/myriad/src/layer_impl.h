@@ -40,7 +40,14 @@ struct Layer::Impl {
     Precision precision = Precision::fp32;
     std::vector<cl::Kernel> kernels;
     std::map<int, cl::Buffer> stage_buffers;
-    std::vector<cl::Buffer> blob_buffers;  ///< kernels hold their cl_mem without a reference
+    /// One device copy of a blob per kernel argument reading it (kernels hold their cl_mem
+    /// without a reference).
+    struct BlobBuffer {
+        std::string name;
+        cl::Buffer buffer;
+        DType device_dtype = DType::f32;
+    };
+    std::vector<BlobBuffer> blob_buffers;
     std::vector<InputView> views;
     std::vector<DType> input_dtypes;  ///< per port (f32 for ports no Tensor reads)
     std::vector<bool> input_used;

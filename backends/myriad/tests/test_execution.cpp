@@ -261,6 +261,32 @@ TEST_CASE("execution: two stages through output_buffer/input_buffer / a Data blo
     }
     check_close(layer.run({{shape, Layout::BFYX, in}}).values, want, 1e-2, 2e-3);
 
+    // The same weights written on the device into a layer created with zeros, from f32 and from
+    // half device buffers: the same result.
+    LayerSpec zeros = spec;
+    zeros.blobs["weights"].values.assign(3, 0.0f);
+    Layer rewritten = rt.create_layer(zeros);
+    const std::vector<float> weights = spec.blobs["weights"].values;
+    const std::vector<std::uint16_t> weights_half = {0x3800, 0xc000, 0x3d00};  // 0.5, -2, 1.25
+    const unsigned long long writes = myriad_blob_writes();
+    for (const DType type : {DType::f32, DType::f16}) {
+        CAPTURE(to_string(type));
+        const void* host = type == DType::f32 ? static_cast<const void*>(weights.data())
+                                              : static_cast<const void*>(weights_half.data());
+        cl::Buffer values(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 3 * size_of(type),
+                          const_cast<void*>(host));
+        rewritten.write_blob("weights", DeviceTensor{values, {3}, Layout::BFYX, type});
+        check_close(rewritten.run({{shape, Layout::BFYX, in}}).values, want, 1e-2, 2e-3);
+    }
+    CHECK(myriad_blob_writes() == writes + 2);
+    cl::Buffer four(rt.context(), CL_MEM_READ_WRITE, 16);
+    CHECK_THROWS_WITH_AS(
+        rewritten.write_blob("weights", DeviceTensor{four, {4}, Layout::BFYX, DType::f32}),
+        doctest::Contains("4 values for a blob of 3"), tessera::error);
+    CHECK_THROWS_WITH_AS(
+        rewritten.write_blob("biases", DeviceTensor{four, {3}, Layout::BFYX, DType::f32}),
+        doctest::Contains("no blob 'biases'"), tessera::error);
+
     spec.blobs.clear();
     CHECK_THROWS_WITH_AS(rt.create_layer(spec), doctest::Contains("no blob 'weights'"),
                          tessera::error);

@@ -175,6 +175,7 @@ std::unique_ptr<sdk::buffer> myriad_backend::import(void* host, std::int64_t byt
     if (bytes > 0)
         runtime_->queue().enqueueWriteBuffer(as_device_buffer(*b).mem(), CL_TRUE, 0,
                                              static_cast<std::size_t>(bytes), host);
+    as_device_buffer(*b).mark_written();
     return b;
 }
 
@@ -219,6 +220,7 @@ void myriad_backend::copy_from_host(const tensor& src, sdk::buffer& dst,
     if (dst_desc.size_bytes() > 0)
         runtime_->queue().enqueueWriteBuffer(b.mem(), CL_TRUE, 0,
                                              static_cast<std::size_t>(dst_desc.size_bytes()), host);
+    b.mark_written();
 }
 
 }  // namespace tessera::plugins::myriad

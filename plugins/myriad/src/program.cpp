@@ -52,10 +52,9 @@ partition_program::partition_program(std::shared_ptr<::myriad::Runtime> runtime,
         }
         s.input_ids = n.inputs;
         s.output_id = n.outputs[0];
-        if (s.request.blobs.empty()) {  // nothing to wait for: choose and compile now
-            s.layer = runtime_->create_layer(make_spec(s.request, s.inputs, s.outputs));
-            s.created = true;
-        }
+        // Blobs start as zeros; each run's first use writes their values on the device.
+        s.layer = runtime_->create_layer(make_spec(s.request, s.inputs, s.outputs));
+        s.blob_generations.assign(s.request.blobs.size(), 0);
         s.input_scratch.resize(s.request.ports.size());
         steps_.push_back(std::move(s));
     }
@@ -65,34 +64,21 @@ partition_program::~partition_program() = default;
 
 std::vector<::myriad::Precision> partition_program::precisions() const {
     std::vector<::myriad::Precision> out;
-    for (const step& s : steps_)
-        if (s.created) out.push_back(s.layer.precision());
+    for (const step& s : steps_) out.push_back(s.layer.precision());
     return out;
 }
 
-std::vector<float> partition_program::read_values(const cl::Buffer& mem, const tensor_desc& d) {
-    tensor staging(d);
-    if (d.size_bytes() > 0)
-        runtime_->queue().enqueueReadBuffer(
-            mem, CL_TRUE, 0, static_cast<std::size_t>(d.size_bytes()), staging.base());
-    tensor values(d.with_type(dtype::f32));
-    tensor::copy_elements(staging, values);
-    const float* v = static_cast<const float*>(values.data());
-    return std::vector<float>(v, v + d.num_elements());
-}
-
-void partition_program::run_step(step& s, const std::vector<cl::Buffer>& mems) {
+void partition_program::run_step(step& s, const std::vector<device_buffer*>& buffers) {
     const layer_request& r = s.request;
-    if (!r.blobs.empty()) {
-        std::vector<std::vector<float>> values;
-        for (const auto& [input, name] : r.blobs)
-            values.push_back(read_values(mems[static_cast<std::size_t>(s.input_ids.at(input))],
-                                         s.inputs.at(static_cast<std::size_t>(input))));
-        if (!s.created || values != s.blob_values) {
-            s.layer = runtime_->create_layer(make_spec(r, s.inputs, s.outputs, values));
-            s.blob_values = std::move(values);
-            s.created = true;
-        }
+    for (std::size_t i = 0; i < r.blobs.size(); ++i) {
+        const auto input = static_cast<std::size_t>(r.blobs[i].first);
+        device_buffer& b = *buffers[static_cast<std::size_t>(s.input_ids.at(input))];
+        if (b.generation() == s.blob_generations[i]) continue;  // unchanged since last written
+        const tensor_desc& d = s.inputs.at(input);
+        s.layer.write_blob(r.blobs[i].second,
+                           ::myriad::DeviceTensor{b.mem(), *layer_shape(d), ::myriad::Layout::BFYX,
+                                                  dtype_or_throw(d, s.name)});
+        s.blob_generations[i] = b.generation();
     }
     std::vector<::myriad::DeviceTensor> inputs;
     for (std::size_t port = 0; port < r.ports.size(); ++port) {
@@ -101,7 +87,7 @@ void partition_program::run_step(step& s, const std::vector<cl::Buffer>& mems) {
         const ::myriad::DType have = dtype_or_throw(d, s.name);
         const ::myriad::DType want = s.layer.input_dtype(static_cast<int>(port));
         const auto count = static_cast<std::size_t>(d.num_elements());
-        ::myriad::DeviceTensor t{mems[static_cast<std::size_t>(s.input_ids[input])],
+        ::myriad::DeviceTensor t{buffers[static_cast<std::size_t>(s.input_ids[input])]->mem(),
                                  *layer_shape(d), ::myriad::Layout::BFYX, have};
         if (have != want) {
             cl::Buffer& scratch = s.input_scratch[port];
@@ -118,7 +104,7 @@ void partition_program::run_step(step& s, const std::vector<cl::Buffer>& mems) {
     const ::myriad::DType have = dtype_or_throw(od, s.name);
     const ::myriad::DType made = s.layer.output_dtype();
     const auto count = static_cast<std::size_t>(od.num_elements());
-    const cl::Buffer& out_mem = mems[static_cast<std::size_t>(s.output_id)];
+    const cl::Buffer& out_mem = buffers[static_cast<std::size_t>(s.output_id)]->mem();
     ::myriad::DeviceTensor out{out_mem, *layer_shape(od), ::myriad::Layout::BFYX, have};
     if (have != made) {
         if (s.output_scratch.get() == nullptr)
@@ -130,6 +116,7 @@ void partition_program::run_step(step& s, const std::vector<cl::Buffer>& mems) {
     }
     s.layer.enqueue(inputs, out);
     if (have != made) converter_->enqueue(s.output_scratch, made, out_mem, have, count);
+    buffers[static_cast<std::size_t>(s.output_id)]->mark_written();
 }
 
 void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
@@ -138,7 +125,7 @@ void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
                     "execute got " + std::to_string(buffers.size()) + " buffers for " +
                         std::to_string(descs_.size()) + " partition tensors",
                     {backend_name, "", ""});
-    std::vector<cl::Buffer> mems;
+    std::vector<device_buffer*> device_buffers;
     for (std::size_t i = 0; i < descs_.size(); ++i) {
         auto* b = dynamic_cast<device_buffer*>(buffers[i]);
         if (!b || b->size() < descs_[i].size_bytes())
@@ -146,10 +133,10 @@ void partition_program::execute(const std::vector<sdk::buffer*>& buffers) {
                 status::invalid_argument,
                 "partition tensor " + std::to_string(i) + " has no myriad buffer of its size",
                 {backend_name, "", std::to_string(i)});
-        mems.push_back(b->mem());
+        device_buffers.push_back(b);
     }
     try {
-        for (step& s : steps_) run_step(s, mems);
+        for (step& s : steps_) run_step(s, device_buffers);
         runtime_->queue().finish();
     } catch (const cl::Error& e) {
         throw error(status::backend_failure,

@@ -2,13 +2,15 @@
 // runtime's queue with the partition's device buffers, so tensors stay on the device between the
 // partition's ops; one wait at the end. Where a tensor's element type differs from the type the
 // layer's kernels declare (an f32 network, a half kernel), a device conversion runs before or
-// after the layer. Blob inputs (convolution weights) are read back once per run and the layer is
-// re-created when their values changed (its kernels are compiled once: the runtime caches them).
+// after the layer. Every layer is created at compile; blob inputs (convolution weights) stay on
+// the device: they are converted into the layer's blob on the device at the first run and again
+// only when their buffer was written since (a constant: once), never read back to the host.
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "device_buffer.hpp"
 #include "dtype_converter.hpp"
 #include "layer_request.hpp"
 #include "myriad/runtime.h"
@@ -35,14 +37,13 @@ class partition_program final : public sdk::executable {
         std::vector<int> input_ids;
         int output_id = 0;
         ::myriad::Layer layer;
-        bool created = false;
-        std::vector<std::vector<float>> blob_values;  ///< values the layer was created with
-        std::vector<cl::Buffer> input_scratch;        ///< per port, when a conversion is needed
+        /// Per request blob: the generation of the buffer its values were taken from (0: none).
+        std::vector<std::uint64_t> blob_generations;
+        std::vector<cl::Buffer> input_scratch;  ///< per port, when a conversion is needed
         cl::Buffer output_scratch;
     };
 
-    void run_step(step& s, const std::vector<cl::Buffer>& mems);
-    std::vector<float> read_values(const cl::Buffer& mem, const tensor_desc& d);
+    void run_step(step& s, const std::vector<device_buffer*>& buffers);
 
     std::shared_ptr<::myriad::Runtime> runtime_;
     std::shared_ptr<dtype_converter> converter_;

@@ -1,6 +1,9 @@
 // test_graphs.cpp: graphs on "myriad|reference": a custom GRN between two convolutions (all three
 // on myriad, one partition, no transfer) against host references; a user's binding overriding the
-// shipped GRN and the native activation; several config files; half tensors end to end.
+// shipped GRN and the native activation; several config files; half tensors end to end;
+// convolution weights kept on the device (written once when constant, anew when changed).
+#include <dlfcn.h>
+
 #include "myriad_plugin.hpp"
 
 using namespace myriad_test;
@@ -82,7 +85,7 @@ TEST_CASE("conv 3x3 -> custom GRN -> conv 1x1 runs on myriad in one partition, a
     }
 }
 
-TEST_CASE("new weights in a later run re-create the convolution with them") {
+TEST_CASE("new weights in a later run reach the convolution") {
     load_plugins();
     const tensor x = values({1, 3, 5, 6}, 4);
     graph g;
@@ -96,6 +99,65 @@ TEST_CASE("new weights in a later run re-create the convolution with them") {
         check_close(cg.run({{"x", x}, {"w", wv}}).at("conv"),
                     reference::execute(op::conv2d().padding(1, 1, 1, 1), {x, wv}).at(0),
                     tolerance_of("myriad"), 2);
+    }
+}
+
+namespace {
+
+/// Layer::write_blob calls so far in this process (libtessera_myriad, loaded by the plugin).
+unsigned long long blob_writes() {
+    void* lib = dlopen("libtessera_myriad.so.0", RTLD_NOW | RTLD_NOLOAD);
+    REQUIRE(lib != nullptr);
+    auto* count = reinterpret_cast<unsigned long long (*)()>(dlsym(lib, "myriad_blob_writes"));
+    const bool exported = count != nullptr;
+    REQUIRE(exported);
+    const unsigned long long n = count();
+    dlclose(lib);
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("constant weights go to the device once: a second run neither reads nor rewrites them") {
+    load_plugins();
+    const tensor x = values({1, 3, 6, 5}, 21);
+    const tensor w = values({4, 3, 3, 3}, 22, -0.5f, 0.5f);
+    graph g;
+    const auto in = g.input("x", x.desc());
+    g.output(g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {in, g.constant("w", w)}));
+    compiled_graph cg = g.compile("myriad!");
+    const tensor want = reference::execute(op::conv2d().padding(1, 1, 1, 1), {x, w}).at(0);
+    const unsigned long long before = blob_writes();
+    const tensor first = cg.run({{"x", x}}).at("conv");
+    CHECK(blob_writes() == before + 1);  // the weights, converted on the device at the first run
+    check_close(first, want, tolerance_of("myriad"), 2);
+    const tensor second = cg.run({{"x", x}}).at("conv");
+    CHECK(blob_writes() == before + 1);  // unchanged buffer: not read back, not rewritten
+    REQUIRE(second.num_elements() == first.num_elements());
+    for (std::int64_t i = 0; i < first.num_elements(); ++i)
+        REQUIRE(second.data_as<float>()[i] == first.data_as<float>()[i]);
+}
+
+TEST_CASE("weights computed in the partition are taken anew at every run") {
+    load_plugins();
+    const tensor x = values({1, 2, 5, 4}, 23);
+    graph g;
+    const auto in = g.input("x", x.desc());
+    const auto w_in = g.input("w", tensor_desc(shape{3, 2, 3, 3}, dtype::f32));
+    const auto w = g.apply("double_w", op::binary(TSR_BINARY_ADD), {w_in, w_in});
+    g.output(g.apply("conv", op::conv2d().padding(1, 1, 1, 1), {in, w}));
+    compiled_graph cg = g.compile("myriad!");
+    INFO(cg.placement_report());
+    CHECK(cg.partitions().size() == 1);
+    for (std::uint32_t seed : {24u, 25u, 25u}) {
+        CAPTURE(seed);
+        const tensor wv = values({3, 2, 3, 3}, seed, -0.5f, 0.5f);
+        const tensor doubled = reference::execute(op::binary(TSR_BINARY_ADD), {wv, wv}).at(0);
+        const unsigned long long before = blob_writes();
+        check_close(cg.run({{"x", x}, {"w", wv}}).at("conv"),
+                    reference::execute(op::conv2d().padding(1, 1, 1, 1), {x, doubled}).at(0),
+                    tolerance_of("myriad"), 2);
+        CHECK(blob_writes() == before + 1);
     }
 }
 

@@ -133,6 +133,11 @@ class Layer {
     /// the runtime's queue (not waited for). One caller at a time per Layer.
     void enqueue(const std::vector<DeviceTensor>& inputs, const DeviceTensor& output);
 
+    /// Replaces the values of the blob `name` (a `Data source=` the layer reads) with those of a
+    /// device tensor of the blob's element count, any of the dtypes above, converted on the
+    /// device: enqueued on the runtime's queue, no host copy. Later enqueues read the new values.
+    void write_blob(const std::string& name, const DeviceTensor& values);
+
     /// Uploads, runs, waits and downloads; the output comes back in `output_layout`.
     HostTensor run(const std::vector<HostTensor>& inputs, Layout output_layout = Layout::BFYX);
 
@@ -144,3 +149,7 @@ class Layer {
 };
 
 }  // namespace myriad
+
+/// Process-wide count of Layer::write_blob calls (every layer, every runtime): a diagnostic for
+/// callers that keep blobs on the device, e.g. to check that an unchanged blob is not rewritten.
+extern "C" unsigned long long myriad_blob_writes(void);
