@@ -63,13 +63,15 @@ option(TESSERA_UNITY_TESTS "Compile each test executable as a single unity trans
 # tessera_add_doctest(<name> SOURCES ... LIBS ... [PROPERTIES ...]): a doctest executable
 # registered with CTest, one entry per test case, named "<name>: <test case>" so that cases of
 # different executables never collide.
+# doctest's implementation and a default main() come from the tessera_doctest library, compiled
+# once for all of them; a program that defines its own main() keeps it.
 function(tessera_add_doctest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;PROPERTIES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   if(TESSERA_UNITY_TESTS)
     set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
   endif()
-  target_link_libraries(${name} PRIVATE doctest::doctest tessera_warnings ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE tessera_doctest tessera_warnings ${ARG_LIBS})
   doctest_discover_tests(${name} TEST_PREFIX "${name}: " ADD_LABELS 0 PROPERTIES ${ARG_PROPERTIES})
 endfunction()
 

@@ -2,7 +2,7 @@
 # Quick start 2: installs what Tessera needs (Debian 12, as root), builds everything and runs the
 # whole test suite twice: a release build (GCC), then a clang AddressSanitizer +
 # UndefinedBehaviorSanitizer build (any sanitizer report fails its test), whose libFuzzer harnesses
-# then run for FUZZ_SECONDS (default 45) each. Every CMake option is set explicitly
+# then run for FUZZ_SECONDS (default 20) each. Every CMake option is set explicitly
 # (scripts/cmake-options.sh), so build/ left by scripts/demo.sh (tests off) is reconfigured with
 # tests on; ctest fails when it finds no tests.
 set -euo pipefail
@@ -46,7 +46,7 @@ echo "ASan + UBSan build and tests: $(( $(date +%s) - start )) s"
 echo "== fuzzing"
 # Every harness for a bounded time, two at a time; longer runs: tests/fuzz/README.md. The corpus and
 # regression inputs were already replayed by both ctest runs.
-FUZZ_SECONDS=${FUZZ_SECONDS:-45} bash scripts/fuzz-run.sh build-asan
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash scripts/fuzz-run.sh build-asan
 
 # ThreadSanitizer runs separately (scripts/tsan.sh, tests/threads/README.md).
 echo "all tests passed in $(( $(date +%s) - start )) s"

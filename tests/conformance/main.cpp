@@ -1,7 +1,6 @@
 // main.cpp: doctest entry point of the conformance suite. After the test cases it prints the
 // coverage table (cases per op and backend: native / emulated / declined); --coverage=FILE also
 // writes it as the markdown table coverage_table.sh puts into README.md.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <fstream>

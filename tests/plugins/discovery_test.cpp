@@ -1,7 +1,6 @@
 // discovery_test.cpp: plugins found through TESSERA_PLUGINS and TESSERA_PLUGIN_PATH (set by
 // main() before anything touches the registry), de-duplicated, with failures reported and
 // nothing crashing or hanging.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>

@@ -1,6 +1,5 @@
 // layer_test_main.cpp -- entry point of clml_layer_tests: activates the loader layer
 // (OPENCL_LAYERS, read by the ICD loader at its first call) before doctest runs any test.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -1,7 +1,6 @@
 // test_layer_report_gpu.cpp -- clml_layer_gpu_tests: the loader layer with CLML_LAYER_REPORT_GPU=1
 // (both set by main before the first OpenCL call) lets a client that only asks for
 // CL_DEVICE_TYPE_GPU devices find a CPU device (PoCL) and run CLML ops on it.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <CL/cl_qcom_ml_ops.h>

@@ -1,5 +1,4 @@
 // main.cpp: doctest main of the zaiu plugin tests; loads the plugin under test explicitly.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

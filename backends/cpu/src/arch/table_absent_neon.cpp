@@ -1,4 +1,4 @@
-// Stub for the NEON kernel table on non-Arm builds.
+// table_absent_neon.cpp: the NEON kernel table of a build for another architecture: none.
 #include "simd/kernel_table.hpp"
 
 namespace tessera::cpu {

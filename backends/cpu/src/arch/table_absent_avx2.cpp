@@ -1,0 +1,11 @@
+// table_absent_avx2.cpp: the AVX2 kernel table of a build without it (another architecture, or
+// TESSERA_CPU_KERNEL_TABLES=host on a CPU that selects another table): none.
+#include "simd/kernel_table.hpp"
+
+namespace tessera::cpu {
+
+const KernelTable* kernel_table_avx2() {
+    return nullptr;
+}
+
+}  // namespace tessera::cpu

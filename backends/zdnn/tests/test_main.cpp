@@ -1,3 +1,0 @@
-// doctest entry point of the zDNN emulator tests.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
