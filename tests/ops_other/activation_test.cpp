@@ -143,3 +143,31 @@ TEST_CASE("activation: validation names op, tensor and dimension") {
     CHECK(out[0].dims() == src.dims());
     CHECK(out[0].type() == dtype::f16);
 }
+
+TEST_CASE("activation: hard_sigmoid, hard_swish, thresholded_relu, softsign against hand values") {
+    const std::vector<double> x{-4, -3, -1.5, 0, 1.5, 3, 4};
+    check_close(act_values(activation_kind::hard_sigmoid, x, 0.2f, 0.5f),
+                {0, 0, 0.2, 0.5, 0.8, 1, 1}, 1e-6);
+    // ONNX HardSwish: x * max(0, min(1, x/6 + 1/2)).
+    check_close(act_values(activation_kind::hard_swish, x, 1.0f / 6.0f, 0.5f),
+                {0, 0, -1.5 * 0.25, 0, 1.5 * 0.75, 3, 4}, 1e-6);
+    check_close(act_values(activation_kind::thresholded_relu, x, 1.0f), {0, 0, 0, 0, 1.5, 3, 4});
+    check_close(act_values(activation_kind::softsign, x), {-0.8, -0.75, -0.6, 0, 0.6, 0.75, 0.8},
+                1e-6);
+    // The default parameters are ONNX's.
+    CHECK(activation(activation_kind::hard_sigmoid).a() == 0.2f);
+    CHECK(activation(activation_kind::hard_swish).b() == 0.5f);
+    CHECK(activation(activation_kind::thresholded_relu).a() == 1.0f);
+}
+
+TEST_CASE("activation: mish and selu against closed forms") {
+    const std::vector<double> x{-2, -0.5, 0, 0.5, 2};
+    std::vector<double> mish, selu;
+    const double alpha = 1.67326319217681884765625, gamma = 1.05070102214813232421875;
+    for (double v : x) {
+        mish.push_back(v * std::tanh(std::log(1 + std::exp(v))));
+        selu.push_back(v > 0 ? gamma * v : gamma * alpha * (std::exp(v) - 1));
+    }
+    check_close(act_values(activation_kind::mish, x), mish, 1e-6);
+    check_close(values(run1(activation(activation_kind::selu), {make(shape{5}, x)})), selu, 1e-5);
+}

@@ -204,3 +204,19 @@ TEST_CASE("binary: validation names op, tensor and dimension") {
         },
         {"tensor 'A'", "bool"});
 }
+
+TEST_CASE("binary: pow with broadcasting, negative bases with integral exponents") {
+    const auto a = make(shape{2, 2}, {2, 9, -2, 4});
+    check_close(values(run1(binary(binary_kind::pow), {a, make(shape{2}, {3, 0.5})})),
+                {8, 3, -8, 2}, 1e-6);
+    check_close(values(run1(binary(binary_kind::pow), {a, make(shape{}, {-1})})),
+                {0.5, 1.0 / 9, -0.5, 0.25}, 1e-6);
+    // A negative base with a fractional exponent is NaN (C pow).
+    check_close(
+        values(run1(binary(binary_kind::pow), {make(shape{1}, {-2}), make(shape{1}, {0.5})})),
+        {std::nan("")});
+    // Integer tensors: exact integer powers.
+    check_close(values(run1(binary(binary_kind::pow), {make(shape{2}, {3, -2}, dtype::i32),
+                                                       make(shape{2}, {4, 3}, dtype::i32)})),
+                {81, -8});
+}

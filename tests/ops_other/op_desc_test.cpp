@@ -139,3 +139,26 @@ TEST_CASE("execute: the custom op is the documented unsupported case") {
     check_error([&] { reference::execute(op::custom("ReorgYolo"), {x}); },
                 {"ReorgYolo", "reference"}, status::unsupported);
 }
+
+TEST_CASE("op_desc: the indexing, selection and scan ops round-trip the ABI and describe") {
+    const tensor_desc x(shape{2, 3, 4}, dtype::f32);
+    const tensor_desc flags(shape{2, 3, 4}, dtype::boolean);
+    check_round_trip(op::compare(compare_kind::greater_equal), {x, x}, "compare");
+    check_round_trip(op::logical(logical_kind::xor_), {flags, flags}, "logical");
+    check_round_trip(op::where{}, {flags, x, x}, "where");
+    check_round_trip(op::slice().set_dim(2, -1, 0, -2), {x}, "slice");
+    check_round_trip(op::gather(-1), {x, tensor_desc(shape{5}, dtype::i32)}, "gather");
+    check_round_trip(op::expand(shape{3, 2, 1, 4}), {x}, "expand");
+    check_round_trip(op::tile({1, 2, 3}), {x}, "tile");
+    check_round_trip(op::cumsum(1).set_reverse(true), {x}, "cumsum");
+    check_round_trip(op::topk(2, 1).set_largest(false), {x}, "topk");
+    op::reduce last(reduce_kind::max_idx);
+    last.set_select_last_index(true);
+    const op_desc d(last);
+    CHECK(op_desc::from_c(d.kind(), d.c_params()).get_if<op::reduce>()->select_last_index());
+    CHECK(op_desc(op::compare(compare_kind::less)).describe() == "compare(less)");
+    CHECK(op_desc(op::logical(logical_kind::not_)).describe() == "logical(not)");
+    CHECK(op_desc(op::unary(unary_kind::erf)).describe() == "unary(erf)");
+    CHECK(op_desc(op::activation(activation_kind::hard_swish)).describe() ==
+          "activation(hard_swish)");
+}

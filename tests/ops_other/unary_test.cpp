@@ -62,3 +62,51 @@ TEST_CASE("unary: validation") {
                 {"tensor 'src'", "not valid"});
     CHECK(unary().infer({x.with_type(dtype::bf16)})[0].type() == dtype::bf16);
 }
+
+TEST_CASE("unary: erf, floor, ceil, round (halves to even), sign, reciprocal") {
+    const auto x = make(shape{7}, {-2.5, -1.5, -0.5, 0, 0.5, 1.5, 2.25});
+    check_close(values(run1(unary(unary_kind::floor), {x})), {-3, -2, -1, 0, 0, 1, 2});
+    check_close(values(run1(unary(unary_kind::ceil), {x})), {-2, -1, -0.0, 0, 1, 2, 3});
+    check_close(values(run1(unary(unary_kind::round), {x})), {-2, -2, -0.0, 0, 0, 2, 2});
+    check_close(values(run1(unary(unary_kind::sign), {x})), {-1, -1, -1, 0, 1, 1, 1});
+    check_close(values(run1(unary(unary_kind::reciprocal), {x})),
+                {-0.4, -1 / 1.5, -2, INFINITY, 2, 1 / 1.5, 1 / 2.25}, 1e-6);
+    check_close(values(run1(unary(unary_kind::erf), {x})),
+                {std::erf(-2.5), std::erf(-1.5), std::erf(-0.5), 0, std::erf(0.5), std::erf(1.5),
+                 std::erf(2.25)},
+                1e-6);
+    check_close(values(run1(unary(unary_kind::sign), {make(shape{1}, {std::nan("")})})),
+                {std::nan("")});
+}
+
+TEST_CASE("unary: trigonometric and hyperbolic functions against <cmath>") {
+    const std::vector<double> x{-0.75, -0.25, 0, 0.5, 0.875};
+    const auto t = make(shape{5}, x);
+    const auto check = [&](unary_kind k, double (*f)(double)) {
+        std::vector<double> want;
+        for (double v : x) want.push_back(f(v));
+        INFO("unary " << to_string(k));
+        check_close(values(run1(unary(k), {t})), want, 1e-6);
+    };
+    check(unary_kind::sin, [](double v) { return std::sin(v); });
+    check(unary_kind::cos, [](double v) { return std::cos(v); });
+    check(unary_kind::tan, [](double v) { return std::tan(v); });
+    check(unary_kind::asin, [](double v) { return std::asin(v); });
+    check(unary_kind::acos, [](double v) { return std::acos(v); });
+    check(unary_kind::atan, [](double v) { return std::atan(v); });
+    check(unary_kind::sinh, [](double v) { return std::sinh(v); });
+    check(unary_kind::cosh, [](double v) { return std::cosh(v); });
+    check(unary_kind::asinh, [](double v) { return std::asinh(v); });
+    check(unary_kind::atanh, [](double v) { return std::atanh(v); });
+    check_close(values(run1(unary(unary_kind::acosh), {make(shape{2}, {1, 2})})),
+                {0, std::acosh(2.0)}, 1e-6);
+    // Outside the domain: NaN.
+    check_close(values(run1(unary(unary_kind::asin), {make(shape{1}, {2})})), {std::nan("")});
+    check_error(
+        [&] {
+            tessera::op::unary u;
+            u.set_op(static_cast<tsr_unary_op>(23));
+            u.infer({t.desc()});
+        },
+        {"unary", "unknown unary op value 23"});
+}

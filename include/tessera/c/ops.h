@@ -26,10 +26,15 @@ typedef enum tsr_op_kind {
     TSR_OP_MEAN_REDUCE2D = 12,
     TSR_OP_REDUCE = 13,
     TSR_OP_SOFTMAX = 14,
+    TSR_OP_CUMSUM = 15,
+    TSR_OP_TOPK = 16,
     /* element-wise (tessera/c/ops_elementwise.h) */
     TSR_OP_ACTIVATION = 20,
     TSR_OP_BINARY = 21,
     TSR_OP_UNARY = 22,
+    TSR_OP_COMPARE = 23,
+    TSR_OP_LOGICAL = 24,
+    TSR_OP_WHERE = 25,
     /* data movement (tessera/c/ops_data.h) */
     TSR_OP_CONCAT = 30,
     TSR_OP_PERMUTE = 31,
@@ -45,7 +50,12 @@ typedef enum tsr_op_kind {
     TSR_OP_LSTM = 40,
     TSR_OP_GRU = 41,
     /* user-defined kernels, e.g. Myriad custom layers (tessera/c/ops_custom.h) */
-    TSR_OP_CUSTOM = 50
+    TSR_OP_CUSTOM = 50,
+    /* indexing and broadcasting data movement (tessera/c/ops_data.h) */
+    TSR_OP_SLICE = 60,
+    TSR_OP_GATHER = 61,
+    TSR_OP_EXPAND = 62,
+    TSR_OP_TILE = 63
 } tsr_op_kind;
 
 /* Activation functions, shared by the activation op and fused activations. f(x) uses a and b:
@@ -53,7 +63,9 @@ typedef enum tsr_op_kind {
  * prelu x>0?x:slope[c]*x (slope is an input tensor); elu x>0?x:a*(exp(x)-1);
  * tanh a*tanh(b*x); sigmoid 1/(1+exp(-x)); soft_relu log(1+exp(x)); abs |x|; square x*x;
  * sqrt sqrt(x); linear a*x+b; gelu x*0.5*(1+erf(x/sqrt(2))) (a != 0: tanh approximation);
- * clip min(max(x,a),b). */
+ * clip min(max(x,a),b); hard_sigmoid min(max(a*x+b,0),1); hard_swish x*min(max(a*x+b,0),1)
+ * (ONNX: a = 1/6, b = 0.5); mish x*tanh(log(1+exp(x))); selu x>0 ? b*x : b*a*(exp(x)-1);
+ * thresholded_relu x>a ? x : 0; softsign x/(1+|x|). */
 typedef enum tsr_activation_kind {
     TSR_ACT_NONE = 0,
     TSR_ACT_RELU = 1,
@@ -70,7 +82,13 @@ typedef enum tsr_activation_kind {
     TSR_ACT_SQRT = 12,
     TSR_ACT_LINEAR = 13,
     TSR_ACT_GELU = 14,
-    TSR_ACT_CLIP = 15
+    TSR_ACT_CLIP = 15,
+    TSR_ACT_HARD_SIGMOID = 16,
+    TSR_ACT_HARD_SWISH = 17,
+    TSR_ACT_MISH = 18,
+    TSR_ACT_SELU = 19,
+    TSR_ACT_THRESHOLDED_RELU = 20,
+    TSR_ACT_SOFTSIGN = 21
 } tsr_activation_kind;
 
 /* An activation with its two parameters; also used for fused activations. */

@@ -290,7 +290,30 @@ typedef struct tsr_reduce_params {
     int32_t axis;      /* negative counts from the end */
     int32_t keep_dims; /* bool, default 1 */
     int32_t rounding;  /* tsr_rounding for integer means */
+    /* bool, *_IDX forms: the index of the last extreme element instead of the first */
+    int32_t select_last_index;
 } tsr_reduce_params;
+
+/* CumSum: input src; out[.., i, ..] = sum of src[.., j, ..] along `axis` for j <= i (j < i when
+ * exclusive; j >= i (j > i) when reverse). Output like src; integer sums saturate. */
+typedef struct tsr_cumsum_params {
+    uint32_t struct_size;
+    int32_t axis;      /* negative counts from the end */
+    int32_t exclusive; /* bool */
+    int32_t reverse;   /* bool */
+} tsr_cumsum_params;
+
+/* TopK: input src; outputs values (like src) and indices (i32), both src's dims with `axis` of
+ * extent k: the k largest (smallest when largest = 0) elements along the axis, in descending
+ * (ascending) order when sorted = 1; equal values keep the lower index first. NaN counts as the
+ * largest value. */
+typedef struct tsr_topk_params {
+    uint32_t struct_size;
+    int32_t axis;    /* negative counts from the end, default -1 */
+    int32_t largest; /* bool, default 1 */
+    int32_t sorted;  /* bool, default 1 */
+    int64_t k;       /* 0 <= k <= the axis' extent */
+} tsr_topk_params;
 
 /* ---- softmax ----------------------------------------------------------------------------- */
 

@@ -111,6 +111,42 @@ typedef struct tsr_table_lookup_params {
     int32_t offset;
 } tsr_table_lookup_params;
 
+/* Slice: for each dim i < rank (the input's rank), the elements start[i], start[i] + step[i], ...
+ * up to but excluding end[i] (numpy). Negative start/end count from the end of the dim; both are
+ * then clamped: to [0, n] for step > 0 and to [-1, n - 1] for step < 0 (ONNX Slice); step != 0.
+ * The default (start 0, end INT64_MAX, step 1) keeps a dim whole. */
+typedef struct tsr_slice_params {
+    uint32_t struct_size;
+    int32_t rank;
+    int64_t start[TSR_MAX_DIMS];
+    int64_t end[TSR_MAX_DIMS];
+    int64_t step[TSR_MAX_DIMS];
+} tsr_slice_params;
+
+/* Gather: inputs data and indices (i32, any shape; negative counts from the end of the dim);
+ * out = data with dim `axis` replaced by the indices' dims (numpy take). An index outside
+ * [-n, n) is an error when the op runs. */
+typedef struct tsr_gather_params {
+    uint32_t struct_size;
+    int32_t axis; /* negative counts from the end */
+} tsr_gather_params;
+
+/* Expand: input src broadcast (numpy, both ways) against dims[0..rank): the output shape is the
+ * broadcast of src's shape and dims (ONNX Expand). */
+typedef struct tsr_expand_params {
+    uint32_t struct_size;
+    int32_t rank;
+    int64_t dims[TSR_MAX_DIMS];
+} tsr_expand_params;
+
+/* Tile: out dim i = repeats[i] * in dim i (rank = the input's rank; repeats >= 0), the input
+ * repeated along each dim (ONNX Tile, numpy tile). */
+typedef struct tsr_tile_params {
+    uint32_t struct_size;
+    int32_t rank;
+    int64_t repeats[TSR_MAX_DIMS];
+} tsr_tile_params;
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,6 +50,18 @@ constexpr std::string_view activation_name(std::int32_t kind) {
             return "gelu";
         case TSR_ACT_CLIP:
             return "clip";
+        case TSR_ACT_HARD_SIGMOID:
+            return "hard_sigmoid";
+        case TSR_ACT_HARD_SWISH:
+            return "hard_swish";
+        case TSR_ACT_MISH:
+            return "mish";
+        case TSR_ACT_SELU:
+            return "selu";
+        case TSR_ACT_THRESHOLDED_RELU:
+            return "thresholded_relu";
+        case TSR_ACT_SOFTSIGN:
+            return "softsign";
         default:
             return "unknown";
     }
@@ -58,7 +70,7 @@ constexpr std::string_view activation_name(std::int32_t kind) {
 /// Validates an activation spec (kind known, parameters finite and sensible); shared with ops
 /// that fuse an activation.
 inline void check_activation_spec(const checker& check, const tsr_activation_spec& s) {
-    check.enum_in_range("activation kind", s.kind, TSR_ACT_NONE, TSR_ACT_CLIP);
+    check.enum_in_range("activation kind", s.kind, TSR_ACT_NONE, TSR_ACT_SOFTSIGN);
     if (!std::isfinite(s.a) || !std::isfinite(s.b)) {
         check.fail("", std::string(activation_name(s.kind)) + " parameters a and b must be finite");
     }
@@ -83,7 +95,8 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
         propagate_nan = 1;
     }
     /// The kind with its usual parameters: tanh a = b = 1 (plain tanh), linear a = 1 (identity),
-    /// elu a = 1; every other parameter 0 (gelu: the erf form).
+    /// elu a = 1, hard_sigmoid a = 0.2 b = 0.5, hard_swish a = 1/6 b = 0.5, selu ONNX's alpha and
+    /// gamma, thresholded_relu a = 1; every other parameter 0 (gelu: the erf form).
     explicit activation(tsr_activation_kind kind)
         : activation(kind, default_a(kind), default_b(kind)) {}
     activation(tsr_activation_kind kind, float a, float b = 0.0f) : activation() {
@@ -92,10 +105,34 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
     explicit activation(activation_kind kind) : activation(to_c(kind)) {}
     activation(activation_kind kind, float a, float b = 0.0f) : activation(to_c(kind), a, b) {}
     static constexpr float default_a(tsr_activation_kind k) {
-        return k == TSR_ACT_TANH || k == TSR_ACT_LINEAR || k == TSR_ACT_ELU ? 1.0f : 0.0f;
+        switch (k) {
+            case TSR_ACT_TANH:
+            case TSR_ACT_LINEAR:
+            case TSR_ACT_ELU:
+            case TSR_ACT_THRESHOLDED_RELU:
+                return 1.0f;
+            case TSR_ACT_HARD_SIGMOID:
+                return 0.2f;
+            case TSR_ACT_HARD_SWISH:
+                return 1.0f / 6.0f;
+            case TSR_ACT_SELU:
+                return 1.67326319217681884765625f;
+            default:
+                return 0.0f;
+        }
     }
     static constexpr float default_b(tsr_activation_kind k) {
-        return k == TSR_ACT_TANH ? 1.0f : 0.0f;
+        switch (k) {
+            case TSR_ACT_TANH:
+                return 1.0f;
+            case TSR_ACT_HARD_SIGMOID:
+            case TSR_ACT_HARD_SWISH:
+                return 0.5f;
+            case TSR_ACT_SELU:
+                return 1.05070102214813232421875f;
+            default:
+                return 0.0f;
+        }
     }
 
     activation& set_kind(tsr_activation_kind kind) {

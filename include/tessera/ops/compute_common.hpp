@@ -104,7 +104,7 @@ inline void check_policies(const checker& check, std::int32_t rounding, std::int
 
 /// Validates a fused activation; returns whether it takes a PReLU slope input.
 inline bool check_activation(const checker& check, const tsr_activation_spec& act) {
-    check.enum_in_range("activation", act.kind, TSR_ACT_NONE, TSR_ACT_CLIP);
+    check.enum_in_range("activation", act.kind, TSR_ACT_NONE, TSR_ACT_SOFTSIGN);
     if (act.kind == TSR_ACT_BOUNDED_RELU && !(act.a >= 0.0f)) {
         check.fail("", "bounded_relu bound a must be >= 0");
     }

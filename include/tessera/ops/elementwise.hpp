@@ -1,6 +1,7 @@
-// tessera/ops/elementwise.hpp: binary (add, sub, mul, min, max, div in CLML's
+// tessera/ops/elementwise.hpp: binary (add, sub, mul, min, max, div, pow in CLML's
 // C = (alpha*A) op (beta*B) + gamma*C form, numpy broadcasting, OpenVX integer policies) and
-// unary (log, exp, sqrt, rsqrt, neg, abs).
+// unary (log, exp, sqrt, rsqrt, neg, abs, erf, floor, ceil, round, sign, reciprocal and the
+// trigonometric and hyperbolic functions).
 #pragma once
 
 #include <cmath>
@@ -29,6 +30,8 @@ constexpr std::string_view binary_op_name(std::int32_t op) {
             return "max";
         case TSR_BINARY_DIV:
             return "div";
+        case TSR_BINARY_POW:
+            return "pow";
         default:
             return "unknown";
     }
@@ -94,7 +97,7 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.enum_in_range("binary op", op, TSR_BINARY_ADD, TSR_BINARY_DIV);
+        check.enum_in_range("binary op", op, TSR_BINARY_ADD, TSR_BINARY_POW);
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.enum_in_range("overflow", overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
         if (!std::isfinite(alpha) || !std::isfinite(beta) || !std::isfinite(gamma)) {
@@ -133,7 +136,21 @@ constexpr std::string_view unary_op_name(std::int32_t op) {
             return "neg";
         case TSR_UNARY_ABS:
             return "abs";
+        case TSR_UNARY_ERF:
+            return "erf";
+        case TSR_UNARY_FLOOR:
+            return "floor";
+        case TSR_UNARY_CEIL:
+            return "ceil";
+        case TSR_UNARY_ROUND:
+            return "round";
+        case TSR_UNARY_SIGN:
+            return "sign";
+        case TSR_UNARY_RECIPROCAL:
+            return "reciprocal";
         default:
+            if (op > TSR_UNARY_RECIPROCAL && op <= TSR_UNARY_ATANH)
+                return enum_info<unary_kind>::names[static_cast<std::size_t>(op)];
             return "unknown";
     }
 }
@@ -170,7 +187,7 @@ struct unary : pod_op<unary, tsr_unary_params, TSR_OP_UNARY> {
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.enum_in_range("unary op", op, TSR_UNARY_LOG, TSR_UNARY_ABS);
+        check.enum_in_range("unary op", op, TSR_UNARY_LOG, TSR_UNARY_ATANH);
         if (!std::isfinite(raw().epsilon) || raw().epsilon < 0) {
             check.fail("",
                        "epsilon is " + std::to_string(raw().epsilon) + ", must be finite and >= 0");

@@ -40,21 +40,35 @@ enum class activation_kind : std::int32_t {
     linear = TSR_ACT_LINEAR,
     gelu = TSR_ACT_GELU,
     clip = TSR_ACT_CLIP,
+    hard_sigmoid = TSR_ACT_HARD_SIGMOID,
+    hard_swish = TSR_ACT_HARD_SWISH,
+    mish = TSR_ACT_MISH,
+    selu = TSR_ACT_SELU,
+    thresholded_relu = TSR_ACT_THRESHOLDED_RELU,
+    softsign = TSR_ACT_SOFTSIGN,
 };
 template <>
 struct enum_info<activation_kind> {
     using c_type = tsr_activation_kind;
     static constexpr std::string_view what = "activation kind";
-    static constexpr std::array<std::string_view, 16> names = {
-        "none",    "relu",      "relu6", "bounded_relu", "leaky_relu", "prelu",  "elu",  "tanh",
-        "sigmoid", "soft_relu", "abs",   "square",       "sqrt",       "linear", "gelu", "clip"};
+    static constexpr std::array<std::string_view, 22> names = {
+        "none",         "relu",         "relu6",
+        "bounded_relu", "leaky_relu",   "prelu",
+        "elu",          "tanh",         "sigmoid",
+        "soft_relu",    "abs",          "square",
+        "sqrt",         "linear",       "gelu",
+        "clip",         "hard_sigmoid", "hard_swish",
+        "mish",         "selu",         "thresholded_relu",
+        "softsign"};
 };
 static_assert(TSR_ACT_NONE == 0 && TSR_ACT_RELU == 1 && TSR_ACT_RELU6 == 2 &&
               TSR_ACT_BOUNDED_RELU == 3 && TSR_ACT_LEAKY_RELU == 4 && TSR_ACT_PRELU == 5 &&
               TSR_ACT_ELU == 6 && TSR_ACT_TANH == 7 && TSR_ACT_SIGMOID == 8 &&
               TSR_ACT_SOFT_RELU == 9 && TSR_ACT_ABS == 10 && TSR_ACT_SQUARE == 11 &&
               TSR_ACT_SQRT == 12 && TSR_ACT_LINEAR == 13 && TSR_ACT_GELU == 14 &&
-              TSR_ACT_CLIP == 15);
+              TSR_ACT_CLIP == 15 && TSR_ACT_HARD_SIGMOID == 16 && TSR_ACT_HARD_SWISH == 17 &&
+              TSR_ACT_MISH == 18 && TSR_ACT_SELU == 19 && TSR_ACT_THRESHOLDED_RELU == 20 &&
+              TSR_ACT_SOFTSIGN == 21);
 
 /// pooling kind (tsr_pooling_mode).
 enum class pooling_kind : std::int32_t {
@@ -84,16 +98,18 @@ enum class binary_kind : std::int32_t {
     min = TSR_BINARY_MIN,
     max = TSR_BINARY_MAX,
     div = TSR_BINARY_DIV,
+    pow = TSR_BINARY_POW,
 };
 template <>
 struct enum_info<binary_kind> {
     using c_type = tsr_binary_op;
     static constexpr std::string_view what = "binary op";
-    static constexpr std::array<std::string_view, 6> names = {"add", "sub", "mul",
-                                                              "min", "max", "div"};
+    static constexpr std::array<std::string_view, 7> names = {"add", "sub", "mul", "min",
+                                                              "max", "div", "pow"};
 };
 static_assert(TSR_BINARY_ADD == 0 && TSR_BINARY_SUB == 1 && TSR_BINARY_MUL == 2 &&
-              TSR_BINARY_MIN == 3 && TSR_BINARY_MAX == 4 && TSR_BINARY_DIV == 5);
+              TSR_BINARY_MIN == 3 && TSR_BINARY_MAX == 4 && TSR_BINARY_DIV == 5 &&
+              TSR_BINARY_POW == 6);
 
 /// unary op (tsr_unary_op).
 enum class unary_kind : std::int32_t {
@@ -103,16 +119,75 @@ enum class unary_kind : std::int32_t {
     rsqrt = TSR_UNARY_RSQRT,
     neg = TSR_UNARY_NEG,
     abs = TSR_UNARY_ABS,
+    erf = TSR_UNARY_ERF,
+    floor = TSR_UNARY_FLOOR,
+    ceil = TSR_UNARY_CEIL,
+    round = TSR_UNARY_ROUND,
+    sign = TSR_UNARY_SIGN,
+    reciprocal = TSR_UNARY_RECIPROCAL,
+    sin = TSR_UNARY_SIN,
+    cos = TSR_UNARY_COS,
+    tan = TSR_UNARY_TAN,
+    asin = TSR_UNARY_ASIN,
+    acos = TSR_UNARY_ACOS,
+    atan = TSR_UNARY_ATAN,
+    sinh = TSR_UNARY_SINH,
+    cosh = TSR_UNARY_COSH,
+    asinh = TSR_UNARY_ASINH,
+    acosh = TSR_UNARY_ACOSH,
+    atanh = TSR_UNARY_ATANH,
 };
 template <>
 struct enum_info<unary_kind> {
     using c_type = tsr_unary_op;
     static constexpr std::string_view what = "unary op";
-    static constexpr std::array<std::string_view, 6> names = {"log",   "exp", "sqrt",
-                                                              "rsqrt", "neg", "abs"};
+    static constexpr std::array<std::string_view, 23> names = {
+        "log",  "exp",   "sqrt", "rsqrt",      "neg",   "abs",   "erf",  "floor",
+        "ceil", "round", "sign", "reciprocal", "sin",   "cos",   "tan",  "asin",
+        "acos", "atan",  "sinh", "cosh",       "asinh", "acosh", "atanh"};
 };
 static_assert(TSR_UNARY_LOG == 0 && TSR_UNARY_EXP == 1 && TSR_UNARY_SQRT == 2 &&
-              TSR_UNARY_RSQRT == 3 && TSR_UNARY_NEG == 4 && TSR_UNARY_ABS == 5);
+              TSR_UNARY_RSQRT == 3 && TSR_UNARY_NEG == 4 && TSR_UNARY_ABS == 5 &&
+              TSR_UNARY_ERF == 6 && TSR_UNARY_FLOOR == 7 && TSR_UNARY_CEIL == 8 &&
+              TSR_UNARY_ROUND == 9 && TSR_UNARY_SIGN == 10 && TSR_UNARY_RECIPROCAL == 11 &&
+              TSR_UNARY_SIN == 12 && TSR_UNARY_COS == 13 && TSR_UNARY_TAN == 14 &&
+              TSR_UNARY_ASIN == 15 && TSR_UNARY_ACOS == 16 && TSR_UNARY_ATAN == 17 &&
+              TSR_UNARY_SINH == 18 && TSR_UNARY_COSH == 19 && TSR_UNARY_ASINH == 20 &&
+              TSR_UNARY_ACOSH == 21 && TSR_UNARY_ATANH == 22);
+
+/// compare op (tsr_compare_op).
+enum class compare_kind : std::int32_t {
+    equal = TSR_COMPARE_EQUAL,
+    less = TSR_COMPARE_LESS,
+    less_equal = TSR_COMPARE_LESS_EQUAL,
+    greater = TSR_COMPARE_GREATER,
+    greater_equal = TSR_COMPARE_GREATER_EQUAL,
+};
+template <>
+struct enum_info<compare_kind> {
+    using c_type = tsr_compare_op;
+    static constexpr std::string_view what = "compare op";
+    static constexpr std::array<std::string_view, 5> names = {"equal", "less", "less_equal",
+                                                              "greater", "greater_equal"};
+};
+static_assert(TSR_COMPARE_EQUAL == 0 && TSR_COMPARE_LESS == 1 && TSR_COMPARE_LESS_EQUAL == 2 &&
+              TSR_COMPARE_GREATER == 3 && TSR_COMPARE_GREATER_EQUAL == 4);
+
+/// logical op (tsr_logical_op).
+enum class logical_kind : std::int32_t {
+    and_ = TSR_LOGICAL_AND,
+    or_ = TSR_LOGICAL_OR,
+    xor_ = TSR_LOGICAL_XOR,
+    not_ = TSR_LOGICAL_NOT,
+};
+template <>
+struct enum_info<logical_kind> {
+    using c_type = tsr_logical_op;
+    static constexpr std::string_view what = "logical op";
+    static constexpr std::array<std::string_view, 4> names = {"and", "or", "xor", "not"};
+};
+static_assert(TSR_LOGICAL_AND == 0 && TSR_LOGICAL_OR == 1 && TSR_LOGICAL_XOR == 2 &&
+              TSR_LOGICAL_NOT == 3);
 
 /// reduce op (tsr_reduce_op).
 enum class reduce_kind : std::int32_t {

@@ -13,12 +13,15 @@
 #include <vector>
 
 #include "tessera/ops/activation.hpp"
+#include "tessera/ops/broadcast.hpp"
+#include "tessera/ops/compare.hpp"
 #include "tessera/ops/conv2d.hpp"
 #include "tessera/ops/custom.hpp"
 #include "tessera/ops/data_movement.hpp"
 #include "tessera/ops/elementwise.hpp"
 #include "tessera/ops/fully_connected.hpp"
 #include "tessera/ops/gemm.hpp"
+#include "tessera/ops/indexing.hpp"
 #include "tessera/ops/kinds.hpp"
 #include "tessera/ops/matmul.hpp"
 #include "tessera/ops/normalization.hpp"
@@ -26,6 +29,7 @@
 #include "tessera/ops/reduction.hpp"
 #include "tessera/ops/reorder.hpp"
 #include "tessera/ops/rnn.hpp"
+#include "tessera/ops/scan.hpp"
 #include "tessera/ops/softmax.hpp"
 
 namespace tessera {
@@ -36,7 +40,8 @@ using op_variant =
                  op::mean_reduce2d, op::reduce, op::softmax, op::activation, op::binary, op::unary,
                  op::concat, op::permute, op::transpose, op::reshape, op::depth_to_space,
                  op::resize_bilinear, op::pad, op::fill, op::table_lookup, op::reorder, op::lstm,
-                 op::gru, op::custom>;
+                 op::gru, op::custom, op::compare, op::logical, op::where, op::slice, op::gather,
+                 op::expand, op::tile, op::cumsum, op::topk>;
 
 namespace detail {
 

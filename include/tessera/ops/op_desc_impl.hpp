@@ -64,6 +64,12 @@ std::string_view describe_detail(const op::pad& o) {
 std::string_view describe_detail(const op::depth_to_space& o) {
     return name_of_c<depth_to_space_kind>(o.mode);
 }
+std::string_view describe_detail(const op::compare& o) {
+    return name_of_c<compare_kind>(c_fields(o).op);
+}
+std::string_view describe_detail(const op::logical& o) {
+    return name_of_c<logical_kind>(c_fields(o).op);
+}
 std::string_view describe_detail(const op::lstm& o) {
     return name_of_c<rnn_direction>(c_fields(o).direction);
 }

@@ -85,7 +85,8 @@ struct mean_reduce2d : pod_op<mean_reduce2d, tsr_mean_reduce2d_params, TSR_OP_ME
 
 /// Reduction along one axis. Inputs: 0 src. Output: src's dims with `axis` (default -1, zDNN's
 /// dimension 1) set to 1 (keep_dims) or removed. MIN/MAX/SUM/MEAN/PROD keep src's dtype; the
-/// *_IDX forms output i32 indices of the first minimum/maximum. Integer sums and products
+/// *_IDX forms output i32 indices of the first (select_last_index: last) minimum/maximum. Integer
+/// sums and products
 /// saturate; integer means round with `rounding`.
 struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
     static constexpr std::string_view name = "reduce";
@@ -114,6 +115,13 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
         raw().keep_dims = k ? 1 : 0;
         return *this;
     }
+    /// Index forms: return the last extreme element's index instead of the first.
+    reduce& set_select_last_index(bool on) {
+        raw().select_last_index = on ? 1 : 0;
+        return *this;
+    }
+    /// Index forms: the last extreme element's index is returned (else the first).
+    bool select_last_index() const { return raw().select_last_index != 0; }
 
     bool is_index() const { return op == TSR_REDUCE_MIN_IDX || op == TSR_REDUCE_MAX_IDX; }
 
@@ -126,6 +134,7 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
         const checker check{name};
         check.enum_in_range("op", op, TSR_REDUCE_MIN, TSR_REDUCE_PROD);
         check_bool(check, "keep_dims", raw().keep_dims);
+        check_bool(check, "select_last_index", raw().select_last_index);
         check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];

@@ -49,6 +49,24 @@ inline double activate(const activation_spec& s, double x, double slope = 0.0) {
             return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
         case activation_kind::clip:
             return x < a ? a : (x > b ? b : x);
+        case activation_kind::hard_sigmoid: {
+            const double y = a * x + b;
+            return std::isnan(y) ? y : (y < 0 ? 0.0 : (y > 1 ? 1.0 : y));
+        }
+        case activation_kind::hard_swish: {
+            const double y = a * x + b;
+            return std::isnan(y) ? y : x * (y < 0 ? 0.0 : (y > 1 ? 1.0 : y));
+        }
+        case activation_kind::mish: {
+            const double sp = x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+            return x * std::tanh(sp);
+        }
+        case activation_kind::selu:
+            return x > 0 ? b * x : b * a * std::expm1(x);
+        case activation_kind::thresholded_relu:
+            return x > a ? x : (std::isnan(x) ? x : 0.0);
+        case activation_kind::softsign:
+            return x / (1.0 + std::fabs(x));
         default:
             return x;
     }

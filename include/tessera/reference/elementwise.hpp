@@ -27,6 +27,8 @@ inline long double binary_apply(binary_kind op, long double a, long double b, bo
             return std::isnan(a) || std::isnan(b) ? nan : (b > a ? b : a);
         case binary_kind::div:
             return integer && b == 0 ? 0.0L : a / b;
+        case binary_kind::pow:
+            return std::pow(a, b);
         default:
             return nan;
     }
@@ -65,6 +67,40 @@ inline double unary_apply(unary_kind op, double x, double epsilon) {
             return -x;
         case unary_kind::abs:
             return std::fabs(x);
+        case unary_kind::erf:
+            return std::erf(x);
+        case unary_kind::floor:
+            return std::floor(x);
+        case unary_kind::ceil:
+            return std::ceil(x);
+        case unary_kind::round:
+            return std::isfinite(x) ? numeric::round_with(x, rounding_policy::to_nearest_even) : x;
+        case unary_kind::sign:
+            return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);
+        case unary_kind::reciprocal:
+            return 1.0 / x;
+        case unary_kind::sin:
+            return std::sin(x);
+        case unary_kind::cos:
+            return std::cos(x);
+        case unary_kind::tan:
+            return std::tan(x);
+        case unary_kind::asin:
+            return std::asin(x);
+        case unary_kind::acos:
+            return std::acos(x);
+        case unary_kind::atan:
+            return std::atan(x);
+        case unary_kind::sinh:
+            return std::sinh(x);
+        case unary_kind::cosh:
+            return std::cosh(x);
+        case unary_kind::asinh:
+            return std::asinh(x);
+        case unary_kind::acosh:
+            return std::acosh(x);
+        case unary_kind::atanh:
+            return std::atanh(x);
         default:
             return std::numeric_limits<double>::quiet_NaN();
     }

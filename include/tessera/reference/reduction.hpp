@@ -52,6 +52,7 @@ inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in,
 inline void run(const op::reduce& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const reduce_kind kind = op.kind();
+    const bool last = op.is_index() && op.select_last_index();
     namespace cd = compute_detail;
     const shape d = in[0].dims();
     const int axis = op.axis() < 0 ? op.axis() + d.rank() : op.axis();
@@ -71,14 +72,14 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in,
                 switch (kind) {
                     case reduce_kind::min:
                     case reduce_kind::min_idx:
-                        if (v < acc) {
+                        if (v < acc || (last && v == acc)) {
                             acc = v;
                             index = k;
                         }
                         break;
                     case reduce_kind::max:
                     case reduce_kind::max_idx:
-                        if (v > acc) {
+                        if (v > acc || (last && v == acc)) {
                             acc = v;
                             index = k;
                         }

@@ -1,4 +1,4 @@
-// ops/binary.cpp: element-wise add, sub, mul, min, max and div on the runtime's
+// ops/binary.cpp: element-wise add, sub, mul, min, max, div and pow on the runtime's
 // ElementwiseBinary: in nchw16c when both operands are 4-D of one shape, row-major otherwise.
 // Scaled (alpha, beta, gamma) and non-f32 forms run on the reference kernel.
 #include <tessera/cpu/functions/elementwise.hpp>
@@ -28,6 +28,8 @@ runtime::ElementwiseOp runtime_op(binary_kind k) {
             return runtime::ElementwiseOp::min;
         case binary_kind::max:
             return runtime::ElementwiseOp::max;
+        case binary_kind::pow:
+            return runtime::ElementwiseOp::pow;
         case binary_kind::div:
             break;
     }

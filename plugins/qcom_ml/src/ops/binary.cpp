@@ -6,6 +6,7 @@ namespace tessera::plugins::qcom_ml {
 namespace {
 
 built_op build_binary(const build_context& ctx, const op::binary& bo, const node_tensors& t) {
+    if (bo.kind() == binary_kind::pow) decline(TSR_REASON_ATTRIBUTE, "CLML has no binary pow");
     if (bo.gamma != 0.0f)
         decline(TSR_REASON_ATTRIBUTE,
                 "gamma != 0: CLML's C is the output itself (in/out), not a separate input");

@@ -20,6 +20,8 @@ namespace {
 
 support decide_binary(const op::binary& b, const std::vector<tensor_desc>& in,
                       const std::vector<tensor_desc>& out) {
+    if (b.kind() == binary_kind::pow)
+        return decline(TSR_REASON_ATTRIBUTE, "pow has no zDNN counterpart");
     if (b.alpha != 1.0f || b.beta != 1.0f)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN binary ops have no alpha/beta scaling");
     if (b.uses_c())
