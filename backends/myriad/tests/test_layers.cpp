@@ -2,7 +2,9 @@
 // tolerances (inputs are rounded to half first, as the device stores them).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "myriad/runtime.h"
 #include "myriad_test_support.h"
@@ -318,6 +320,89 @@ TEST_CASE("layers: Resample nearest with round(Y*factor) work sizes") {
             {1, 2, 6, 10},
             {}}),
         tessera::error);
+}
+
+namespace {
+
+/// OpenVINO's antialiased resampling of one axis: the (input index, weight) pairs of output o
+/// for input size in and output size out (see resample_antialias.cl), in double.
+std::vector<std::pair<int, double>> antialias_taps(int o, int in, int out) {
+    const double f = static_cast<double>(in) / out, a = 1.0 / f;
+    const double c = o * f + f / 2 - 0.5;
+    const int r = f < 1.0 ? 2 : static_cast<int>(std::ceil(2.0 * f));
+    const int center = static_cast<int>(std::round(c));
+    std::vector<std::pair<int, double>> taps;
+    for (int i = std::max(center - r, 0); i <= std::min(center + r, in - 1); ++i)
+        taps.emplace_back(i, a * std::max(0.0, 1.0 - std::abs(a * (c - i))));
+    return taps;
+}
+
+/// The antialiased Resample of a B x C x IH x IW tensor to OH x OW, in double.
+std::vector<double> antialias_reference(const std::vector<float>& in, int planes, int ih, int iw,
+                                        int oh, int ow) {
+    std::vector<double> out;
+    for (int p = 0; p < planes; ++p)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox) {
+                double sum = 0, wsum = 0;
+                for (const auto& ty : antialias_taps(oy, ih, oh))
+                    for (const auto& tx : antialias_taps(ox, iw, ow)) {
+                        const double w = ty.second * tx.second;
+                        sum +=
+                            w * in[static_cast<std::size_t>((p * ih + ty.first) * iw + tx.first)];
+                        wsum += w;
+                    }
+                out.push_back(wsum == 0 ? 0.0 : sum / wsum);
+            }
+    return out;
+}
+
+LayerSpec antialias_spec(const std::string& factor, const Shape& in, const Shape& out) {
+    return LayerSpec{
+        "Resample",
+        {{"factor", factor}, {"type", "caffe.ResampleParameter.NEAREST"}, {"antialias", "1"}},
+        {in},
+        {},
+        out,
+        {}};
+}
+
+}  // namespace
+
+TEST_CASE("layers: Resample with antialias (hand-computed row, float64 reference)") {
+    // A 2x downscale of the row 1 2 3 4: output 0 samples at 0.5 with weights 0.75 0.75 0.25 on
+    // inputs 0 1 2; output 1 at 2.5 with 0.25 0.75 0.75 on inputs 1 2 3 (radius 4, a = 0.5).
+    Layer row = runtime().create_layer(antialias_spec("0.5", {1, 1, 1, 4}, {1, 1, 1, 2}));
+    CHECK(row.binding().stages[0].entry == "resample_antialias");
+    CHECK(row.global_sizes()[0] == std::array<std::size_t, 3>{2, 1, 1});
+    check_close(row.run({{{1, 1, 1, 4}, Layout::BFYX, {1, 2, 3, 4}}}).values,
+                {3.0 / 1.75, 5.75 / 1.75}, 2e-3, 1e-3);
+    struct Case {
+        const char* factor;
+        Shape in, out;
+    };
+    const Case cases[] = {
+        {"0.5", {1, 2, 8, 10}, {1, 2, 4, 5}},   // downscale by 2
+        {"0.6", {2, 3, 7, 11}, {2, 3, 4, 7}},   // round(4.2) x round(6.6), f differs per axis
+        {"0.25", {1, 1, 9, 16}, {1, 1, 2, 4}},  // wide radius: ceil(2 * 4.5) rows
+        {"1.5", {1, 2, 4, 6}, {1, 2, 6, 9}},    // upscale: radius 2
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.factor);
+        const int planes = static_cast<int>(c.in[0] * c.in[1]);
+        const auto in =
+            to_half(random_values(static_cast<std::size_t>(planes * c.in[2] * c.in[3]), -4, 4, 29));
+        Layer layer = runtime().create_layer(antialias_spec(c.factor, c.in, c.out));
+        CHECK(layer.global_sizes()[0] ==
+              std::array<std::size_t, 3>{static_cast<std::size_t>(c.out[3]),
+                                         static_cast<std::size_t>(c.out[2]),
+                                         static_cast<std::size_t>(planes)});
+        check_close(
+            layer.run({{c.in, Layout::BFYX, in}}).values,
+            antialias_reference(in, planes, static_cast<int>(c.in[2]), static_cast<int>(c.in[3]),
+                                static_cast<int>(c.out[2]), static_cast<int>(c.out[3])),
+            1e-2, 2e-3);
+    }
 }
 
 TEST_CASE(
