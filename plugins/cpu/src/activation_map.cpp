@@ -53,6 +53,24 @@ bool to_runtime(const tsr_activation_spec& s, runtime::ActivationInfo& out) {
         case TSR_ACT_CLIP:
             out.kind = K::clip;
             return true;
+        case TSR_ACT_HARD_SIGMOID:
+            out.kind = K::hard_sigmoid;
+            return true;
+        case TSR_ACT_HARD_SWISH:
+            out.kind = K::hard_swish;
+            return true;
+        case TSR_ACT_MISH:
+            out.kind = K::mish;
+            return true;
+        case TSR_ACT_SELU:
+            out.kind = K::selu;
+            return true;
+        case TSR_ACT_THRESHOLDED_RELU:
+            out.kind = K::thresholded_relu;
+            return true;
+        case TSR_ACT_SOFTSIGN:
+            out.kind = K::softsign;
+            return true;
         default:
             return false;  // PReLU needs a slope tensor
     }

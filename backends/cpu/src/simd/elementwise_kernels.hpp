@@ -63,6 +63,19 @@ inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, 
         return xsimd::fma(V(a), x, V(b));
     } else if constexpr (K == ActivationKind::gelu) {
         return V(0.5f) * x * (one + xsimd::erf(x * V(0.70710678118654752f)));
+    } else if constexpr (K == ActivationKind::hard_sigmoid) {
+        return at_most(at_least(xsimd::fma(V(a), x, V(b)), zero), one);
+    } else if constexpr (K == ActivationKind::hard_swish) {
+        return x * at_most(at_least(xsimd::fma(V(a), x, V(b)), zero), one);
+    } else if constexpr (K == ActivationKind::mish) {
+        const V softplus = xsimd::select(x > V(20.0f), x, xsimd::log1p(xsimd::exp(x)));
+        return x * xsimd::tanh(softplus);
+    } else if constexpr (K == ActivationKind::selu) {
+        return xsimd::select(x > zero, V(b) * x, V(b * a) * xsimd::expm1(x));
+    } else if constexpr (K == ActivationKind::thresholded_relu) {
+        return xsimd::select(x <= V(a), zero, x);  // NaN stays NaN
+    } else if constexpr (K == ActivationKind::softsign) {
+        return x / (one + xsimd::abs(x));
     } else {  // clip
         return at_most(at_least(x, V(a)), V(b));
     }
@@ -126,6 +139,18 @@ void activation(const float* s, float* d, int64_t n, const ActivationInfo& act) 
             return activation_loop<Arch, ActivationKind::gelu>(s, d, n, a, b);
         case ActivationKind::clip:
             return activation_loop<Arch, ActivationKind::clip>(s, d, n, a, b);
+        case ActivationKind::hard_sigmoid:
+            return activation_loop<Arch, ActivationKind::hard_sigmoid>(s, d, n, a, b);
+        case ActivationKind::hard_swish:
+            return activation_loop<Arch, ActivationKind::hard_swish>(s, d, n, a, b);
+        case ActivationKind::mish:
+            return activation_loop<Arch, ActivationKind::mish>(s, d, n, a, b);
+        case ActivationKind::selu:
+            return activation_loop<Arch, ActivationKind::selu>(s, d, n, a, b);
+        case ActivationKind::thresholded_relu:
+            return activation_loop<Arch, ActivationKind::thresholded_relu>(s, d, n, a, b);
+        case ActivationKind::softsign:
+            return activation_loop<Arch, ActivationKind::softsign>(s, d, n, a, b);
     }
 }
 

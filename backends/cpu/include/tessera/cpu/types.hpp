@@ -74,9 +74,15 @@ enum class ActivationKind {
     abs,
     square,
     sqrt,
-    linear,  // a * x + b
-    gelu,    // x * 0.5 * (1 + erf(x / sqrt(2)))
-    clip,    // min(max(x, a), b)
+    linear,            // a * x + b
+    gelu,              // x * 0.5 * (1 + erf(x / sqrt(2)))
+    clip,              // min(max(x, a), b)
+    hard_sigmoid,      // min(max(a * x + b, 0), 1)
+    hard_swish,        // x * min(max(a * x + b, 0), 1)
+    mish,              // x * tanh(log(1 + exp(x)))
+    selu,              // x > 0 ? b * x : b * a * (exp(x) - 1)
+    thresholded_relu,  // x > a ? x : 0
+    softsign,          // x / (1 + |x|)
 };
 
 struct ActivationInfo {
