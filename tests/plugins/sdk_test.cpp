@@ -132,3 +132,39 @@ TEST_CASE("execute errors carry the node name across the boundary") {
     CHECK(out.data_as<float>()[0] == 0.0f);
     CHECK(out.data_as<float>()[3] == 1.5f);
 }
+
+TEST_CASE("a dtype-changing reorder inside a graph keeps its target across the plugin ABI") {
+    // The reorder's target is not part of its C parameters: the SDK takes it from the output the
+    // host states. Without that, the reorder's output took the input's dtype (f32) and the i32
+    // add after it was rejected.
+    graph g;
+    const auto x = g.input("x", tensor_desc(shape{4}, dtype::f32));
+    const auto y = g.input("y", tensor_desc(shape{4}, dtype::i32));
+    op::reorder to_i32(tensor_desc(shape{4}, dtype::i32));
+    to_i32.set_rounding(rounding_policy::to_zero);
+    const auto xi = g.apply("cast", to_i32, {x});
+    g.output(g.apply("sum", op::binary(binary_kind::add), {xi, y}));
+    auto cg = g.compile("reference");
+    tensor xv(tensor_desc(shape{4}, dtype::f32)), yv(tensor_desc(shape{4}, dtype::i32));
+    const float xs[] = {1.75f, -2.5f, 3.0f, 100.9f};
+    for (int i = 0; i < 4; ++i) {
+        xv.data_as<float>()[i] = xs[i];
+        yv.data_as<std::int32_t>()[i] = 10 * i;
+    }
+    const tensor out = cg.run({{"x", xv}, {"y", yv}}).at("sum");
+    REQUIRE(out.type() == dtype::i32);
+    const std::int32_t want[] = {1, 8, 23, 130};
+    for (int i = 0; i < 4; ++i) CHECK(out.data_as<std::int32_t>()[i] == want[i]);
+}
+
+TEST_CASE("with_reorder_target: a reorder takes its stated output, other ops pass unchanged") {
+    const tensor_desc out_any = tensor_desc(shape{2, 3}, dtype::i8, layout::any(), {0.5f, 1, 0});
+    const op_desc r = sdk::detail::with_reorder_target(op_desc(op::reorder()), {out_any});
+    const auto inferred = r.infer({tensor_desc(shape{2, 3}, dtype::f32)});
+    REQUIRE(inferred.size() == 1);
+    CHECK(inferred[0].type() == dtype::i8);
+    CHECK(inferred[0].quant().scale == 0.5f);
+    CHECK(inferred[0].is_row_major());
+    const op_desc relu = sdk::detail::with_reorder_target(op_desc(op::activation()), {out_any});
+    CHECK(relu.get_if<op::activation>() != nullptr);
+}

@@ -82,9 +82,25 @@ inline tensor_desc concrete(const tensor_desc& d) {
     return d.is_any() ? d.with_layout(layout::row_major()) : d;
 }
 
+/// A reorder's target (its output's dtype, quantisation and layout) is not part of its ABI
+/// parameters: the host states it as the op's output, so the rebuilt descriptor takes it from
+/// there (an output left to the backend ("any") becomes row-major). Other ops pass unchanged.
+inline op_desc with_reorder_target(op_desc op, const std::vector<tensor_desc>& outputs) {
+    if (op.kind() != TSR_OP_REORDER || outputs.size() != 1 || !is_valid(outputs[0].type()))
+        return op;
+    const tensor_desc& out = outputs[0];
+    op::reorder r = *op.get_if<op::reorder>();
+    r.target = out.is_any() || out.is_opaque()
+                   ? tensor_desc(out.dims(), out.type(), layout::row_major(), out.quant())
+                   : out;
+    r.has_target = !out.is_opaque();
+    return op_desc(r);
+}
+
 inline op_query to_query(const tsr_op_desc& op) {
-    return op_query{op_desc::from_c(op.kind, op.params), op.name ? op.name : "",
-                    descs(op.inputs, op.num_inputs), descs(op.outputs, op.num_outputs)};
+    std::vector<tensor_desc> outputs = descs(op.outputs, op.num_outputs);
+    return op_query{with_reorder_target(op_desc::from_c(op.kind, op.params), outputs),
+                    op.name ? op.name : "", descs(op.inputs, op.num_inputs), outputs};
 }
 
 /// The counts the SDK knows of any backend's partition: its nodes, those the backend answers
@@ -202,8 +218,12 @@ struct table_functions {
                     op_desc::from_c(n.op.kind, n.op.params), n.op.name ? n.op.name : "", {}, {}};
                 for (std::int32_t j = 0; j < n.op.num_inputs; ++j)
                     nd.inputs.push_back(n.input_ids[j]);
-                for (std::int32_t j = 0; j < n.op.num_outputs; ++j)
+                std::vector<tensor_desc> outputs;
+                for (std::int32_t j = 0; j < n.op.num_outputs; ++j) {
                     nd.outputs.push_back(n.output_ids[j]);
+                    outputs.push_back(part.tensors.at(static_cast<std::size_t>(n.output_ids[j])));
+                }
+                nd.op = with_reorder_target(std::move(nd.op), outputs);
                 part.nodes.push_back(std::move(nd));
             }
             auto handle = std::make_unique<tsr_compiled_s>();
