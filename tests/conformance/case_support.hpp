@@ -137,5 +137,8 @@ case_list layout_cases(draw& d, int repeats);     // permute, transpose, reshape
 case_list resize_pad_fill_cases(draw& d, int repeats);  // resize_bilinear, pad, fill, reorder
 case_list rnn_cases(draw& d, int repeats);              // lstm, gru
 case_list dtype_cases(draw& d, int repeats);            // every family in every admitted dtype
+case_list selection_cases(draw& d, int repeats);        // compare, logical, where
+case_list indexing_cases(draw& d, int repeats);         // slice, gather, expand, tile
+case_list scan_cases(draw& d, int repeats);  // cumsum, topk, index reductions' select_last_index
 
 }  // namespace conformance

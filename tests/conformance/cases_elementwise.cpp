@@ -1,5 +1,6 @@
 // cases_elementwise.cpp: conformance cases of the element-wise multi-input ops: binary (every
-// numpy broadcast form of A and B, scaled forms, the gamma*C accumulation) and PReLU's slope.
+// numpy broadcast form of A and B, scaled forms, the gamma*C accumulation; pow on positive bases)
+// and PReLU's slope.
 #include "case_support.hpp"
 
 namespace conformance {
@@ -141,6 +142,25 @@ case_list binary_cases(draw& d, int repeats) {
                     {"binary " + std::string(to_string(o)), f.name, b, std::move(in), 1});
             }
         }
+    }
+    // pow: positive bases (a negative base with a fractional exponent is NaN).
+    for (int r = 0; r < repeats; ++r) {
+        const shape out = d.dims(2 + d.pick(3));
+        cases.push_back({"binary pow",
+                         "equal shapes",
+                         op::binary(binary_kind::pow),
+                         {d.values(out, 0.25f, 2.0f), d.values(out, -2.0f, 2.0f)},
+                         2});
+        cases.push_back({"binary pow",
+                         "B scalar []",
+                         op::binary(binary_kind::pow),
+                         {d.values(out, 0.25f, 2.0f), d.values(shape{}, -2.0f, 2.0f)},
+                         2});
+        cases.push_back({"binary pow",
+                         "B row [W]",
+                         op::binary(binary_kind::pow),
+                         {d.values(out, 0.25f, 2.0f), d.values(trailing(out, 1), -2.0f, 2.0f)},
+                         2});
     }
     return cases;
 }

@@ -33,6 +33,12 @@ const activation_form activation_forms[] = {
     {"gelu", activation_kind::gelu, 1.0f},
     {"clip [-1, 1.5]", activation_kind::clip, -1.0f, 1.5f},
     {"clip [0, 6] (relu6 form)", activation_kind::clip, 0.0f, 6.0f, -8.0f, 8.0f},
+    {"hard_sigmoid a 0.2, b 0.5", activation_kind::hard_sigmoid, 0.2f, 0.5f, -5.0f, 5.0f},
+    {"hard_swish a 1/6, b 0.5", activation_kind::hard_swish, 1.0f / 6.0f, 0.5f, -5.0f, 5.0f},
+    {"mish", activation_kind::mish},
+    {"selu a 1.6733, b 1.0507", activation_kind::selu, 1.67326319f, 1.05070102f},
+    {"thresholded_relu a 0.5", activation_kind::thresholded_relu, 0.5f},
+    {"softsign", activation_kind::softsign},
 };
 
 struct unary_form {
@@ -49,7 +55,25 @@ const unary_form unary_forms[] = {
     {"rsqrt eps 0.01", unary_kind::rsqrt, 0.01f, 0.1f, 50.0f},
     {"neg", unary_kind::neg, 0.0f, -4.0f, 4.0f},
     {"abs", unary_kind::abs, 0.0f, -4.0f, 4.0f},
+    {"erf", unary_kind::erf, 0.0f, -3.0f, 3.0f},
+    {"reciprocal", unary_kind::reciprocal, 0.0f, 0.25f, 4.0f},
+    {"sin", unary_kind::sin, 0.0f, -4.0f, 4.0f},
+    {"cos", unary_kind::cos, 0.0f, -4.0f, 4.0f},
+    {"tan", unary_kind::tan, 0.0f, -1.2f, 1.2f},
+    {"asin", unary_kind::asin, 0.0f, -0.9f, 0.9f},
+    {"acos", unary_kind::acos, 0.0f, -0.9f, 0.9f},
+    {"atan", unary_kind::atan, 0.0f, -4.0f, 4.0f},
+    {"sinh", unary_kind::sinh, 0.0f, -3.0f, 3.0f},
+    {"cosh", unary_kind::cosh, 0.0f, -3.0f, 3.0f},
+    {"asinh", unary_kind::asinh, 0.0f, -4.0f, 4.0f},
+    {"acosh", unary_kind::acosh, 0.0f, 1.1f, 4.0f},
+    {"atanh", unary_kind::atanh, 0.0f, -0.9f, 0.9f},
 };
+
+/// Unary ops with jumps: inputs are multiples of 0.25 (floor, ceil and sign exactly at their
+/// jumps, round exactly at halves: to even).
+const unary_kind stepped_unary_ops[] = {unary_kind::floor, unary_kind::ceil, unary_kind::round,
+                                        unary_kind::sign};
 
 /// Rank 1 to 4 with an odd last dim now and then (partial vectors, sticks and pages).
 shape pointwise_shape(draw& d) {
@@ -98,6 +122,12 @@ case_list activation_cases(draw& d, int repeats) {
             u.set_epsilon(f.epsilon);
             cases.push_back({"unary", f.name, u, {d.values(pointwise_shape(d), f.lo, f.hi)}, 1});
         }
+        for (unary_kind k : stepped_unary_ops)
+            cases.push_back({"unary",
+                             std::string(to_string(k)) + ", multiples of 0.25",
+                             op::unary(k),
+                             {d.multiples(pointwise_shape(d), 0.25f, -12, 12)},
+                             1});
     }
     return cases;
 }

@@ -51,6 +51,9 @@ const generator generators[] = {
     {"resize_bilinear, pad, fill, reorder", resize_pad_fill_cases, 118, repeats},
     {"lstm, gru", rnn_cases, 119, 1},
     {"dtypes", dtype_cases, 120, 1},
+    {"compare, logical, where", selection_cases, 121, repeats},
+    {"slice, gather, expand, tile", indexing_cases, 122, repeats},
+    {"cumsum, topk, select_last_index", scan_cases, 123, repeats},
 };
 
 /// Ops of the op set no generator covers, with the reason.
@@ -216,4 +219,16 @@ TEST_CASE("conformance: lstm and gru") {
 
 TEST_CASE("conformance: every op family in every dtype it admits") {
     drive("dtypes");
+}
+
+TEST_CASE("conformance: compare, logical, where") {
+    drive("compare, logical, where");
+}
+
+TEST_CASE("conformance: slice, gather, expand, tile") {
+    drive("slice, gather, expand, tile");
+}
+
+TEST_CASE("conformance: cumsum, topk, index reductions' select_last_index") {
+    drive("cumsum, topk, select_last_index");
 }
