@@ -302,12 +302,16 @@ const char* run_convolution_q78(const _vx_node& node) {
                         for (vx_size x = 0; x < in_w; ++x) v[x] = load16(src + x * step);
                     }
                     std::int32_t row_most = 0;
-                    for (vx_size x = 0; x < in_w; ++x) {
-                        const std::int32_t a = v[x] < 0 ? -std::int32_t{v[x]} : v[x];
-                        row_most = a > row_most ? a : row_most;
+                    if (table->pack_row) {
+                        row_most = table->pack_row(v, in_w, copy_w, dst);
+                    } else {
+                        for (vx_size x = 0; x < in_w; ++x) {
+                            const std::int32_t a = v[x] < 0 ? -std::int32_t{v[x]} : v[x];
+                            row_most = a > row_most ? a : row_most;
+                        }
+                        for (vx_size x = 0; x < copy_w; ++x) dst[2 * x] = v[x];
                     }
                     most = std::max<std::int64_t>(most, row_most);
-                    for (vx_size x = 0; x < copy_w; ++x) dst[2 * x] = v[x];
                     if (classes) {
                         table->tie_classes(v, copy_w, shift, dst_classes);
                     } else {
@@ -378,7 +382,9 @@ const char* run_convolution_q78(const _vx_node& node) {
                                 bias_t ? load16(bias_t->data() + o * bias_t->strides[0]) : 0;
                             std::int16_t* dst = reinterpret_cast<std::int16_t*>(row) + x_begin;
                             const vx_size count = x_end - x_begin;
-                            if (activation != nullptr) {
+                            if (activation == nullptr && table->narrow_row != nullptr) {
+                                table->narrow_row(s, b, saturate, count, dst);
+                            } else if (activation != nullptr) {
                                 for (vx_size x = 0; x < count; ++x)
                                     dst[x] = finish(s[x] + b, saturate, activation);
                             } else if (saturate) {  // the loops without a table vectorize

@@ -112,6 +112,13 @@ struct kernel_table {
                         std::uint8_t* classes);
     conv_row_fn conv_row;
     fc_rows_fn fc_rows;
+    /// Optional (nullptr: the caller's plain loops): interleaved[2 x] = values[x] for x < copy,
+    /// returning the largest |values[x]| for x < count; and out[x] = sums[x] + bias narrowed to
+    /// int16 (saturate or wrap) for x < count.
+    std::int32_t (*pack_row)(const std::int16_t* values, std::size_t count, std::size_t copy,
+                             std::int16_t* interleaved);
+    void (*narrow_row)(const std::int32_t* sums, std::int32_t bias, bool saturate,
+                       std::size_t count, std::int16_t* out);
 };
 
 /// Tables of the instruction sets this build has (nullptr where the build lacks one).

@@ -229,7 +229,9 @@ kernel_table make_table(const char* name) {
                         0,
                         nullptr,
                         &conv_row<Arch, O, P>,
-                        &fc_rows<Arch, R>};
+                        &fc_rows<Arch, R>,
+                        nullptr,
+                        nullptr};
 }
 
 }  // namespace

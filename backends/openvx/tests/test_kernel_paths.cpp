@@ -328,6 +328,43 @@ TEST_CASE("kernel paths: convolution ties of every class at shifts 1..15") {
     }
 }
 
+TEST_CASE("kernel paths: the largest input anywhere in a row bounds the int16 sums") {
+    // Small inputs except for one stretch of columns (past the first 32, away from the row's
+    // ends) with near-full-range values: the bound on a rounded product, and so how many
+    // products an int16 lane may sum, must come from those.
+    test_context context;
+    rng r(2207);
+    for (vx_size first_large : {vx_size{0}, vx_size{33}, vx_size{40}, vx_size{64}}) {
+        const std::vector<vx_size> in_dims{70, 3, 64}, w_dims{3, 3, 64, 8}, out_dims{70, 3, 8};
+        raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+        for (std::size_t i = 0; i < xv.size(); ++i) {
+            const vx_size col = i % 70;
+            const bool large = col >= first_large && col < first_large + 6;
+            xv[i] = large ? r.uniform(29000, 32767) * (r.uniform(0, 1) ? 1 : -1) : r.uniform(-2, 2);
+        }
+        for (auto& v : wv) v = r.uniform(150, 255);
+        vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
+        vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
+        vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
+        write_tensor(in, xv);
+        write_tensor(w, wv);
+        vx_graph graph = vxCreateGraph(context);
+        // Saturate: int16 lanes that wrapped would agree with the exact sums modulo 2^16.
+        vx_node node = vxConvolutionLayer(
+            graph, in, w, nullptr, 1, 1, 32, VX_CONVERT_POLICY_SATURATE,
+            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+        REQUIRE(node != nullptr);
+        const std::string kernel =
+            check_paths(context, graph, out, "large from column " + std::to_string(first_large));
+        CHECK_MESSAGE(int16_kernel(kernel), "column " << first_large << ": " << kernel);
+        vxReleaseNode(&node);
+        vxReleaseGraph(&graph);
+        vxReleaseTensor(&in);
+        vxReleaseTensor(&w);
+        vxReleaseTensor(&out);
+    }
+}
+
 TEST_CASE("kernel paths: fixed-point positions other than Q7.8") {
     test_context context;
     rng r(2203);
