@@ -66,9 +66,43 @@ runtime::TensorInfo runtime_info(const tensor_desc& d, bool as_image) {
         runtime::QuantizationInfo{q.scale, q.zero_point});
 }
 
+namespace {
+
+/// Calls `row(n, c, h, blocked_row, blocked_w_step)` for every (n, c, h) of a blocked tensor: the
+/// address of element (n, c, h, 0) and the element step between consecutive w.
+template <typename Row>
+void for_each_blocked_row(const runtime::TensorInfo& info, unsigned char* base, Row&& row) {
+    const std::int64_t w_step = info.stride_w();
+    for (std::int64_t n = 0; n < info.n(); ++n)
+        for (std::int64_t c = 0; c < info.c(); ++c)
+            for (std::int64_t h = 0; h < info.h(); ++h)
+                row(n, c, h, reinterpret_cast<float*>(base + info.offset_of(n, c, h, 0)), w_step);
+}
+
+/// Whether a host tensor is f32 with strides (the conversions then move rows directly).
+bool strided_f32(const tensor& t) {
+    return t.type() == dtype::f32 && t.desc().is_strided() && t.desc().rank() == 4;
+}
+
+}  // namespace
+
 void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst) {
     const runtime::TensorInfo info = runtime_info(src_desc);
     const auto* bytes = static_cast<const unsigned char*>(src);
+    if (strided_f32(dst)) {
+        const tensor_desc& d = dst.desc();
+        auto* out = static_cast<float*>(dst.data());
+        for_each_blocked_row(info, const_cast<unsigned char*>(bytes),
+                             [&](std::int64_t n, std::int64_t c, std::int64_t h, const float* row,
+                                 std::int64_t step) {
+                                 float* o =
+                                     out + n * d.stride(0) + c * d.stride(1) + h * d.stride(2);
+                                 const std::int64_t o_step = d.stride(3);
+                                 for (std::int64_t w = 0; w < info.w(); ++w)
+                                     o[w * o_step] = row[w * step];
+                             });
+        return;
+    }
     tessera::detail::for_each_index(dst.dims(), [&](const tessera::detail::index_t& i) {
         float v;
         std::memcpy(&v, bytes + info.offset_of(i[0], i[1], i[2], i[3]), sizeof v);
@@ -85,6 +119,18 @@ void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
     }
     auto* bytes = static_cast<unsigned char*>(dst);
     std::memset(bytes, 0, info.total_size_in_bytes());
+    if (strided_f32(src)) {
+        const tensor_desc& s = src.desc();
+        const auto* in = static_cast<const float*>(src.data());
+        for_each_blocked_row(
+            info, bytes,
+            [&](std::int64_t n, std::int64_t c, std::int64_t h, float* row, std::int64_t step) {
+                const float* i = in + n * s.stride(0) + c * s.stride(1) + h * s.stride(2);
+                const std::int64_t i_step = s.stride(3);
+                for (std::int64_t w = 0; w < info.w(); ++w) row[w * step] = i[w * i_step];
+            });
+        return;
+    }
     tessera::detail::for_each_index(src.dims(), [&](const tessera::detail::index_t& i) {
         const float v = static_cast<float>(
             numeric::load_real(src.type(), src.desc().quant(), src.address_of(i)));

@@ -168,12 +168,29 @@ void ReorderKernel::run(const Window& window, const ThreadInfo&) {
                             static_cast<std::size_t>(s.w() * kChannelBlock) * ses);
             continue;
         }
-        for (int64_t c = 0; c < c_total; ++c)
-            for (int64_t w = 0; w < s.w(); ++w) {
-                const float v =
-                    c < s.c() ? load_as_float(sb + s.offset_of(n, c, h, w), s.data_type()) : 0.0f;
-                store_from_float(db + d.offset_of(n, c, h, w), d.data_type(), v);
+        // Addresses once per channel row, then steps along w.
+        const int64_t s_step = s.stride_w() * static_cast<int64_t>(ses);
+        const int64_t d_step = d.stride_w() * static_cast<int64_t>(des);
+        const bool f32 = s.data_type() == DataType::f32 && d.data_type() == DataType::f32;
+        for (int64_t c = 0; c < c_total; ++c) {
+            uint8_t* dp = db + d.offset_of(n, c, h, 0);
+            if (c >= s.c()) {  // the blocked layout's padding channels
+                for (int64_t w = 0; w < s.w(); ++w)
+                    store_from_float(dp + w * d_step, d.data_type(), 0.0f);
+                continue;
             }
+            const uint8_t* sp = sb + s.offset_of(n, c, h, 0);
+            if (f32) {
+                const int64_t si = s.stride_w(), di = d.stride_w();
+                const auto* from = reinterpret_cast<const float*>(sp);
+                auto* to = reinterpret_cast<float*>(dp);
+                for (int64_t w = 0; w < s.w(); ++w) to[w * di] = from[w * si];
+                continue;
+            }
+            for (int64_t w = 0; w < s.w(); ++w)
+                store_from_float(dp + w * d_step, d.data_type(),
+                                 load_as_float(sp + w * s_step, s.data_type()));
+        }
     }
 }
 
