@@ -26,7 +26,7 @@ class partition_program final : public sdk::executable {
 
     void execute(const std::vector<sdk::buffer*>& buffers) override;
 
-    /// For tests: the precision each node's layer ran in (after the first execute).
+    /// For tests: the precision each node's layer runs in.
     std::vector<::myriad::Precision> precisions() const;
 
   private:
