@@ -118,6 +118,17 @@ void register_nn(mapper_table& t);
 void register_shape_ops(mapper_table& t);
 void register_folding(mapper_table& t);
 void register_reduce(mapper_table& t);
+void register_indexing(mapper_table& t);
+
+/// Slice's starts, ends, axes and steps (attributes before opset 10, constant inputs after), of
+/// one length, axes and steps filled in when absent.
+struct slice_arguments {
+    std::vector<std::int64_t> starts, ends, axes, steps;
+};
+slice_arguments read_slice_arguments(context& ctx);
+/// Slice and Gather of a tensor computed by the graph (ops_indexing.cpp).
+void map_slice_on_graph(context& ctx);
+void map_gather_on_graph(context& ctx);
 const mapper_table& mappers();
 
 // ---- host tensors (host_tensor.cpp) ----

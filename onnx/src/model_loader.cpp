@@ -334,6 +334,7 @@ const mapper_table& mappers() {
         register_nn(t);
         register_shape_ops(t);
         register_reduce(t);
+        register_indexing(t);
         return t;
     }();
     return table;

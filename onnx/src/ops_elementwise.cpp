@@ -1,8 +1,8 @@
 // ops_elementwise.cpp: ONNX element-wise ops onto Tessera's binary, unary and activation ops:
-// Add/Sub/Mul/Div/Min/Max/Sum/Mean with numpy broadcasting, Abs/Neg/Exp/Log/Sqrt/Reciprocal/Pow
-// (constant exponents 0.5, 1, 2, -1), and the activations (Relu, LeakyRelu, PRelu, Elu, Selu,
-// Tanh, Sigmoid, Softplus, Softsign, HardSigmoid, HardSwish, Mish, Clip). Constant operands are
-// folded at load.
+// Add/Sub/Mul/Div/Min/Max/Pow/Sum/Mean with numpy broadcasting, Abs/Neg/Exp/Log/Sqrt/Reciprocal/
+// Erf/Floor/Ceil/Round/Sign and the trigonometric and hyperbolic functions, and the activations
+// (Relu, LeakyRelu, PRelu, Elu, Selu, Tanh, Sigmoid, Softplus, Softsign, HardSigmoid, HardSwish,
+// Mish, ThresholdedRelu, Clip). Constant operands are folded at load.
 #include <cmath>
 
 #include "context.hpp"
@@ -139,24 +139,34 @@ void map_clip(context& ctx) {
     chain(ctx, {op::activation(activation_kind::clip, lo, hi)});
 }
 
+/// Pow: scalar constant exponents 2, 0.5 and -0.5 as square, sqrt and rsqrt; everything else as
+/// binary pow, the exponent converted to the base's dtype (ONNX allows them to differ).
 void map_pow(context& ctx) {
-    const auto& e = ctx.constant_input(1, "exponent");
-    if (e.num_elements() != 1) ctx.unsupported("Pow needs a scalar exponent");
-    const double p = e.real(0);
-    if (p == 2.0) return chain(ctx, {op::activation(activation_kind::square)});
-    if (p == 0.5) return chain(ctx, {op::unary(unary_kind::sqrt)});
-    if (p == 1.0) return chain(ctx, {op::activation(activation_kind::linear, 1.0f, 0.0f)});
-    if (p == -0.5) return chain(ctx, {op::unary(unary_kind::rsqrt)});
-    ctx.unsupported("op not in the Tessera op set yet: pow (exponent " + std::to_string(p) +
-                    "; exponents 0.5, -0.5, 1 and 2 are mapped)");
-}
-
-void map_reciprocal(context& ctx) {
-    const auto d = ctx.input_desc(0);
-    host_tensor one = make_host(onnx_type(d.type()), {});
-    set_real(one, 0, 1.0);
-    const auto c = ctx.constant_tensor(one, ctx.node_label + "/one");
-    ctx.emit(binary_for(ctx, binary_kind::div), {c, ctx.tensor_input(0)}, ctx.output_name(0));
+    if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    const tensor_desc base = ctx.input_desc(0);
+    if (ctx.input_is_constant(1)) {
+        const auto& e = ctx.constant_input(1, "exponent");
+        if (e.num_elements() == 1 && !ctx.input_is_constant(0) && is_floating(base.type())) {
+            const double p = e.real(0);
+            if (p == 2.0) return chain(ctx, {op::activation(activation_kind::square)});
+            if (p == 0.5) return chain(ctx, {op::unary(unary_kind::sqrt)});
+            if (p == -0.5) return chain(ctx, {op::unary(unary_kind::rsqrt)});
+        }
+        host_tensor converted = make_host(onnx_type(base.type()), e.dims);
+        for (std::int64_t i = 0; i < e.num_elements(); ++i) set_real(converted, i, e.real(i));
+        const auto exponent = ctx.constant_tensor(converted, ctx.node_label + "/exponent");
+        ctx.emit(binary_for(ctx, binary_kind::pow), {ctx.tensor_input(0), exponent},
+                 ctx.output_name(0));
+        return;
+    }
+    graph::tensor_id exponent = ctx.tensor_input(1);
+    const tensor_desc e = ctx.desc_of(exponent);
+    if (e.type() != base.type()) {
+        op::reorder r(tensor_desc(e.dims(), base.type()));
+        exponent = ctx.emit(r, {exponent});
+    }
+    ctx.emit(binary_for(ctx, binary_kind::pow), {ctx.tensor_input(0), exponent},
+             ctx.output_name(0));
 }
 
 void map_prelu(context& ctx) {
@@ -170,27 +180,6 @@ void map_prelu(context& ctx) {
         slope.dims()[0] == x.dims()[1])
         s = ctx.reshape(s, shape{count});
     ctx.emit(op::activation(activation_kind::prelu), {ctx.tensor_input(0), s}, ctx.output_name(0));
-}
-
-void map_softsign(context& ctx) {
-    const auto x = ctx.tensor_input(0);
-    const auto a = ctx.emit(op::activation(activation_kind::abs), {x});
-    const auto d = ctx.emit(op::activation(activation_kind::linear, 1.0f, 1.0f), {a});
-    ctx.emit(op::binary(binary_kind::div), {x, d}, ctx.output_name(0));
-}
-
-void map_hard_swish(context& ctx) {
-    const auto x = ctx.tensor_input(0);
-    const auto l = ctx.emit(op::activation(activation_kind::linear, 1.0f / 6.0f, 0.5f), {x});
-    const auto h = ctx.emit(op::activation(activation_kind::clip, 0.0f, 1.0f), {l});
-    ctx.emit(op::binary(binary_kind::mul), {x, h}, ctx.output_name(0));
-}
-
-void map_mish(context& ctx) {
-    const auto x = ctx.tensor_input(0);
-    const auto sp = ctx.emit(op::activation(activation_kind::soft_relu), {x});
-    const auto t = ctx.emit(op::activation(activation_kind::tanh), {sp});
-    ctx.emit(op::binary(binary_kind::mul), {x, t}, ctx.output_name(0));
 }
 
 }  // namespace
@@ -209,7 +198,23 @@ void register_elementwise(mapper_table& t) {
     t["Exp"] = [](context& c) { map_unary(c, unary_kind::exp); };
     t["Log"] = [](context& c) { map_unary(c, unary_kind::log); };
     t["Sqrt"] = [](context& c) { map_unary(c, unary_kind::sqrt); };
-    t["Reciprocal"] = map_reciprocal;
+    t["Reciprocal"] = [](context& c) { map_unary(c, unary_kind::reciprocal); };
+    t["Erf"] = [](context& c) { map_unary(c, unary_kind::erf); };
+    t["Floor"] = [](context& c) { map_unary(c, unary_kind::floor); };
+    t["Ceil"] = [](context& c) { map_unary(c, unary_kind::ceil); };
+    t["Round"] = [](context& c) { map_unary(c, unary_kind::round); };
+    t["Sign"] = [](context& c) { map_unary(c, unary_kind::sign); };
+    t["Sin"] = [](context& c) { map_unary(c, unary_kind::sin); };
+    t["Cos"] = [](context& c) { map_unary(c, unary_kind::cos); };
+    t["Tan"] = [](context& c) { map_unary(c, unary_kind::tan); };
+    t["Asin"] = [](context& c) { map_unary(c, unary_kind::asin); };
+    t["Acos"] = [](context& c) { map_unary(c, unary_kind::acos); };
+    t["Atan"] = [](context& c) { map_unary(c, unary_kind::atan); };
+    t["Sinh"] = [](context& c) { map_unary(c, unary_kind::sinh); };
+    t["Cosh"] = [](context& c) { map_unary(c, unary_kind::cosh); };
+    t["Asinh"] = [](context& c) { map_unary(c, unary_kind::asinh); };
+    t["Acosh"] = [](context& c) { map_unary(c, unary_kind::acosh); };
+    t["Atanh"] = [](context& c) { map_unary(c, unary_kind::atanh); };
     t["Pow"] = map_pow;
     t["Relu"] = [](context& c) { map_activation(c, op::activation(activation_kind::relu)); };
     t["Tanh"] = [](context& c) { map_activation(c, op::activation(activation_kind::tanh)); };
@@ -227,17 +232,23 @@ void register_elementwise(mapper_table& t) {
     t["Selu"] = [](context& c) {
         const float alpha = c.attr_float("alpha", 1.67326319217681884765625f);
         const float gamma = c.attr_float("gamma", 1.05070102214813232421875f);
-        chain(c, {op::activation(activation_kind::elu, alpha),
-                  op::activation(activation_kind::linear, gamma, 0.0f)});
+        map_activation(c, op::activation(activation_kind::selu, alpha, gamma));
     };
     t["HardSigmoid"] = [](context& c) {
         const float alpha = c.attr_float("alpha", 0.2f), beta = c.attr_float("beta", 0.5f);
-        chain(c, {op::activation(activation_kind::linear, alpha, beta),
-                  op::activation(activation_kind::clip, 0.0f, 1.0f)});
+        map_activation(c, op::activation(activation_kind::hard_sigmoid, alpha, beta));
     };
-    t["HardSwish"] = map_hard_swish;
-    t["Mish"] = map_mish;
-    t["Softsign"] = map_softsign;
+    t["HardSwish"] = [](context& c) {
+        map_activation(c, op::activation(activation_kind::hard_swish, 1.0f / 6.0f, 0.5f));
+    };
+    t["Mish"] = [](context& c) { map_activation(c, op::activation(activation_kind::mish)); };
+    t["Softsign"] = [](context& c) {
+        map_activation(c, op::activation(activation_kind::softsign));
+    };
+    t["ThresholdedRelu"] = [](context& c) {
+        map_activation(
+            c, op::activation(activation_kind::thresholded_relu, c.attr_float("alpha", 1.0f)));
+    };
     t["PRelu"] = map_prelu;
     t["Clip"] = map_clip;
 }

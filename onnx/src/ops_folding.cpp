@@ -1,6 +1,6 @@
 // ops_folding.cpp: ONNX ops that only compute shapes or constants, evaluated at load so the graph
 // reaching the backends is static: Constant, ConstantOfShape, Shape, Size, Range, and Gather and
-// Slice on constants (Tessera has no gather or slice op for computed tensors yet).
+// Slice on constants (on computed tensors they become Tessera's gather and slice ops).
 #include <cmath>
 
 #include "context.hpp"
@@ -111,8 +111,7 @@ std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& dims) {
 }
 
 void map_gather(context& ctx) {
-    if (!ctx.input_is_constant(0))
-        ctx.unsupported("op not in the Tessera op set yet: gather (on computed tensors)");
+    if (!ctx.input_is_constant(0)) return map_gather_on_graph(ctx);
     const auto& data = ctx.constant_input(0, "data");
     const auto& idx = ctx.constant_input(1, "indices");
     const int r = static_cast<int>(data.dims.size());
@@ -139,28 +138,11 @@ void map_gather(context& ctx) {
 }
 
 void map_slice(context& ctx) {
-    if (!ctx.input_is_constant(0))
-        ctx.unsupported("op not in the Tessera op set yet: slice (on computed tensors)");
+    if (!ctx.input_is_constant(0)) return map_slice_on_graph(ctx);
     const auto& data = ctx.constant_input(0, "data");
     const int r = static_cast<int>(data.dims.size());
-    std::vector<std::int64_t> starts, ends, axes, steps;
-    if (ctx.opset < 10) {
-        starts = ctx.attr_ints("starts");
-        ends = ctx.attr_ints("ends");
-        axes = ctx.attr_ints("axes");
-    } else {
-        starts = integers(ctx.constant_input(1, "starts"));
-        ends = integers(ctx.constant_input(2, "ends"));
-        if (ctx.has_input(3)) axes = integers(ctx.constant_input(3, "axes"));
-        if (ctx.has_input(4)) steps = integers(ctx.constant_input(4, "steps"));
-    }
-    if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i)
-            axes.push_back(static_cast<std::int64_t>(i));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() ||
-        steps.size() != starts.size())
-        ctx.unsupported("starts, ends, axes and steps differ in length");
+    const slice_arguments args = read_slice_arguments(ctx);
+    const auto &starts = args.starts, &ends = args.ends, &axes = args.axes, &steps = args.steps;
     std::vector<std::int64_t> begin(static_cast<std::size_t>(r), 0),
         step(static_cast<std::size_t>(r), 1), count = data.dims;
     for (std::size_t k = 0; k < starts.size(); ++k) {

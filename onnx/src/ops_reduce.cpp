@@ -1,6 +1,6 @@
 // ops_reduce.cpp: ONNX reductions onto chains of Tessera's single-axis reduce (ReduceMean, Sum,
 // Max, Min, Prod on any set of axes; SumSquare, L1, L2, LogSum, LogSumExp with element-wise
-// steps around the sum) and ArgMax/ArgMin (first index; the indices come out as int32).
+// steps around the sum) and ArgMax/ArgMin (first or last index; the indices come out as int32).
 #include <algorithm>
 
 #include "context.hpp"
@@ -61,12 +61,11 @@ void map_reduce(context& ctx, reduce_kind kind, pre before, post after) {
 }
 
 void map_arg(context& ctx, reduce_kind kind) {
-    if (ctx.attr_int("select_last_index", 0) != 0)
-        ctx.unsupported("select_last_index = 1 (Tessera's index reductions return the first)");
     const auto x = ctx.tensor_input(0);
     op::reduce r(kind);
     r.along(normalize_axis(ctx.attr_int("axis", 0), ctx.desc_of(x).rank(), "axis"))
-        .keep(ctx.attr_int("keepdims", 1) != 0);
+        .keep(ctx.attr_int("keepdims", 1) != 0)
+        .set_select_last_index(ctx.attr_int("select_last_index", 0) != 0);
     ctx.emit(r, {x}, ctx.output_name(0));
 }
 
