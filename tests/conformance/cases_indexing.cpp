@@ -231,6 +231,14 @@ case_list scan_cases(draw& d, int repeats) {
                              red,
                              {d.multiples(s, 0.5f, -2, 2)},
                              1});
+            // The innermost axis, where zDNN's reduce (first index only) would otherwise take it.
+            op::reduce inner(kind);
+            inner.along(-1).set_select_last_index(true);
+            cases.push_back({"reduce " + std::string(to_string(kind)),
+                             "select_last_index, last axis, ties (multiples of 0.5)",
+                             inner,
+                             {d.multiples(s, 0.5f, -2, 2)},
+                             1});
         }
         add_dtype_forms(
             cases,

@@ -62,6 +62,9 @@ support decide_reduce(const op::reduce& r, const std::vector<tensor_desc>& in,
                       const std::vector<tensor_desc>& out) {
     if (r.kind() > reduce_kind::max_idx)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN reduce has min, max and their indices only");
+    if (r.is_index() && r.select_last_index())
+        return decline(TSR_REASON_ATTRIBUTE,
+                       "zDNN reduce returns the first index of equal extremes");
     const int rank = in[0].rank();
     const int axis = r.axis() < 0 ? r.axis() + rank : r.axis();
     if (axis != rank - 1)
