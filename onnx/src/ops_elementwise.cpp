@@ -2,7 +2,7 @@
 // Add/Sub/Mul/Div/Min/Max/Pow/Sum/Mean with numpy broadcasting, Abs/Neg/Exp/Log/Sqrt/Reciprocal/
 // Erf/Floor/Ceil/Round/Sign and the trigonometric and hyperbolic functions, and the activations
 // (Relu, LeakyRelu, PRelu, Elu, Selu, Tanh, Sigmoid, Softplus, Softsign, HardSigmoid, HardSwish,
-// Mish, ThresholdedRelu, Clip). Constant operands are folded at load.
+// Mish, ThresholdedRelu, Celu (as elu scaled), Clip). Constant operands are folded at load.
 #include <cmath>
 
 #include "context.hpp"
@@ -244,6 +244,14 @@ void register_elementwise(mapper_table& t) {
     t["Mish"] = [](context& c) { map_activation(c, op::activation(activation_kind::mish)); };
     t["Softsign"] = [](context& c) {
         map_activation(c, op::activation(activation_kind::softsign));
+    };
+    t["Celu"] = [](context& c) {
+        // celu(x) = alpha * elu(x / alpha) with elu's alpha 1.
+        const float alpha = c.attr_float("alpha", 1.0f);
+        if (!(alpha != 0.0f)) c.unsupported("alpha 0");
+        chain(c, {op::activation(activation_kind::linear, 1.0f / alpha, 0.0f),
+                  op::activation(activation_kind::elu, 1.0f),
+                  op::activation(activation_kind::linear, alpha, 0.0f)});
     };
     t["ThresholdedRelu"] = [](context& c) {
         map_activation(
