@@ -23,6 +23,7 @@ void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
 void state_unary(router& r);            // unary (erf)
 void state_layer_norm(router& r);       // layer_norm (axes form)
+void state_reduce(router& r);           // reduce (sum, mean)
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
 
