@@ -124,3 +124,13 @@ TEST_CASE("slice, gather, expand, tile move raw elements of every dtype") {
     check_close(values(run1(op::tile({2}), {b})), {1, 0, 1, 0});
     check_close(values(run1(op::gather(0), {b, i32(shape{2}, {1, 1})})), {0, 0});
 }
+
+TEST_CASE("gather: an output too large for INT64_MAX bytes is an error, not an overflow") {
+    const std::int64_t huge = std::int64_t{1} << 40;
+    check_error(
+        [&] {
+            op::gather(0).infer(
+                {tensor_desc(shape{4, huge}, dtype::f32), tensor_desc(shape{huge, 4}, dtype::i32)});
+        },
+        {"gather", "tensor 'indices'", "INT64_MAX bytes"});
+}

@@ -141,12 +141,15 @@ struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
                                       std::to_string(data.rank() - 1 + indices.rank()) +
                                       " exceeds " + std::to_string(TSR_MAX_DIMS));
         }
-        if (data.dim(a) == 0 && indices.dims().num_elements() > 0)
+        bool any_index = true;
+        for (int i = 0; i < indices.rank(); ++i) any_index = any_index && indices.dim(i) > 0;
+        if (data.dim(a) == 0 && any_index)
             check.fail("data", "dim " + std::to_string(a) + " is 0: nothing to gather from");
         shape out;
         for (int i = 0; i < a; ++i) out.push_back(data.dim(i), data.dims().label(i));
         for (int i = 0; i < indices.rank(); ++i) out.push_back(indices.dim(i));
         for (int i = a + 1; i < data.rank(); ++i) out.push_back(data.dim(i), data.dims().label(i));
+        check.fits("indices", out, data.type());
         return {output_like(out, data)};
     }
 };
