@@ -59,6 +59,11 @@ endif()
 # Test executables are header-heavy (every source instantiates the graph compiler and reference
 # kernels again); compiling each as one unity source halves the suite's build time.
 option(TESSERA_UNITY_TESTS "Compile each test executable as a single unity translation unit" ON)
+# Plugins, the ONNX importer and the tool are many small sources that each parse the same headers;
+# compiled as unity sources they build in about half the time. Off by default so that each
+# source keeps being checked on its own; the CI scripts turn it on.
+option(TESSERA_UNITY_PLUGINS
+       "Compile each plugin, the ONNX importer and the tool as unity translation units" OFF)
 
 # tessera_add_doctest(<name> SOURCES ... LIBS ... [PROPERTIES ...]): a doctest executable
 # registered with CTest, one entry per test case, named "<name>: <test case>" so that cases of

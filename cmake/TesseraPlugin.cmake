@@ -10,6 +10,9 @@ function(tessera_add_plugin name)
   set(target tessera_plugin_${name})
   add_library(${target} MODULE ${ARG_SOURCES})
   set_property(GLOBAL APPEND PROPERTY TESSERA_PLUGIN_TARGETS ${target})
+  if(TESSERA_UNITY_PLUGINS)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
+  endif()
   target_link_libraries(${target} PRIVATE tessera::tessera ${ARG_LIBS})
   set_target_properties(${target} PROPERTIES
     PREFIX "lib"

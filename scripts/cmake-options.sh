@@ -4,11 +4,13 @@
 # same build/ builds and runs no test at all. TESSERA_BACKENDS is reset (-U) to the project's
 # default list, so that every backend the tree has is built.
 
-# Shared by every build folder: generator, every backend, unity test sources, no ThreadSanitizer.
+# Shared by every build folder: generator, every backend, unity sources for the tests, plugins,
+# importer and tool, no ThreadSanitizer.
 common_options=(
     -G Ninja
     -U TESSERA_BACKENDS
     -DTESSERA_UNITY_TESTS=ON
+    -DTESSERA_UNITY_PLUGINS=ON
     -DTESSERA_TSAN=OFF
 )
 

@@ -39,10 +39,6 @@ bool is_nhwc(const tensor_desc& d) {
     return true;
 }
 
-tensor_desc row_major(const tensor_desc& d) {
-    return d.with_layout(layout::row_major());
-}
-
 /// Declines tensors CLML ops cannot take: a dtype other than f32/f16, mixed dtypes, shapes
 /// without a CLML form; throws op_declined.
 void check_tensors(const std::vector<tensor_desc>& inputs,

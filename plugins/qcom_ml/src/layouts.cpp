@@ -63,6 +63,10 @@ cl_channel_type channel_type(dtype t) {
     }
 }
 
+tensor_desc row_major(const tensor_desc& d) {
+    return d.with_layout(layout::row_major());
+}
+
 bool is_optimal(const tensor_desc& d) {
     return d.is_opaque() && d.opaque_backend() == backend_name &&
            d.opaque_format() == optimal_format;

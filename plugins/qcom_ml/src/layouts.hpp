@@ -37,6 +37,9 @@ cl_channel_type channel_type(dtype t);
 
 /// Whether the descriptor is this backend's OPTIMAL layout.
 bool is_optimal(const tensor_desc& d);
+
+/// d in the row-major layout (shape and dtype kept).
+tensor_desc row_major(const tensor_desc& d);
 /// The descriptor in OPTIMAL layout with the given byte size.
 tensor_desc as_optimal(const tensor_desc& d, std::int64_t bytes);
 

@@ -114,6 +114,10 @@ tensor_desc matrix_operand(const tensor_desc& d) {
     return d.rank() == 2 ? choose(d, stick_format::d2(1)) : choose(d, stick_format::d3s());
 }
 
+zdnn_data_layouts matrix_layout(const tensor_desc& d) {
+    return d.rank() == 3 ? ZDNN_3DS : ZDNN_2D;
+}
+
 std::optional<stick_format> channels_last(const tensor_desc& d) {
     if (d.rank() == 4) return stick_format::nhwc();
     if (d.rank() == 2) return stick_format::d2(1);

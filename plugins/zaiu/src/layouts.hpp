@@ -69,6 +69,9 @@ bool row_major_format(const tensor_desc& d);
 /// Matmul-family operand layouts: 2D (m,n) unstacked, 3DS (s,m,n) stacked.
 tensor_desc matrix_operand(const tensor_desc& d);
 
+/// The zDNN layout of a matmul operand: ZDNN_3DS for a stack of matrices, else ZDNN_2D.
+zdnn_data_layouts matrix_layout(const tensor_desc& d);
+
 /// Channel-innermost layouts for [N, C] (2D) and [N, C, H, W] (NHWC).
 std::optional<stick_format> channels_last(const tensor_desc& d);
 

@@ -6,10 +6,6 @@ namespace tessera::plugins::qcom_ml {
 
 namespace {
 
-tensor_desc row_major(const tensor_desc& d) {
-    return d.with_layout(layout::row_major());
-}
-
 sdk::support query_reorder(const sdk::op_query& q) {
     if (q.inputs.size() != 1 || q.outputs.size() != 1)
         return sdk::support::declined(TSR_REASON_INVALID, "reorder takes one tensor");

@@ -130,10 +130,6 @@ class matmul_step final : public step {
     scratch zero_c_, product_;
 };
 
-zdnn_data_layouts matrix_layout(const tensor_desc& d) {
-    return d.rank() == 3 ? ZDNN_3DS : ZDNN_2D;
-}
-
 /// The setup every matmul-family step starts from: operands A, B and output Y.
 matmul_setup operands_of(const sdk::node& n) {
     matmul_setup s;

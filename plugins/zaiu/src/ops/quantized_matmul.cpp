@@ -76,9 +76,6 @@ support decide_quantized_matmul(const op::quantized_matmul& q, const std::vector
                         {in_format(out[0], g.stacks ? stick_format::d3s() : stick_format::d2(1))});
 }
 
-zdnn_data_layouts matrix_layout(const tensor_desc& d) {
-    return d.rank() == 3 ? ZDNN_3DS : ZDNN_2D;
-}
 zdnn_data_layouts vector_layout(const tensor_desc& d) {
     return d.rank() == 2 ? ZDNN_2DS : ZDNN_1D;
 }
