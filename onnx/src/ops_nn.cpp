@@ -153,7 +153,7 @@ void map_conv(context& ctx, bool transposed) {
     set_window(c, w);
     std::vector<graph::tensor_id> ids{x, wt};
     if (ctx.has_input(2)) {
-        c.has_bias = 1;
+        c.bias(true);
         ids.push_back(ctx.tensor_input(2));
     }
     emit_spatial(ctx, c, ids, spatial);
@@ -235,11 +235,10 @@ void map_layer_norm(context& ctx) {
 
 void map_lrn(context& ctx) {
     op::lrn l;
-    l.size = static_cast<std::int32_t>(ctx.attr_int("size", 0));
-    l.alpha = ctx.attr_float("alpha", 1e-4f);
-    l.beta = ctx.attr_float("beta", 0.75f);
-    l.bias = ctx.attr_float("bias", 1.0f);
-    l.alpha_scaled_by_size = 1;
+    l.window(static_cast<int>(ctx.attr_int("size", 0)))
+        .coefficients(ctx.attr_float("alpha", 1e-4f), ctx.attr_float("beta", 0.75f),
+                      ctx.attr_float("bias", 1.0f))
+        .scaled(true);
     produce(ctx, l, {0}, ctx.output_name(0));
 }
 
@@ -252,8 +251,8 @@ void map_gemm(context& ctx) {
     const auto& ad = ctx.desc_of(a);
     const auto& bd = ctx.desc_of(b);
     if (ad.rank() != 2 || bd.rank() != 2) ctx.unsupported("A and B must be 2-D");
-    const std::int64_t m = g.trans_a ? ad.dims()[1] : ad.dims()[0];
-    const std::int64_t n = g.trans_b ? bd.dims()[0] : bd.dims()[1];
+    const std::int64_t m = g.trans_a() ? ad.dims()[1] : ad.dims()[0];
+    const std::int64_t n = g.trans_b() ? bd.dims()[0] : bd.dims()[1];
     if (!ctx.has_input(2) || beta == 0.0f) {
         g.scales(alpha, 0.0f);
         ctx.emit(g, {a, b}, ctx.output_name(0));

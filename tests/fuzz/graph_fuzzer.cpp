@@ -76,10 +76,11 @@ tensor values(const shape& s, std::uint32_t seed) {
 /// integers, fuzz-chosen floats or raw 32-bit values.
 template <typename Op>
 Op mutated(fuzz_input& in) {
-    Op op;
-    const std::size_t fields = op.struct_size / 4;  // the C parameter struct, 4-byte fields
+    using params_t = typename Op::c_type;
+    params_t params = *static_cast<const params_t*>(Op().c_params());
+    const std::size_t fields = params.struct_size / 4;  // 4-byte fields
     const int changes = in.in_range(0, 3);
-    auto* bytes = reinterpret_cast<unsigned char*>(&op);
+    auto* bytes = reinterpret_cast<unsigned char*>(&params);
     for (int c = 0; c < changes && fields > 1; ++c) {
         const std::size_t field = 1 + static_cast<std::size_t>(in.in_range(0, 255)) % (fields - 1);
         std::int32_t value = 0;
@@ -94,7 +95,7 @@ Op mutated(fuzz_input& in) {
         }
         std::memcpy(bytes + field * 4, &value, sizeof value);
     }
-    return op;
+    return Op::from_c(&params);
 }
 
 /// One op of kind index `kind` in op_variant (the custom op excluded), with mutated parameters.

@@ -34,9 +34,9 @@ values_t conv_by_im2col(const tensor& x, const tensor& w, const op::conv2d& c) {
                         for (std::int64_t y = 0; y < oh; ++y)
                             for (std::int64_t xx = 0; xx < ow; ++xx) {
                                 const std::int64_t iy =
-                                    y * c.stride_h + ky * c.dilation_h - g.y.pad_before;
+                                    y * c.stride().h + ky * c.dilation().h - g.y.pad_before;
                                 const std::int64_t ix =
-                                    xx * c.stride_w + kx * c.dilation_w - g.x.pad_before;
+                                    xx * c.stride().w + kx * c.dilation().w - g.x.pad_before;
                                 if (iy < 0 || ix < 0 || iy >= h || ix >= wi) continue;
                                 const std::int64_t row = (ci * kh + ky) * kw + kx;
                                 cols[static_cast<std::size_t>(row * oh * ow + y * ow + xx)] =
@@ -199,10 +199,10 @@ TEST_CASE("conv2d: transposed convolution is the adjoint of convolution") {
                 return (in - 1) * s - pb - pa + d * (k - 1) + 1;
             };
             t.output_padding(
-                static_cast<int>(cfg.x[2] - natural(g.y.out, g.kh, t.stride_h, t.dilation_h,
-                                                    t.pad_top, t.pad_bottom)),
-                static_cast<int>(cfg.x[3] - natural(g.x.out, g.kw, t.stride_w, t.dilation_w,
-                                                    t.pad_left, t.pad_right)));
+                static_cast<int>(cfg.x[2] - natural(g.y.out, g.kh, t.stride().h, t.dilation().h,
+                                                    t.pads().top, t.pads().bottom)),
+                static_cast<int>(cfg.x[3] - natural(g.x.out, g.kw, t.stride().w, t.dilation().w,
+                                                    t.pads().left, t.pads().right)));
         }
         const tensor xt = run1(t, {v, w});
         REQUIRE(xt.dims() == x.dims());

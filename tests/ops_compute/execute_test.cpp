@@ -52,9 +52,9 @@ TEST_CASE("op_desc: kind, name and from_c for every compute op") {
         std::memcpy(&size, ops[i].c_params(), sizeof size);
         CHECK(std::memcmp(back.c_params(), ops[i].c_params(), size) == 0);
     }
-    CHECK(
-        op_desc::from_c(TSR_OP_GEMM, op::gemm().scales(2, 3).c_params()).get_if<op::gemm>()->beta ==
-        3.0f);
+    CHECK(op_desc::from_c(TSR_OP_GEMM, op::gemm().scales(2, 3).c_params())
+              .get_if<op::gemm>()
+              ->beta() == 3.0f);
 }
 
 TEST_CASE("execute: NHWC f32 and f16 inputs give the row-major result") {

@@ -128,7 +128,7 @@ TEST_CASE("pooling: integer average rounds the stored values, max keeps them") {
     CHECK(avg.type() == dtype::u8);
     CHECK(raw_values(avg)[0] == 3);  // 11 / 4 = 2.75 -> 3
     op::pooling to_zero(pooling_kind::global_average);
-    to_zero.rounding = TSR_ROUND_TO_ZERO;
+    to_zero.set_rounding(rounding_policy::to_zero);
     CHECK(raw_values(run1(to_zero, {x}))[0] == 2);
     CHECK(raw_values(run1(op::pooling(pooling_kind::global_max), {x}))[0] == 4);
     // Ties round to even: (1 + 2 + 2 + 4) / 4 = 2.25 -> 2; (1+2)/2 = 1.5 -> 2; (3+2)/2 = 2.5 -> 2.

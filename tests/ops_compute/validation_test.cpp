@@ -82,24 +82,24 @@ TEST_CASE("conv2d validation") {
             {img(1, 4, 1, 8), f32(shape{4, 2, 3, 3})},
             {"tensor 'src'", "dim 2 (H): transposed output extent"});
     op::conv2d bad_enum;
-    bad_enum.padding_mode = 7;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.padding_mode = 7; });
     rejects(bad_enum, {x, w}, {"unknown padding_mode value 7"});
     bad_enum = op::conv2d();
-    bad_enum.mode = 3;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.mode = 3; });
     rejects(bad_enum, {x, w}, {"unknown mode value 3"});
     rejects(op::conv2d().depthwise(), {x, f32(shape{8, 4, 3, 3})},
             {"tensor 'weights'", "dim 1 (C/groups) is 4, expected 1"});
     bad_enum = op::conv2d();
-    bad_enum.output_rounding = -1;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.output_rounding = -1; });
     rejects(bad_enum, {x, w}, {"unknown output_rounding value -1"});
     bad_enum = op::conv2d();
-    bad_enum.activation.kind = 99;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.activation.kind = 99; });
     rejects(bad_enum, {x, w}, {"unknown activation value 99"});
     bad_enum = op::conv2d();
-    bad_enum.rounding = 5;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.rounding = 5; });
     rejects(bad_enum, {x, w}, {"unknown rounding value 5"});
     bad_enum = op::conv2d();
-    bad_enum.has_bias = 2;
+    bad_enum = test::with_raw_params(bad_enum, [](auto& p) { p.has_bias = 2; });
     rejects(bad_enum, {x, w}, {"has_bias must be 0 or 1"});
 }
 
@@ -154,7 +154,7 @@ TEST_CASE("dense op validation") {
     rejects(op::matmul(), {f32(shape{1, 2, 3, 4}), f32(shape{4, 2})},
             {"tensor 'A'", "rank is 4, expected 2 to 3"});
     op::matmul bad;
-    bad.op = 7;
+    bad = test::with_raw_params(bad, [](auto& p) { p.op = 7; });
     rejects(bad, {f32(shape{3, 4}), f32(shape{4, 2}), f32(shape{2})}, {"unknown op value 7"});
 
     const tensor_desc qa(shape{2, 3}, dtype::i8, layout::row_major(), {0.5f, 0, 0});
@@ -183,10 +183,10 @@ TEST_CASE("pooling validation") {
     rejects(op::pooling(), {img(1, 2, 6, 6, dtype::boolean)},
             {"tensor 'src'", "dtype bool not allowed"});
     op::pooling bad;
-    bad.mode = 5;
+    bad = test::with_raw_params(bad, [](auto& p) { p.mode = 5; });
     rejects(bad, {x}, {"unknown mode value 5"});
     bad = op::pooling();
-    bad.padding_mode = 3;
+    bad = test::with_raw_params(bad, [](auto& p) { p.padding_mode = 3; });
     rejects(bad, {x}, {"unknown padding_mode value 3"});
     // Global pooling ignores kernel and stride.
     CHECK(op::pooling(pooling_kind::global_max).kernel(0, 0).infer({x})[0].dims() ==
@@ -206,7 +206,7 @@ TEST_CASE("normalisation validation") {
     rejects(op::batchnorm(), {f32(shape{3}), c3, c3},
             {"tensor 'src'", "rank is 1, expected 2 to 8"});
     op::batchnorm bn;
-    bn.mode = 4;
+    bn = test::with_raw_params(bn, [](auto& p) { p.mode = 4; });
     rejects(bn, {x, c3, c3}, {"unknown mode value 4"});
     rejects(op::batchnorm().eps(-1), {x, c3, c3}, {"epsilon must be >= 0"});
 
@@ -214,7 +214,7 @@ TEST_CASE("normalisation validation") {
     rejects(op::lrn().kind(lrn_kind::within_channel), {f32(shape{2, 3, 4})},
             {"tensor 'src'", "rank is 3, expected 4"});
     op::lrn l;
-    l.mode = 2;
+    l = test::with_raw_params(l, [](auto& p) { p.mode = 2; });
     rejects(l, {x}, {"unknown mode value 2"});
 
     rejects(op::layer_norm().from_axis(2).tensors(true, false), {x, f32(shape{4, 5})},
@@ -242,7 +242,7 @@ TEST_CASE("reduction and softmax validation") {
     rejects(op::reduce().along(2), {f32(shape{2, 3})},
             {"tensor 'src'", "axis 2 is out of range for rank 2"});
     op::reduce r;
-    r.op = 9;
+    r = test::with_raw_params(r, [](auto& p) { p.op = 9; });
     rejects(r, {f32(shape{2, 3})}, {"unknown op value 9"});
     CHECK(op::reduce(reduce_kind::max_idx).infer({f32(shape{2, 3})})[0].type() == dtype::i32);
     CHECK(op::reduce().keep(false).infer({f32(shape{2, 3})})[0].dims() == shape{2});
@@ -268,15 +268,15 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
                              .batchnorm(true, 0.01f)
                              .fuse(activation_kind::clip, -1, 1);
     const op::conv2d back = op::conv2d::from_c(c.c_params());
-    CHECK(back.stride_h == 2);
-    CHECK(back.stride_w == 3);
-    CHECK(back.pad_right == 4);
+    CHECK(back.stride().h == 2);
+    CHECK(back.stride().w == 3);
+    CHECK(back.pads().right == 4);
     CHECK(back.group_count() == 2);
-    CHECK(back.dilation_h == 2);
-    CHECK(back.has_bias == 1);
-    CHECK(back.bn_epsilon == 0.01f);
+    CHECK(back.dilation().h == 2);
+    CHECK(back.has_bias());
+    CHECK(back.bn_epsilon() == 0.01f);
     CHECK(back.fused_activation().kind == activation_kind::clip);
-    CHECK(back.activation.b == 1.0f);
+    CHECK(back.fused_activation().b == 1.0f);
     CHECK(op::conv2d::op_kind == TSR_OP_CONV2D);
     // An older, shorter struct keeps the defaults of the fields it lacks.
     tsr_softmax_params old{};
@@ -284,11 +284,12 @@ TEST_CASE("parameter structs round-trip through the C ABI") {
     old.axis = 1;
     old.axis_count = 2;
     const op::softmax s = op::softmax::from_c(&old);
-    CHECK(s.axis == 1);
-    CHECK(s.axis_count == 2);
-    CHECK(s.log == 0);
-    CHECK(s.beta == 1.0f);  // past the old writer's struct_size: the default
-    CHECK(s.struct_size == sizeof(tsr_softmax_params));
+    CHECK(s.axis() == 1);
+    CHECK(s.axis_count() == 2);
+    CHECK_FALSE(s.log());
+    CHECK(s.beta() == 1.0f);  // past the old writer's struct_size: the default
+    CHECK(static_cast<const tsr_softmax_params*>(s.c_params())->struct_size ==
+          sizeof(tsr_softmax_params));
     const op::quantized_matmul q = op::quantized_matmul::from_c(
         op::quantized_matmul().clip(-5, 9).output_quantization(0.5f, 3).c_params());
     CHECK(q.clip_min() == -5);

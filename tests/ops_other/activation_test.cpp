@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/activation.hpp"
 
@@ -118,7 +119,7 @@ TEST_CASE("activation: NaN propagation") {
 TEST_CASE("activation: validation names op, tensor and dimension") {
     const tensor_desc src(shape::nchw(1, 3, 4, 4), dtype::f32);
     activation bad;
-    bad.act.kind = 99;
+    bad = test::with_raw_params(bad, [](auto& p) { p.act.kind = 99; });
     check_error([&] { bad.infer({src}); }, {"activation", "unknown activation kind value 99"});
     check_error([&] { activation(activation_kind::prelu).infer({src}); },
                 {"activation", "expects 2 inputs, got 1"});

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/elementwise.hpp"
 
@@ -188,13 +189,13 @@ TEST_CASE("binary: validation names op, tensor and dimension") {
         {"tensor 'B'", "dim 0 is 4, not broadcastable against 2"});
     check_error([&] { binary().infer({a}); }, {"expects 2 to 3 inputs, got 1"});
     binary bad;
-    bad.op = 17;
+    bad = test::with_raw_params(bad, [](auto& p) { p.op = 17; });
     check_error([&] { bad.infer({a, a}); }, {"unknown binary op value 17"});
     bad = binary();
-    bad.rounding = 5;
+    bad = test::with_raw_params(bad, [](auto& p) { p.rounding = 5; });
     check_error([&] { bad.infer({a, a}); }, {"unknown rounding value 5"});
     bad = binary();
-    bad.overflow = -1;
+    bad = test::with_raw_params(bad, [](auto& p) { p.overflow = -1; });
     check_error([&] { bad.infer({a, a}); }, {"unknown overflow value -1"});
     check_error([&] { binary().set_alpha(std::nanf("")).infer({a, a}); }, {"must be finite"});
     check_error(

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/op_desc.hpp"  // every op descriptor
 
@@ -138,13 +139,15 @@ TEST_CASE("conv2d: dilation and stride products past INT64_MAX are rejected") {
     const tensor_desc src(shape::nchw(1, 1, two_pow(40), 1), dtype::f32);
     const tensor_desc weights(shape::nchw(1, 1, two_pow(40), 1), dtype::f32);
     op::conv2d dilated;
-    dilated.dilation_h = std::numeric_limits<std::int32_t>::max();
+    dilated = test::with_raw_params(
+        dilated, [](auto& p) { p.dilation_h = std::numeric_limits<std::int32_t>::max(); });
     check_named([&] { dilated.infer({src, weights}); }, "conv2d", "weights", "does not fit int64");
 
     const tensor_desc one(shape::nchw(1, 1, 1, 1), dtype::f32);
     op::conv2d transposed;
     transposed.transposed().padding(padding_kind::same);
-    transposed.stride_h = std::numeric_limits<std::int32_t>::max();
+    transposed = test::with_raw_params(
+        transposed, [](auto& p) { p.stride_h = std::numeric_limits<std::int32_t>::max(); });
     check_named([&] { transposed.infer({src, one}); }, "conv2d", "src", "does not fit int64");
 }
 
@@ -160,8 +163,10 @@ TEST_CASE("op_desc: an output the descriptor itself rejects still names the op")
     // Padding just below a kernel of INT32_MAX gives a (2^31 - 1)^2 output: 2^64 bytes of f32.
     op::pooling pool;
     pool.kernel(std::numeric_limits<int>::max(), std::numeric_limits<int>::max());
-    pool.pad_top = pool.pad_bottom = std::numeric_limits<std::int32_t>::max() - 1;
-    pool.pad_left = pool.pad_right = std::numeric_limits<std::int32_t>::max() - 1;
+    pool = test::with_raw_params(pool, [](auto& p) {
+        p.pad_top = p.pad_bottom = std::numeric_limits<std::int32_t>::max() - 1;
+        p.pad_left = p.pad_right = std::numeric_limits<std::int32_t>::max() - 1;
+    });
     const tensor_desc src(shape::nchw(1, 1, 1, 1), dtype::f32);
     try {
         tessera::op_desc(pool).infer({src});

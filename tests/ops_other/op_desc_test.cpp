@@ -68,7 +68,7 @@ TEST_CASE("op_desc: kind, name and ABI round trip of every op of this family") {
 
 TEST_CASE("op_desc: a shorter (older) binary struct keeps the newer fields' defaults") {
     op::binary b(binary_kind::sub);
-    b.alpha = 3;
+    b.set_alpha(3);
     b.set_rounding(rounding_policy::to_zero);
     tsr_binary_params p = *static_cast<const tsr_binary_params*>(b.c_params());
     p.struct_size = static_cast<std::uint32_t>(offsetof(tsr_binary_params, rounding));
@@ -76,10 +76,11 @@ TEST_CASE("op_desc: a shorter (older) binary struct keeps the newer fields' defa
     const auto* back = d.get_if<op::binary>();
     REQUIRE(back);
     CHECK(back->kind() == binary_kind::sub);
-    CHECK(back->alpha == 3);
-    CHECK(back->rounding == TSR_ROUND_TO_NEAREST_EVEN);
-    CHECK(back->overflow == TSR_OVERFLOW_SATURATE);
-    CHECK(back->struct_size == sizeof(tsr_binary_params));
+    CHECK(back->alpha() == 3);
+    CHECK(back->rounding() == rounding_policy::to_nearest_even);
+    CHECK(back->overflow() == overflow_policy::saturate);
+    CHECK(static_cast<const tsr_binary_params*>(back->c_params())->struct_size ==
+          sizeof(tsr_binary_params));
 }
 
 TEST_CASE("execute: NHWC inputs and outputs, logical dims unchanged") {

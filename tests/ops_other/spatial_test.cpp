@@ -57,7 +57,7 @@ TEST_CASE("depth_to_space: shapes and validation") {
         },
         {"tensor 'src'", "rank is 3, expected 4"});
     op::depth_to_space bad(1);
-    bad.mode = 2;
+    bad = test::with_raw_params(bad, [](auto& p) { p.mode = 2; });
     check_error([&] { bad.infer({x}); }, {"unknown mode value 2"});
 }
 
@@ -185,6 +185,6 @@ TEST_CASE("pad: validation") {
         [&] { op::pad({1}, {1}, pad_kind::edge).infer({tensor_desc(shape{0}, dtype::f32)}); },
         {"edge padding needs an element"});
     op::pad bad;
-    bad.mode = 4;
+    bad = test::with_raw_params(bad, [](auto& p) { p.mode = 4; });
     check_error([&] { bad.infer({x}); }, {"unknown pad mode value 4"});
 }

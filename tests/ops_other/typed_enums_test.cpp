@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/raw_params.hpp"
 #include "tessera/ops/kinds.hpp"
 #include "tessera/ops/op_desc.hpp"
 
@@ -78,47 +79,47 @@ TEST_CASE("typed enums convert exactly to and from the ABI values") {
 TEST_CASE("typed constructors and setters set the same ABI fields as the C enums") {
     const op::activation a(activation_kind::tanh);
     const op::activation ac(TSR_ACT_TANH);
-    CHECK(a.act.kind == ac.act.kind);
-    CHECK(a.act.a == 1.0f);  // tanh's usual parameters
-    CHECK(a.act.b == 1.0f);
+    CHECK(a.spec().kind == ac.spec().kind);
+    CHECK(a.spec().a == 1.0f);  // tanh's usual parameters
+    CHECK(a.spec().b == 1.0f);
     CHECK(a.kind() == activation_kind::tanh);
     const op::activation leaky(activation_kind::leaky_relu, 0.25f);
-    CHECK(leaky.act.kind == TSR_ACT_LEAKY_RELU);
-    CHECK(leaky.act.a == 0.25f);
+    CHECK(leaky.spec().kind == activation_kind::leaky_relu);
+    CHECK(leaky.spec().a == 0.25f);
 
     const op::pooling p = op::pooling(pooling_kind::average_exclude_padding)
                               .padding(padding_kind::same)
                               .rounding_mode(output_rounding::ceil);
-    CHECK(p.mode == TSR_POOL_AVERAGE_EXCLUDE_PADDING);
-    CHECK(p.padding_mode == TSR_PADDING_SAME);
-    CHECK(p.output_rounding == TSR_OUTPUT_CEIL);
+    CHECK(p.kind() == pooling_kind::average_exclude_padding);
+    CHECK(p.padding() == padding_kind::same);
+    CHECK(p.rounding_mode() == output_rounding::ceil);
     CHECK(p.kind() == pooling_kind::average_exclude_padding);
 
     const op::binary b = op::binary(binary_kind::sub)
                              .set_rounding(rounding_policy::to_zero)
                              .set_overflow(overflow_policy::wrap);
-    CHECK(b.op == TSR_BINARY_SUB);
-    CHECK(b.rounding == TSR_ROUND_TO_ZERO);
-    CHECK(b.overflow == TSR_OVERFLOW_WRAP);
-    CHECK(op::unary(unary_kind::rsqrt, 1e-3f).op == TSR_UNARY_RSQRT);
+    CHECK(b.kind() == binary_kind::sub);
+    CHECK(b.rounding() == rounding_policy::to_zero);
+    CHECK(b.overflow() == overflow_policy::wrap);
+    CHECK(op::unary(unary_kind::rsqrt, 1e-3f).kind() == unary_kind::rsqrt);
     CHECK(op::unary(unary_kind::rsqrt, 1e-3f).epsilon() == 1e-3f);
-    CHECK(op::reduce(reduce_kind::mean).op == TSR_REDUCE_MEAN);
-    CHECK(op::matmul().operation(matmul_kind::greater).op == TSR_MATMUL_GREATER);
+    CHECK(op::reduce(reduce_kind::mean).kind() == reduce_kind::mean);
+    CHECK(op::matmul().operation(matmul_kind::greater).kind() == matmul_kind::greater);
     CHECK(op::moments().correction(bessel_correction::sample).bessel() ==
           bessel_correction::sample);
-    CHECK(op::depth_to_space(3, depth_to_space_kind::crd).mode == TSR_DEPTH_TO_SPACE_CRD);
+    CHECK(op::depth_to_space(3, depth_to_space_kind::crd).kind() == depth_to_space_kind::crd);
     CHECK(op::depth_to_space(3, depth_to_space_kind::crd).block_size() == 3);
-    CHECK(op::pad({1}, {2}, pad_kind::reflect).mode == TSR_PAD_REFLECT);
+    CHECK(op::pad({1}, {2}, pad_kind::reflect).kind() == pad_kind::reflect);
     CHECK(op::lstm(rnn_direction::bidirectional).direction() == rnn_direction::bidirectional);
     CHECK_FALSE(op::gru(rnn_direction::backward, false).all_timesteps());
-    CHECK(op::lrn().kind(lrn_kind::within_channel).mode == TSR_LRN_WITHIN_CHANNEL);
+    CHECK(op::lrn().kind(lrn_kind::within_channel).kind() == lrn_kind::within_channel);
     const op::conv2d c = op::conv2d()
                              .fuse(activation_kind::relu6)
                              .policies(rounding_policy::to_zero, overflow_policy::wrap);
-    CHECK(c.activation.kind == TSR_ACT_RELU6);
-    CHECK(c.rounding == TSR_ROUND_TO_ZERO);
-    CHECK(c.overflow == TSR_OVERFLOW_WRAP);
-    CHECK(op::batchnorm().fuse(activation_kind::clip, 0.0f, 6.0f).activation.b == 6.0f);
+    CHECK(c.fused_activation().kind == activation_kind::relu6);
+    CHECK(c.rounding() == rounding_policy::to_zero);
+    CHECK(c.overflow() == overflow_policy::wrap);
+    CHECK(op::batchnorm().fuse(activation_kind::clip, 0.0f, 6.0f).fused_activation().b == 6.0f);
 }
 
 TEST_CASE("op descriptions print names, not numbers") {
@@ -141,6 +142,7 @@ TEST_CASE("op descriptions print names, not numbers") {
     CHECK(op_desc(op::softmax()).describe() == "softmax");
     CHECK(op_desc(op::fully_connected()).describe() == "fully_connected");
     op::activation raw;
-    raw.act.kind = 77;  // a raw ABI value outside the enum
+    raw = test::with_raw_params(
+        raw, [](auto& p) { p.act.kind = 77; });  // a raw ABI value outside the enum
     CHECK(op_desc(raw).describe() == "activation(unknown)");
 }

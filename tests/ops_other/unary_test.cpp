@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "common/raw_params.hpp"
 #include "helpers.hpp"
 #include "tessera/ops/elementwise.hpp"
 
@@ -53,7 +54,7 @@ TEST_CASE("unary: integers use real values and saturate") {
 TEST_CASE("unary: validation") {
     const tensor_desc x(shape{2}, dtype::f32);
     unary bad;
-    bad.op = 40;
+    bad = test::with_raw_params(bad, [](auto& p) { p.op = 40; });
     check_error([&] { bad.infer({x}); }, {"unary", "unknown unary op value 40"});
     check_error([&] { unary(unary_kind::rsqrt, -1.0f).infer({x}); },
                 {"unary", "epsilon", "must be finite and >= 0"});

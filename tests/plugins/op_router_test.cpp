@@ -27,13 +27,13 @@ toy_router stated_router() {
     toy_router r("toy");
     r.state<op::softmax>(
         [](const op::softmax& s, const descs& in) {
-            if (s.log) return sdk::support::declined(TSR_REASON_ATTRIBUTE, "no log-softmax");
+            if (s.log()) return sdk::support::declined(TSR_REASON_ATTRIBUTE, "no log-softmax");
             sdk::support ok = sdk::support::native();
             ok.inputs = in;
             return ok;
         },
         [](const op::softmax& s, int id) {
-            return std::make_unique<toy_step>(toy_step{s.log ? "log-softmax" : "softmax", id});
+            return std::make_unique<toy_step>(toy_step{s.log() ? "log-softmax" : "softmax", id});
         });
     r.state<op::binary>(
         [](const op::binary& b, const descs&) {
@@ -60,7 +60,7 @@ TEST_CASE("op_router: a stated op gets its own rule, with the op's attributes an
     CHECK(s.inputs[0] == x);
 
     op::softmax logsm;
-    logsm.log = 1;
+    logsm.logarithmic();
     const sdk::support l = r.query(logsm, descs{x});
     CHECK(l.level == TSR_SUPPORT_NONE);
     CHECK(l.reason == TSR_REASON_ATTRIBUTE);

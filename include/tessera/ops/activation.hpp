@@ -92,7 +92,7 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
 
     activation() {
         act = tsr_activation_spec{TSR_ACT_RELU, 0.0f, 0.0f};
-        propagate_nan = 1;
+        raw().propagate_nan = 1;
     }
     /// The kind with its usual parameters: tanh a = b = 1 (plain tanh), linear a = 1 (identity),
     /// elu a = 1, hard_sigmoid a = 0.2 b = 0.5, hard_swish a = 1/6 b = 0.5, selu ONNX's alpha and
@@ -163,22 +163,27 @@ struct activation : pod_op<activation, tsr_activation_params, TSR_OP_ACTIVATION>
     float b() const { return act.b; }
     /// zDNN's clipping_value: y = min(f(x), value) when value > 0; 0 disables it.
     activation& set_clipping_value(float value) {
-        clipping_value = value;
+        raw().clipping_value = value;
         return *this;
     }
     activation& set_propagate_nan(bool on) {
-        propagate_nan = on ? 1 : 0;
+        raw().propagate_nan = on ? 1 : 0;
         return *this;
     }
+
+    /// Whether a NaN input gives NaN (default) rather than 0 (CLML).
+    bool propagate_nan() const { return raw().propagate_nan != 0; }
+    /// zDNN's clipping_value: y = min(f(x), value) when value > 0; 0: no clipping.
+    float clipping_value() const { return raw().clipping_value; }
 
     bool has_slope() const { return act.kind == TSR_ACT_PRELU; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check_activation_spec(check, act);
-        check_flag(check, "propagate_nan", propagate_nan);
-        if (!std::isfinite(clipping_value) || clipping_value < 0) {
-            check.fail("", "clipping_value is " + std::to_string(clipping_value) +
+        check_flag(check, "propagate_nan", raw().propagate_nan);
+        if (!std::isfinite(raw().clipping_value) || raw().clipping_value < 0) {
+            check.fail("", "clipping_value is " + std::to_string(raw().clipping_value) +
                                ", must be finite and >= 0");
         }
         const std::size_t n = has_slope() ? 2 : 1;

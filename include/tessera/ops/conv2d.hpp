@@ -33,6 +33,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                 window_setters<conv2d>,
                 epilogue_setters<conv2d> {
     static constexpr std::string_view name = "conv2d";
+    friend struct window_setters<conv2d>;
+    friend struct epilogue_setters<conv2d>;
 
     conv2d() {
         mode = TSR_CONV_DIRECT;
@@ -41,10 +43,10 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
         dilation_h = dilation_w = 1;
         tsr_conv2d_params::groups = 1;
         output_rounding = TSR_OUTPUT_FLOOR;
-        bn_epsilon = 1e-5f;
+        raw().bn_epsilon = 1e-5f;
         activation = {TSR_ACT_NONE, 0.0f, 0.0f};
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
-        overflow = TSR_OVERFLOW_SATURATE;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().overflow = TSR_OVERFLOW_SATURATE;
     }
 
     conv2d& dilation(int h, int w) {
@@ -62,6 +64,18 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
     int groups() const { return raw().groups; }
     /// Direct, transposed or depthwise (throws for a raw mode outside the enum).
     conv_kind kind() const { return tessera::from_c<conv_kind>(mode); }
+    /// Spacing of the kernel taps, height then width (1: dense kernel).
+    hw dilation() const { return {raw().dilation_h, raw().dilation_w}; }
+    /// Whether a bias input is added.
+    bool has_bias() const { return raw().has_bias != 0; }
+    /// Whether a batchnorm (mean, variance, scale, shift inputs) is fused after the bias.
+    bool fuse_batchnorm() const { return raw().fuse_batchnorm != 0; }
+    /// Variance epsilon of the fused batchnorm.
+    float bn_epsilon() const { return raw().bn_epsilon; }
+    /// Integer outputs: how results round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
+    /// Integer outputs: what happens on overflow (throws for a raw value outside the enum).
+    overflow_policy overflow() const { return tessera::from_c<overflow_policy>(raw().overflow); }
     /// Transposed only: extra output rows at the bottom.
     int output_padding_h() const { return raw().output_padding_h; }
     /// Transposed only: extra output columns at the right.
@@ -81,8 +95,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
         return *this;
     }
     conv2d& batchnorm(bool b = true, float epsilon = 1e-5f) {
-        fuse_batchnorm = b ? 1 : 0;
-        bn_epsilon = epsilon;
+        raw().fuse_batchnorm = b ? 1 : 0;
+        raw().bn_epsilon = epsilon;
         return *this;
     }
 
@@ -92,8 +106,8 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
     };
     input_slots slots() const {
         input_slots s;
-        if (has_bias) s.bias = s.count++;
-        if (fuse_batchnorm) {
+        if (raw().has_bias) s.bias = s.count++;
+        if (raw().fuse_batchnorm) {
             s.mean = s.count++;
             s.variance = s.count++;
             s.scale = s.count++;
@@ -203,7 +217,7 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                 check_float_like(check, "bias", b, src);
             }
         }
-        if (fuse_batchnorm) {
+        if (raw().fuse_batchnorm) {
             if (!is_floating(src.type()))
                 check.fail("src", "fused batchnorm needs a floating type");
             const char* names[] = {"mean", "variance", "scale", "shift"};
@@ -230,9 +244,9 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
         check.enum_in_range("mode", mode, TSR_CONV_DIRECT, TSR_CONV_DEPTHWISE);
         check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
         check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
-        check_policies(check, rounding, overflow);
-        check_bool(check, "has_bias", has_bias);
-        check_bool(check, "fuse_batchnorm", fuse_batchnorm);
+        check_policies(check, raw().rounding, raw().overflow);
+        check_bool(check, "has_bias", raw().has_bias);
+        check_bool(check, "fuse_batchnorm", raw().fuse_batchnorm);
         check.positive("stride_h", stride_h);
         check.positive("stride_w", stride_w);
         check.positive("dilation_h", dilation_h);
@@ -263,7 +277,7 @@ struct conv2d : pod_op<conv2d, tsr_conv2d_params, TSR_OP_CONV2D>,
                                 raw().output_padding_w >= std::max(stride_w, dilation_w))) {
             check.fail("", "output_padding must be smaller than the stride or the dilation");
         }
-        if (!(bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");
+        if (!(raw().bn_epsilon >= 0.0f)) check.fail("", "bn_epsilon must be >= 0");
     }
 
     /// Output extent of a transposed convolution: the input extent of the direct convolution

@@ -48,11 +48,11 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
 
     binary() {
         op = TSR_BINARY_ADD;
-        alpha = 1.0f;
-        beta = 1.0f;
-        gamma = 0.0f;
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
-        overflow = TSR_OVERFLOW_SATURATE;
+        raw().alpha = 1.0f;
+        raw().beta = 1.0f;
+        raw().gamma = 0.0f;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().overflow = TSR_OVERFLOW_SATURATE;
     }
     explicit binary(tsr_binary_op o) : binary() { op = o; }
 
@@ -65,42 +65,55 @@ struct binary : pod_op<binary, tsr_binary_params, TSR_OP_BINARY> {
     /// The operation as a typed value (throws for a raw value outside the enum).
     binary_kind kind() const { return tessera::from_c<binary_kind>(op); }
     binary& set_alpha(float v) {
-        alpha = v;
+        raw().alpha = v;
         return *this;
     }
     binary& set_beta(float v) {
-        beta = v;
+        raw().beta = v;
         return *this;
     }
     binary& set_gamma(float v) {
-        gamma = v;
+        raw().gamma = v;
         return *this;
     }
     /// OpenVX multiply's scale factor (stored as alpha).
     binary& set_scale(float v) {
-        alpha = v;
+        raw().alpha = v;
         return *this;
     }
     binary& set_rounding(tsr_rounding r) {
-        rounding = r;
+        raw().rounding = r;
         return *this;
     }
     binary& set_overflow(tsr_overflow o) {
-        overflow = o;
+        raw().overflow = o;
         return *this;
     }
     binary& set_rounding(rounding_policy r) { return set_rounding(to_c(r)); }
     binary& set_overflow(overflow_policy o) { return set_overflow(to_c(o)); }
 
+    /// Scale of A (OpenVX multiply's scale).
+    float alpha() const { return raw().alpha; }
+    /// Scale of B.
+    float beta() const { return raw().beta; }
+    /// Scale of C, the output's previous content (0: C is not read).
+    float gamma() const { return raw().gamma; }
+    /// Integer outputs: how results round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
+    /// Integer outputs: what happens on overflow (throws for a raw value outside the enum).
+    overflow_policy overflow() const { return tessera::from_c<overflow_policy>(raw().overflow); }
+
     /// Whether C is read (gamma != 0).
-    bool uses_c() const { return gamma != 0.0f; }
+    bool uses_c() const { return raw().gamma != 0.0f; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("binary op", op, TSR_BINARY_ADD, TSR_BINARY_POW);
-        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
-        check.enum_in_range("overflow", overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
-        if (!std::isfinite(alpha) || !std::isfinite(beta) || !std::isfinite(gamma)) {
+        check.enum_in_range("rounding", raw().rounding, TSR_ROUND_TO_ZERO,
+                            TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("overflow", raw().overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
+        if (!std::isfinite(raw().alpha) || !std::isfinite(raw().beta) ||
+            !std::isfinite(raw().gamma)) {
             check.fail("", "alpha, beta and gamma must be finite");
         }
         check.count(inputs, uses_c() ? 3 : 2, 3);

@@ -27,22 +27,34 @@ struct fully_connected
     : pod_op<fully_connected, tsr_fully_connected_params, TSR_OP_FULLY_CONNECTED>,
       epilogue_setters<fully_connected> {
     static constexpr std::string_view name = "fully_connected";
+    friend struct epilogue_setters<fully_connected>;
 
     fully_connected() {
-        first_flatten_axis = 1;
+        raw().first_flatten_axis = 1;
         activation = {TSR_ACT_NONE, 0.0f, 0.0f};
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
-        overflow = TSR_OVERFLOW_SATURATE;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().overflow = TSR_OVERFLOW_SATURATE;
     }
 
     fully_connected& flatten_from(int axis) {
-        first_flatten_axis = axis;
+        raw().first_flatten_axis = axis;
         return *this;
     }
     fully_connected& transposed_weights(bool t = true) {
-        weights_transposed = t ? 1 : 0;
+        raw().weights_transposed = t ? 1 : 0;
         return *this;
     }
+
+    /// src dims from this one on form the inner size; negative counts from the end.
+    int first_flatten_axis() const { return raw().first_flatten_axis; }
+    /// Whether the weights are [I, O] rather than [O, I].
+    bool weights_transposed() const { return raw().weights_transposed != 0; }
+    /// Whether a bias input is added.
+    bool has_bias() const { return raw().has_bias != 0; }
+    /// Integer outputs: how results round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
+    /// Integer outputs: what happens on overflow (throws for a raw value outside the enum).
+    overflow_policy overflow() const { return tessera::from_c<overflow_policy>(raw().overflow); }
 
     /// Rows (flattened batch), inner size I and outputs O after validation.
     struct geometry_t {
@@ -51,20 +63,21 @@ struct fully_connected
     };
     geometry_t geometry(const tensor_desc& src, const tensor_desc& weights) const {
         const checker check{name};
-        check_bool(check, "weights_transposed", weights_transposed);
-        check_bool(check, "has_bias", has_bias);
-        check_policies(check, rounding, overflow);
+        check_bool(check, "weights_transposed", raw().weights_transposed);
+        check_bool(check, "has_bias", raw().has_bias);
+        check_policies(check, raw().rounding, raw().overflow);
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         geometry_t g;
-        g.axis = normalize_axis(check, "src", "first_flatten_axis", first_flatten_axis, src.rank());
+        g.axis = normalize_axis(check, "src", "first_flatten_axis", raw().first_flatten_axis,
+                                src.rank());
         for (int i = 0; i < src.rank(); ++i) {
             auto& part = i < g.axis ? g.rows : g.inner;
             part = check.mul("src", part, src.dim(i));
         }
         check.rank("weights", weights, 2);
         check.positive_dims("weights", weights);
-        const int in_dim = weights_transposed ? 0 : 1;
+        const int in_dim = raw().weights_transposed ? 0 : 1;
         check.dim("weights", weights, in_dim, g.inner, "I, flattened src");
         g.outputs = weights.dim(1 - in_dim);
         return g;
@@ -73,7 +86,7 @@ struct fully_connected
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         const bool prelu = check_activation(check, activation);
-        const std::size_t n = 2 + (has_bias ? 1 : 0) + (prelu ? 1 : 0);
+        const std::size_t n = 2 + (raw().has_bias ? 1 : 0) + (prelu ? 1 : 0);
         check.count(inputs, n, n);
         const tensor_desc& src = inputs[0];
         const tensor_desc& weights = inputs[1];
@@ -87,7 +100,7 @@ struct fully_connected
         } else {
             check_float_like(check, "weights", weights, src);
         }
-        if (has_bias) {
+        if (raw().has_bias) {
             const tensor_desc& b = inputs[2];
             check.rank("bias", b, 1);
             check.dim("bias", b, 0, g.outputs, "O");

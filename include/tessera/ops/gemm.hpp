@@ -20,37 +20,46 @@ struct gemm : pod_op<gemm, tsr_gemm_params, TSR_OP_GEMM> {
     static constexpr std::string_view name = "gemm";
 
     gemm() {
-        alpha = 1.0f;
-        beta = 1.0f;
+        raw().alpha = 1.0f;
+        raw().beta = 1.0f;
     }
 
     gemm& scales(float a, float b) {
-        alpha = a;
-        beta = b;
+        raw().alpha = a;
+        raw().beta = b;
         return *this;
     }
     gemm& transpose(bool a, bool b) {
-        trans_a = a ? 1 : 0;
-        trans_b = b ? 1 : 0;
+        raw().trans_a = a ? 1 : 0;
+        raw().trans_b = b ? 1 : 0;
         return *this;
     }
+
+    /// Scale of the product op(A) * op(B).
+    float alpha() const { return raw().alpha; }
+    /// Scale of C.
+    float beta() const { return raw().beta; }
+    /// Whether A is given as [K, M].
+    bool trans_a() const { return raw().trans_a != 0; }
+    /// Whether B is given as [N, K].
+    bool trans_b() const { return raw().trans_b != 0; }
 
     struct geometry_t {
         std::int64_t m = 0, n = 0, k = 0;
     };
     geometry_t geometry(const tensor_desc& a, const tensor_desc& b) const {
         const checker check{name};
-        check_bool(check, "trans_a", trans_a);
-        check_bool(check, "trans_b", trans_b);
+        check_bool(check, "trans_a", raw().trans_a);
+        check_bool(check, "trans_b", raw().trans_b);
         check.rank("A", a, 2);
         check.rank("B", b, 2);
         check.positive_dims("A", a);
         check.positive_dims("B", b);
         geometry_t g;
-        g.m = a.dim(trans_a ? 1 : 0);
-        g.k = a.dim(trans_a ? 0 : 1);
-        check.dim("B", b, trans_b ? 1 : 0, g.k, "K");
-        g.n = b.dim(trans_b ? 0 : 1);
+        g.m = a.dim(raw().trans_a ? 1 : 0);
+        g.k = a.dim(raw().trans_a ? 0 : 1);
+        check.dim("B", b, raw().trans_b ? 1 : 0, g.k, "K");
+        g.n = b.dim(raw().trans_b ? 0 : 1);
         return g;
     }
 

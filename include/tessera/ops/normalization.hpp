@@ -32,7 +32,7 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
 
     batchnorm() {
         mode = TSR_BATCHNORM_STATISTICS;
-        epsilon = 1e-5f;
+        raw().epsilon = 1e-5f;
         activation = {TSR_ACT_NONE, 0.0f, 0.0f};
     }
 
@@ -41,7 +41,7 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
         return *this;
     }
     batchnorm& eps(float e) {
-        epsilon = e;
+        raw().epsilon = e;
         return *this;
     }
     batchnorm& fuse(tsr_activation_kind k, float a = 0.0f, float b = 0.0f) {
@@ -56,12 +56,14 @@ struct batchnorm : pod_op<batchnorm, tsr_batchnorm_params, TSR_OP_BATCHNORM> {
     batchnorm_kind kind() const { return tessera::from_c<batchnorm_kind>(mode); }
     /// The activation applied last (kind none: no activation).
     activation_spec fused_activation() const { return activation_spec::from_c(activation); }
+    /// Variance epsilon (statistics mode).
+    float epsilon() const { return raw().epsilon; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("mode", mode, TSR_BATCHNORM_STATISTICS, TSR_BATCHNORM_AFFINE);
         const bool prelu = check_activation(check, activation);
-        if (!(epsilon >= 0.0f)) check.fail("", "epsilon must be >= 0");
+        if (!(raw().epsilon >= 0.0f)) check.fail("", "epsilon must be >= 0");
         const std::size_t extra = prelu ? 1 : 0;
         if (mode == TSR_BATCHNORM_AFFINE) {
             check.count(inputs, 3 + extra, 3 + extra);
@@ -103,11 +105,11 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
 
     lrn() {
         mode = TSR_LRN_ACROSS_CHANNELS;
-        size = 5;
-        alpha = 1e-4f;
-        beta = 0.75f;
-        bias = 1.0f;
-        alpha_scaled_by_size = 1;
+        raw().size = 5;
+        raw().alpha = 1e-4f;
+        raw().beta = 0.75f;
+        raw().bias = 1.0f;
+        raw().alpha_scaled_by_size = 1;
     }
 
     lrn& kind(tsr_lrn_mode m) {
@@ -116,29 +118,41 @@ struct lrn : pod_op<lrn, tsr_lrn_params, TSR_OP_LRN> {
     }
     lrn& kind(lrn_kind m) { return kind(to_c(m)); }
     lrn& window(int s) {
-        size = s;
+        raw().size = s;
         return *this;
     }
     lrn& coefficients(float a, float b, float k = 1.0f) {
-        alpha = a;
-        beta = b;
-        bias = k;
+        raw().alpha = a;
+        raw().beta = b;
+        raw().bias = k;
         return *this;
     }
     lrn& scaled(bool s = true) {
-        alpha_scaled_by_size = s ? 1 : 0;
+        raw().alpha_scaled_by_size = s ? 1 : 0;
         return *this;
     }
 
     /// Across channels or within a channel (throws for a raw mode outside the enum).
     lrn_kind kind() const { return tessera::from_c<lrn_kind>(mode); }
+    /// Window size n (odd): channels across channels, n x n within a channel.
+    int size() const { return raw().size; }
+    /// Scale of the sum of squares (divided by the window's element count when
+    /// alpha_scaled_by_size()).
+    float alpha() const { return raw().alpha; }
+    /// Exponent of the denominator.
+    float beta() const { return raw().beta; }
+    /// Additive constant k of the denominator.
+    float bias() const { return raw().bias; }
+    /// Whether alpha is divided by the window's element count.
+    bool alpha_scaled_by_size() const { return raw().alpha_scaled_by_size != 0; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("mode", mode, TSR_LRN_ACROSS_CHANNELS, TSR_LRN_WITHIN_CHANNEL);
-        check_bool(check, "alpha_scaled_by_size", alpha_scaled_by_size);
-        check.positive("size", size);
-        if (size % 2 == 0) check.fail("", "size is " + std::to_string(size) + ", must be odd");
+        check_bool(check, "alpha_scaled_by_size", raw().alpha_scaled_by_size);
+        check.positive("size", raw().size);
+        if (raw().size % 2 == 0)
+            check.fail("", "size is " + std::to_string(raw().size) + ", must be odd");
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check.type_in("src", src,

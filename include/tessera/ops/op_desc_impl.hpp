@@ -25,44 +25,44 @@ std::string_view describe_detail(const Op&) {
     return {};
 }
 std::string_view describe_detail(const op::activation& o) {
-    return name_of_c<activation_kind>(o.act.kind);
+    return name_of_c<activation_kind>(c_fields(o).act.kind);
 }
 std::string_view describe_detail(const op::pooling& o) {
-    return name_of_c<pooling_kind>(o.mode);
+    return name_of_c<pooling_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::binary& o) {
-    return name_of_c<binary_kind>(o.op);
+    return name_of_c<binary_kind>(c_fields(o).op);
 }
 std::string_view describe_detail(const op::unary& o) {
-    return name_of_c<unary_kind>(o.op);
+    return name_of_c<unary_kind>(c_fields(o).op);
 }
 std::string_view describe_detail(const op::reduce& o) {
-    return name_of_c<reduce_kind>(o.op);
+    return name_of_c<reduce_kind>(c_fields(o).op);
 }
 std::string_view describe_detail(const op::matmul& o) {
-    return name_of_c<matmul_kind>(o.op);
+    return name_of_c<matmul_kind>(c_fields(o).op);
 }
 std::string_view describe_detail(const op::quantized_matmul& o) {
-    return name_of_c<matmul_kind>(o.op);
+    return name_of_c<matmul_kind>(c_fields(o).op);
 }
 std::string_view describe_detail(const op::conv2d& o) {
-    if (o.mode == TSR_CONV_DIRECT && o.group_count() > 1) return "grouped";
-    return name_of_c<conv_kind>(o.mode);
+    if (c_fields(o).mode == TSR_CONV_DIRECT && o.group_count() > 1) return "grouped";
+    return name_of_c<conv_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::batchnorm& o) {
-    return name_of_c<batchnorm_kind>(o.mode);
+    return name_of_c<batchnorm_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::layer_norm& o) {
-    return name_of_c<layer_norm_kind>(o.mode);
+    return name_of_c<layer_norm_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::lrn& o) {
-    return name_of_c<lrn_kind>(o.mode);
+    return name_of_c<lrn_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::pad& o) {
-    return name_of_c<pad_kind>(o.mode);
+    return name_of_c<pad_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::depth_to_space& o) {
-    return name_of_c<depth_to_space_kind>(o.mode);
+    return name_of_c<depth_to_space_kind>(c_fields(o).mode);
 }
 std::string_view describe_detail(const op::compare& o) {
     return name_of_c<compare_kind>(c_fields(o).op);

@@ -22,29 +22,38 @@ struct permute : pod_op<permute, tsr_permute_params, TSR_OP_PERMUTE> {
     permute(std::initializer_list<int> ord) { set_order(ord); }
 
     permute& set_order(std::initializer_list<int> ord) {
-        rank = 0;
+        raw().rank = 0;
         for (int d : ord) {
-            if (rank < TSR_MAX_DIMS) order[rank] = d;
-            ++rank;
+            if (raw().rank < TSR_MAX_DIMS) raw().order[raw().rank] = d;
+            ++raw().rank;
         }
         return *this;
     }
     template <typename Container>
     permute& set_order(const Container& ord) {
-        rank = 0;
+        raw().rank = 0;
         for (auto d : ord) {
-            if (rank < TSR_MAX_DIMS) order[rank] = static_cast<std::int32_t>(d);
-            ++rank;
+            if (raw().rank < TSR_MAX_DIMS) raw().order[raw().rank] = static_cast<std::int32_t>(d);
+            ++raw().rank;
         }
         return *this;
+    }
+
+    /// Number of entries of the order (the rank of src).
+    int rank() const { return raw().rank; }
+    /// Output dim i is src dim order()[i].
+    std::vector<int> order() const {
+        const int n = raw().rank < 0 ? 0 : (raw().rank > TSR_MAX_DIMS ? TSR_MAX_DIMS : raw().rank);
+        return std::vector<int>(raw().order, raw().order + n);
     }
 
     /// The permutation that undoes this one.
     permute inverse() const {
         permute p;
-        p.rank = rank;
-        for (int i = 0; i < rank && i < TSR_MAX_DIMS; ++i) {
-            if (order[i] >= 0 && order[i] < rank) p.order[order[i]] = i;
+        p.raw().rank = raw().rank;
+        for (int i = 0; i < raw().rank && i < TSR_MAX_DIMS; ++i) {
+            if (raw().order[i] >= 0 && raw().order[i] < raw().rank)
+                p.raw().order[raw().order[i]] = i;
         }
         return p;
     }
@@ -55,23 +64,23 @@ struct permute : pod_op<permute, tsr_permute_params, TSR_OP_PERMUTE> {
         const tensor_desc& src = inputs[0];
         check_valid_type(check, "src", src);
         check_non_negative_dims(check, "src", src);
-        if (rank < 0 || rank > TSR_MAX_DIMS) {
-            check.fail("", "order has " + std::to_string(rank) + " entries, must be 0 to " +
+        if (raw().rank < 0 || raw().rank > TSR_MAX_DIMS) {
+            check.fail("", "order has " + std::to_string(raw().rank) + " entries, must be 0 to " +
                                std::to_string(TSR_MAX_DIMS));
         }
-        if (rank != src.rank()) {
+        if (raw().rank != src.rank()) {
             check.fail("src", "rank is " + std::to_string(src.rank()) + ", but order has " +
-                                  std::to_string(rank) + " entries");
+                                  std::to_string(raw().rank) + " entries");
         }
         std::array<bool, TSR_MAX_DIMS> seen{};
         const shape in = src.dims();
         shape out;
-        for (int i = 0; i < rank; ++i) {
-            const int d = order[i];
-            if (d < 0 || d >= rank || seen[d]) {
+        for (int i = 0; i < raw().rank; ++i) {
+            const int d = raw().order[i];
+            if (d < 0 || d >= raw().rank || seen[d]) {
                 check.fail("", "order entry " + std::to_string(i) + " is " + std::to_string(d) +
                                    ": order is not a permutation of 0.." +
-                                   std::to_string(rank - 1));
+                                   std::to_string(raw().rank - 1));
             }
             seen[d] = true;
             out.push_back(in[d], in.label(d));
@@ -127,10 +136,10 @@ struct transpose : pod_op<transpose, tsr_transpose_params, TSR_OP_TRANSPOSE> {
     permute as_permute(int r) const {
         const int a = raw().dim_a < 0 ? raw().dim_a + r : raw().dim_a;
         const int b = raw().dim_b < 0 ? raw().dim_b + r : raw().dim_b;
-        permute p;
-        p.rank = r;
-        for (int i = 0; i < r; ++i) p.order[i] = i == a ? b : (i == b ? a : i);
-        return p;
+        std::vector<int> order(static_cast<std::size_t>(r));
+        for (int i = 0; i < r; ++i)
+            order[static_cast<std::size_t>(i)] = i == a ? b : (i == b ? a : i);
+        return permute().set_order(order);
     }
 };
 

@@ -1,6 +1,7 @@
 // tessera/ops/pod_op.hpp: pod_op, the base of every op descriptor whose parameters are a plain C
-// struct of the plugin ABI. The C++ descriptor derives from the C struct (as dnnl.hpp wraps
-// dnnl.h) and adds defaults, fluent setters, validation and shape inference.
+// struct of the plugin ABI. The C struct is a protected base, an implementation detail: users
+// read parameters through the descriptor's typed getters and set them through its fluent
+// setters; the struct itself crosses the ABI only through c_params() and from_c().
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace tessera::op {
 
 template <typename Derived, typename CParams, tsr_op_kind Kind>
-struct pod_op : CParams {
+struct pod_op : protected CParams {
     static_assert(std::is_trivially_copyable_v<CParams>);
     static constexpr tsr_op_kind op_kind = Kind;
     /// The C parameter struct of the plugin ABI that c_params() points to.
@@ -31,8 +32,9 @@ struct pod_op : CParams {
             std::uint32_t size = 0;
             std::memcpy(&size, params, sizeof size);
             const std::size_t n = size < sizeof(CParams) ? size : sizeof(CParams);
-            std::memcpy(static_cast<CParams*>(&d), params, n);
-            d.struct_size = sizeof(CParams);
+            CParams& fields = d.raw();
+            std::memcpy(&fields, params, n);
+            fields.struct_size = sizeof(CParams);
         }
         return d;
     }

@@ -24,6 +24,7 @@ namespace tessera::op {
 /// GLOBAL_AVERAGE/GLOBAL_MAX; TensorFlow-style SAME average pooling is AVERAGE_EXCLUDE_PADDING.
 struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_setters<pooling> {
     static constexpr std::string_view name = "pooling";
+    friend struct window_setters<pooling>;
 
     pooling() {
         mode = TSR_POOL_MAX;
@@ -31,7 +32,7 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_set
         kernel_h = kernel_w = 1;
         stride_h = stride_w = 1;
         output_rounding = TSR_OUTPUT_FLOOR;
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
     }
     explicit pooling(tsr_pooling_mode m) : pooling() { mode = m; }
 
@@ -49,6 +50,16 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_set
         return *this;
     }
 
+    /// Integer averages: how they round (default to nearest even).
+    pooling& set_rounding(rounding_policy r) {
+        raw().rounding = to_c(r);
+        return *this;
+    }
+    /// The window size, height then width (the global modes cover the whole input instead).
+    hw kernel() const { return {kernel_h, kernel_w}; }
+    /// Integer averages: how they round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
+
     bool global() const { return mode == TSR_POOL_GLOBAL_MAX || mode == TSR_POOL_GLOBAL_AVERAGE; }
     bool is_max() const { return mode == TSR_POOL_MAX || mode == TSR_POOL_GLOBAL_MAX; }
 
@@ -62,7 +73,8 @@ struct pooling : pod_op<pooling, tsr_pooling_params, TSR_OP_POOLING>, window_set
         check.enum_in_range("mode", mode, TSR_POOL_MAX, TSR_POOL_GLOBAL_AVERAGE);
         check.enum_in_range("padding_mode", padding_mode, TSR_PADDING_EXPLICIT, TSR_PADDING_VALID);
         check.enum_in_range("output_rounding", output_rounding, TSR_OUTPUT_FLOOR, TSR_OUTPUT_CEIL);
-        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("rounding", raw().rounding, TSR_ROUND_TO_ZERO,
+                            TSR_ROUND_TO_NEAREST_EVEN);
         check.rank("src", src, 4);
         check.positive_dims("src", src);
         geometry_t g;

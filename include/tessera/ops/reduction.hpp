@@ -67,11 +67,15 @@ struct moments : pod_op<moments, tsr_moments_params, TSR_OP_MOMENTS> {
 struct mean_reduce2d : pod_op<mean_reduce2d, tsr_mean_reduce2d_params, TSR_OP_MEAN_REDUCE2D> {
     static constexpr std::string_view name = "mean_reduce2d";
 
-    mean_reduce2d() { rounding = TSR_ROUND_TO_NEAREST_EVEN; }
+    mean_reduce2d() { raw().rounding = TSR_ROUND_TO_NEAREST_EVEN; }
+
+    /// Integer means: how they round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("rounding", raw().rounding, TSR_ROUND_TO_ZERO,
+                            TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check.type_in("src", src,
@@ -95,7 +99,7 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
         op = TSR_REDUCE_MAX;
         raw().axis = -1;
         raw().keep_dims = 1;
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
     }
     explicit reduce(tsr_reduce_op o) : reduce() { op = o; }
 
@@ -129,13 +133,16 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
     int axis() const { return raw().axis; }
     /// The reduced dim stays as extent 1.
     bool keep_dims() const { return raw().keep_dims != 0; }
+    /// Integer means: how they round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.enum_in_range("op", op, TSR_REDUCE_MIN, TSR_REDUCE_PROD);
         check_bool(check, "keep_dims", raw().keep_dims);
         check_bool(check, "select_last_index", raw().select_last_index);
-        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("rounding", raw().rounding, TSR_ROUND_TO_ZERO,
+                            TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
         check.type_in("src", src,

@@ -21,8 +21,8 @@ struct reorder : pod_op<reorder, tsr_reorder_params, TSR_OP_REORDER> {
     bool has_target = false;
 
     reorder() {
-        rounding = TSR_ROUND_TO_NEAREST_EVEN;
-        overflow = TSR_OVERFLOW_SATURATE;
+        raw().rounding = TSR_ROUND_TO_NEAREST_EVEN;
+        raw().overflow = TSR_OVERFLOW_SATURATE;
     }
     explicit reorder(const tensor_desc& to) : reorder() {
         target = to;
@@ -31,20 +31,26 @@ struct reorder : pod_op<reorder, tsr_reorder_params, TSR_OP_REORDER> {
 
     /// How integer outputs round.
     reorder& set_rounding(rounding_policy r) {
-        rounding = tessera::to_c(r);
+        raw().rounding = tessera::to_c(r);
         return *this;
     }
     /// What happens when a value does not fit an integer output.
     reorder& set_overflow(overflow_policy o) {
-        overflow = tessera::to_c(o);
+        raw().overflow = tessera::to_c(o);
         return *this;
     }
+
+    /// Integer outputs: how results round (throws for a raw value outside the enum).
+    rounding_policy rounding() const { return tessera::from_c<rounding_policy>(raw().rounding); }
+    /// Integer outputs: what happens on overflow (throws for a raw value outside the enum).
+    overflow_policy overflow() const { return tessera::from_c<overflow_policy>(raw().overflow); }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
         check.count(inputs, 1, 1);
-        check.enum_in_range("rounding", rounding, TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN);
-        check.enum_in_range("overflow", overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
+        check.enum_in_range("rounding", raw().rounding, TSR_ROUND_TO_ZERO,
+                            TSR_ROUND_TO_NEAREST_EVEN);
+        check.enum_in_range("overflow", raw().overflow, TSR_OVERFLOW_WRAP, TSR_OVERFLOW_SATURATE);
         check_valid_type(check, "src", inputs[0]);
         check_non_negative_dims(check, "src", inputs[0]);
         if (!has_target) return {output_like(inputs[0].dims(), inputs[0])};

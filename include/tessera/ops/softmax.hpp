@@ -24,28 +24,39 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
     static constexpr std::string_view name = "softmax";
 
     softmax() {
-        axis = -1;
-        axis_count = 1;
-        beta = 1.0f;
+        raw().axis = -1;
+        raw().axis_count = 1;
+        raw().beta = 1.0f;
     }
 
     softmax& along(int a, int count = 1) {
-        axis = a;
-        axis_count = count;
+        raw().axis = a;
+        raw().axis_count = count;
         return *this;
     }
     softmax& scaled_by(float b) {
-        beta = b;
+        raw().beta = b;
         return *this;
     }
     softmax& logarithmic(bool l = true) {
-        log = l ? 1 : 0;
+        raw().log = l ? 1 : 0;
         return *this;
     }
     softmax& masked(std::uint32_t m) {
-        mask = m;
+        raw().mask = m;
         return *this;
     }
+
+    /// First dim of the vectors; negative counts from the end.
+    int axis() const { return raw().axis; }
+    /// Number of consecutive dims from axis() that form one vector.
+    int axis_count() const { return raw().axis_count; }
+    /// Whether this is log-softmax.
+    bool log() const { return raw().log != 0; }
+    /// Only the first mask() elements of each vector take part (0: all of them).
+    std::uint32_t mask() const { return raw().mask; }
+    /// Input scale: softmax(beta * x).
+    float beta() const { return raw().beta; }
 
     /// Outer count, vector length and inner count of src seen as [outer, length, inner].
     struct geometry_t {
@@ -53,23 +64,24 @@ struct softmax : pod_op<softmax, tsr_softmax_params, TSR_OP_SOFTMAX> {
     };
     geometry_t geometry(const tensor_desc& src) const {
         const checker check{name};
-        check_bool(check, "log", log);
-        if (!std::isfinite(beta) || !(beta > 0.0f)) check.fail("", "beta must be finite and > 0");
+        check_bool(check, "log", raw().log);
+        if (!std::isfinite(raw().beta) || !(raw().beta > 0.0f))
+            check.fail("", "beta must be finite and > 0");
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
-        const int a = normalize_axis(check, "src", "axis", axis, src.rank());
-        if (axis_count < 1 || axis_count > src.rank() - a) {
-            check.fail("src", "axis_count " + std::to_string(axis_count) + " from axis " +
+        const int a = normalize_axis(check, "src", "axis", raw().axis, src.rank());
+        if (raw().axis_count < 1 || raw().axis_count > src.rank() - a) {
+            check.fail("src", "axis_count " + std::to_string(raw().axis_count) + " from axis " +
                                   std::to_string(a) + " exceeds rank " +
                                   std::to_string(src.rank()));
         }
         geometry_t g;
         for (int d = 0; d < src.rank(); ++d) {
-            auto& part = d < a ? g.outer : (d < a + axis_count ? g.length : g.inner);
+            auto& part = d < a ? g.outer : (d < a + raw().axis_count ? g.length : g.inner);
             part = check.mul("src", part, src.dim(d));
         }
-        if (mask > g.length) {
-            check.fail("src", "mask " + std::to_string(mask) + " exceeds the vector length " +
+        if (raw().mask > g.length) {
+            check.fail("src", "mask " + std::to_string(raw().mask) + " exceeds the vector length " +
                                   std::to_string(g.length));
         }
         return g;

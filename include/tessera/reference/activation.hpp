@@ -27,13 +27,13 @@ inline void run(const op::activation& op, const std::vector<tensor>& in,
             slope_view = in[1].reshape(s);
         }
     }
-    const double clip = op.clipping_value;
+    const double clip = op.clipping_value();
     const activation_spec spec = op.spec();
     const detail::broadcast_reader x(src, rank);
     const detail::broadcast_reader slope(op.has_slope() ? slope_view : src, rank);
     tessera::detail::for_each_index(src.dims(), [&](const detail::index_t& idx) {
         const double v = x.load(idx);
-        double y = std::isnan(v) ? (op.propagate_nan ? v : 0.0)
+        double y = std::isnan(v) ? (op.propagate_nan() ? v : 0.0)
                                  : activate(spec, v, op.has_slope() ? slope.load(idx) : 0.0);
         if (clip > 0 && y > clip) y = clip;
         detail::store(dst, idx, y);

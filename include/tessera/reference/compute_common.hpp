@@ -38,19 +38,11 @@ inline std::vector<double> raw_values(const tensor& t) {
     return v;
 }
 
-inline rounding_policy to_policy(std::int32_t r) {
-    return static_cast<rounding_policy>(r);
-}
-inline overflow_policy to_policy_overflow(std::int32_t o) {
-    return static_cast<overflow_policy>(o);
-}
-
 /// Stores a real value with the given policies (quantising for integer outputs).
 inline void store_real(const tensor& t, std::int64_t i, double v,
-                       std::int32_t rounding = TSR_ROUND_TO_NEAREST_EVEN,
-                       std::int32_t overflow = TSR_OVERFLOW_SATURATE) {
-    numeric::store_real(t.type(), t.desc().quant(), element(t, i), v, to_policy(rounding),
-                        to_policy_overflow(overflow));
+                       rounding_policy rounding = rounding_policy::to_nearest_even,
+                       overflow_policy overflow = overflow_policy::saturate) {
+    numeric::store_real(t.type(), t.desc().quant(), element(t, i), v, rounding, overflow);
 }
 
 /// Real value of a raw (stored) value of `t`'s dtype and quantisation.
@@ -76,10 +68,9 @@ inline bool same_encoding(const tensor_desc& a, const tensor_desc& b) {
 /// Stores a statistic (max, mean, ...) computed on src's raw values: directly (rounded with
 /// `rounding`, saturated) when the output stores values like src, else through the real value.
 inline void store_raw_statistic(const tensor_desc& src, const tensor& out, std::int64_t i,
-                                double raw, std::int32_t rounding) {
+                                double raw, rounding_policy rounding) {
     if (same_encoding(src, out.desc())) {
-        numeric::store_raw(out.type(), element(out, i), raw, to_policy(rounding),
-                           overflow_policy::saturate);
+        numeric::store_raw(out.type(), element(out, i), raw, rounding, overflow_policy::saturate);
     } else {
         store_real(out, i, real_of_raw(src, raw), rounding);
     }
@@ -100,25 +91,22 @@ struct slope_table {
 /// OpenVX provisional fixed-point product: raw_x * raw_w carries `shift` more fraction bits than
 /// the output; it is rescaled, rounded with `rounding` and narrowed to 16 bits with `overflow`.
 inline std::int64_t fixed_product(std::int64_t raw_x, std::int64_t raw_w, int shift,
-                                  std::int32_t rounding, std::int32_t overflow) {
+                                  rounding_policy rounding, overflow_policy overflow) {
     const double scaled = std::ldexp(static_cast<double>(raw_x * raw_w), -shift);
-    return numeric::to_integer<std::int16_t>(scaled, to_policy(rounding),
-                                             to_policy_overflow(overflow));
+    return numeric::to_integer<std::int16_t>(scaled, rounding, overflow);
 }
 
 /// Converts a raw fixed-point value with `from` fraction bits to `to` fraction bits (rounded).
-inline std::int64_t rescale_fixed(double raw, int from, int to, std::int32_t rounding) {
-    return static_cast<std::int64_t>(
-        numeric::round_with(std::ldexp(raw, to - from), to_policy(rounding)));
+inline std::int64_t rescale_fixed(double raw, int from, int to, rounding_policy rounding) {
+    return static_cast<std::int64_t>(numeric::round_with(std::ldexp(raw, to - from), rounding));
 }
 
 /// Writes an i16 fixed-point accumulator (at the output position `out_pos`): narrowed with
 /// `overflow`, then, when an activation is fused, activated on its real value and stored again.
 inline void store_fixed(const tensor& out, std::int64_t i, std::int64_t acc, int out_pos,
-                        const activation_spec& act, double slope, std::int32_t rounding,
-                        std::int32_t overflow) {
-    const std::int16_t narrowed =
-        numeric::narrow_with<std::int16_t>(acc, to_policy_overflow(overflow));
+                        const activation_spec& act, double slope, rounding_policy rounding,
+                        overflow_policy overflow) {
+    const std::int16_t narrowed = numeric::narrow_with<std::int16_t>(acc, overflow);
     const double real = std::ldexp(static_cast<double>(narrowed), -out_pos);
     if (out.type() == dtype::i16 && out.desc().quant().fixed_point_pos == out_pos &&
         act.kind == activation_kind::none) {

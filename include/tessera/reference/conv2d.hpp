@@ -20,7 +20,8 @@ template <typename Acc, typename Product>
 void accumulate_conv2d(const op::conv2d& op, const op::conv2d::geometry_t& g, std::vector<Acc>& acc,
                        Product&& product) {
     const std::int64_t oh_n = g.y.out, ow_n = g.x.out;
-    const std::int64_t sh = op.stride_h, sw = op.stride_w, dh = op.dilation_h, dw = op.dilation_w;
+    const std::int64_t sh = op.stride().h, sw = op.stride().w, dh = op.dilation().h,
+                       dw = op.dilation().w;
     const std::int64_t pt = g.y.pad_before, pl = g.x.pad_before;
     const auto out_index = [&](std::int64_t n, std::int64_t o, std::int64_t y, std::int64_t x) {
         return ((n * g.o + o) * oh_n + y) * ow_n + x;
@@ -112,13 +113,14 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
         cd::accumulate_conv2d<std::int64_t>(op, g, acc, [&](std::int64_t xi, std::int64_t wi) {
             return cd::fixed_product(static_cast<std::int64_t>(x[static_cast<std::size_t>(xi)]),
                                      static_cast<std::int64_t>(w[static_cast<std::size_t>(wi)]),
-                                     fx + fw - fo, op.rounding, op.overflow);
+                                     fx + fw - fo, op.rounding(), op.overflow());
         });
         std::vector<double> b;
         if (bias) {
             b = cd::raw_values(*bias);
             const int fb = bias->type() == dtype::i16 ? bias->desc().quant().fixed_point_pos : fo;
-            for (double& v : b) v = static_cast<double>(cd::rescale_fixed(v, fb, fo, op.rounding));
+            for (double& v : b)
+                v = static_cast<double>(cd::rescale_fixed(v, fb, fo, op.rounding()));
         }
         for (std::size_t i = 0; i < count; ++i) {
             const std::int64_t o = static_cast<std::int64_t>(i) / plane % g.o;
@@ -126,8 +128,8 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
             const std::int64_t sum = acc[i] + static_cast<std::int64_t>(cd::bias_at(
                                                   b, bias ? bias->desc() : tensor_desc(), o,
                                                   yx / g.x.out, yx % g.x.out, g.y.out, g.x.out));
-            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, act, slope[o], op.rounding,
-                            op.overflow);
+            cd::store_fixed(dst, static_cast<std::int64_t>(i), sum, fo, act, slope[o],
+                            op.rounding(), op.overflow());
         }
         return;
     }
@@ -148,7 +150,7 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
         }
     }
     std::vector<double> mean, var, scale, shift;
-    if (op.fuse_batchnorm) {
+    if (op.fuse_batchnorm()) {
         mean = cd::real_values(in[static_cast<std::size_t>(slots.mean)]);
         var = cd::real_values(in[static_cast<std::size_t>(slots.variance)]);
         scale = cd::real_values(in[static_cast<std::size_t>(slots.scale)]);
@@ -159,13 +161,14 @@ inline void run(const op::conv2d& op, const std::vector<tensor>& in,
         const std::int64_t yx = static_cast<std::int64_t>(i) % plane;
         double v = acc[i] + cd::bias_at(b, bias ? bias->desc() : tensor_desc(), o, yx / g.x.out,
                                         yx % g.x.out, g.y.out, g.x.out);
-        if (op.fuse_batchnorm) {
+        if (op.fuse_batchnorm()) {
             const auto c = static_cast<std::size_t>(o);
-            v = (v - mean[c]) / std::sqrt(var[c] + static_cast<double>(op.bn_epsilon)) * scale[c] +
+            v = (v - mean[c]) / std::sqrt(var[c] + static_cast<double>(op.bn_epsilon())) *
+                    scale[c] +
                 shift[c];
         }
         cd::store_real(dst, static_cast<std::int64_t>(i), cd::activate(act, v, slope[o]),
-                       op.rounding, op.overflow);
+                       op.rounding(), op.overflow());
     }
 }
 

@@ -29,9 +29,10 @@ inline void run(const op::concat& op, const std::vector<tensor>& in,
 
 inline void run(const op::permute& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
+    const std::vector<int> order = op.order();
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         detail::index_t i{};
-        for (int k = 0; k < op.rank; ++k) i[op.order[k]] = o[k];
+        for (std::size_t k = 0; k < order.size(); ++k) i[order[k]] = o[k];
         detail::copy_element(in[0], i, out[0], o);
     });
 }

@@ -40,14 +40,14 @@ inline void run(const op::binary& op, const std::vector<tensor>& in,
     const int rank = dst.desc().rank();
     const bool integer = is_integer(dst.type());
     const bool with_c = op.uses_c() && in.size() > 2;
-    const auto rounding = static_cast<rounding_policy>(op.rounding);
-    const auto overflow = static_cast<overflow_policy>(op.overflow);
+    const auto rounding = op.rounding();
+    const auto overflow = op.overflow();
     const binary_kind kind = op.kind();
     const detail::broadcast_reader a(in[0], rank), b(in[1], rank), c(with_c ? in[2] : in[0], rank);
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-        long double r = binary_apply(kind, static_cast<long double>(op.alpha) * a.load(idx),
-                                     static_cast<long double>(op.beta) * b.load(idx), integer);
-        if (with_c) r += static_cast<long double>(op.gamma) * c.load(idx);
+        long double r = binary_apply(kind, static_cast<long double>(op.alpha()) * a.load(idx),
+                                     static_cast<long double>(op.beta()) * b.load(idx), integer);
+        if (with_c) r += static_cast<long double>(op.gamma()) * c.load(idx);
         detail::store(dst, idx, r, rounding, overflow);
     });
 }

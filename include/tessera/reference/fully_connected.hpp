@@ -17,14 +17,14 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
     const tensor& weights = in[1];
     const tensor& dst = out[0];
     const auto g = op.geometry(src.desc(), weights.desc());
-    const tensor* bias = op.has_bias ? &in[2] : nullptr;
+    const tensor* bias = op.has_bias() ? &in[2] : nullptr;
     const activation_spec act = op.fused_activation();
     cd::slope_table slope;
     if (act.kind == activation_kind::prelu) slope.values = cd::real_values(in.back());
     // Index of weight (o, i) in either orientation.
     const auto wi = [&](std::int64_t o, std::int64_t i) {
-        return static_cast<std::size_t>(op.weights_transposed ? i * g.outputs + o
-                                                              : o * g.inner + i);
+        return static_cast<std::size_t>(op.weights_transposed() ? i * g.outputs + o
+                                                                : o * g.inner + i);
     };
 
     if (src.type() == dtype::i16) {
@@ -36,7 +36,8 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
         if (bias) {
             b = cd::raw_values(*bias);
             const int fb = bias->type() == dtype::i16 ? bias->desc().quant().fixed_point_pos : fo;
-            for (double& v : b) v = static_cast<double>(cd::rescale_fixed(v, fb, fo, op.rounding));
+            for (double& v : b)
+                v = static_cast<double>(cd::rescale_fixed(v, fb, fo, op.rounding()));
         }
         for (std::int64_t r = 0; r < g.rows; ++r)
             for (std::int64_t o = 0; o < g.outputs; ++o) {
@@ -44,12 +45,12 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
                 for (std::int64_t i = 0; i < g.inner; ++i) {
                     acc += cd::fixed_product(
                         static_cast<std::int64_t>(x[static_cast<std::size_t>(r * g.inner + i)]),
-                        static_cast<std::int64_t>(w[wi(o, i)]), fx + fw - fo, op.rounding,
-                        op.overflow);
+                        static_cast<std::int64_t>(w[wi(o, i)]), fx + fw - fo, op.rounding(),
+                        op.overflow());
                 }
                 if (bias) acc += static_cast<std::int64_t>(b[static_cast<std::size_t>(o)]);
-                cd::store_fixed(dst, r * g.outputs + o, acc, fo, act, slope[o], op.rounding,
-                                op.overflow);
+                cd::store_fixed(dst, r * g.outputs + o, acc, fo, act, slope[o], op.rounding(),
+                                op.overflow());
             }
         return;
     }
@@ -70,8 +71,8 @@ inline void run(const op::fully_connected& op, const std::vector<tensor>& in,
             for (std::int64_t i = 0; i < g.inner; ++i)
                 acc += x[static_cast<std::size_t>(r * g.inner + i)] * w[wi(o, i)];
             if (bias) acc += b[static_cast<std::size_t>(o)];
-            cd::store_real(dst, r * g.outputs + o, cd::activate(act, acc, slope[o]), op.rounding,
-                           op.overflow);
+            cd::store_real(dst, r * g.outputs + o, cd::activate(act, acc, slope[o]), op.rounding(),
+                           op.overflow());
         }
 }
 

@@ -21,14 +21,14 @@ inline void run(const op::gemm& op, const std::vector<tensor>& in, const std::ve
             double sum = 0.0;
             for (std::int64_t k = 0; k < g.k; ++k) {
                 const double av =
-                    a[static_cast<std::size_t>(op.trans_a ? k * g.m + i : i * g.k + k)];
+                    a[static_cast<std::size_t>(op.trans_a() ? k * g.m + i : i * g.k + k)];
                 const double bv =
-                    b[static_cast<std::size_t>(op.trans_b ? j * g.k + k : k * g.n + j)];
+                    b[static_cast<std::size_t>(op.trans_b() ? j * g.k + k : k * g.n + j)];
                 sum += av * bv;
             }
-            double d = static_cast<double>(op.alpha) * sum;
+            double d = static_cast<double>(op.alpha()) * sum;
             if (!c.empty())
-                d += static_cast<double>(op.beta) *
+                d += static_cast<double>(op.beta()) *
                      c[static_cast<std::size_t>(row_c ? j : i * g.n + j)];
             cd::store_real(out[0], i * g.n + j, d);
         }

@@ -33,7 +33,7 @@ inline void run(const op::batchnorm& op, const std::vector<tensor>& in,
         if (op.kind() == batchnorm_kind::affine) {
             y = p[0][cc] * v + p[1][cc];
         } else {
-            y = (v - p[0][cc]) / std::sqrt(p[1][cc] + static_cast<double>(op.epsilon));
+            y = (v - p[0][cc]) / std::sqrt(p[1][cc] + static_cast<double>(op.epsilon()));
             if (p.size() == 4) y = y * p[2][cc] + p[3][cc];
         }
         cd::store_real(out[0], i, cd::activate(act, y, slope[c]));
@@ -47,10 +47,10 @@ inline void run(const op::lrn& op, const std::vector<tensor>& in, const std::vec
     const std::vector<double> x = cd::real_values(src);
     const std::int64_t n_n = d[0], c_n = d[1];
     const std::int64_t inner = src.num_elements() / (n_n * c_n);
-    const std::int64_t half = op.size / 2;
+    const std::int64_t half = op.size() / 2;
     const bool across = op.kind() == lrn_kind::across_channels;
-    const double count = across ? op.size : static_cast<double>(op.size) * op.size;
-    const double alpha = op.alpha_scaled_by_size ? op.alpha / count : op.alpha;
+    const double count = across ? op.size() : static_cast<double>(op.size()) * op.size();
+    const double alpha = op.alpha_scaled_by_size() ? op.alpha() / count : op.alpha();
     const std::int64_t h_n = across ? 1 : d[2], w_n = across ? inner : d[3];
     for (std::int64_t i = 0; i < src.num_elements(); ++i) {
         const std::int64_t n = i / (c_n * inner), c = i / inner % c_n, pos = i % inner;
@@ -73,7 +73,7 @@ inline void run(const op::lrn& op, const std::vector<tensor>& in, const std::vec
                 }
         }
         const double denom =
-            std::pow(static_cast<double>(op.bias) + alpha * sum, static_cast<double>(op.beta));
+            std::pow(static_cast<double>(op.bias()) + alpha * sum, static_cast<double>(op.beta()));
         cd::store_real(out[0], i, x[static_cast<std::size_t>(i)] / denom);
     }
 }

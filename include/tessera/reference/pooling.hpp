@@ -49,7 +49,7 @@ inline void run(const op::pooling& op, const std::vector<tensor>& in,
                     } else {
                         result = sum / static_cast<double>(inside);
                     }
-                    cd::store_raw_statistic(src.desc(), out[0], o, result, op.rounding);
+                    cd::store_raw_statistic(src.desc(), out[0], o, result, op.rounding());
                 }
         }
 }

@@ -45,7 +45,7 @@ inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in,
         double sum = 0.0;
         for (std::int64_t k = 0; k < plane; ++k) sum += x[static_cast<std::size_t>(p * plane + k)];
         cd::store_raw_statistic(in[0].desc(), out[0], p, sum / static_cast<double>(plane),
-                                op.rounding);
+                                op.rounding());
     }
 }
 
@@ -97,7 +97,7 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in,
             if (op.is_index()) {
                 cd::store_real(out[0], dst, static_cast<double>(index));
             } else {
-                cd::store_real(out[0], dst, acc, op.rounding);
+                cd::store_real(out[0], dst, acc, op.rounding());
             }
         }
 }

@@ -13,8 +13,8 @@ inline void run(const op::reorder& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const tensor& src = in[0];
     const tensor& dst = out[0];
-    const auto rounding = static_cast<rounding_policy>(op.rounding);
-    const auto overflow = static_cast<overflow_policy>(op.overflow);
+    const auto rounding = op.rounding();
+    const auto overflow = op.overflow();
     tessera::detail::for_each_index(src.dims(), [&](const tessera::detail::index_t& idx) {
         const double v = numeric::load_real(src.type(), src.desc().quant(), src.address_of(idx));
         numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(idx), v, rounding,

@@ -45,8 +45,7 @@ TEST_CASE("convolution grid: kernels, pads, policies, size rounding and bias for
                                               .stride(stride, stride)
                                               .padding(f.pad_h, f.pad_h, f.pad_w, f.pad_w)
                                               .rounding_mode(size);
-                        conv.rounding = rounding;
-                        conv.overflow = overflow;
+                        conv.policies(rounding, overflow);
                         const int k = static_cast<int>(c) * f.kh * f.kw;
                         const int limit = static_cast<int>(32767 / std::sqrt(double(k)));
                         std::vector<tensor> in = {

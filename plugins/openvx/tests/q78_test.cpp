@@ -14,8 +14,7 @@ std::vector<std::int16_t> conv_two_products(std::int16_t x0, std::int16_t x1, st
                                             tsr_overflow overflow,
                                             std::vector<std::int16_t> bias = {}) {
     op::conv2d c;
-    c.rounding = rounding;
-    c.overflow = overflow;
+    c.policies(rounding, overflow);
     std::vector<tensor> in = {fixed(shape{1, 2, 1, 1}, {x0, x1}),
                               fixed(shape{1, 2, 1, 1}, {w0, w1})};
     if (!bias.empty()) {
@@ -76,12 +75,10 @@ TEST_CASE("Q7.8 conv2d forms match the reference bit for bit") {
             CAPTURE(rounding);
             CAPTURE(overflow);
             op::conv2d c = op::conv2d().padding(1, 1, 1, 1).bias();
-            c.rounding = rounding;
-            c.overflow = overflow;
+            c.policies(rounding, overflow);
             check_exact(c, {x, w, b}, {false, true, true});
             op::conv2d s = op::conv2d().stride(2, 2);
-            s.rounding = rounding;
-            s.overflow = overflow;
+            s.policies(rounding, overflow);
             check_exact(s, {x, w});
         }
     // per-location bias [O, OH, OW], a fused relu and a fused bounded relu
@@ -154,15 +151,13 @@ TEST_CASE("Q7.8 add, subtract and multiply with broadcasting match the reference
             CAPTURE(overflow);
             for (auto kind : {TSR_BINARY_ADD, TSR_BINARY_SUB}) {
                 op::binary op(kind);
-                op.overflow = overflow;
+                op.set_overflow(overflow);
                 check_exact(op, {a, b});
             }
             for (auto rounding : {TSR_ROUND_TO_ZERO, TSR_ROUND_TO_NEAREST_EVEN})
                 for (float scale : {1.0f, 1.0f / 255.0f, 1.0f / 32768.0f}) {
                     op::binary m(TSR_BINARY_MUL);
-                    m.overflow = overflow;
-                    m.rounding = rounding;
-                    m.alpha = scale;
+                    m.set_overflow(overflow).set_rounding(rounding).set_alpha(scale);
                     check_exact(m, {a, b});
                 }
         }
@@ -249,7 +244,7 @@ TEST_CASE("plain i8 and u8 tensors (scale 1, zero point 0) match the reference")
             CAPTURE(overflow);
             CAPTURE(kind);
             op::binary o(kind);
-            o.overflow = overflow;
+            o.set_overflow(overflow);
             check_exact(o, {a, b});
         }
     const tensor u = bytes(dtype::u8, shape{1, 2, 6, 6}, 3);

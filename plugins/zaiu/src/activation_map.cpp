@@ -51,12 +51,12 @@ std::optional<zdnn_activation> map_activation_op(const tessera::op::activation& 
         if (why.empty()) why = "activation none is not a zDNN op";
         return std::nullopt;
     }
-    if (a.clipping_value > 0.0f) {
+    if (a.clipping_value() > 0.0f) {
         if (z->kind != zdnn_activation::fn::relu && z->kind != zdnn_activation::fn::leaky_relu) {
             why = "clipping_value: zDNN clips only relu and leaky_relu results";
             return std::nullopt;
         }
-        z->clip = z->clip > 0.0f ? std::min(z->clip, a.clipping_value) : a.clipping_value;
+        z->clip = z->clip > 0.0f ? std::min(z->clip, a.clipping_value()) : a.clipping_value();
     }
     return z;
 }

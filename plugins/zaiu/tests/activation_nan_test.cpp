@@ -42,7 +42,7 @@ TEST_CASE("activations with NaN inputs follow propagate_nan like the reference")
          {op::activation(activation_kind::relu), op::activation(activation_kind::relu6),
           op::activation(activation_kind::leaky_relu, 0.1f), op::activation(activation_kind::tanh),
           op::activation(activation_kind::sigmoid), op::activation(activation_kind::gelu, 1.0f)}) {
-        CAPTURE(base.act.kind);
+        CAPTURE(base.spec().kind);
         op::activation keep = base, zero = base;
         check_nan_policy(keep.set_propagate_nan(true), x);
         check_nan_policy(zero.set_propagate_nan(false), x);

@@ -12,7 +12,8 @@ class negate_backend final : public sdk::backend {
 
     sdk::support query(const sdk::op_query& q) const override {
         const auto* a = q.op.get_if<op::activation>();
-        if (!a || a->act.kind != TSR_ACT_LINEAR || a->act.a != -1.0f || a->act.b != 0.0f)
+        if (!a || a->spec().kind != activation_kind::linear || a->spec().a != -1.0f ||
+            a->spec().b != 0.0f)
             return sdk::support::declined(TSR_REASON_OP_KIND, "only negation");
         if (q.inputs[0].type() != dtype::f32 || !q.inputs[0].is_row_major())
             return sdk::support::declined(TSR_REASON_LAYOUT, "row-major f32 only");

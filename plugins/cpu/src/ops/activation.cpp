@@ -10,9 +10,10 @@ namespace tessera::plugins::cpu {
 namespace {
 
 route_choice activation_route(const op::activation& a, const descs& in) {
-    if (!all_f32(in) || !runtime_has(a.act)) return reference_because("activation kind or dtype");
-    if (!a.propagate_nan) return reference_because("NaN suppression");
-    if (a.clipping_value != 0.0f) return reference_because("clipping value");
+    if (!all_f32(in) || !runtime_has(a.spec()))
+        return reference_because("activation kind or dtype");
+    if (!a.propagate_nan()) return reference_because("NaN suppression");
+    if (a.clipping_value() != 0.0f) return reference_because("clipping value");
     return native(in[0].rank() == 4 ? route::native_blocked : route::native_plain);
 }
 
@@ -21,7 +22,7 @@ fusion_role activation_fusion(const op::activation& a, const node_view& v) {
     fusion_role role;
     if (activation_route(a, v.in).how != route::native_blocked) return role;
     role.stage = fusion_stage::epilogue;
-    role.activation = runtime_activation(a.act);
+    role.activation = runtime_activation(a.spec());
     return role;
 }
 
@@ -29,7 +30,7 @@ class activation_step final : public function_step {
   public:
     activation_step(const build_context& b, const op::activation& a) : function_step(b.node) {
         auto f = std::make_unique<runtime::Activation>(b.ctx);
-        f->configure(in(0), out(), runtime_activation(a.act));
+        f->configure(in(0), out(), runtime_activation(a.spec()));
         set_function(std::move(f));
     }
 };

@@ -10,8 +10,8 @@ namespace tessera::plugins::cpu {
 namespace {
 
 route_choice batchnorm_route(const op::batchnorm& bn, const descs& in) {
-    if (bn.mode != TSR_BATCHNORM_STATISTICS || in[0].rank() != 4 || !all_f32(in) ||
-        !runtime_has(bn.activation))
+    if (bn.kind() != batchnorm_kind::statistics || in[0].rank() != 4 || !all_f32(in) ||
+        !runtime_has(bn.fused_activation()))
         return reference_because("batchnorm form");
     return native(route::native_blocked);
 }
@@ -20,13 +20,14 @@ route_choice batchnorm_route(const op::batchnorm& bn, const descs& in) {
 /// own it ends the chain.
 fusion_role batchnorm_fusion(const op::batchnorm& bn, const node_view& v) {
     fusion_role role;
-    if (bn.mode != TSR_BATCHNORM_STATISTICS || bn.activation.kind == TSR_ACT_PRELU ||
+    if (bn.kind() != batchnorm_kind::statistics ||
+        bn.fused_activation().kind == activation_kind::prelu ||
         batchnorm_route(bn, v.in).how != route::native_blocked)
         return role;
     role.stage = fusion_stage::normalization;
-    role.activation = runtime_activation(bn.activation);
-    role.closes_chain = bn.activation.kind != TSR_ACT_NONE;
-    role.epsilon = bn.epsilon;
+    role.activation = runtime_activation(bn.fused_activation());
+    role.closes_chain = bn.fused_activation().kind != activation_kind::none;
+    role.epsilon = bn.epsilon();
     return role;
 }
 
@@ -36,7 +37,8 @@ class batchnorm_step final : public function_step {
         const bool affine = b.node.n.inputs.size() >= 5;
         auto f = std::make_unique<runtime::BatchNormalization>(b.ctx);
         f->configure(in(0), out(), in(1), in(2), affine ? &in(3) : nullptr,
-                     affine ? &in(4) : nullptr, bn.epsilon, runtime_activation(bn.activation));
+                     affine ? &in(4) : nullptr, bn.epsilon(),
+                     runtime_activation(bn.fused_activation()));
         set_function(std::move(f));
     }
 };

@@ -10,7 +10,7 @@ namespace tessera::plugins::cpu {
 namespace {
 
 route_choice binary_route(const op::binary& b, const descs& in) {
-    if (!all_f32(in) || b.alpha != 1.0f || b.beta != 1.0f || b.uses_c() || in.size() != 2)
+    if (!all_f32(in) || b.alpha() != 1.0f || b.beta() != 1.0f || b.uses_c() || in.size() != 2)
         return reference_because("scaled or integer element-wise form");
     if (in[0].rank() == 4 && in[0].dims() == in[1].dims()) return native(route::native_blocked);
     return native(route::native_plain);

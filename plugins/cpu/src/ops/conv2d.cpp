@@ -29,25 +29,25 @@ runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc&
                                          const tensor_desc& weights) {
     const auto g = c.geometry(src, weights);
     runtime::Conv2dGeometry geo;
-    geo.stride_h = c.stride_h;
-    geo.stride_w = c.stride_w;
+    geo.stride_h = c.stride().h;
+    geo.stride_w = c.stride().w;
     geo.pad_top = g.y.pad_before;
-    geo.pad_bottom = reached_pad_after(g.y, g.h, g.kh, c.stride_h, c.dilation_h);
+    geo.pad_bottom = reached_pad_after(g.y, g.h, g.kh, c.stride().h, c.dilation().h);
     geo.pad_left = g.x.pad_before;
-    geo.pad_right = reached_pad_after(g.x, g.w, g.kw, c.stride_w, c.dilation_w);
-    geo.dilation_h = c.dilation_h;
-    geo.dilation_w = c.dilation_w;
+    geo.pad_right = reached_pad_after(g.x, g.w, g.kw, c.stride().w, c.dilation().w);
+    geo.dilation_h = c.dilation().h;
+    geo.dilation_w = c.dilation().w;
     geo.groups = g.c / g.group_in;
     return geo;
 }
 
 route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc& out) {
-    if (c.mode == TSR_CONV_TRANSPOSED) return reference_because("transposed convolution");
+    if (c.kind() == conv_kind::transposed) return reference_because("transposed convolution");
     if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
     const int bias = c.slots().bias;
     if (bias >= 0 && in[static_cast<std::size_t>(bias)].rank() != 1)
         return reference_because("per-location bias [O, OH, OW]: the runtime adds O values");
-    if (!runtime_has(c.activation)) return reference_because("fused activation");
+    if (!runtime_has(c.fused_activation())) return reference_because("fused activation");
     const runtime::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);
     // The runtime works on a padded copy of the input: leading padding far beyond the input
     // (windows that read padding only) would make that copy huge; the reference kernel reads
@@ -70,10 +70,10 @@ route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc&
 /// natively with a per-channel bias.
 fusion_role conv_fusion(const op::conv2d& c, const node_view& v) {
     fusion_role role;
-    if (c.fuse_batchnorm || c.activation.kind != TSR_ACT_NONE ||
+    if (c.fuse_batchnorm() || c.fused_activation().kind != activation_kind::none ||
         conv_route(c, v.in, v.out[0]).how != route::native_blocked)
         return role;
-    if (c.has_bias && v.in[2].rank() != 1) return role;
+    if (c.has_bias() && v.in[2].rank() != 1) return role;
     role.stage = fusion_stage::head;
     return role;
 }
@@ -84,11 +84,11 @@ class conv_step final : public function_step {
   public:
     conv_step(const build_context& b, const op::conv2d& c) : function_step(b.node) {
         const descs& t = b.node.in;
-        const runtime::ActivationInfo act = runtime_activation(c.activation);
+        const runtime::ActivationInfo act = runtime_activation(c.fused_activation());
         const auto g = c.geometry(t[0], t[1]);
         const runtime::Conv2dGeometry geo = runtime_geometry(c, t[0], t[1]);
         const auto s = c.slots();
-        const bool depthwise = geo.groups == g.c && g.o == g.c && !c.fuse_batchnorm;
+        const bool depthwise = geo.groups == g.c && g.o == g.c && !c.fuse_batchnorm();
         if (depthwise) {
             auto f = std::make_unique<runtime::DepthwiseConv2d>(b.ctx, b.memory);
             runtime::DepthwiseConv2dInfo info;
@@ -101,9 +101,9 @@ class conv_step final : public function_step {
             runtime::Conv2dInfo info;
             info.geometry = geo;
             info.activation = act;
-            if (c.fuse_batchnorm) {
+            if (c.fuse_batchnorm()) {
                 bn_ = runtime::BatchNormFold{&in(s.mean), &in(s.variance), &in(s.scale),
-                                             &in(s.shift), c.bn_epsilon};
+                                             &in(s.shift), c.bn_epsilon()};
                 info.batch_norm = &bn_;
             }
             f->configure(in(0), in(1), optional_in(s.bias), out(), info);
@@ -133,7 +133,7 @@ class fused_conv_step final : public step {
         const tensor_desc& w_desc = b.node.in[1];
         runtime::Tensor& src = bound(p, conv_.inputs[0]);
         runtime::Tensor& weights = bound(p, conv_.inputs[1]);
-        runtime::Tensor* bias = c.has_bias ? &bound(p, conv_.inputs[2]) : nullptr;
+        runtime::Tensor* bias = c.has_bias() ? &bound(p, conv_.inputs[2]) : nullptr;
         output_ = p.nodes[static_cast<std::size_t>(chain.last())].outputs[0];
         scratch_ = conv_.outputs[0];
         dst_ = std::make_unique<runtime::Tensor>(

@@ -10,8 +10,8 @@ namespace tessera::plugins::cpu {
 namespace {
 
 route_choice fully_connected_route(const op::fully_connected& fc, const descs& in) {
-    if (!all_f32(in) || fc.first_flatten_axis != 1 || fc.weights_transposed ||
-        !runtime_has(fc.activation))
+    if (!all_f32(in) || fc.first_flatten_axis() != 1 || fc.weights_transposed() ||
+        !runtime_has(fc.fused_activation()))
         return reference_because("fully connected form");
     return native(route::native_plain);
 }
@@ -21,8 +21,8 @@ class fully_connected_step final : public function_step {
     fully_connected_step(const build_context& b, const op::fully_connected& fc)
         : function_step(b.node) {
         auto f = std::make_unique<runtime::FullyConnected>(b.ctx, b.memory);
-        f->configure(in(0), in(1), fc.has_bias ? &in(2) : nullptr, out(),
-                     runtime_activation(fc.activation));
+        f->configure(in(0), in(1), fc.has_bias() ? &in(2) : nullptr, out(),
+                     runtime_activation(fc.fused_activation()));
         set_function(std::move(f));
     }
 };

@@ -103,13 +103,13 @@ class gemm_step final : public function_step {
   public:
     gemm_step(const build_context& b, const op::gemm& gm) : function_step(b.node) {
         runtime::GemmInfo info;
-        info.trans_a = gm.trans_a != 0;
-        info.trans_b = gm.trans_b != 0;
-        info.alpha = gm.alpha;
-        const bool has_c = b.node.in.size() > 2 && gm.beta != 0.0f;
+        info.trans_a = gm.trans_a();
+        info.trans_b = gm.trans_b();
+        info.alpha = gm.alpha();
+        const bool has_c = b.node.in.size() > 2 && gm.beta() != 0.0f;
         const bool row_c = has_c && b.node.in[2].rank() == 1;
-        const bool c_as_bias = row_c && gm.beta == 1.0f;
-        info.beta = has_c && !c_as_bias ? gm.beta : 0.0f;
+        const bool c_as_bias = row_c && gm.beta() == 1.0f;
+        info.beta = has_c && !c_as_bias ? gm.beta() : 0.0f;
         load_c_ = !has_c || c_as_bias ? load_c::none : (row_c ? load_c::repeat_rows : load_c::copy);
         auto f = std::make_unique<runtime::Gemm>(b.ctx, b.memory);
         f->configure(in(0), in(1), c_as_bias ? &in(2) : nullptr, out(), info);

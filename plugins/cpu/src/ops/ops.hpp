@@ -49,15 +49,15 @@ inline route_choice native(route how) {
 }
 
 /// Whether the runtime has the activation `spec`.
-inline bool runtime_has(const tsr_activation_spec& spec) {
+inline bool runtime_has(const activation_spec& spec) {
     runtime::ActivationInfo unused;
-    return to_runtime(spec, unused);
+    return to_runtime(spec.to_c(), unused);
 }
 
 /// The activation `spec` on the runtime (identity when it has none).
-inline runtime::ActivationInfo runtime_activation(const tsr_activation_spec& spec) {
+inline runtime::ActivationInfo runtime_activation(const activation_spec& spec) {
     runtime::ActivationInfo act;
-    to_runtime(spec, act);
+    to_runtime(spec.to_c(), act);
     return act;
 }
 

@@ -9,8 +9,8 @@ namespace tessera::plugins::cpu {
 namespace {
 
 route_choice softmax_route(const op::softmax& s, const descs& in) {
-    const bool last = s.axis == -1 || s.axis == in[0].rank() - 1;
-    if (!all_f32(in) || !last || s.axis_count != 1 || s.mask != 0)
+    const bool last = s.axis() == -1 || s.axis() == in[0].rank() - 1;
+    if (!all_f32(in) || !last || s.axis_count() != 1 || s.mask() != 0)
         return reference_because("softmax axis or mask");
     return native(route::native_plain);
 }
@@ -19,7 +19,7 @@ class softmax_step final : public function_step {
   public:
     softmax_step(const build_context& b, const op::softmax& s) : function_step(b.node) {
         auto f = std::make_unique<runtime::Softmax>(b.ctx);
-        f->configure(in(0), out(), s.beta, s.log != 0);
+        f->configure(in(0), out(), s.beta(), s.log());
         set_function(std::move(f));
     }
 };

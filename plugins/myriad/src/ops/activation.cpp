@@ -18,7 +18,7 @@ std::string number(float v) {
 
 layer_request describe_activation(const op::activation& a, const std::vector<tensor_desc>& inputs,
                                   const std::vector<tensor_desc>&) {
-    if (a.clipping_value != 0.0f)
+    if (a.clipping_value() != 0.0f)
         decline(TSR_REASON_ATTRIBUTE, "a clipping value has no IR activation parameter");
     layer_request r;
     r.ports = {0};

@@ -12,7 +12,7 @@ namespace {
 layer_request describe_binary(const op::binary& b, const std::vector<tensor_desc>& inputs,
                               const std::vector<tensor_desc>&) {
     if (b.kind() == binary_kind::pow) decline(TSR_REASON_ATTRIBUTE, "Eltwise has no pow operation");
-    if (b.alpha != 1.0f || b.beta != 1.0f || b.uses_c())
+    if (b.alpha() != 1.0f || b.beta() != 1.0f || b.uses_c())
         decline(TSR_REASON_ATTRIBUTE, "scales alpha, beta and gamma*C have no Eltwise parameter");
     if (inputs.size() != 2) decline(TSR_REASON_ATTRIBUTE, "Eltwise takes two inputs here");
     if (inputs[0].dims() != inputs[1].dims())

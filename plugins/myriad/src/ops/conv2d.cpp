@@ -20,7 +20,7 @@ layer_request describe_conv2d(const op::conv2d& c, const std::vector<tensor_desc
     if (c.groups() != 1)
         decline(TSR_REASON_ATTRIBUTE,
                 "grouped convolution (groups " + std::to_string(c.groups()) + ") is not mapped");
-    if (c.fuse_batchnorm)
+    if (c.fuse_batchnorm())
         decline(TSR_REASON_ATTRIBUTE, "a fused batch norm has no Convolution parameter");
     if (c.fused_activation().kind != activation_kind::none)
         decline(TSR_REASON_ATTRIBUTE, "a fused activation has no Convolution parameter");
@@ -30,10 +30,10 @@ layer_request describe_conv2d(const op::conv2d& c, const std::vector<tensor_desc
     layer_request r;
     r.type = "Convolution";
     r.params = {{"kernel", pair(g.kh, g.kw)},
-                {"strides", pair(c.stride_h, c.stride_w)},
+                {"strides", pair(c.stride().h, c.stride().w)},
                 {"pads_begin", pair(g.y.pad_before, g.x.pad_before)},
                 {"pads_end", pair(g.y.pad_after, g.x.pad_after)},
-                {"dilations", pair(c.dilation_h, c.dilation_w)},
+                {"dilations", pair(c.dilation().h, c.dilation().w)},
                 {"group", "1"},
                 {"output", std::to_string(g.o)}};
     r.ports = {0};

@@ -14,8 +14,8 @@ namespace {
 
 support decide_activation(const op::activation& a, const descs&, const descs&) {
     std::string why;
-    if (!map_activation(a.act, &why)) return decline(TSR_REASON_ATTRIBUTE, why);
-    if (a.clipping_value != 0.0f)
+    if (!map_activation(a.spec(), &why)) return decline(TSR_REASON_ATTRIBUTE, why);
+    if (a.clipping_value() != 0.0f)
         return decline(TSR_REASON_ATTRIBUTE,
                        "clipping value: OpenVX activations have no min(f(x), clip) bound");
     return support::native();
@@ -24,7 +24,7 @@ support decide_activation(const op::activation& a, const descs&, const descs&) {
 std::unique_ptr<step> build_activation(const op::activation& a, const sdk::node& n,
                                        graph_builder& g) {
     add_activation(g, g.tensor(n.inputs[0]), g.tensor(n.outputs[0]),
-                   *map_activation(a.act, nullptr));
+                   *map_activation(a.spec(), nullptr));
     return std::make_unique<step>();
 }
 

@@ -21,22 +21,22 @@ support decide_binary(const op::binary& b, const descs& in, const descs& out) {
         return decline(
             TSR_REASON_ATTRIBUTE,
             op_desc(b).describe() + ": OpenVX has tensor add, subtract and multiply only");
-    if (b.gamma != 0.0f)
+    if (b.gamma() != 0.0f)
         return decline(TSR_REASON_ATTRIBUTE, "gamma * C: OpenVX tensor nodes have no third input");
-    if (b.beta != 1.0f)
-        return decline(TSR_REASON_ATTRIBUTE, "beta " + std::to_string(b.beta) +
+    if (b.beta() != 1.0f)
+        return decline(TSR_REASON_ATTRIBUTE, "beta " + std::to_string(b.beta()) +
                                                  ": OpenVX tensor nodes scale no second input");
     if (in[0].type() != in[1].type() || in[0].type() != out[0].type())
         return decline(TSR_REASON_DTYPE, "mixed types: OpenVX tensor nodes take one type");
     if (k == binary_kind::mul) {
-        if (!(b.alpha >= 0.0f) || !std::isfinite(b.alpha))
+        if (!(b.alpha() >= 0.0f) || !std::isfinite(b.alpha()))
             return decline(TSR_REASON_ATTRIBUTE,
-                           "alpha " + std::to_string(b.alpha) +
+                           "alpha " + std::to_string(b.alpha()) +
                                ": OpenVX's multiply scale is finite and not negative");
         return support::native();
     }
-    if (b.alpha != 1.0f)
-        return decline(TSR_REASON_ATTRIBUTE, "alpha " + std::to_string(b.alpha) +
+    if (b.alpha() != 1.0f)
+        return decline(TSR_REASON_ATTRIBUTE, "alpha " + std::to_string(b.alpha()) +
                                                  ": OpenVX add and subtract have no scale");
     const int pos = in[0].quant().fixed_point_pos;
     if (in[1].quant().fixed_point_pos != pos || out[0].quant().fixed_point_pos != pos)
@@ -47,7 +47,7 @@ support decide_binary(const op::binary& b, const descs& in, const descs& out) {
 }
 
 std::unique_ptr<step> build_binary(const op::binary& b, const sdk::node& n, graph_builder& g) {
-    const vx_policies pol = policies_of(b.rounding, b.overflow, g.desc(n.inputs[0]));
+    const vx_policies pol = policies_of(b.rounding(), b.overflow(), g.desc(n.inputs[0]));
     vx_tensor a = g.tensor(n.inputs[0]), c = g.tensor(n.inputs[1]), out = g.tensor(n.outputs[0]);
     switch (b.kind()) {
         case binary_kind::add:
@@ -58,7 +58,7 @@ std::unique_ptr<step> build_binary(const op::binary& b, const sdk::node& n, grap
                        "vxTensorSubtractNode");
             break;
         default: {
-            vx_float32 scale = b.alpha;
+            vx_float32 scale = b.alpha();
             vx_scalar s =
                 g.own(vxCreateScalar(g.context(), VX_TYPE_FLOAT32, &scale), "vxCreateScalar");
             g.own_node(vxTensorMultiplyNode(g.graph(), a, c, s, pol.overflow, pol.rounding, out),

@@ -5,9 +5,10 @@
 
 namespace tessera::plugins::openvx {
 
-vx_policies policies_of(std::int32_t rounding, std::int32_t overflow, const tensor_desc& src) {
+vx_policies policies_of(rounding_policy rounding, overflow_policy overflow,
+                        const tensor_desc& src) {
     if (is_f32(src)) return {};
-    return {vx_rounding(rounding), vx_overflow(overflow)};
+    return {vx_rounding(to_c(rounding)), vx_overflow(to_c(overflow))};
 }
 
 namespace {
@@ -18,7 +19,7 @@ bool integral(float v) {
 
 }  // namespace
 
-std::optional<vx_activation> map_activation(const tsr_activation_spec& act, std::string* why) {
+std::optional<vx_activation> map_activation(const activation_spec& act, std::string* why) {
     auto no = [&](std::string text) -> std::optional<vx_activation> {
         if (why) *why = std::move(text);
         return std::nullopt;
@@ -31,31 +32,31 @@ std::optional<vx_activation> map_activation(const tsr_activation_spec& act, std:
         return vx_activation{f, static_cast<vx_int32>(a), static_cast<vx_int32>(b)};
     };
     switch (act.kind) {
-        case TSR_ACT_RELU:
+        case activation_kind::relu:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_RELU, 0, 0};
-        case TSR_ACT_RELU6:
+        case activation_kind::relu6:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_BRELU, 6, 0};
-        case TSR_ACT_BOUNDED_RELU:
+        case activation_kind::bounded_relu:
             return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_BRELU, act.a, 0.0f,
                                  "bounded relu");
-        case TSR_ACT_TANH:
+        case activation_kind::tanh:
             return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_HYPERBOLIC_TAN, act.a, act.b,
                                  "tanh");
-        case TSR_ACT_SIGMOID:
+        case activation_kind::sigmoid:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LOGISTIC, 0, 0};
-        case TSR_ACT_SOFT_RELU:
+        case activation_kind::soft_relu:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SOFTRELU, 0, 0};
-        case TSR_ACT_ABS:
+        case activation_kind::abs:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_ABS, 0, 0};
-        case TSR_ACT_SQUARE:
+        case activation_kind::square:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SQUARE, 0, 0};
-        case TSR_ACT_SQRT:
+        case activation_kind::sqrt:
             return vx_activation{VX_CONVOLUTIONAL_NETWORK_ACTIVATION_SQRT, 0, 0};
-        case TSR_ACT_LINEAR:
+        case activation_kind::linear:
             return with_integers(VX_CONVOLUTIONAL_NETWORK_ACTIVATION_LINEAR, act.a, act.b,
                                  "linear");
         default:
-            return no(std::string(tessera::op::activation_name(act.kind)) +
+            return no(std::string(to_string(act.kind)) +
                       " is none of OpenVX's nine activation functions");
     }
 }
@@ -64,11 +65,11 @@ void add_activation(graph_builder& g, vx_tensor in, vx_tensor out, const vx_acti
     g.own_node(vxActivationLayer(g.graph(), in, a.function, a.a, a.b, out), "vxActivationLayer");
 }
 
-bool fused_activation_agrees(const tsr_activation_spec& act, const vx_policies& p) {
+bool fused_activation_agrees(const activation_spec& act, const vx_policies& p) {
     if (p.rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN && p.overflow == VX_CONVERT_POLICY_SATURATE)
         return true;
-    return act.kind == TSR_ACT_RELU || act.kind == TSR_ACT_RELU6 ||
-           act.kind == TSR_ACT_BOUNDED_RELU;
+    return act.kind == activation_kind::relu || act.kind == activation_kind::relu6 ||
+           act.kind == activation_kind::bounded_relu;
 }
 
 std::optional<std::string> window_mismatch(const char* dim, std::int64_t in,

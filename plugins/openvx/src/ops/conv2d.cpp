@@ -20,20 +20,20 @@ support decide_conv2d(const op::conv2d& c, const descs& in, const descs& out) {
         return decline(TSR_REASON_DTYPE,
                        "8-bit convolution: OpenVX narrows every product to 8 bits, Tessera "
                        "requantises the exact sum");
-    if (c.mode == TSR_CONV_TRANSPOSED)
+    if (c.kind() == conv_kind::transposed)
         return decline(TSR_REASON_ATTRIBUTE,
                        "transposed convolution: vxConvolutionLayer is direct only");
-    if (c.dilation_h != 1 || c.dilation_w != 1)
+    if (c.dilation() != op::hw{1, 1})
         return decline(TSR_REASON_ATTRIBUTE,
                        "dilation: the provisional vxConvolutionLayer has no dilation");
-    if (c.fuse_batchnorm)
+    if (c.fuse_batchnorm())
         return decline(TSR_REASON_ATTRIBUTE, "fused batchnorm: OpenVX has no batchnorm layer");
-    const vx_policies pol = policies_of(c.rounding, c.overflow, src);
-    if (c.activation.kind != TSR_ACT_NONE) {
+    const vx_policies pol = policies_of(c.rounding(), c.overflow(), src);
+    if (c.fused_activation().kind != activation_kind::none) {
         std::string why;
-        if (!map_activation(c.activation, &why))
+        if (!map_activation(c.fused_activation(), &why))
             return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
-        if (!fused_activation_agrees(c.activation, pol))
+        if (!fused_activation_agrees(c.fused_activation(), pol))
             return decline(TSR_REASON_ATTRIBUTE,
                            "fused activation stored with rounding to zero or wrap-around: an "
                            "OpenVX activation layer rounds to nearest even and saturates");
@@ -50,11 +50,11 @@ support decide_conv2d(const op::conv2d& c, const descs& in, const descs& out) {
     const tensor_desc& w = in[1];
     if (w.type() != src.type()) return decline(TSR_REASON_DTYPE, "weights and src differ in type");
     const auto g = c.geometry(src, w);
-    const bool ceil = c.output_rounding == TSR_OUTPUT_CEIL;
-    if (auto why = window_mismatch("H", g.h, g.y.pad_before, g.y.pad_after, g.kh, c.stride_h,
+    const bool ceil = c.rounding_mode() == output_rounding::ceil;
+    if (auto why = window_mismatch("H", g.h, g.y.pad_before, g.y.pad_after, g.kh, c.stride().h,
                                    g.y.out, ceil))
         return decline(TSR_REASON_ATTRIBUTE, *why);
-    if (auto why = window_mismatch("W", g.w, g.x.pad_before, g.x.pad_after, g.kw, c.stride_w,
+    if (auto why = window_mismatch("W", g.w, g.x.pad_before, g.x.pad_after, g.kw, c.stride().w,
                                    g.x.out, ceil))
         return decline(TSR_REASON_ATTRIBUTE, *why);
     return support::native();
@@ -63,19 +63,19 @@ support decide_conv2d(const op::conv2d& c, const descs& in, const descs& out) {
 std::unique_ptr<step> build_conv2d(const op::conv2d& c, const sdk::node& n, graph_builder& g) {
     const tensor_desc& src = g.desc(n.inputs[0]);
     const auto geo = c.geometry(src, g.desc(n.inputs[1]));
-    const vx_policies pol = policies_of(c.rounding, c.overflow, src);
+    const vx_policies pol = policies_of(c.rounding(), c.overflow(), src);
     const auto slots = c.slots();
     vx_tensor bias =
         slots.bias >= 0 ? g.tensor(n.inputs[static_cast<std::size_t>(slots.bias)]) : nullptr;
     const int out_id = n.outputs[0];
-    const bool act = c.activation.kind != TSR_ACT_NONE;
+    const bool act = c.fused_activation().kind != activation_kind::none;
     const std::vector<vx_uint32> out_dims = vx_dims(g.desc(out_id));
     vx_tensor conv_out = act ? g.scratch(out_dims, g.format(out_id)) : g.tensor(out_id);
     auto layer = [&](vx_tensor x, vx_tensor w, vx_tensor b, vx_tensor y) {
         g.own_node(vxConvolutionLayer(g.graph(), x, w, b, static_cast<vx_uint32>(geo.x.pad_before),
                                       static_cast<vx_uint32>(geo.y.pad_before), 0, pol.overflow,
                                       pol.rounding,
-                                      c.output_rounding == TSR_OUTPUT_CEIL
+                                      c.rounding_mode() == output_rounding::ceil
                                           ? VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_CEILING
                                           : VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR,
                                       y),
@@ -107,7 +107,8 @@ std::unique_ptr<step> build_conv2d(const op::conv2d& c, const sdk::node& n, grap
         s->vx_nodes = static_cast<int>(groups);
     }
     if (act) {
-        add_activation(g, conv_out, g.tensor(out_id), *map_activation(c.activation, nullptr));
+        add_activation(g, conv_out, g.tensor(out_id),
+                       *map_activation(c.fused_activation(), nullptr));
         ++s->vx_nodes;
     }
     return s;

@@ -20,7 +20,7 @@ support decide_fully_connected(const op::fully_connected& f, const descs& in, co
                        "requantises the exact sum");
     if (in[1].type() != src.type())
         return decline(TSR_REASON_DTYPE, "weights and src differ in type");
-    if (f.weights_transposed)
+    if (f.weights_transposed())
         return decline(TSR_REASON_LAYOUT,
                        "transposed weights [I, O]: OpenVX takes weights [O, I] (its [I, O])");
     const auto g = f.geometry(src, in[1]);
@@ -29,17 +29,17 @@ support decide_fully_connected(const op::fully_connected& f, const descs& in, co
         return decline(TSR_REASON_SHAPE, "flattening " + std::to_string(core) +
                                              " dims: OpenVX's fully connected input item has 1 "
                                              "to 3 dims");
-    const vx_policies pol = policies_of(f.rounding, f.overflow, src);
-    if (f.activation.kind != TSR_ACT_NONE) {
+    const vx_policies pol = policies_of(f.rounding(), f.overflow(), src);
+    if (f.fused_activation().kind != activation_kind::none) {
         std::string why;
-        if (!map_activation(f.activation, &why))
+        if (!map_activation(f.fused_activation(), &why))
             return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
-        if (!fused_activation_agrees(f.activation, pol))
+        if (!fused_activation_agrees(f.fused_activation(), pol))
             return decline(TSR_REASON_ATTRIBUTE,
                            "fused activation stored with rounding to zero or wrap-around: an "
                            "OpenVX activation layer rounds to nearest even and saturates");
     }
-    if (f.has_bias) {
+    if (f.has_bias()) {
         const tensor_desc& b = in[2];
         if (b.type() != out[0].type() ||
             b.quant().fixed_point_pos != out[0].quant().fixed_point_pos)
@@ -52,10 +52,10 @@ support decide_fully_connected(const op::fully_connected& f, const descs& in, co
 
 std::unique_ptr<step> build_fully_connected(const op::fully_connected& f, const sdk::node& n,
                                             graph_builder& g) {
-    const vx_policies pol = policies_of(f.rounding, f.overflow, g.desc(n.inputs[0]));
-    vx_tensor bias = f.has_bias ? g.tensor(n.inputs[2]) : nullptr;
+    const vx_policies pol = policies_of(f.rounding(), f.overflow(), g.desc(n.inputs[0]));
+    vx_tensor bias = f.has_bias() ? g.tensor(n.inputs[2]) : nullptr;
     const int out_id = n.outputs[0];
-    const bool act = f.activation.kind != TSR_ACT_NONE;
+    const bool act = f.fused_activation().kind != activation_kind::none;
     vx_tensor fc_out =
         act ? g.scratch(vx_dims(g.desc(out_id)), g.format(out_id)) : g.tensor(out_id);
     g.own_node(vxFullyConnectedLayer(g.graph(), g.tensor(n.inputs[0]), g.tensor(n.inputs[1]), bias,
@@ -64,7 +64,7 @@ std::unique_ptr<step> build_fully_connected(const op::fully_connected& f, const 
                "vxFullyConnectedLayer");
     auto s = std::make_unique<step>();
     if (act) {
-        add_activation(g, fc_out, g.tensor(out_id), *map_activation(f.activation, nullptr));
+        add_activation(g, fc_out, g.tensor(out_id), *map_activation(f.fused_activation(), nullptr));
         s->vx_nodes = 2;
     }
     return s;

@@ -12,9 +12,9 @@ namespace sdk = tessera::sdk;
 namespace {
 
 float vx_alpha(const op::lrn& l) {
-    const float n = l.mode == TSR_LRN_ACROSS_CHANNELS ? static_cast<float>(l.size)
-                                                      : static_cast<float>(l.size) * l.size;
-    return l.alpha_scaled_by_size ? l.alpha : l.alpha * n;
+    const float n = l.kind() == lrn_kind::across_channels ? static_cast<float>(l.size())
+                                                          : static_cast<float>(l.size()) * l.size();
+    return l.alpha_scaled_by_size() ? l.alpha() : l.alpha() * n;
 }
 
 support decide_lrn(const op::lrn& l, const descs& in, const descs&) {
@@ -22,13 +22,14 @@ support decide_lrn(const op::lrn& l, const descs& in, const descs&) {
         return decline(TSR_REASON_SHAPE,
                        "rank " + std::to_string(in[0].rank()) +
                            ": OpenVX normalizes [N, C, H, W] images ([W, H, C, N])");
-    if (l.bias != 1.0f)
+    if (l.bias() != 1.0f)
         return decline(TSR_REASON_ATTRIBUTE,
-                       "bias " + std::to_string(l.bias) + ": OpenVX's normalization adds 1");
-    if (!l.alpha_scaled_by_size &&
-        vx_alpha(l) / (l.mode == TSR_LRN_ACROSS_CHANNELS ? static_cast<float>(l.size)
-                                                         : static_cast<float>(l.size) * l.size) !=
-            l.alpha)
+                       "bias " + std::to_string(l.bias()) + ": OpenVX's normalization adds 1");
+    if (!l.alpha_scaled_by_size() &&
+        vx_alpha(l) / (l.kind() == lrn_kind::across_channels
+                           ? static_cast<float>(l.size())
+                           : static_cast<float>(l.size()) * l.size()) !=
+            l.alpha())
         return decline(TSR_REASON_ATTRIBUTE, "unscaled alpha not representable as OpenVX's alpha");
     return support::native();
 }
@@ -36,9 +37,9 @@ support decide_lrn(const op::lrn& l, const descs& in, const descs&) {
 std::unique_ptr<step> build_lrn(const op::lrn& l, const sdk::node& n, graph_builder& g) {
     g.own_node(vxNormalizationLayer(
                    g.graph(), g.tensor(n.inputs[0]),
-                   l.mode == TSR_LRN_ACROSS_CHANNELS ? VX_CONVOLUTIONAL_NETWORK_NORM_ACROSS_MAPS
-                                                     : VX_CONVOLUTIONAL_NETWORK_NORM_SAME_MAP,
-                   static_cast<vx_uint32>(l.size), vx_alpha(l), l.beta, g.tensor(n.outputs[0])),
+                   l.kind() == lrn_kind::across_channels ? VX_CONVOLUTIONAL_NETWORK_NORM_ACROSS_MAPS
+                                                         : VX_CONVOLUTIONAL_NETWORK_NORM_SAME_MAP,
+                   static_cast<vx_uint32>(l.size()), vx_alpha(l), l.beta(), g.tensor(n.outputs[0])),
                "vxNormalizationLayer");
     return std::make_unique<step>();
 }

@@ -42,7 +42,7 @@ struct vx_policies {
     vx_enum rounding = VX_ROUND_POLICY_TO_NEAREST_EVEN;
     vx_enum overflow = VX_CONVERT_POLICY_SATURATE;
 };
-vx_policies policies_of(std::int32_t rounding, std::int32_t overflow, const tensor_desc& src);
+vx_policies policies_of(rounding_policy rounding, overflow_policy overflow, const tensor_desc& src);
 
 /// A Tessera activation as an OpenVX activation function with integer a and b.
 struct vx_activation {
@@ -50,7 +50,7 @@ struct vx_activation {
     vx_int32 a = 0, b = 0;
 };
 /// The OpenVX function computing `act`, or nullopt with the reason in `why`.
-std::optional<vx_activation> map_activation(const tsr_activation_spec& act, std::string* why);
+std::optional<vx_activation> map_activation(const activation_spec& act, std::string* why);
 /// Adds an activation layer from `in` to `out`.
 void add_activation(graph_builder& g, vx_tensor in, vx_tensor out, const vx_activation& a);
 
@@ -58,7 +58,7 @@ void add_activation(graph_builder& g, vx_tensor in, vx_tensor out, const vx_acti
 /// rounds an activation to nearest even and saturates; the fused epilogue uses the op's
 /// policies, which agree when they are those, or when the activation is exact (relu, relu6 and
 /// bounded relu with an integer bound never round or overflow).
-bool fused_activation_agrees(const tsr_activation_spec& act, const vx_policies& p);
+bool fused_activation_agrees(const activation_spec& act, const vx_policies& p);
 
 /// Why OpenVX's window (same padding both sides, stride derived from the sizes) cannot give
 /// Tessera's window in one dimension, or nullopt when it gives exactly that window.

@@ -20,14 +20,14 @@ support decide_pooling(const op::pooling& p, const descs& in, const descs&) {
     if (p.is_max() && padded)
         return decline(TSR_REASON_ATTRIBUTE,
                        "padded max pooling: OpenVX pads with zeros, Tessera ignores padding");
-    if (p.mode == TSR_POOL_AVERAGE_EXCLUDE_PADDING && padded)
+    if (p.kind() == pooling_kind::average_exclude_padding && padded)
         return decline(TSR_REASON_ATTRIBUTE,
                        "average excluding padding: OpenVX divides by the window inside the padded "
                        "input");
-    if (!p.is_max() && !is_f32(src) && p.rounding != TSR_ROUND_TO_NEAREST_EVEN)
+    if (!p.is_max() && !is_f32(src) && p.rounding() != rounding_policy::to_nearest_even)
         return decline(TSR_REASON_ATTRIBUTE,
                        "average rounded to zero: OpenVX rounds averages to nearest even");
-    const bool ceil = p.output_rounding == TSR_OUTPUT_CEIL && !p.global();
+    const bool ceil = p.rounding_mode() == output_rounding::ceil && !p.global();
     if (auto why =
             window_mismatch("H", g.h, g.y.pad_before, g.y.pad_after, g.kh, g.sh, g.y.out, ceil))
         return decline(TSR_REASON_ATTRIBUTE, *why);
@@ -39,7 +39,7 @@ support decide_pooling(const op::pooling& p, const descs& in, const descs&) {
 
 std::unique_ptr<step> build_pooling(const op::pooling& p, const sdk::node& n, graph_builder& g) {
     const auto geo = p.geometry(g.desc(n.inputs[0]));
-    const bool ceil = p.output_rounding == TSR_OUTPUT_CEIL && !p.global();
+    const bool ceil = p.rounding_mode() == output_rounding::ceil && !p.global();
     g.own_node(vxPoolingLayer(g.graph(), g.tensor(n.inputs[0]),
                               p.is_max() ? VX_CONVOLUTIONAL_NETWORK_POOLING_MAX
                                          : VX_CONVOLUTIONAL_NETWORK_POOLING_AVG,

@@ -12,16 +12,16 @@ namespace {
 
 support decide_softmax(const op::softmax& s, const descs& in, const descs&) {
     const int rank = std::max(in[0].rank(), 1);
-    const int axis = s.axis < 0 ? s.axis + rank : s.axis;
-    if (axis != rank - 1 || s.axis_count != 1)
+    const int axis = s.axis() < 0 ? s.axis() + rank : s.axis();
+    if (axis != rank - 1 || s.axis_count() != 1)
         return decline(TSR_REASON_ATTRIBUTE,
-                       "axis " + std::to_string(axis) + " count " + std::to_string(s.axis_count) +
+                       "axis " + std::to_string(axis) + " count " + std::to_string(s.axis_count()) +
                            ": vxSoftmaxLayer normalises the innermost dim only");
-    if (s.beta != 1.0f)
+    if (s.beta() != 1.0f)
         return decline(TSR_REASON_ATTRIBUTE,
-                       "beta " + std::to_string(s.beta) + ": vxSoftmaxLayer has no input scale");
-    if (s.log) return decline(TSR_REASON_ATTRIBUTE, "log-softmax: OpenVX has none");
-    if (s.mask) return decline(TSR_REASON_ATTRIBUTE, "masked softmax: OpenVX has no mask");
+                       "beta " + std::to_string(s.beta()) + ": vxSoftmaxLayer has no input scale");
+    if (s.log()) return decline(TSR_REASON_ATTRIBUTE, "log-softmax: OpenVX has none");
+    if (s.mask()) return decline(TSR_REASON_ATTRIBUTE, "masked softmax: OpenVX has no mask");
     return support::native();
 }
 

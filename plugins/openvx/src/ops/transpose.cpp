@@ -63,7 +63,7 @@ std::unique_ptr<step> build_swaps(const std::vector<int>& order, const sdk::node
 }
 
 std::vector<int> order_of(const op::permute& p) {
-    return std::vector<int>(p.order, p.order + p.rank);
+    return p.order();
 }
 
 support decide_rank(const descs& in, const descs&) {

@@ -71,8 +71,8 @@ built_op build_activation(const build_context& ctx, const op::activation& a,
                                       " varies along axes other than the channel (dim 1): "
                                       "CLML's PReLU takes one slope per channel or one for all");
     }
-    if (a.clipping_value != 0.0f)
-        decline(TSR_REASON_ATTRIBUTE, "clipping value " + std::to_string(a.clipping_value) +
+    if (a.clipping_value() != 0.0f)
+        decline(TSR_REASON_ATTRIBUTE, "clipping value " + std::to_string(a.clipping_value()) +
                                           ": CLML's activation op has no min(f(x), clip) bound");
     const activation_spec spec = a.spec();
     const bool clip = spec.kind == activation_kind::clip;
@@ -82,7 +82,7 @@ built_op build_activation(const build_context& ctx, const op::activation& a,
     if (bounded && !relu6) return build_clip(ctx, 0.0f, spec.a, t);
     const mapped_activation m = map_activation(spec);
     const dtype type = t.in_descs[0].type();
-    const auto d = activation_desc(m, a.propagate_nan != 0, type);
+    const auto d = activation_desc(m, a.propagate_nan(), type);
     built_op b;
     bind_node(b, t);
     cl_ml_tensor_qcom param = activation_param(ctx, m, t, 1, type, b);

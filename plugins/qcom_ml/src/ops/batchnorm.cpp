@@ -15,7 +15,7 @@ built_op build_batchnorm(const build_context& ctx, const op::batchnorm& bn, cons
     const dtype type = t.in_descs[0].type();
     const cl_ml_op_batchnorm_desc_qcom d{CL_BATCHNORM_MODE_SPATIAL_QCOM, arithmetic_for(type)};
     const cl_ml_op_properties_qcom props[] = {CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM,
-                                              float_property(bn.epsilon), 0};
+                                              float_property(bn.epsilon()), 0};
     built_op b;
     bind_node(b, t);
     const bool affine = t.in.size() >= 5;

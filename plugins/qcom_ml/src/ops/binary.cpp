@@ -7,7 +7,7 @@ namespace {
 
 built_op build_binary(const build_context& ctx, const op::binary& bo, const node_tensors& t) {
     if (bo.kind() == binary_kind::pow) decline(TSR_REASON_ATTRIBUTE, "CLML has no binary pow");
-    if (bo.gamma != 0.0f)
+    if (bo.gamma() != 0.0f)
         decline(TSR_REASON_ATTRIBUTE,
                 "gamma != 0: CLML's C is the output itself (in/out), not a separate input");
     const int rank = t.out_descs[0].rank();
@@ -21,8 +21,8 @@ built_op build_binary(const build_context& ctx, const op::binary& bo, const node
     cl_ml_op_binary_desc_qcom d{};
     // Tessera numbers binary ops as CLML does.
     d.binary_op = static_cast<cl_binary_op_qcom>(to_c(bo.kind()));
-    d.alpha = f32_value(bo.alpha);
-    d.beta = f32_value(bo.beta);
+    d.alpha = f32_value(bo.alpha());
+    d.beta = f32_value(bo.beta());
     d.gamma = f32_value(0.0f);
     d.arithmetic_mode = arithmetic_for(type);
     built_op b;

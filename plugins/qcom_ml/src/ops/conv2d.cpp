@@ -41,10 +41,10 @@ built_op build_conv2d(const build_context& ctx, const op::conv2d& c, const node_
     d.input_padding_before[1] = static_cast<cl_uint>(g.x.pad_before);
     d.input_padding_after[0] = static_cast<cl_uint>(g.y.pad_after);
     d.input_padding_after[1] = static_cast<cl_uint>(g.x.pad_after);
-    d.filter_stride[0] = static_cast<cl_uint>(c.stride_h);
-    d.filter_stride[1] = static_cast<cl_uint>(c.stride_w);
-    d.dilation[0] = static_cast<cl_uint>(c.dilation_h);
-    d.dilation[1] = static_cast<cl_uint>(c.dilation_w);
+    d.filter_stride[0] = static_cast<cl_uint>(c.stride().h);
+    d.filter_stride[1] = static_cast<cl_uint>(c.stride().w);
+    d.dilation[0] = static_cast<cl_uint>(c.dilation().h);
+    d.dilation[1] = static_cast<cl_uint>(c.dilation().w);
     d.flags = 0;
     d.arithmetic_mode = arithmetic_for(src.type());
 
@@ -57,10 +57,10 @@ built_op build_conv2d(const build_context& ctx, const op::conv2d& c, const node_
     cl_ml_tensor_qcom input = t.in[0], weight = t.in[1], output = t.out[0];
     cl_ml_tensor_qcom bias =
         s.bias >= 0 ? t.in[static_cast<std::size_t>(s.bias)] : unused(ctx, src.type(), b);
-    if (c.fuse_batchnorm) {
+    if (c.fuse_batchnorm()) {
         const cl_ml_op_batchnorm_desc_qcom bn{CL_BATCHNORM_MODE_SPATIAL_QCOM, d.arithmetic_mode};
         const cl_ml_op_properties_qcom props[] = {CL_ML_OP_BATCH_NORM_OP_EPSILON_QCOM,
-                                                  float_property(c.bn_epsilon), 0};
+                                                  float_property(c.bn_epsilon()), 0};
         auto bn_in = [&](int i) { return t.in[static_cast<std::size_t>(s.mean + i)]; };
         if (has_act) {
             const auto ad = activation_desc(act, true, src.type());

@@ -75,7 +75,7 @@ built_op build_depth_to_space(const build_context& ctx, const op::depth_to_space
 }
 
 built_op build_permute_op(const build_context& ctx, const op::permute& o, const node_tensors& t) {
-    return build_permute(ctx, std::vector<int>(o.order, o.order + o.rank), t);
+    return build_permute(ctx, o.order(), t);
 }
 
 built_op build_reshape_op(const build_context& ctx, const op::reshape&, const node_tensors& t) {

@@ -8,18 +8,18 @@ namespace tessera::plugins::qcom_ml {
 namespace {
 
 built_op build_softmax(const build_context& ctx, const op::softmax& sm, const node_tensors& t) {
-    if (sm.log) decline(TSR_REASON_ATTRIBUTE, "log-softmax: CLML has the accurate softmax only");
-    if (sm.mask) decline(TSR_REASON_ATTRIBUTE, "masked softmax: CLML has no mask");
-    if (sm.beta != 1.0f)
-        decline(TSR_REASON_ATTRIBUTE, "beta " + std::to_string(sm.beta) +
+    if (sm.log()) decline(TSR_REASON_ATTRIBUTE, "log-softmax: CLML has the accurate softmax only");
+    if (sm.mask()) decline(TSR_REASON_ATTRIBUTE, "masked softmax: CLML has no mask");
+    if (sm.beta() != 1.0f)
+        decline(TSR_REASON_ATTRIBUTE, "beta " + std::to_string(sm.beta()) +
                                           ": CLML's softmax has no input scale (softmax(beta x))");
     const tensor_desc& src = t.in_descs[0];
     const auto shape = map_shape(src);
     if (shape->five_d) decline(TSR_REASON_SHAPE, "5-D softmax");
-    const int a = absolute_axis(sm.axis, src.rank());
+    const int a = absolute_axis(sm.axis(), src.rank());
     // CLML axes the normalisation covers; axes of extent 1 may be counted either way.
     std::set<int> covered;
-    for (int i = a; i < a + sm.axis_count; ++i)
+    for (int i = a; i < a + sm.axis_count(); ++i)
         covered.insert(shape->axis_of[static_cast<std::size_t>(i)]);
     const cl_uint extent[4] = {shape->n, shape->c, shape->h, shape->w};
     auto matches = [&](std::set<int> mode_axes) {

@@ -35,7 +35,7 @@ class batchnorm_step final : public step {
         : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
           affine_(bn.kind() == batchnorm_kind::affine),
-          epsilon_(bn.epsilon),
+          epsilon_(bn.epsilon()),
           tail_(activation_of(bn.fused_activation()), y_.transformed()) {
         const std::size_t params =
             n.inputs.size() - (bn.fused_activation().kind == activation_kind::prelu ? 1 : 0);

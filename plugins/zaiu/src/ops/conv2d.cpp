@@ -20,26 +20,26 @@ support decide_conv(const op::conv2d& c, const std::vector<tensor_desc>& in,
         return decline(TSR_REASON_ATTRIBUTE, "transposed convolution is not a zDNN op");
     if (c.kind() == conv_kind::depthwise || c.groups() != 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN conv2d has no groups (depthwise)");
-    if (c.dilation_h != 1 || c.dilation_w != 1)
+    if (c.dilation().h != 1 || c.dilation().w != 1)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN conv2d has no dilation");
-    if (c.fuse_batchnorm)
+    if (c.fuse_batchnorm())
         return decline(TSR_REASON_ATTRIBUTE, "fused batchnorm is not part of zDNN conv2d");
     std::string why;
     if (c.fused_activation().kind != activation_kind::none &&
         !map_activation(c.fused_activation(), why))
         return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
     const auto g = c.geometry(in[0], in[1]);
-    if (!zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride_h, c.stride_w, g.y, g.x)) {
+    if (!zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride().h, c.stride().w, g.y, g.x)) {
         return decline(TSR_REASON_ATTRIBUTE,
                        "padding is neither SAME nor VALID (zDNN conv2d knows only those)");
     }
-    if (c.stride_h > 13 || c.stride_w > 13)
+    if (c.stride().h > 13 || c.stride().w > 13)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN conv2d strides are at most 13");
     if (g.kh > 64 || g.kw > 64)
         return decline(TSR_REASON_SHAPE, "zDNN conv2d kernels are at most 64x64");
     std::vector<tensor_desc> ins{choose(in[0], stick_format::nhwc()),
                                  choose(in[1], stick_format::hwck())};
-    if (c.has_bias) {
+    if (c.has_bias()) {
         if (in[2].rank() != 1)
             return decline(TSR_REASON_SHAPE,
                            "zDNN conv2d bias is per output channel, not per location");
@@ -54,12 +54,12 @@ class conv_step final : public step {
         : x_(n.inputs[0], t[n.inputs[0]], ZDNN_NHWC),
           k_(n.inputs[1], t[n.inputs[1]], ZDNN_HWCK),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_NHWC),
-          sh_(c.stride_h),
-          sw_(c.stride_w),
+          sh_(c.stride().h),
+          sw_(c.stride().w),
           tail_(chained(c.fused_activation()), y_.transformed()) {
         const auto g = c.geometry(t[n.inputs[0]], t[n.inputs[1]]);
-        padding_ = *zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride_h, c.stride_w, g.y, g.x);
-        if (c.has_bias) {
+        padding_ = *zdnn_padding(g.h, g.w, g.kh, g.kw, c.stride().h, c.stride().w, g.y, g.x);
+        if (c.has_bias()) {
             bias_ = operand(n.inputs[2], t[n.inputs[2]], ZDNN_1D);
         } else {
             zero_bias_ = scratch::zeros(vector_shape(static_cast<std::uint32_t>(g.o)));

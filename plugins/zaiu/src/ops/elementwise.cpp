@@ -22,7 +22,7 @@ support decide_binary(const op::binary& b, const std::vector<tensor_desc>& in,
                       const std::vector<tensor_desc>& out) {
     if (b.kind() == binary_kind::pow)
         return decline(TSR_REASON_ATTRIBUTE, "pow has no zDNN counterpart");
-    if (b.alpha != 1.0f || b.beta != 1.0f)
+    if (b.alpha() != 1.0f || b.beta() != 1.0f)
         return decline(TSR_REASON_ATTRIBUTE, "zDNN binary ops have no alpha/beta scaling");
     if (b.uses_c())
         return decline(TSR_REASON_ATTRIBUTE,
@@ -168,7 +168,7 @@ void state_elementwise(router& r) {
             const auto a = map_activation_op(o, why);
             if (!a)
                 throw tessera::error(tessera::status::unsupported, why, {backend_name, n.name, ""});
-            return std::make_unique<activation_step>(n, t, *a, o.propagate_nan != 0);
+            return std::make_unique<activation_step>(n, t, *a, o.propagate_nan());
         });
 }
 

@@ -37,11 +37,11 @@ support decide_matmul(const op::matmul& m, const std::vector<tensor_desc>& in,
 
 support decide_gemm(const op::gemm& m, const std::vector<tensor_desc>& in,
                     const std::vector<tensor_desc>& out) {
-    if (m.alpha != 1.0f) return decline(TSR_REASON_ATTRIBUTE, "zDNN matmul has no alpha scaling");
+    if (m.alpha() != 1.0f) return decline(TSR_REASON_ATTRIBUTE, "zDNN matmul has no alpha scaling");
     std::vector<tensor_desc> ins{choose(in[0], stick_format::d2(1)),
                                  choose(in[1], stick_format::d2(1))};
     if (in.size() > 2) {
-        if (m.beta != 1.0f)
+        if (m.beta() != 1.0f)
             return decline(TSR_REASON_ATTRIBUTE, "zDNN matmul adds C unscaled (beta != 1)");
         ins.push_back(in[2].rank() == 1 ? choose(in[2], stick_format::d1())
                                         : choose(in[2], stick_format::d2(1)));
@@ -55,8 +55,8 @@ support decide_fc(const op::fully_connected& fc, const std::vector<tensor_desc>&
     if (fc.fused_activation().kind != activation_kind::none &&
         !map_activation(fc.fused_activation(), why))
         return decline(TSR_REASON_ATTRIBUTE, "fused " + why);
-    const int axis =
-        fc.first_flatten_axis < 0 ? fc.first_flatten_axis + in[0].rank() : fc.first_flatten_axis;
+    const int axis = fc.first_flatten_axis() < 0 ? fc.first_flatten_axis() + in[0].rank()
+                                                 : fc.first_flatten_axis();
     const auto g = fc.geometry(in[0], in[1]);
     std::vector<tensor_desc> ins{choose(in[0], stick_format::d2(axis),
                                         [&](const zdnn_tensor_desc& t) {
@@ -66,7 +66,7 @@ support decide_fc(const op::fully_connected& fc, const std::vector<tensor_desc>&
                                                             static_cast<std::uint32_t>(g.inner));
                                         }),
                                  choose(in[1], stick_format::d2(1))};
-    if (fc.has_bias) ins.push_back(choose(in[2], stick_format::d1()));
+    if (fc.has_bias()) ins.push_back(choose(in[2], stick_format::d1()));
     return with_layouts(ins, {in_format(out[0], stick_format::d2(out[0].rank() - 1))});
 }
 
@@ -160,8 +160,8 @@ void state_matmul(router& r) {
     r.state<op::gemm>(framed_rule(&decide_gemm),
                       [](const op::gemm& g, const sdk::node& n, const descs& t) {
                           matmul_setup s = operands_of(n);
-                          s.ta = g.trans_a != 0;
-                          s.tb = g.trans_b != 0;
+                          s.ta = g.trans_a();
+                          s.tb = g.trans_b();
                           if (n.inputs.size() > 2)
                               (t[n.inputs[2]].rank() == 1 ? s.c : s.addend) = n.inputs[2];
                           return std::make_unique<matmul_step>(s, t);
@@ -169,8 +169,8 @@ void state_matmul(router& r) {
     r.state<op::fully_connected>(framed_rule(&decide_fc), [](const op::fully_connected& fc,
                                                              const sdk::node& n, const descs& t) {
         matmul_setup s = operands_of(n);
-        s.tb = fc.weights_transposed == 0;  // weights [O, I]: the product takes them transposed
-        if (fc.has_bias) s.c = n.inputs[2];
+        s.tb = !fc.weights_transposed();  // weights [O, I]: the product takes them transposed
+        if (fc.has_bias()) s.c = n.inputs[2];
         std::string why;
         s.act = map_activation(fc.fused_activation(), why);
         return std::make_unique<matmul_step>(s, t);

@@ -15,17 +15,17 @@ namespace {
 support decide_softmax(const op::softmax& s, const std::vector<tensor_desc>& in,
                        const std::vector<tensor_desc>& out) {
     const int rank = in[0].rank();
-    const int axis = s.axis < 0 ? s.axis + rank : s.axis;
-    if (axis + s.axis_count != rank) {
+    const int axis = s.axis() < 0 ? s.axis() + rank : s.axis();
+    if (axis + s.axis_count() != rank) {
         return decline(TSR_REASON_ATTRIBUTE,
                        "zDNN softmax runs over the innermost dims; axis " + std::to_string(axis) +
-                           " count " + std::to_string(s.axis_count) + " leaves dims after them");
+                           " count " + std::to_string(s.axis_count()) + " leaves dims after them");
     }
-    if (s.beta != 1.0f)
+    if (s.beta() != 1.0f)
         return decline(TSR_REASON_ATTRIBUTE,
-                       "beta " + std::to_string(s.beta) +
+                       "beta " + std::to_string(s.beta()) +
                            ": zDNN softmax has no input scale (softmax(beta x))");
-    if (s.log && s.mask)
+    if (s.log() && s.mask())
         return decline(TSR_REASON_ATTRIBUTE,
                        "masked log-softmax: zDNN writes 0, not -infinity, past the mask");
     const auto g = s.geometry(in[0]);
@@ -39,8 +39,8 @@ class softmax_step final : public step {
   public:
     softmax_step(const tessera::sdk::node& n, const std::vector<tensor_desc>& t,
                  const op::softmax& s)
-        : act_(s.log ? SOFTMAX_ACT_LOG : SOFTMAX_ACT_NONE),
-          mask_(s.mask),
+        : act_(s.log() ? SOFTMAX_ACT_LOG : SOFTMAX_ACT_NONE),
+          mask_(s.mask()),
           x_(n.inputs[0], t[n.inputs[0]], ZDNN_3DS),
           y_(n.outputs[0], t[n.outputs[0]], ZDNN_3DS) {}
     void run(const buffers& b) override {
