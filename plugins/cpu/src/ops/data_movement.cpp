@@ -4,6 +4,7 @@
 // Element sizes other than 1, 2, 4 and 8 bytes run on the reference kernel.
 #include <array>
 #include <cstring>
+#include <vector>
 
 #include "ops.hpp"
 
@@ -48,8 +49,9 @@ template <typename Element>
 class permute_step final : public step {
   public:
     permute_step(const node_view& v, const op::permute& p)
-        : src_(v.n.inputs[0]), dst_(v.n.outputs[0]), rank_(p.rank) {
+        : src_(v.n.inputs[0]), dst_(v.n.outputs[0]), rank_(p.rank()) {
         const tensor_desc& in = v.in[0];
+        const std::vector<int> order = p.order();
         std::array<std::int64_t, TSR_MAX_DIMS> in_stride{};
         std::int64_t s = 1;
         for (int d = rank_ - 1; d >= 0; --d) {
@@ -57,8 +59,9 @@ class permute_step final : public step {
             s *= in.dim(d);
         }
         for (int i = 0; i < rank_; ++i) {
-            extent_[static_cast<std::size_t>(i)] = in.dim(p.order[i]);
-            stride_[static_cast<std::size_t>(i)] = in_stride[static_cast<std::size_t>(p.order[i])];
+            extent_[static_cast<std::size_t>(i)] = in.dim(order[static_cast<std::size_t>(i)]);
+            stride_[static_cast<std::size_t>(i)] =
+                in_stride[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
         }
         count_ = v.out[0].num_elements();
     }

@@ -35,7 +35,7 @@ class small_m_gemm_step final : public step {
         m_ = g.m;
         n_ = g.n;
         k_ = g.k;
-        has_c_ = v.in.size() > 2 && gm.beta != 0.0f;
+        has_c_ = v.in.size() > 2 && gm.beta() != 0.0f;
         c_row_step_ = has_c_ && v.in[2].rank() == 2 ? n_ : 0;
         row_.resize(static_cast<std::size_t>(n_));
         a_row_.resize(static_cast<std::size_t>(k_));
@@ -51,8 +51,8 @@ class small_m_gemm_step final : public step {
         float* d = data(out_);
         for (std::int64_t i = 0; i < m_; ++i) {
             for (std::int64_t k = 0; k < k_; ++k)  // row i of op(A)
-                a_row_[static_cast<std::size_t>(k)] = gm_.trans_a ? a[k * m_ + i] : a[i * k_ + k];
-            if (gm_.trans_b) {
+                a_row_[static_cast<std::size_t>(k)] = gm_.trans_a() ? a[k * m_ + i] : a[i * k_ + k];
+            if (gm_.trans_b()) {
                 for (std::int64_t n = 0; n < n_; ++n)
                     row_[static_cast<std::size_t>(n)] = dot(a_row_.data(), bm + n * k_, k_);
             } else {
@@ -67,8 +67,8 @@ class small_m_gemm_step final : public step {
             float* d_row = d + i * n_;  // D may share C's buffer: C is read before D is written
             const float* c_row = c ? c + i * c_row_step_ : nullptr;
             for (std::int64_t n = 0; n < n_; ++n) {
-                const float product = gm_.alpha * row_[static_cast<std::size_t>(n)];
-                d_row[n] = c_row ? product + gm_.beta * c_row[n] : product;
+                const float product = gm_.alpha() * row_[static_cast<std::size_t>(n)];
+                d_row[n] = c_row ? product + gm_.beta() * c_row[n] : product;
             }
         }
     }
