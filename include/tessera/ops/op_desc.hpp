@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -59,14 +60,22 @@ inline constexpr auto op_kinds =
 inline constexpr auto op_names =
     op_names_of(std::make_index_sequence<std::variant_size_v<op_variant>>{});
 
+/// Whether T is one of the variant's alternatives (a fold, cheaper to compile than asking the
+/// variant's converting constructor, which resolves an overload over every alternative).
+template <typename T, typename Variant>
+struct is_alternative;
+template <typename T, typename... Ts>
+struct is_alternative<T, std::variant<Ts...>> : std::disjunction<std::is_same<T, Ts>...> {};
+
 }  // namespace detail
 
 /// Thread safety: a plain value; const members (infer, c_params, ...) are safe from any threads
 /// at once, modification is not.
 class op_desc {
   public:
-    template <typename Op, typename = std::enable_if_t<std::is_constructible_v<op_variant, Op>>>
-    op_desc(Op op) : v_(std::move(op)) {}
+    template <typename Op,
+              typename = std::enable_if_t<detail::is_alternative<Op, op_variant>::value>>
+    op_desc(Op op) : v_(std::in_place_type<Op>, std::move(op)) {}
     // Copies, moves and destruction visit the variant's alternatives: defined in the runtime.
     op_desc(const op_desc& other);
     op_desc(op_desc&& other) noexcept;
