@@ -20,11 +20,16 @@ enum class dtype : std::int32_t {
     i16 = TSR_I16,
     i32 = TSR_I32,
     boolean = TSR_BOOL,
+    i64 = TSR_I64,
+    f64 = TSR_F64,
 };
 
 /// Bytes per element.
 constexpr std::size_t size_of(dtype t) {
     switch (t) {
+        case dtype::i64:
+        case dtype::f64:
+            return 8;
         case dtype::f32:
         case dtype::i32:
             return 4;
@@ -63,6 +68,10 @@ constexpr std::string_view to_string(dtype t) {
             return "i32";
         case dtype::boolean:
             return "bool";
+        case dtype::i64:
+            return "i64";
+        case dtype::f64:
+            return "f64";
         case dtype::undef:
             return "undef";
     }
@@ -70,14 +79,19 @@ constexpr std::string_view to_string(dtype t) {
 }
 
 constexpr bool is_floating(dtype t) {
-    return t == dtype::f32 || t == dtype::f16 || t == dtype::bf16 || t == dtype::dlfloat16;
+    return t == dtype::f32 || t == dtype::f16 || t == dtype::bf16 || t == dtype::dlfloat16 ||
+           t == dtype::f64;
 }
 constexpr bool is_integer(dtype t) {
-    return t == dtype::i8 || t == dtype::u8 || t == dtype::i16 || t == dtype::i32;
+    return t == dtype::i8 || t == dtype::u8 || t == dtype::i16 || t == dtype::i32 ||
+           t == dtype::i64;
 }
 constexpr bool is_valid(dtype t) {
-    return static_cast<std::int32_t>(t) >= TSR_F32 && static_cast<std::int32_t>(t) <= TSR_BOOL;
+    return static_cast<std::int32_t>(t) >= TSR_F32 && static_cast<std::int32_t>(t) <= TSR_F64;
 }
+/// The 64-bit dtypes (i64, f64): only the reference backend and data movement by element size
+/// handle them; plugins decline them unless they say otherwise.
+constexpr bool is_wide(dtype t) { return t == dtype::i64 || t == dtype::f64; }
 
 /// Quantisation parameters: i8/u8 use scale and zero point, i16 uses fixed_point_pos.
 struct quantization {
@@ -125,6 +139,14 @@ template <>
 struct storage_of<dtype::boolean> {
     using type = std::uint8_t;
 };
+template <>
+struct storage_of<dtype::i64> {
+    using type = std::int64_t;
+};
+template <>
+struct storage_of<dtype::f64> {
+    using type = double;
+};
 
 /// The dtype whose storage is the C++ type T (float -> f32, int8_t -> i8, ...).
 template <typename T>
@@ -152,6 +174,14 @@ constexpr dtype dtype_of<std::int32_t>() {
 template <>
 constexpr dtype dtype_of<bool>() {
     return dtype::boolean;
+}
+template <>
+constexpr dtype dtype_of<std::int64_t>() {
+    return dtype::i64;
+}
+template <>
+constexpr dtype dtype_of<double>() {
+    return dtype::f64;
 }
 
 }  // namespace tessera

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,13 @@ inline std::string format_element(const tensor& t, const index_t& idx) {
             return numeric::load_raw(type, p) != 0.0 ? "true" : "false";
         case dtype::i32:
             return fmt::format("{}", static_cast<std::int64_t>(numeric::load_raw(type, p)));
+        case dtype::i64: {
+            std::int64_t v;
+            std::memcpy(&v, p, sizeof v);
+            return fmt::format("{}", v);
+        }
+        case dtype::f64:
+            return fmt::format("{}", numeric::load_raw(type, p));
         case dtype::i8:
         case dtype::u8:
             if (q.scale == 1.0f && q.zero_point == 0) {

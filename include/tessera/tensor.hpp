@@ -269,7 +269,7 @@ class tensor {
     }
 
     /// True when T is the storage type of `t`: float for f32, std::uint16_t bit patterns for the
-    /// 16-bit floats, the matching integer for i8/u8/i16/i32, std::uint8_t or bool for bool.
+    /// 16-bit floats, the matching integer for i8/u8/i16/i32/i64, double for f64, std::uint8_t or bool for bool.
     template <typename T>
     static constexpr bool stores(dtype t) {
         using U = std::remove_cv_t<T>;
@@ -290,6 +290,10 @@ class tensor {
                 return std::is_same_v<U, std::int32_t>;
             case dtype::boolean:
                 return std::is_same_v<U, std::uint8_t> || std::is_same_v<U, bool>;
+            case dtype::i64:
+                return std::is_same_v<U, std::int64_t>;
+            case dtype::f64:
+                return std::is_same_v<U, double>;
             case dtype::undef:
                 return false;
         }
@@ -314,6 +318,10 @@ class tensor {
                 return "std::int32_t";
             case dtype::boolean:
                 return "std::uint8_t or bool";
+            case dtype::i64:
+                return "std::int64_t";
+            case dtype::f64:
+                return "double";
             case dtype::undef:
                 break;
         }

@@ -40,6 +40,10 @@ constexpr dtype xtensor_dtype() {
         return dtype::i16;
     else if constexpr (std::is_same_v<U, std::int32_t>)
         return dtype::i32;
+    else if constexpr (std::is_same_v<U, std::int64_t>)
+        return dtype::i64;
+    else if constexpr (std::is_same_v<U, double>)
+        return dtype::f64;
     else if constexpr (std::is_same_v<U, bool>)
         return dtype::boolean;
     else

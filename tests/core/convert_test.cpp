@@ -206,7 +206,7 @@ TEST_CASE("convert: random doubles near 16-bit rounding boundaries are rounded o
             }
             const double want_magnitude =
                 reference_round(v, f.p, f.emin, f.subnormals, f.ties_away);
-            std::uint32_t stored = 0;  // room for any dtype; 16-bit formats use the first two bytes
+            std::uint64_t stored = 0;  // room for any dtype; 16-bit formats use the first two bytes
             store_raw(f.type, &stored, -v);  // negative: magnitudes mirror
             const double got = load_raw(f.type, &stored);
             const bool overflow = want_magnitude > f.max;

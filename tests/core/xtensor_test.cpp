@@ -194,7 +194,11 @@ TEST_CASE("xtensor: borrow deduces dtypes, or takes one for raw bit patterns") {
     tb.set({1}, 1.0);
     CHECK(flags(1));
     xt::xarray<double> d = {1.0, 2.0};
-    check_error([&] { tessera::borrow(d); }, status::invalid_argument, "dtype");
+    const tensor td = tessera::borrow(d);
+    CHECK(td.type() == dtype::f64);
+    CHECK(td.get({1}) == 2.0);
+    xt::xarray<std::uint32_t> u = {1u, 2u};
+    check_error([&] { tessera::borrow(u); }, status::invalid_argument, "dtype");
 }
 
 TEST_CASE("xtensor: to_tensor evaluates expressions into new owning tensors") {

@@ -22,7 +22,9 @@ typedef enum tsr_dtype {
     TSR_U8 = 6,        /* quantised: real = scale * (q - zero_point) */
     TSR_I16 = 7,       /* fixed point: real = q / 2^fixed_point_pos (Q7.8 when pos = 8) */
     TSR_I32 = 8,
-    TSR_BOOL = 9
+    TSR_BOOL = 9,
+    TSR_I64 = 10, /* plain 64-bit integer (indices, shapes); never quantised */
+    TSR_F64 = 11  /* IEEE 754 binary64 */
 } tsr_dtype;
 
 /* Semantic name of one dimension. */

@@ -1,10 +1,12 @@
-// tessera/numeric/convert.hpp: load and store one element of any dtype as a float or double,
-// the single place where storage types meet arithmetic on the host.
+// tessera/numeric/convert.hpp: load and store one element of any dtype as a float, double or
+// long double, the single place where storage types meet arithmetic on the host. The *_wide
+// forms carry i64 exactly (a long double holds every int64 on x86-64 and AArch64).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "tessera/dtype.hpp"
 #include "tessera/numeric/dlfloat16.hpp"
@@ -52,10 +54,51 @@ inline double load_raw(dtype t, const void* p) {
             std::memcpy(&v, p, 4);
             return v;
         }
+        case dtype::i64: {  // exact up to 2^53; load_raw_wide is exact for every value
+            std::int64_t v;
+            std::memcpy(&v, p, 8);
+            return static_cast<double>(v);
+        }
+        case dtype::f64: {
+            double v;
+            std::memcpy(&v, p, 8);
+            return v;
+        }
         case dtype::undef:
             break;
     }
     return 0.0;
+}
+
+/// The stored value in extended precision: exact for every dtype, i64 included.
+inline long double load_raw_wide(dtype t, const void* p) {
+    if (t == dtype::i64) {
+        std::int64_t v;
+        std::memcpy(&v, p, 8);
+        return static_cast<long double>(v);
+    }
+    return load_raw(t, p);
+}
+
+/// An integer-valued or real long double -> int64: rounded with `rounding`, values beyond the
+/// int64 range saturated or wrapped modulo 2^64 per `overflow` (infinities saturate); NaN is 0.
+inline std::int64_t to_int64(long double v, rounding_policy rounding, overflow_policy overflow) {
+    if (std::isnan(v)) return 0;
+    long double r = std::trunc(v);
+    if (rounding == rounding_policy::to_nearest_even) {
+        const long double rest = std::fabs(v - r);
+        const bool away = rest > 0.5L || (rest == 0.5L && std::fmod(r, 2.0L) != 0.0L);
+        if (away) r += v < 0 ? -1.0L : 1.0L;
+    }
+    constexpr long double two63 = 9223372036854775808.0L;  // 2^63, exact in any binary format
+    constexpr auto lowest = std::numeric_limits<std::int64_t>::min();
+    constexpr auto highest = std::numeric_limits<std::int64_t>::max();
+    if (r >= -two63 && r < two63) return static_cast<std::int64_t>(r);
+    if (overflow == overflow_policy::saturate || std::isinf(r)) return r < 0 ? lowest : highest;
+    long double m = std::fmod(r, 2.0L * two63);  // exact; in (-2^64, 2^64)
+    if (m >= two63) m -= 2.0L * two63;
+    if (m < -two63) m += 2.0L * two63;
+    return static_cast<std::int64_t>(m);
 }
 
 /// double -> float rounded to odd: truncated toward zero, last bit set if anything was dropped.
@@ -114,9 +157,47 @@ inline void store_raw(dtype t, void* p, double v,
             std::memcpy(p, &x, 4);
             return;
         }
+        case dtype::i64: {
+            const std::int64_t x = to_int64(v, rounding, overflow);
+            std::memcpy(p, &x, 8);
+            return;
+        }
+        case dtype::f64:
+            std::memcpy(p, &v, 8);
+            return;
         case dtype::undef:
             return;
     }
+}
+
+/// long double -> double rounded to odd (see narrow_to_odd): a later rounding to f32 or a 16-bit
+/// float then equals rounding the long double directly.
+inline double narrow_to_odd_double(long double v) {
+    double d = static_cast<double>(v);
+    if (std::isnan(v) || static_cast<long double>(d) == v) return d;
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    if (std::fabs(static_cast<long double>(d)) > std::fabs(v)) --b;  // toward zero (inf -> max)
+    b |= 1u;
+    std::memcpy(&d, &b, 8);
+    return d;
+}
+
+/// Stores a raw value given in extended precision: i64 through the integer path (exact), the
+/// other dtypes as store_raw does, rounded once.
+inline void store_raw_wide(dtype t, void* p, long double v,
+                           rounding_policy rounding = rounding_policy::to_nearest_even,
+                           overflow_policy overflow = overflow_policy::saturate) {
+    if (t == dtype::i64) {
+        const std::int64_t x = to_int64(v, rounding, overflow);
+        std::memcpy(p, &x, 8);
+        return;
+    }
+    // Integers of 32 bits or fewer are exact in a double except for fractions far below 2^-20;
+    // floating outputs round to odd first so they round once.
+    const double d = is_floating(t) && t != dtype::f64 ? narrow_to_odd_double(v)
+                                                       : static_cast<double>(v);
+    store_raw(t, p, d, rounding, overflow);
 }
 
 /// The real value an element stands for: quantised and fixed-point types are dequantised.
@@ -133,6 +214,12 @@ inline double load_real(dtype t, const quantization& q, const void* p) {
     }
 }
 
+/// The real value in extended precision (exact for i64 and f64).
+inline long double load_real_wide(dtype t, const quantization& q, const void* p) {
+    if (t == dtype::i64) return load_raw_wide(t, p);
+    return load_real(t, q, p);
+}
+
 /// Stores a real value, quantising for i8/u8 and i16 fixed point.
 inline void store_real(dtype t, const quantization& q, void* p, double v,
                        rounding_policy rounding = rounding_policy::to_nearest_even,
@@ -147,6 +234,22 @@ inline void store_real(dtype t, const quantization& q, void* p, double v,
             return;
         default:
             store_raw(t, p, v, rounding, overflow);
+            return;
+    }
+}
+
+/// Stores a real value given in extended precision (i64 exact), quantising like store_real.
+inline void store_real_wide(dtype t, const quantization& q, void* p, long double v,
+                            rounding_policy rounding = rounding_policy::to_nearest_even,
+                            overflow_policy overflow = overflow_policy::saturate) {
+    switch (t) {
+        case dtype::i8:
+        case dtype::u8:
+        case dtype::i16:
+            store_real(t, q, p, static_cast<double>(v), rounding, overflow);
+            return;
+        default:
+            store_raw_wide(t, p, v, rounding, overflow);
             return;
     }
 }
