@@ -91,7 +91,9 @@ constexpr bool is_valid(dtype t) {
 }
 /// The 64-bit dtypes (i64, f64): only the reference backend and data movement by element size
 /// handle them; plugins decline them unless they say otherwise.
-constexpr bool is_wide(dtype t) { return t == dtype::i64 || t == dtype::f64; }
+constexpr bool is_wide(dtype t) {
+    return t == dtype::i64 || t == dtype::f64;
+}
 
 /// Quantisation parameters: i8/u8 use scale and zero point, i16 uses fixed_point_pos.
 struct quantization {

@@ -195,8 +195,8 @@ inline void store_raw_wide(dtype t, void* p, long double v,
     }
     // Integers of 32 bits or fewer are exact in a double except for fractions far below 2^-20;
     // floating outputs round to odd first so they round once.
-    const double d = is_floating(t) && t != dtype::f64 ? narrow_to_odd_double(v)
-                                                       : static_cast<double>(v);
+    const double d =
+        is_floating(t) && t != dtype::f64 ? narrow_to_odd_double(v) : static_cast<double>(v);
     store_raw(t, p, d, rounding, overflow);
 }
 
