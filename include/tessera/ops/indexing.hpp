@@ -1,5 +1,5 @@
 // tessera/ops/indexing.hpp: slice (numpy/ONNX start:end:step per dim, clamped) and gather
-// (numpy take along one axis with i32 indices). Both move raw elements: every dtype works.
+// (numpy take along one axis with i32 or i64 indices). Both move raw elements: every dtype works.
 #pragma once
 
 #include <cstdint>
@@ -109,9 +109,9 @@ struct slice : pod_op<slice, tsr_slice_params, TSR_OP_SLICE> {
     }
 };
 
-/// Gather (numpy take). Input order: data (any dtype), indices (i32, any shape; negative counts
-/// from the end of the axis). Output: data's dims with dim `axis` replaced by the indices' dims,
-/// data's dtype and quantisation. An index outside [-n, n) fails when the op runs.
+/// Gather (numpy take). Input order: data (any dtype), indices (i32 or i64, any shape; negative
+/// counts from the end of the axis). Output: data's dims with dim `axis` replaced by the indices'
+/// dims, data's dtype and quantisation. An index outside [-n, n) fails when the op runs.
 struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
     static constexpr std::string_view name = "gather";
 
@@ -131,7 +131,7 @@ struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
         const tensor_desc& data = inputs[0];
         const tensor_desc& indices = inputs[1];
         check_valid_type(check, "data", data);
-        check.type_in("indices", indices, {dtype::i32});
+        check.type_in("indices", indices, {dtype::i32, dtype::i64});
         if (data.rank() < 1) check.fail("data", "rank is 0, expected at least 1");
         check_non_negative_dims(check, "data", data);
         check_non_negative_dims(check, "indices", indices);

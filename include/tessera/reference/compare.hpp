@@ -1,5 +1,6 @@
 // tessera/reference/compare.hpp: reference kernels of op::compare, op::logical and op::where
-// (numpy broadcasting through broadcast_reader; comparisons on real values).
+// (numpy broadcasting through broadcast_reader; comparisons on real values in extended
+// precision, so i64 compares exactly).
 #pragma once
 
 #include <cstring>
@@ -12,7 +13,7 @@
 namespace tessera::reference {
 
 /// a op b; any comparison with NaN is false.
-inline bool compare_apply(compare_kind op, double a, double b) {
+inline bool compare_apply(compare_kind op, long double a, long double b) {
     switch (op) {
         case compare_kind::equal:
             return a == b;
@@ -53,11 +54,11 @@ inline void run(const op::logical& op, const std::vector<tensor>& in,
     const logical_kind kind = op.kind();
     const detail::broadcast_reader a(in[0], rank), b(in.size() > 1 ? in[1] : in[0], rank);
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-        const bool x = a.load(idx) != 0.0;
+        const bool x = a.load(idx) != 0.0L;
         bool r = !x;
-        if (kind == logical_kind::and_) r = x && b.load(idx) != 0.0;
-        if (kind == logical_kind::or_) r = x || b.load(idx) != 0.0;
-        if (kind == logical_kind::xor_) r = x != (b.load(idx) != 0.0);
+        if (kind == logical_kind::and_) r = x && b.load(idx) != 0.0L;
+        if (kind == logical_kind::or_) r = x || b.load(idx) != 0.0L;
+        if (kind == logical_kind::xor_) r = x != (b.load(idx) != 0.0L);
         detail::store_bool(dst, idx, r);
     });
 }
@@ -69,7 +70,7 @@ inline void run(const op::where&, const std::vector<tensor>& in, const std::vect
     const std::size_t size = size_of(dst.type());
     const bool raw = detail::same_storage(in[1], dst) && detail::same_storage(in[2], dst);
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-        const detail::broadcast_reader& pick = c.load(idx) != 0.0 ? x : y;
+        const detail::broadcast_reader& pick = c.load(idx) != 0.0L ? x : y;
         if (raw) {
             std::memcpy(dst.address_of(idx), pick.address(idx), size);
         } else {

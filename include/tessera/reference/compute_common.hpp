@@ -30,6 +30,15 @@ inline std::vector<double> real_values(const tensor& t) {
     return v;
 }
 
+/// Real values of a row-major tensor in extended precision (exact for i64).
+inline std::vector<long double> real_values_wide(const tensor& t) {
+    std::vector<long double> v(static_cast<std::size_t>(t.num_elements()));
+    const quantization q = t.desc().quant();
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        v[static_cast<std::size_t>(i)] = numeric::load_real_wide(t.type(), q, element(t, i));
+    return v;
+}
+
 /// Stored values of a row-major tensor (integers not dequantised).
 inline std::vector<double> raw_values(const tensor& t) {
     std::vector<double> v(static_cast<std::size_t>(t.num_elements()));
@@ -43,6 +52,13 @@ inline void store_real(const tensor& t, std::int64_t i, double v,
                        rounding_policy rounding = rounding_policy::to_nearest_even,
                        overflow_policy overflow = overflow_policy::saturate) {
     numeric::store_real(t.type(), t.desc().quant(), element(t, i), v, rounding, overflow);
+}
+
+/// Stores a real value given in extended precision (i64 exact) with the given policies.
+inline void store_real_wide(const tensor& t, std::int64_t i, long double v,
+                            rounding_policy rounding = rounding_policy::to_nearest_even,
+                            overflow_policy overflow = overflow_policy::saturate) {
+    numeric::store_real_wide(t.type(), t.desc().quant(), element(t, i), v, rounding, overflow);
 }
 
 /// Real value of a raw (stored) value of `t`'s dtype and quantisation.

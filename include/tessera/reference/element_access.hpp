@@ -35,8 +35,9 @@ class broadcast_reader {
         for (int i = 0; i < rank_; ++i) e += out_idx[i] * strides_[i];
         return base_ + e * size_;
     }
-    double load(const index_t& out_idx) const {
-        return numeric::load_real(type_, quant_, address(out_idx));
+    /// Real value in extended precision (exact for i64).
+    long double load(const index_t& out_idx) const {
+        return numeric::load_real_wide(type_, quant_, address(out_idx));
     }
 
   private:
@@ -61,14 +62,32 @@ inline void copy_element(const tensor& src, const index_t& si, const tensor& dst
     if (same_storage(src, dst)) {
         std::memcpy(dst.address_of(di), src.address_of(si), size_of(src.type()));
     } else {
-        numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(di),
-                            numeric::load_real(src.type(), src.desc().quant(), src.address_of(si)));
+        numeric::store_real_wide(
+            dst.type(), dst.desc().quant(), dst.address_of(di),
+            numeric::load_real_wide(src.type(), src.desc().quant(), src.address_of(si)));
     }
 }
 
 /// Real value of one element.
 inline double load(const tensor& t, const index_t& idx) {
     return numeric::load_real(t.type(), t.desc().quant(), t.address_of(idx));
+}
+
+/// Real value of one element in extended precision (exact for i64).
+inline long double load_wide(const tensor& t, const index_t& idx) {
+    return numeric::load_real_wide(t.type(), t.desc().quant(), t.address_of(idx));
+}
+
+/// An element of an i32 or i64 index tensor.
+inline std::int64_t load_index(const tensor& t, const index_t& idx) {
+    if (t.type() == dtype::i64) {
+        std::int64_t v;
+        std::memcpy(&v, t.address_of(idx), sizeof v);
+        return v;
+    }
+    std::int32_t v;
+    std::memcpy(&v, t.address_of(idx), sizeof v);
+    return v;
 }
 
 /// Narrows an integer-valued long double to Int with the overflow policy.
@@ -80,16 +99,15 @@ Int narrow(long double r, overflow_policy overflow) {
 }
 
 /// Stores a real value computed in extended precision: floating dtypes as f32/f16/...,
-/// integer dtypes quantised (i8/u8 scale and zero point, i16 fixed point), rounded with
-/// `rounding` and narrowed with `overflow`; NaN stores 0 into integers.
+/// i64 exactly, the other integer dtypes quantised (i8/u8 scale and zero point, i16 fixed point),
+/// rounded with `rounding` and narrowed with `overflow`; NaN stores 0 into integers.
 inline void store(const tensor& t, const index_t& idx, long double real,
                   rounding_policy rounding = rounding_policy::to_nearest_even,
                   overflow_policy overflow = overflow_policy::saturate) {
     const dtype type = t.type();
     void* p = t.address_of(idx);
-    if (!is_integer(type)) {
-        numeric::store_real(type, t.desc().quant(), p, static_cast<double>(real), rounding,
-                            overflow);
+    if (!is_integer(type) || type == dtype::i64) {
+        numeric::store_real_wide(type, t.desc().quant(), p, real, rounding, overflow);
         return;
     }
     const quantization q = t.desc().quant();

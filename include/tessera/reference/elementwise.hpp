@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "tessera/ops/elementwise.hpp"
@@ -106,12 +107,36 @@ inline double unary_apply(unary_kind op, double x, double epsilon) {
     }
 }
 
+/// op(x) for the unary ops that map integers to integers exactly (neg, abs, sign and the
+/// roundings), in extended precision so i64 values beyond 2^53 stay exact; nullopt for others.
+inline std::optional<long double> unary_exact(unary_kind op, long double x) {
+    switch (op) {
+        case unary_kind::neg:
+            return -x;
+        case unary_kind::abs:
+            return x < 0 ? -x : x;
+        case unary_kind::sign:
+            return x > 0 ? 1.0L : (x < 0 ? -1.0L : x);
+        case unary_kind::floor:
+        case unary_kind::ceil:
+        case unary_kind::round:
+            return x;  // integers already
+        default:
+            return std::nullopt;
+    }
+}
+
 inline void run(const op::unary& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const unary_kind kind = op.kind();
     const double epsilon = op.epsilon();
+    const bool exact_i64 = in[0].type() == dtype::i64 && unary_exact(kind, 0).has_value();
     tessera::detail::for_each_index(in[0].dims(), [&](const detail::index_t& idx) {
-        detail::store(out[0], idx, unary_apply(kind, detail::load(in[0], idx), epsilon));
+        if (exact_i64) {
+            detail::store(out[0], idx, *unary_exact(kind, detail::load_wide(in[0], idx)));
+        } else {
+            detail::store(out[0], idx, unary_apply(kind, detail::load(in[0], idx), epsilon));
+        }
     });
 }
 

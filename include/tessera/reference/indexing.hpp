@@ -1,5 +1,5 @@
 // tessera/reference/indexing.hpp: reference kernels of op::slice, op::gather, op::expand and
-// op::tile. They copy raw elements (every dtype works).
+// op::tile. They copy raw elements (every dtype works); gather reads i32 or i64 indices.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +41,7 @@ inline void run(const op::gather& op, const std::vector<tensor>& in,
     tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
         detail::index_t ii{};
         for (int k = 0; k < index_rank; ++k) ii[k] = o[axis + k];
-        std::int32_t raw = 0;
-        std::memcpy(&raw, indices.address_of(ii), sizeof raw);
+        const std::int64_t raw = detail::load_index(indices, ii);
         const std::int64_t at = raw < 0 ? raw + n : raw;
         if (at < 0 || at >= n) {
             throw error(status::invalid_argument,

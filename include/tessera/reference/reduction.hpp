@@ -49,26 +49,29 @@ inline void run(const op::mean_reduce2d& op, const std::vector<tensor>& in,
     }
 }
 
-inline void run(const op::reduce& op, const std::vector<tensor>& in,
-                const std::vector<tensor>& out) {
+namespace compute_detail {
+
+/// op::reduce over values of type Real (double, or long double for i64 so sums, products and
+/// extremes of values beyond 2^53 stay exact).
+template <typename Real>
+void reduce_lines(const op::reduce& op, const std::vector<Real>& x, const tensor& src,
+                  const tensor& dst) {
     const reduce_kind kind = op.kind();
     const bool last = op.is_index() && op.select_last_index();
-    namespace cd = compute_detail;
-    const shape d = in[0].dims();
+    const shape d = src.dims();
     const int axis = op.axis() < 0 ? op.axis() + d.rank() : op.axis();
     std::int64_t inner = 1;
     for (int k = axis + 1; k < d.rank(); ++k) inner *= d[k];
-    const std::int64_t len = d[axis], outer = in[0].num_elements() / (len * inner);
-    const std::vector<double> x = cd::real_values(in[0]);
+    const std::int64_t len = d[axis], outer = src.num_elements() / (len * inner);
     for (std::int64_t o = 0; o < outer; ++o)
         for (std::int64_t i = 0; i < inner; ++i) {
             const auto at = [&](std::int64_t k) {
                 return x[static_cast<std::size_t>((o * len + k) * inner + i)];
             };
-            double acc = at(0);
+            Real acc = at(0);
             std::int64_t index = 0;
             for (std::int64_t k = 1; k < len; ++k) {
-                const double v = at(k);
+                const Real v = at(k);
                 switch (kind) {
                     case reduce_kind::min:
                     case reduce_kind::min_idx:
@@ -92,14 +95,26 @@ inline void run(const op::reduce& op, const std::vector<tensor>& in,
                         break;
                 }
             }
-            if (kind == reduce_kind::mean) acc /= static_cast<double>(len);
-            const std::int64_t dst = o * inner + i;
+            if (kind == reduce_kind::mean) acc /= static_cast<Real>(len);
+            const std::int64_t at_dst = o * inner + i;
             if (op.is_index()) {
-                cd::store_real(out[0], dst, static_cast<double>(index));
+                store_real_wide(dst, at_dst, static_cast<long double>(index));
             } else {
-                cd::store_real(out[0], dst, acc, op.rounding());
+                store_real_wide(dst, at_dst, acc, op.rounding());
             }
         }
+}
+
+}  // namespace compute_detail
+
+inline void run(const op::reduce& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
+    namespace cd = compute_detail;
+    if (in[0].type() == dtype::i64) {
+        cd::reduce_lines(op, cd::real_values_wide(in[0]), in[0], out[0]);
+    } else {
+        cd::reduce_lines(op, cd::real_values(in[0]), in[0], out[0]);
+    }
 }
 
 }  // namespace tessera::reference

@@ -1,5 +1,6 @@
 // tessera/reference/reorder.hpp: reference kernel of op::reorder (element-wise copy with dtype
-// conversion under the op's rounding and overflow policies).
+// conversion under the op's rounding and overflow policies, in extended precision so i64
+// values beyond 2^53 survive).
 #pragma once
 
 #include <vector>
@@ -16,9 +17,10 @@ inline void run(const op::reorder& op, const std::vector<tensor>& in,
     const auto rounding = op.rounding();
     const auto overflow = op.overflow();
     tessera::detail::for_each_index(src.dims(), [&](const tessera::detail::index_t& idx) {
-        const double v = numeric::load_real(src.type(), src.desc().quant(), src.address_of(idx));
-        numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(idx), v, rounding,
-                            overflow);
+        const long double v =
+            numeric::load_real_wide(src.type(), src.desc().quant(), src.address_of(idx));
+        numeric::store_real_wide(dst.type(), dst.desc().quant(), dst.address_of(idx), v, rounding,
+                                 overflow);
     });
 }
 
