@@ -3,6 +3,7 @@
 
 #include "layouts.hpp"
 #include "program.hpp"
+#include "wide_dtypes.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -70,6 +71,8 @@ sdk::support cpu_backend::query(const sdk::op_query& q) const {
     for (const auto& d : q.inputs)
         logical_in.push_back(d.is_opaque() ? d.with_layout(layout::row_major()) : d);
     const descs logical_out = q.op.infer(logical_in);
+    if (const auto wide = wide_dtype_route(q.op, logical_in, logical_out))
+        return answer(*wide, logical_in, logical_out);
     return op_routes().query(q.op, query_view{q, logical_in, logical_out});
 }
 

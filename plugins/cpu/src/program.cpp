@@ -8,6 +8,7 @@
 #include <tessera/reference/execute.hpp>
 
 #include "ops/ops.hpp"
+#include "wide_dtypes.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -103,7 +104,8 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         auto& role = roles[static_cast<std::size_t>(i)];
         if (!role) {
             const sdk::node& n = p.nodes[static_cast<std::size_t>(i)];
-            role = routes.trait(n.op, node_view(p, n));
+            const node_view v(p, n);
+            role = wide_dtype_route(n.op, v.in, v.out) ? fusion_role{} : routes.trait(n.op, v);
         }
         return *role;
     });
@@ -113,7 +115,10 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         const fusion_chain& chain = chains[i];
         try {
             const node_view v(p, n);
-            if (chain.head < 0) {
+            if (wide_dtype_route(n.op, v.in, v.out)) {
+                steps_.push_back(reference_step(v));
+                ++emulated;
+            } else if (chain.head < 0) {
                 steps_.push_back(routes.build(n.op, build_context{v, ctx, memory_, nullptr}));
                 emulated += steps_.back()->emulated();
             } else if (chain.head == static_cast<int>(i)) {

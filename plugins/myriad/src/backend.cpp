@@ -12,6 +12,7 @@
 #include "ops/ops.hpp"
 #include "program.hpp"
 #include "tessera/error.hpp"
+#include "tessera/sdk/wide_dtypes.hpp"
 
 namespace tessera::plugins::myriad {
 
@@ -108,6 +109,7 @@ std::vector<sdk::device> myriad_backend::devices() const {
 }
 
 sdk::support myriad_backend::query(const sdk::op_query& q) const {
+    if (auto wide = sdk::decline_wide_dtypes(q, backend_name)) return *wide;  // no i64/f64 kernels
     return op_routes().query(q.op, q, *this);
 }
 

@@ -1,6 +1,9 @@
 // backend.cpp: options, devices, query and compile of the openvx backend.
 #include "backend.hpp"
 
+#include "tessera/sdk/wide_dtypes.hpp"
+#include "vx_handles.hpp"
+
 namespace tessera::plugins::openvx {
 
 namespace sdk = tessera::sdk;
@@ -43,6 +46,8 @@ std::vector<sdk::device> openvx_backend::devices() const {
 }
 
 sdk::support openvx_backend::query(const sdk::op_query& q) const {
+    // OpenVX tensors hold no 64-bit elements.
+    if (auto wide = sdk::decline_wide_dtypes(q, backend_name)) return *wide;
     const router& routes = op_routes();
     if (routes.states(q.op)) return routes.query(q.op, q, precision_);
     return routes.query(q.op, q, precision_);

@@ -7,6 +7,7 @@
 #include "ops/built_op.hpp"
 #include "program.hpp"
 #include "tessera/error.hpp"
+#include "tessera/sdk/wide_dtypes.hpp"
 
 namespace tessera::plugins::qcom_ml {
 
@@ -143,6 +144,7 @@ std::vector<tensor_desc> qcom_ml_backend::probe(const sdk::op_query& q,
 }
 
 sdk::support qcom_ml_backend::query(const sdk::op_query& q) const {
+    if (auto wide = sdk::decline_wide_dtypes(q, backend_name)) return *wide;  // CLML has no i64/f64
     return op_routes().query(q.op, q, *this);
 }
 

@@ -6,6 +6,7 @@
 #include "program.hpp"
 #include "stick_buffer.hpp"
 #include "stick_format.hpp"
+#include "tessera/sdk/wide_dtypes.hpp"
 
 namespace tessera::plugins::zaiu {
 
@@ -47,6 +48,7 @@ std::vector<sdk::device> zaiu_backend::devices() const {
 }
 
 sdk::support zaiu_backend::query(const sdk::op_query& q) const {
+    if (auto wide = sdk::decline_wide_dtypes(q, backend_name)) return *wide;  // zDNN has no i64/f64
     const router& routes = op_routes();
     if (routes.states(q.op)) return routes.query(q.op, q);
     // an unstated op is declined after the checks every op gets (a dtype no zaiu layout holds
