@@ -232,9 +232,9 @@ class tensor {
             if (same) {
                 std::memcpy(dst.address_of(idx), src.address_of(idx), es);
             } else {
-                numeric::store_real(
+                numeric::store_real_wide(
                     dst.type(), dst.desc_.quant(), dst.address_of(idx),
-                    numeric::load_real(src.type(), src.desc_.quant(), src.address_of(idx)));
+                    numeric::load_real_wide(src.type(), src.desc_.quant(), src.address_of(idx)));
             }
         });
     }

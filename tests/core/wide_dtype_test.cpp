@@ -153,3 +153,23 @@ TEST_CASE("i64, f64 tensors: typed access and formatting") {
     check_error([&] { d.at<float>({0}); }, status::invalid_argument, "double");
     CHECK(d.desc().size_bytes() == 8);
 }
+
+TEST_CASE("i64 tensors: dtype-converting copies go through the exact path") {
+    constexpr std::int64_t p60 = std::int64_t{1} << 60;
+    tensor src(shape{3}, dtype::i64);
+    src.at<std::int64_t>({0}) = wide_two53 + 1;
+    src.at<std::int64_t>({1}) = -3;
+    // Just above the f32 tie between 2^60 and 2^60 + 2^37: rounds up when rounded once; through
+    // a double (which drops the + 1) it would tie and round to even, 2^60.
+    src.at<std::int64_t>({2}) = p60 + (std::int64_t{1} << 36) + 1;
+    tensor f(shape{3}, dtype::f32), i(shape{3}, dtype::i32), back(shape{3}, dtype::i64);
+    tensor::copy_elements(src, f);
+    tensor::copy_elements(src, i);
+    tensor::copy_elements(src, back);
+    CHECK(f.at<float>({0}) == 9007199254740992.0f);
+    CHECK(f.at<float>({2}) == std::ldexp(1.0f, 60) + std::ldexp(1.0f, 37));
+    CHECK(i.at<std::int32_t>({0}) == std::numeric_limits<std::int32_t>::max());
+    CHECK(i.at<std::int32_t>({1}) == -3);
+    CHECK(back.at<std::int64_t>({0}) == wide_two53 + 1);
+    CHECK(back.at<std::int64_t>({2}) == p60 + (std::int64_t{1} << 36) + 1);
+}
