@@ -224,6 +224,10 @@ std::optional<dtype> tessera_dtype(element_type t) {
             return dtype::i32;
         case element_type::boolean:
             return dtype::boolean;
+        case element_type::int64:
+            return dtype::i64;
+        case element_type::float64:
+            return dtype::f64;
         default:
             return std::nullopt;
     }
@@ -247,6 +251,10 @@ element_type onnx_type(dtype t) {
             return element_type::int32;
         case dtype::boolean:
             return element_type::boolean;
+        case dtype::i64:
+            return element_type::int64;
+        case dtype::f64:
+            return element_type::float64;
         default:
             throw error(status::unsupported,
                         "dtype " + std::string(to_string(t)) + " has no ONNX element type");

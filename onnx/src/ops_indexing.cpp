@@ -2,7 +2,8 @@
 // and Gather (constant data folds in ops_folding.cpp), Split (one slice per output), Expand,
 // Tile, CumSum, TopK, Where, and the comparison and logical ops (Equal, Less, LessOrEqual,
 // Greater, GreaterOrEqual, And, Or, Xor, Not, and IsNaN and IsInf built from them). Index operands
-// (starts, axes, repeats, K, ...) must be constants; int64 indices of Gather become i32.
+// (starts, axes, repeats, K, ...) must be constants; int64 indices of Gather become i32
+// when constant; ArgMax and TopK indices come out as int64.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -147,9 +148,12 @@ void map_topk(context& ctx) {
     const auto x = ctx.tensor_input(0);
     op::topk t(k, normalize_axis(ctx.attr_int("axis", -1), ctx.desc_of(x).rank(), "axis"));
     t.set_largest(ctx.attr_int("largest", 1) != 0).set_sorted(ctx.attr_int("sorted", 1) != 0);
-    ctx.emit_multi(t, {x},
-                   {ctx.has_output(0) ? ctx.output_name(0) : std::string(),
-                    ctx.has_output(1) ? ctx.output_name(1) : std::string()});
+    const auto ids =
+        ctx.emit_multi(t, {x}, {ctx.has_output(0) ? ctx.output_name(0) : std::string(), ""});
+    // Tessera's indices are i32; ONNX's are int64.
+    if (ctx.has_output(1))
+        ctx.emit(op::reorder(tensor_desc(ctx.desc_of(ids[1]).dims(), dtype::i64)), {ids[1]},
+                 ctx.output_name(1));
 }
 
 void map_compare(context& ctx, compare_kind kind) {

@@ -1,6 +1,6 @@
 // ops_reduce.cpp: ONNX reductions onto chains of Tessera's single-axis reduce (ReduceMean, Sum,
 // Max, Min, Prod on any set of axes; SumSquare, L1, L2, LogSum, LogSumExp with element-wise
-// steps around the sum) and ArgMax/ArgMin (first or last index; the indices come out as int32).
+// steps around the sum) and ArgMax/ArgMin (first or last index; the indices come out as int64).
 #include <algorithm>
 
 #include "context.hpp"
@@ -66,7 +66,10 @@ void map_arg(context& ctx, reduce_kind kind) {
     r.along(normalize_axis(ctx.attr_int("axis", 0), ctx.desc_of(x).rank(), "axis"))
         .keep(ctx.attr_int("keepdims", 1) != 0)
         .set_select_last_index(ctx.attr_int("select_last_index", 0) != 0);
-    ctx.emit(r, {x}, ctx.output_name(0));
+    // Tessera's index outputs are i32; ONNX's are int64.
+    const auto index = ctx.emit(r, {x});
+    ctx.emit(op::reorder(tensor_desc(ctx.desc_of(index).dims(), dtype::i64)), {index},
+             ctx.output_name(0));
 }
 
 }  // namespace
