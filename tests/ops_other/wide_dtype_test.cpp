@@ -139,6 +139,21 @@ TEST_CASE("i64 element-wise arithmetic and comparisons are exact beyond 2^53") {
           wide_ints{-wide_two53, -wide_big, wide_big});
     CHECK(wide_values(run1(op::unary(unary_kind::abs), {a})) ==
           wide_ints{wide_two53, wide_big, wide_big});
+    // Products beyond 64 bits wrap modulo 2^64 exactly: (2^62 + 1)^2 = 2^124 + 2^63 + 1.
+    const wide_ints q = {(std::int64_t{1} << 62) + 1};
+    CHECK(wide_values(run1(op::binary(binary_kind::mul).set_overflow(overflow_policy::wrap),
+                           {wide_i64(shape{1}, q), wide_i64(shape{1}, q)})) ==
+          wide_ints{std::numeric_limits<std::int64_t>::min() + 1});
+    CHECK(wide_values(run1(op::binary(binary_kind::mul).set_overflow(overflow_policy::saturate),
+                           {wide_i64(shape{1}, q), wide_i64(shape{1}, {-3})})) ==
+          wide_ints{std::numeric_limits<std::int64_t>::min()});
+    // Integer division: toward zero as ONNX does, or to nearest even; by zero gives 0.
+    const tensor n = wide_i64(shape{4}, {7, -7, wide_int64_max, 5});
+    const tensor m = wide_i64(shape{4}, {2, 2, 1, 0});
+    CHECK(wide_values(run1(op::binary(binary_kind::div).set_rounding(rounding_policy::to_zero),
+                           {n, m})) == wide_ints{3, -3, wide_int64_max, 0});
+    CHECK(wide_values(run1(op::binary(binary_kind::div), {n, m})) ==
+          wide_ints{4, -4, wide_int64_max, 0});
     // A double sees 2^53 + 1 == 2^53.
     const tensor gt =
         run1(op::compare(compare_kind::greater), {a, wide_i64(shape{1}, {wide_two53})});

@@ -1,7 +1,10 @@
-// tessera/reference/elementwise.hpp: reference kernels of op::binary and op::unary.
+// tessera/reference/elementwise.hpp: reference kernels of op::binary and op::unary (int64
+// arithmetic in integers, other dtypes in extended precision).
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -35,6 +38,52 @@ inline long double binary_apply(binary_kind op, long double a, long double b, bo
     }
 }
 
+/// (a op b) on int64 values in integers (exact where a long double would round: quotients near
+/// 2^63, products that overflow), with the op's rounding and overflow policies; nullopt for ops
+/// the extended-precision path computes (pow).
+inline std::optional<std::int64_t> binary_int64(binary_kind op, std::int64_t a, std::int64_t b,
+                                                rounding_policy rounding,
+                                                overflow_policy overflow) {
+    constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+    const bool saturate = overflow == overflow_policy::saturate;
+    std::int64_t r = 0;  // the wrapped result where an overflow is reported
+    switch (op) {
+        case binary_kind::add:
+            if (__builtin_add_overflow(a, b, &r) && saturate) return b > 0 ? highest : lowest;
+            return r;
+        case binary_kind::sub:
+            if (__builtin_sub_overflow(a, b, &r) && saturate) return b < 0 ? highest : lowest;
+            return r;
+        case binary_kind::mul:
+            if (__builtin_mul_overflow(a, b, &r) && saturate)
+                return (a < 0) != (b < 0) ? lowest : highest;
+            return r;
+        case binary_kind::min:
+            return b < a ? b : a;
+        case binary_kind::max:
+            return b > a ? b : a;
+        case binary_kind::div: {
+            if (b == 0) return 0;
+            if (a == lowest && b == -1) return saturate ? highest : lowest;
+            std::int64_t q = a / b;  // toward zero
+            const std::int64_t rest = a % b;
+            if (rounding == rounding_policy::to_nearest_even && rest != 0) {
+                const auto magnitude = [](std::int64_t v) {
+                    return v < 0 ? 0 - static_cast<std::uint64_t>(v)
+                                 : static_cast<std::uint64_t>(v);
+                };
+                const std::uint64_t twice = 2 * magnitude(rest), whole = magnitude(b);
+                if (twice > whole || (twice == whole && (q & 1) != 0))
+                    q += (a < 0) != (b < 0) ? -1 : 1;
+            }
+            return q;
+        }
+        default:
+            return std::nullopt;
+    }
+}
+
 inline void run(const op::binary& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const tensor& dst = out[0];
@@ -45,6 +94,19 @@ inline void run(const op::binary& op, const std::vector<tensor>& in,
     const auto overflow = op.overflow();
     const binary_kind kind = op.kind();
     const detail::broadcast_reader a(in[0], rank), b(in[1], rank), c(with_c ? in[2] : in[0], rank);
+    const bool int64_path = dst.type() == dtype::i64 && in[0].type() == dtype::i64 &&
+                            in[1].type() == dtype::i64 && !with_c && op.alpha() == 1.0f &&
+                            op.beta() == 1.0f && binary_int64(kind, 1, 1, rounding, overflow);
+    if (int64_path) {
+        tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
+            std::int64_t x, y;
+            std::memcpy(&x, a.address(idx), sizeof x);
+            std::memcpy(&y, b.address(idx), sizeof y);
+            const std::int64_t r = *binary_int64(kind, x, y, rounding, overflow);
+            std::memcpy(dst.address_of(idx), &r, sizeof r);
+        });
+        return;
+    }
     tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
         long double r = binary_apply(kind, static_cast<long double>(op.alpha()) * a.load(idx),
                                      static_cast<long double>(op.beta()) * b.load(idx), integer);
