@@ -1,6 +1,6 @@
 // cases_dtypes.cpp: every op family once in each dtype its descriptor admits besides f32
-// (f16, bf16, quantised i8 and u8, Q8 fixed-point i16, i32): one f32 case per family, its f32
-// inputs converted, the dtypes the descriptor rejects left out.
+// (f16, bf16, quantised i8 and u8, Q8 fixed-point i16, i32, i64, f64): one f32 case per family,
+// its f32 inputs converted, the dtypes the descriptor rejects left out.
 #include "case_support.hpp"
 
 namespace conformance {
@@ -20,6 +20,8 @@ const dtype_form dtype_forms[] = {
     {"u8 (scale 1/64, zero point 128)", dtype::u8, {1.0f / 64.0f, 128, 0}},
     {"i16 (Q7.8)", dtype::i16, {1.0f, 0, 8}},
     {"i32", dtype::i32, {}},
+    {"i64", dtype::i64, {}},
+    {"f64", dtype::f64, {}},
 };
 
 bool admitted(const op_desc& op, const std::vector<tensor>& inputs) {
