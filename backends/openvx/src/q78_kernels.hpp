@@ -27,6 +27,11 @@ struct conv_args {
     const std::int16_t* weights;
     const std::int16_t* weight_keys;
     std::size_t pairs, kernel_x, kernel_y, skip_y;
+    /// Horizontal skip s: each padded input row holds s phases of phase_cols columns (column X
+    /// at X mod s, X / s; cols = s * phase_cols), so output columns read consecutive elements.
+    std::size_t skip_x, phase_cols;
+    /// Products rounded toward zero (no tie keys or classes read) instead of to nearest even.
+    bool to_zero;
     /// Output columns [first_col, last_col) computed, in whole tiles from column 0 of the row
     /// (with vertical skip 1 a row may span the whole output: then "columns" run on through the
     /// rows of the input, cols apart, and the columns past each row's end are discarded).
@@ -48,6 +53,8 @@ struct fc_args {
     const std::int16_t* weights;
     std::size_t inner;
     std::size_t flush_steps;
+    /// Products rounded toward zero instead of to nearest even.
+    bool to_zero;
 };
 
 /// Tie keys: the product x * w rounded to nearest by 2^shift is a tie that rounding half up takes
@@ -98,6 +105,31 @@ using conv_row_fn = void (*)(const conv_args& args, std::size_t block, std::size
 using fc_rows_fn = void (*)(const fc_args& args, const std::int16_t* x, std::size_t first,
                             std::size_t count, std::int32_t* sums);
 
+/// The int16 row kernels of the pooling layer and the element-wise tensor nodes
+/// (tensor_rows_simd.hpp). A step of 0 repeats an operand's first value (broadcasting), 1 reads
+/// consecutive values.
+struct row_kernels {
+    /// out[i] = a[i a_step] + b[i b_step] (or -), wrapped or saturated to int16.
+    void (*add)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                std::size_t b_step, std::size_t count, bool subtract, bool saturate,
+                std::int16_t* out);
+    /// out[i] = round(a[i a_step] * b[i b_step] / 2^shift) (shift 0..30; toward zero or to
+    /// nearest even), wrapped or saturated to int16.
+    void (*multiply)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                     std::size_t b_step, std::size_t count, int shift, bool to_zero, bool saturate,
+                     std::int16_t* out);
+    /// out[x] = max over r < n_rows of rows[r][x], for x < count.
+    void (*max_rows)(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
+                     std::int16_t* out);
+    /// out[x] = max over j < k of v[x + j], for x < count.
+    void (*max_window)(const std::int16_t* v, std::size_t k, std::size_t count, std::int16_t* out);
+    /// out[x] = sum over r < n_rows of rows[r][x] (int32), for x < count.
+    void (*sum_rows)(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
+                     std::int32_t* out);
+    /// out[x] = sum over j < k of v[x + j], for x < count.
+    void (*sum_window)(const std::int32_t* v, std::size_t k, std::size_t count, std::int32_t* out);
+};
+
 struct kernel_table {
     const char* name;
     std::size_t lanes;       // int32 lanes of a vector (pixels per vector)
@@ -119,6 +151,8 @@ struct kernel_table {
                              std::int16_t* interleaved);
     void (*narrow_row)(const std::int32_t* sums, std::int32_t bias, bool saturate,
                        std::size_t count, std::int16_t* out);
+    /// Pooling and element-wise rows.
+    row_kernels rows;
 };
 
 /// Tables of the instruction sets this build has (nullptr where the build lacks one).

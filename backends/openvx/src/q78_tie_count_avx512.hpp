@@ -187,6 +187,11 @@ void tie_classes_avx512(const std::int16_t* values, std::size_t count, int shift
 template <std::size_t P>
 void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
                           std::int32_t* sums) {
+    if (a.to_zero) {  // no ties to count: the tie-key kernel's tile rounding toward zero
+        conv_row<xsimd::avx512bw, tie_block_o, P,
+                 &conv_tile<xsimd::avx512bw, tie_block_o, P, true>>(a, block, oy, sums);
+        return;
+    }
     conv_row<xsimd::avx512bw, tie_block_o, P, &conv_tile_half_up<P>>(a, block, oy, sums);
     const std::size_t taps = a.channels * a.kernel_y * a.kernel_x;
     std::size_t offsets_small[1024];
@@ -197,7 +202,7 @@ void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
     for (std::size_t c = 0; c < a.channels; ++c)
         for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
             for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
-                offsets[tap++] = (c * a.rows + oy * a.skip_y + ky) * a.cols + kx;
+                offsets[tap++] = input_offset(a, c, oy, ky, kx);
     const std::uint8_t* tables = a.weight_classes + block * taps * 16;
     const std::size_t width = a.last_col - a.first_col;
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tie_columns) {
