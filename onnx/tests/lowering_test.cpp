@@ -1,0 +1,200 @@
+// lowering_test.cpp: ONNX ops the importer lowers at load into other Tessera ops with constants
+// computed from the static shapes, each checked against hand-computed values.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <tessera/onnx/onnx.hpp>
+#include <tessera/tessera.hpp>
+
+#include "model_builder.hpp"
+#include "test_values.hpp"
+
+using namespace tessera;
+using namespace tessera::onnx::testing;
+namespace tx = tessera::onnx;
+
+namespace {
+
+/// Loads `m`, runs it on the reference backend with input "x" and returns output `out`.
+tensor run_x(const model_builder& m, const tensor& x, const std::string& out = "y") {
+    return tx::load(m.bytes()).compile("reference").run({{"x", x}}).at(out);
+}
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-5));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("LayerNormalization computes its Mean and InvStdDev outputs") {
+    model_builder m(17);
+    m.input("x", {2, 3})
+        .initializer("scale", {3}, {1, 1, 1})
+        .output("y")
+        .output("mean")
+        .output("inv");
+    model_builder::attr_float(
+        m.node("LayerNormalization", {"x", "scale"}, {"y", "mean", "inv"}, "ln"), "epsilon", 0.25f);
+    auto out = tx::load(m.bytes())
+                   .compile("reference")
+                   .run({{"x", filled(shape{2, 3}, {1, 2, 3, 0, 0, 6})}});
+    CHECK(out.at("mean").dims() == shape{2, 1});
+    CHECK(out.at("inv").dims() == shape{2, 1});
+    // Row 1: mean 2, variance 2/3; row 2: mean 2, variance (4 + 4 + 16) / 3 = 8.
+    check_close(floats_of(out.at("mean")), {2, 2});
+    const float inv0 = 1.0f / std::sqrt(2.0f / 3 + 0.25f), inv1 = 1.0f / std::sqrt(8.25f);
+    check_close(floats_of(out.at("inv")), {inv0, inv1});
+    check_close(floats_of(out.at("y")), {-inv0, 0, inv0, -2 * inv1, -2 * inv1, 4 * inv1});
+}
+
+TEST_CASE("Trilu keeps the upper or lower triangle from diagonal k") {
+    for (const bool upper : {true, false}) {
+        CAPTURE(upper);
+        model_builder m(14);
+        m.input("x", {3, 4}, 6).int64_initializer("k", {}, {upper ? 1 : -1}).output("y");
+        model_builder::attr_int(m.node("Trilu", {"x", "k"}, {"y"}, "trilu"), "upper", upper);
+        std::vector<float> x(12);
+        for (int i = 0; i < 12; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i + 1);
+        const tensor y = run_x(m, filled(shape{3, 4}, x, dtype::i32));
+        CHECK(y.type() == dtype::i32);
+        // upper, k = 1: j - i >= 1; lower, k = -1: j - i <= -1.
+        const std::vector<float> want =
+            upper ? std::vector<float>{0, 2, 3, 4, 0, 0, 7, 8, 0, 0, 0, 12}
+                  : std::vector<float>{0, 0, 0, 0, 5, 0, 0, 0, 9, 10, 0, 0};
+        CHECK(floats_of(y) == want);
+    }
+}
+
+TEST_CASE("Hardmax marks the first maximum along the axis") {
+    model_builder m(13);
+    m.input("x", {2, 3}).output("y");
+    model_builder::attr_int(m.node("Hardmax", {"x"}, {"y"}, "hardmax"), "axis", 0);
+    const tensor y = run_x(m, filled(shape{2, 3}, {1, 5, 2, 3, 5, -1}));
+    CHECK(floats_of(y) == std::vector<float>{0, 1, 1, 1, 0, 0});
+
+    model_builder old(11);  // opset 11: [outer, inner] split at axis 1, first of tied maxima
+    old.input("x", {2, 3}).output("y");
+    old.node("Hardmax", {"x"}, {"y"}, "hardmax");
+    CHECK(floats_of(run_x(old, filled(shape{2, 3}, {4, 4, 1, 0, 2, 3}))) ==
+          std::vector<float>{1, 0, 0, 0, 0, 1});
+}
+
+TEST_CASE("Mod: Python-style integer remainders, C fmod for floats") {
+    model_builder m(13);
+    m.input("x", {5}, 6).int32_initializer("d", {5}, {3, -3, 5, -3, 4}).output("y");
+    m.node("Mod", {"x", "d"}, {"y"}, "mod");
+    CHECK(floats_of(run_x(m, filled(shape{5}, {-4, 4, 5, -7, 7}, dtype::i32))) ==
+          std::vector<float>{2, -2, 0, -1, 3});
+
+    model_builder f(13);
+    f.input("x", {4}).initializer("d", {4}, {2, -2, 0.75f, 3}).output("y");
+    model_builder::attr_int(f.node("Mod", {"x", "d"}, {"y"}, "mod"), "fmod", 1);
+    check_close(floats_of(run_x(f, filled(shape{4}, {-4.5f, 7.5f, 2.0f, -6}))),
+                {-0.5f, 1.5f, 0.5f, 0});
+
+    model_builder bad(13);
+    bad.input("x", {4}).initializer("d", {4}, {2, -2, 1, 3}).output("y");
+    bad.node("Mod", {"x", "d"}, {"y"}, "mod");
+    CHECK(import_failure(bad).find("mod (Mod): fmod = 0 with floating inputs") == 0);
+}
+
+TEST_CASE("CastLike casts to the dtype of its second input") {
+    model_builder m(15);
+    m.input("x", {3}).int32_initializer("like", {1}, {0}).output("y");
+    m.node("CastLike", {"x", "like"}, {"y"}, "cast_like");
+    const tensor y = run_x(m, filled(shape{3}, {1.9f, -2.5f, 3}));
+    CHECK(y.type() == dtype::i32);
+    CHECK(floats_of(y) == std::vector<float>{1, -2, 3});
+}
+
+TEST_CASE("Shrink, MeanVarianceNormalization and SpaceToDepth") {
+    model_builder s(9);
+    s.input("x", {5}).output("y");
+    auto& shrink = s.node("Shrink", {"x"}, {"y"}, "shrink");
+    model_builder::attr_float(shrink, "lambd", 1.5f);
+    model_builder::attr_float(shrink, "bias", 0.5f);
+    CHECK(floats_of(run_x(s, filled(shape{5}, {-2, -1, 0, 1, 2}))) ==
+          std::vector<float>{-1.5f, 0, 0, 0, 1.5f});
+
+    model_builder mvn(13);
+    mvn.input("x", {1, 2, 1, 2}).output("y");
+    mvn.node("MeanVarianceNormalization", {"x"}, {"y"}, "mvn");
+    // Per channel over N, H, W: channel 0 {1, 3} -> mean 2, std 1; channel 1 {4, 4} -> std 0.
+    check_close(floats_of(run_x(mvn, filled(shape{1, 2, 1, 2}, {1, 3, 4, 4}))), {-1, 1, 0, 0});
+
+    model_builder d(13);
+    d.input("x", {1, 2, 2, 2}).output("y");
+    model_builder::attr_int(d.node("SpaceToDepth", {"x"}, {"y"}, "s2d"), "blocksize", 2);
+    const tensor y = run_x(d, filled(shape{1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}));
+    REQUIRE(y.dims() == shape{1, 8, 1, 1});
+    // Output channel (bh * 2 + bw) * C + c holds x[c, bh, bw].
+    CHECK(floats_of(y) == std::vector<float>{0, 4, 1, 5, 2, 6, 3, 7});
+}
+
+TEST_CASE("EyeLike folds to a constant and OneHot compares indices with a ramp") {
+    model_builder e(9);
+    e.input("x", {2, 3}, 6).output("y");
+    auto& eye = e.node("EyeLike", {"x"}, {"y"}, "eye");
+    model_builder::attr_int(eye, "k", 1);
+    model_builder::attr_int(eye, "dtype", 1);
+    // Only x's dims matter: the output is folded and the graph needs no input.
+    const tensor y = tx::load(e.bytes()).compile("reference").run({}).at("y");
+    CHECK(y.type() == dtype::f32);
+    CHECK(floats_of(y) == std::vector<float>{0, 1, 0, 0, 0, 1});
+
+    model_builder o(11);
+    o.input("x", {3}).initializer("depth", {}, {3}).initializer("values", {2}, {-1, 5}).output("y");
+    model_builder::attr_int(o.node("OneHot", {"x", "depth", "values"}, {"y"}, "onehot"), "axis", 0);
+    // Indices 1, -1 (= 2) and 2.7 (truncated to 2) along a new leading axis of depth 3.
+    const tensor h = run_x(o, filled(shape{3}, {1, -1, 2.7f}));
+    REQUIRE(h.dims() == shape{3, 3});
+    CHECK(floats_of(h) == std::vector<float>{-1, -1, -1, 5, -1, -1, -1, 5, 5});
+}
+
+TEST_CASE("Resize: nearest modes gather, cubic and fractional linear resizes multiply") {
+    const auto nearest = [](const std::string& mode) {
+        model_builder m(13);
+        m.input("x", {1, 1, 1, 3}).initializer("scales", {4}, {1, 1, 1, 2}).output("y");
+        auto& r = m.node("Resize", {"x", "", "scales"}, {"y"}, "resize");
+        model_builder::attr_string(r, "coordinate_transformation_mode", "asymmetric");
+        model_builder::attr_string(r, "nearest_mode", mode);
+        return floats_of(run_x(m, filled(shape{1, 1, 1, 3}, {10, 20, 30})));
+    };
+    // Source coordinates x / 2: 0, 0.5, 1, 1.5, 2, 2.5 (clamped to 2).
+    CHECK(nearest("round_prefer_floor") == std::vector<float>{10, 10, 20, 20, 30, 30});
+    CHECK(nearest("round_prefer_ceil") == std::vector<float>{10, 20, 20, 30, 30, 30});
+
+    model_builder c(13);
+    c.input("x", {1, 1, 1, 4}).initializer("scales", {4}, {1, 1, 1, 2}).output("y");
+    model_builder::attr_string(c.node("Resize", {"x", "", "scales"}, {"y"}, "resize"), "mode",
+                               "cubic");
+    const auto y = floats_of(run_x(c, filled(shape{1, 1, 1, 4}, {0, 1, 2, 3})));
+    REQUIRE(y.size() == 8);
+    // half_pixel, A = -0.75: output 3 sits at 1.25, taps 0..3 weigh W(1.25) = -0.10546875,
+    // W(0.25) = 0.87890625, W(0.75) = 0.26171875, W(1.75) = -0.03515625; output 4 at 1.75 mirrors
+    // them. Output 0 sits at -0.25: taps -2..1 clamp to 0, 0, 0, 1 and only W(1.25) meets the 1.
+    CHECK(y[3] == doctest::Approx(0.87890625 + 2 * 0.26171875 - 3 * 0.03515625));
+    CHECK(y[4] == doctest::Approx(0.26171875 + 2 * 0.87890625 - 3 * 0.10546875));
+    CHECK(y[0] == doctest::Approx(-0.10546875));
+
+    model_builder l(13);
+    l.input("x", {1, 1, 1, 4}).initializer("scales", {4}, {1, 1, 1, 0.6f}).output("y");
+    model_builder::attr_string(l.node("Resize", {"x", "", "scales"}, {"y"}, "resize"), "mode",
+                               "linear");
+    // floor(4 * 0.6) = 2 outputs at (x + 0.5) / 0.6 - 0.5: 1/3 and 2.
+    check_close(floats_of(run_x(l, filled(shape{1, 1, 1, 4}, {0, 1, 2, 3}))), {1.0f / 3, 2});
+
+    model_builder u(1);  // Upsample-1: height_scale, width_scale; nearest floors
+    u.input("x", {1, 1, 1, 2}).output("y");
+    auto& up = u.node("Upsample", {"x"}, {"y"}, "upsample");
+    model_builder::attr_float(up, "height_scale", 2.0f);
+    model_builder::attr_float(up, "width_scale", 3.0f);
+    const tensor uy = run_x(u, filled(shape{1, 1, 1, 2}, {1, 2}));
+    REQUIRE(uy.dims() == shape{1, 1, 2, 6});
+    CHECK(floats_of(uy) == std::vector<float>{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2});
+}
