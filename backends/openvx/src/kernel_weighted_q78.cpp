@@ -367,6 +367,22 @@ const char* run_convolution_q78(const _vx_node& node) {
     args.skip_x = skip_x;
     args.phase_cols = phase_cols;
     args.to_zero = to_zero;
+    // The steps' and taps' offsets, the same for every output row and tile.
+    std::vector<std::size_t> pair_offsets, tap_offsets;
+    pair_offsets.reserve(pairs * ky_n * kx_n);
+    for (vx_size p = 0; p < pairs; ++p)
+        for (vx_size ky = 0; ky < ky_n; ++ky)
+            for (vx_size kx = 0; kx < kx_n; ++kx)
+                pair_offsets.push_back(q78::input_offset(args, p, ky, kx) * 2);
+    if (classes) {
+        tap_offsets.reserve(ifm_n * ky_n * kx_n);
+        for (vx_size ci = 0; ci < ifm_n; ++ci)
+            for (vx_size ky = 0; ky < ky_n; ++ky)
+                for (vx_size kx = 0; kx < kx_n; ++kx)
+                    tap_offsets.push_back(q78::input_offset(args, ci, ky, kx));
+    }
+    args.pair_offsets = pair_offsets.data();
+    args.tap_offsets = tap_offsets.data();
     args.flush_steps = static_cast<std::size_t>(32767 / bound);
     args.weight_classes = state->weight_classes.data();
     args.channels = ifm_n;

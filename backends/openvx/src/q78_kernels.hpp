@@ -32,6 +32,11 @@ struct conv_args {
     std::size_t skip_x, phase_cols;
     /// Products rounded toward zero (no tie keys or classes read) instead of to nearest even.
     bool to_zero;
+    /// Offsets from an output row's first input element (input_offset, row 0) of each step
+    /// (channel pair, ky, kx) in the pair layout (x 2), and of each tap (channel, ky, kx) in the
+    /// tie class layout.
+    const std::size_t* pair_offsets;
+    const std::size_t* tap_offsets;
     /// Output columns [first_col, last_col) computed, in whole tiles from column 0 of the row
     /// (with vertical skip 1 a row may span the whole output: then "columns" run on through the
     /// rows of the input, cols apart, and the columns past each row's end are discarded).
@@ -46,6 +51,15 @@ struct conv_args {
     const std::uint8_t* weight_classes;
     std::size_t channels;
 };
+
+/// The position, in elements of one channel (pair) plane [rows][cols], that tap (ky, kx) of
+/// output column 0 of output row 0 reads (row oy: oy * skip_y * cols further): with horizontal
+/// skip s a padded row holds s phases of phase_cols columns (column X at phase X mod s, position
+/// X / s), so that consecutive output columns read consecutive positions.
+inline std::size_t input_offset(const conv_args& a, std::size_t channel, std::size_t ky,
+                                std::size_t kx) {
+    return (channel * a.rows + ky) * a.cols + kx % a.skip_x * a.phase_cols + kx / a.skip_x;
+}
 
 /// One fully connected layer's packed operands.
 struct fc_args {

@@ -161,16 +161,6 @@ using conv_tile_fn = void (*)(const std::int16_t* input, const std::int16_t* inp
                               const std::int16_t* weights, const std::int16_t* weight_keys,
                               std::size_t flush_steps, std::int32_t* wide);
 
-/// The position, in elements of one channel (pair) plane [rows][cols], that tap (ky, kx) of
-/// output column 0 of row oy reads: with horizontal skip s a padded row holds s phases of
-/// phase_cols columns (column X at phase X mod s, position X / s), so that consecutive output
-/// columns read consecutive positions.
-inline std::size_t input_offset(const conv_args& a, std::size_t channel, std::size_t oy,
-                                std::size_t ky, std::size_t kx) {
-    return (channel * a.rows + oy * a.skip_y + ky) * a.cols + kx % a.skip_x * a.phase_cols +
-           kx / a.skip_x;
-}
-
 /// conv_row_fn: tiles of P vectors of output columns, O output channels per block, each tile's
 /// sums from Tile.
 template <class Arch, std::size_t O, std::size_t P, conv_tile_fn Tile = &conv_tile<Arch, O, P>>
@@ -179,17 +169,8 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
     constexpr std::size_t lanes = i32::size;
     constexpr std::size_t tile = lanes * P;
     const std::size_t steps = a.pairs * a.kernel_y * a.kernel_x;
-    // Input offsets of each step from the tile's first column (callers keep steps small:
-    // channels x kernel taps of one output).
-    std::size_t offsets_small[1024];
-    std::size_t* offsets = offsets_small;
-    std::size_t* offsets_heap = nullptr;
-    if (steps > 1024) offsets = offsets_heap = new std::size_t[steps];
-    std::size_t step = 0;
-    for (std::size_t c = 0; c < a.pairs; ++c)
-        for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
-            for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
-                offsets[step++] = input_offset(a, c, oy, ky, kx) * 2;
+    // The row's first element (the steps' offsets are from there).
+    const std::size_t row = oy * a.skip_y * a.cols;
     const std::int16_t* block_weights = a.weights + block * steps * O * 2;
     const std::int16_t* block_keys =
         a.weight_keys ? a.weight_keys + block * steps * O * 2 : nullptr;
@@ -197,14 +178,13 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tile) {
         alignas(64) std::int32_t wide[O * P * lanes];
         for (std::size_t i = 0; i < O * P * lanes; ++i) wide[i] = 0;
-        Tile(a.input + x0 * 2, a.input_keys ? a.input_keys + x0 * 2 : nullptr, offsets, steps,
-             block_weights, block_keys, a.flush_steps, wide);
+        Tile(a.input + (row + x0) * 2, a.input_keys ? a.input_keys + (row + x0) * 2 : nullptr,
+             a.pair_offsets, steps, block_weights, block_keys, a.flush_steps, wide);
         for (std::size_t o = 0; o < O; ++o)
             for (std::size_t p = 0; p < P; ++p)
                 i32::load_aligned(wide + (o * P + p) * lanes)
                     .store_unaligned(sums + o * width + (x0 - a.first_col) + p * lanes);
     }
-    delete[] offsets_heap;
 }
 
 /// conv_row_fn of the tie-key tables: conv_row with the tile of the node's rounding.

@@ -194,23 +194,14 @@ void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
     }
     conv_row<xsimd::avx512bw, tie_block_o, P, &conv_tile_half_up<P>>(a, block, oy, sums);
     const std::size_t taps = a.channels * a.kernel_y * a.kernel_x;
-    std::size_t offsets_small[1024];
-    std::size_t* offsets = offsets_small;
-    std::size_t* offsets_heap = nullptr;
-    if (taps > 1024) offsets = offsets_heap = new std::size_t[taps];
-    std::size_t tap = 0;
-    for (std::size_t c = 0; c < a.channels; ++c)
-        for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
-            for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
-                offsets[tap++] = input_offset(a, c, oy, ky, kx);
+    const std::uint8_t* classes = a.input_classes + oy * a.skip_y * a.cols;
     const std::uint8_t* tables = a.weight_classes + block * taps * 16;
     const std::size_t width = a.last_col - a.first_col;
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tie_columns) {
         const std::size_t n = a.last_col - x0 < tie_columns ? a.last_col - x0 : tie_columns;
-        subtract_ties(a.input_classes + x0, offsets, tables, taps, sums + (x0 - a.first_col), width,
+        subtract_ties(classes + x0, a.tap_offsets, tables, taps, sums + (x0 - a.first_col), width,
                       n);
     }
-    delete[] offsets_heap;
 }
 
 }  // namespace
