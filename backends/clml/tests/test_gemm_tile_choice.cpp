@@ -25,7 +25,7 @@ TEST_CASE("blocked gemm: the tile for a GPU fills its compute units") {
   CHECK(std::string(blocked_gemm_tile_for(1024, 1024, 16).name) == "128x128x8_8x8");
 }
 
-TEST_CASE("blocked gemm: GPUs get the blocked kernel, CPU devices the register-tiled one; CLML_GEMM_KERNEL overrides") {
+TEST_CASE("blocked gemm: GPUs get the blocked kernel, CPUs the register kernel, unless CLML_GEMM_KERNEL names one") {
   const cl::Device device(env().device, true);
   const bool gpu = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
   CHECK(choose_blocked_gemm_tile(device, 1024, 1024, 1024).has_value() == gpu);
