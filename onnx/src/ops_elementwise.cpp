@@ -169,6 +169,24 @@ void chain(context& ctx, const std::vector<op_desc>& ops) {
         x = ctx.emit(ops[i], {x}, i + 1 == ops.size() ? ctx.output_name(0) : "");
 }
 
+/// Clip of an integer tensor: max with min, then min with max, the bounds in the input's dtype.
+void map_integer_clip(context& ctx) {
+    auto x = ctx.tensor_input(0);
+    const dtype type = ctx.desc_of(x).type();
+    const auto bound = [&](std::size_t input, binary_kind kind, const std::string& out) {
+        const auto& b = ctx.constant_input(input, input == 1 ? "min" : "max");
+        if (b.num_elements() != 1) ctx.unsupported("min and max must hold one value");
+        host_tensor v = make_host(onnx_type(type), {});
+        set_integer(v, 0, b.integer(0));
+        x = ctx.emit(binary_for(ctx, kind), {x, ctx.constant_tensor(v, ctx.node_label + "/bound")},
+                     out);
+    };
+    const bool has_min = ctx.has_input(1), has_max = ctx.has_input(2);
+    if (has_min) bound(1, binary_kind::max, has_max ? "" : ctx.output_name(0));
+    if (has_max) bound(2, binary_kind::min, ctx.output_name(0));
+    if (!has_min && !has_max) ctx.reshape(x, ctx.desc_of(x).dims(), ctx.output_name(0));
+}
+
 void map_clip(context& ctx) {
     float lo = -INFINITY, hi = INFINITY;
     if (ctx.opset < 11) {
@@ -178,9 +196,9 @@ void map_clip(context& ctx) {
         if (ctx.has_input(1)) lo = static_cast<float>(ctx.constant_input(1, "min").real(0));
         if (ctx.has_input(2)) hi = static_cast<float>(ctx.constant_input(2, "max").real(0));
     }
-    if (!is_floating(ctx.input_desc(0).type()))
-        ctx.unsupported("Clip of dtype " + std::string(to_string(ctx.input_desc(0).type())) +
-                        " is not supported (floating types only)");
+    const dtype type = ctx.input_desc(0).type();
+    if (type == dtype::boolean) ctx.unsupported("Clip of bool");
+    if (!is_floating(type)) return map_integer_clip(ctx);
     // Tessera's activation parameters must be finite: use the float range for open bounds.
     lo = std::max(lo, -3.4e38f);
     hi = std::min(hi, 3.4e38f);

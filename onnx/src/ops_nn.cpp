@@ -188,7 +188,46 @@ void map_global_pool(context& ctx, bool is_max) {
                  {x}, spatial);
 }
 
+/// BatchNormalization with training_mode = 1 (opset 14+): normalises with the batch's mean and
+/// (population) variance over every dim but C; outputs 1 and 2 are the running statistics
+/// input * momentum + batch * (1 - momentum).
+void map_batchnorm_training(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const shape xd = ctx.desc_of(x).dims();
+    if (xd.rank() < 2) ctx.unsupported("input rank below 2");
+    if (!is_floating(ctx.desc_of(x).type())) ctx.unsupported("input is not floating");
+    const auto mean_keep = [&](graph::tensor_id t) {
+        for (int a = xd.rank(); a-- > 0;) {
+            if (a == 1) continue;
+            op::reduce r(reduce_kind::mean);
+            r.along(a).keep(true);
+            t = ctx.emit(r, {t});
+        }
+        return ctx.reshape(t, shape{xd[1]});
+    };
+    const auto mean = mean_keep(x);
+    std::vector<std::int64_t> per_channel(static_cast<std::size_t>(xd.rank()), 1);
+    per_channel[1] = xd[1];
+    const auto mean_wide = ctx.reshape(mean, shape(per_channel.begin(), per_channel.end()));
+    const auto centred = ctx.emit(op::binary(binary_kind::sub), {x, mean_wide});
+    const auto variance = mean_keep(ctx.emit(op::activation(activation_kind::square), {centred}));
+    op::batchnorm b;
+    b.eps(ctx.attr_float("epsilon", 1e-5f));
+    ctx.emit(b, {x, mean, variance, ctx.tensor_input(1), ctx.tensor_input(2)}, ctx.output_name(0));
+    const float momentum = ctx.attr_float("momentum", 0.9f);
+    const auto running = [&](std::size_t input, graph::tensor_id batch, std::size_t output) {
+        if (!ctx.has_output(output)) return;
+        op::binary blend(binary_kind::add);
+        blend.set_alpha(momentum).set_beta(1.0f - momentum);
+        ctx.emit(blend, {ctx.tensor_input(input), batch}, ctx.output_name(output));
+    };
+    running(3, mean, 1);
+    running(4, variance, 2);
+}
+
 void map_batchnorm(context& ctx) {
+    if (ctx.opset >= 14 && ctx.attr_int("training_mode", 0) != 0)
+        return map_batchnorm_training(ctx);
     if (ctx.output_count() > 1 && (ctx.has_output(1) || ctx.has_output(2)))
         ctx.unsupported("training outputs (running mean/variance) are not supported");
     if (ctx.attr_int("training_mode", 0) != 0) ctx.unsupported("training_mode = 1");

@@ -133,10 +133,22 @@ void map_dropout(context& ctx) {
     // Before opset 7 the model chose the mode: is_test = 0 (the default) is training.
     if (ctx.opset < 7 && ctx.attr_int("is_test", 0) == 0)
         ctx.unsupported("is_test = 0 (training-mode dropout) is not supported");
-    if (ctx.has_output(1)) ctx.unsupported("the mask output is not supported (inference only)");
-    if (ctx.has_input(2) && ctx.constant_input(2, "training_mode").real(0) != 0)
-        ctx.unsupported("training_mode = true is not supported");
+    const bool training = ctx.has_input(2) && ctx.constant_input(2, "training_mode").real(0) != 0;
+    if (training) {
+        // Training mode is random unless nothing is dropped.
+        const double ratio = ctx.opset < 12     ? ctx.attr_float("ratio", 0.5f)
+                             : ctx.has_input(1) ? ctx.constant_input(1, "ratio").real(0)
+                                                : 0.5;
+        if (ratio != 0.0)
+            ctx.unsupported("training_mode = true with ratio " + std::to_string(ratio) +
+                            " (random dropout) is not supported");
+    }
     map_identity(ctx);
+    if (ctx.has_output(1)) {  // nothing dropped: the mask is all true
+        host_tensor mask = make_host(element_type::boolean, input_dim_list(ctx, 0));
+        for (std::int64_t i = 0; i < mask.num_elements(); ++i) set_integer(mask, i, 1);
+        ctx.set_constant(ctx.output_name(1), mask);
+    }
 }
 
 /// Cast's target type: an enum value, or before opset 6 its name ("FLOAT").

@@ -21,6 +21,14 @@ tensor run_x(const model_builder& m, const tensor& x, const std::string& out = "
     return tx::load(m.bytes()).compile("reference").run({{"x", x}}).at(out);
 }
 
+/// A scalar bool initializer.
+void bool_initializer(model_builder& m, const std::string& name, bool v) {
+    auto* t = m.model().mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(9);
+    t->add_int32_data(v ? 1 : 0);
+}
+
 void check_close(const std::vector<float>& got, const std::vector<float>& want) {
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -197,4 +205,52 @@ TEST_CASE("Resize: nearest modes gather, cubic and fractional linear resizes mul
     const tensor uy = run_x(u, filled(shape{1, 1, 1, 2}, {1, 2}));
     REQUIRE(uy.dims() == shape{1, 1, 2, 6});
     CHECK(floats_of(uy) == std::vector<float>{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2});
+}
+
+TEST_CASE("integer Clip, Dropout's all-true mask and training-mode BatchNormalization") {
+    model_builder c(13);
+    c.input("x", {4}, 6).int32_initializer("lo", {}, {-2}).int32_initializer("hi", {}, {3});
+    c.output("y");
+    c.node("Clip", {"x", "lo", "hi"}, {"y"}, "clip");
+    const tensor y = run_x(c, filled(shape{4}, {-5, -1, 2, 100}, dtype::i32));
+    CHECK(y.type() == dtype::i32);
+    CHECK(floats_of(y) == std::vector<float>{-2, -1, 2, 3});
+
+    model_builder d(13);  // training_mode with ratio 0 drops nothing: identity, mask all true
+    d.input("x", {3}).initializer("ratio", {}, {0.0f}).output("y").output("mask");
+    bool_initializer(d, "training", true);
+    d.node("Dropout", {"x", "ratio", "training"}, {"y", "mask"}, "dropout");
+    const auto out =
+        tx::load(d.bytes()).compile("reference").run({{"x", filled(shape{3}, {1, 2, 3})}});
+    CHECK(floats_of(out.at("y")) == std::vector<float>{1, 2, 3});
+    const tensor mask = out.at("mask").clone();
+    REQUIRE(mask.type() == dtype::boolean);
+    for (std::int64_t i = 0; i < 3; ++i) CHECK(mask.data_as<std::uint8_t>()[i] == 1);
+
+    model_builder random(13);  // a non-zero ratio in training mode is random: refused
+    random.input("x", {3}).initializer("ratio", {}, {0.5f}).output("y");
+    bool_initializer(random, "training", true);
+    random.node("Dropout", {"x", "ratio", "training"}, {"y"}, "dropout");
+    CHECK(import_failure(random).find("dropout (Dropout): training_mode = true with ratio") == 0);
+
+    model_builder bn(15);
+    bn.input("x", {2, 2, 1, 1})
+        .initializer("scale", {2}, {1, 1})
+        .initializer("bias", {2}, {0, 0})
+        .initializer("mean", {2}, {0, 0})
+        .initializer("var", {2}, {1, 1})
+        .output("y")
+        .output("running_mean")
+        .output("running_var");
+    auto& node = bn.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"},
+                         {"y", "running_mean", "running_var"}, "bn");
+    model_builder::attr_int(node, "training_mode", 1);
+    model_builder::attr_float(node, "epsilon", 0.0f);
+    const auto r = tx::load(bn.bytes())
+                       .compile("reference")
+                       .run({{"x", filled(shape{2, 2, 1, 1}, {1, 10, 3, 30})}});
+    // Batch means {2, 20}, variances {1, 100}; running = 0.9 * input + 0.1 * batch.
+    check_close(floats_of(r.at("y")), {-1, -1, 1, 1});
+    check_close(floats_of(r.at("running_mean")), {0.2f, 2.0f});
+    check_close(floats_of(r.at("running_var")), {1.0f, 10.9f});
 }
