@@ -5,9 +5,10 @@
 //   not) or average (window sum in int32, divided by the positions counted, rounded to nearest
 //   even);
 // - add / subtract: int16 tensors, either policy, any broadcasting;
-// - multiply: int16 tensors whose scale is a power of two (1, 1/2^k, ...) with the product's
-//   shift fa + fb - fo - log2(scale) in 0..30 (int32 lanes hold x * y exactly); other scales
-//   (1/255, ...) take the scalar kernel.
+// - multiply: int16 tensors; a power-of-two scale (1, 1/2^k, ...) with the product's shift
+//   fa + fb - fo - log2(scale) in 0..30 in int32 lanes (they hold x * y exactly), other scales
+//   (1/255: an odd mantissa of up to 24 bits) in int64 lanes with shifts 0..62; scales whose
+//   shift is negative (products scaled up) take the scalar kernel.
 // Element access: dimension 0 contiguous in every tensor (views keep the root's element stride).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -132,15 +133,22 @@ const char* run_elementwise_simd(const _vx_node& node) {
     const node_config& c = node.config;
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     int shift = 0;
+    std::int64_t mantissa = 1;
     if (multiply) {
         const auto* s = static_cast<const _vx_scalar*>(node.params[2].ref);
         const exact_scale scale(static_cast<float>(s->as_double()));
-        // A power-of-two mantissa 2^t: x * y * 2^t / 2^shift = x * y / 2^(shift - t).
-        const std::int64_t m = scale.mantissa;
-        if (m <= 0 || (m & (m - 1)) != 0) return nullptr;
-        shift = a.fixed_point_pos + b.fixed_point_pos - out.fixed_point_pos - scale.exponent -
-                __builtin_ctzll(static_cast<unsigned long long>(m));
-        if (shift < 0 || shift > 30) return nullptr;
+        // mantissa = odd * 2^t: x * y * mantissa / 2^shift = x * y * odd / 2^(shift - t).
+        mantissa = scale.mantissa;
+        shift = a.fixed_point_pos + b.fixed_point_pos - out.fixed_point_pos - scale.exponent;
+        if (mantissa == 0) {
+            shift = 0;
+        } else {
+            const int t = __builtin_ctzll(static_cast<unsigned long long>(mantissa));
+            mantissa >>= t;
+            shift -= t;
+        }
+        // A power of two: int32 lanes; otherwise int64 lanes.
+        if (shift < 0 || shift > (mantissa == 1 ? 30 : 62)) return nullptr;
     }
     const bool subtract = node.kind == kernel_kind::tensor_subtract;
     const bool to_zero = c.rounding_policy == VX_ROUND_POLICY_TO_ZERO;
@@ -155,9 +163,13 @@ const char* run_elementwise_simd(const _vx_node& node) {
                               const std::int16_t* x = int16_at(a, broadcast_offset(a, out, first));
                               const std::int16_t* y = int16_at(b, broadcast_offset(b, out, first));
                               std::int16_t* dst = int16_at(out, out.offset_of(first));
-                              if (multiply) {
+                              if (multiply && mantissa == 1) {
                                   k.multiply(x, a_step, y, b_step, width, shift, to_zero, saturate,
                                              dst);
+                              } else if (multiply) {
+                                  k.multiply_scaled(x, a_step, y, b_step, width,
+                                                    static_cast<std::int32_t>(mantissa), shift,
+                                                    to_zero, saturate, dst);
                               } else {
                                   k.add(x, a_step, y, b_step, width, subtract, saturate, dst);
                               }

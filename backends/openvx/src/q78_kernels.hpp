@@ -132,6 +132,11 @@ struct row_kernels {
     void (*multiply)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
                      std::size_t b_step, std::size_t count, int shift, bool to_zero, bool saturate,
                      std::int16_t* out);
+    /// out[i] = round(a[i a_step] * b[i b_step] * mantissa / 2^shift) (|mantissa| < 2^24, shift
+    /// 0..62; toward zero or to nearest even), wrapped or saturated to int16.
+    void (*multiply_scaled)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                            std::size_t b_step, std::size_t count, std::int32_t mantissa, int shift,
+                            bool to_zero, bool saturate, std::int16_t* out);
     /// out[x] = max over r < n_rows of rows[r][x], for x < count.
     void (*max_rows)(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
                      std::int16_t* out);

@@ -4,7 +4,9 @@
 // the scalar kernels bit for bit:
 // - add / subtract: int16 lanes, wrapping (+, -) or saturating (sadd, ssub);
 // - multiply by a power-of-two scale: the exact product x * y (|x * y| <= 2^30) in int32 lanes,
-//   shifted right by 0..30 with rounding toward zero or to nearest even, narrowed to int16;
+//   shifted right by 0..30 with rounding toward zero or to nearest even, narrowed to int16; by
+//   another scale (an odd mantissa m of up to 24 bits): x * y * m exactly in int64 lanes,
+//   shifted by 0..62 the same way;
 // - pooling: the maximum or the int32 sum of a window, first down the window's rows, then along
 //   them.
 // Included only by the q78_arch_*.cpp files; everything has internal linkage.
@@ -61,6 +63,37 @@ inline void store_narrowed(const xsimd::batch<std::int32_t, xsimd::neon64>& v, s
 }
 #endif
 
+// int16 <-> int64 lane conversions for the multiply by a scale that is not a power of two.
+#if defined(__AVX512BW__)
+inline xsimd::batch<std::int64_t, xsimd::avx512bw> load_widened(
+    const std::int16_t* p, xsimd::batch<std::int64_t, xsimd::avx512bw>*) {
+    return _mm512_cvtepi16_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+inline void store_narrowed(const xsimd::batch<std::int64_t, xsimd::avx512bw>& v, std::int16_t* p) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi64_epi16(v));
+}
+#endif
+#if defined(__AVX2__)
+inline xsimd::batch<std::int64_t, xsimd::avx2> load_widened(
+    const std::int16_t* p, xsimd::batch<std::int64_t, xsimd::avx2>*) {
+    return _mm256_cvtepi16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+#endif
+#if defined(__ARM_NEON) && defined(__aarch64__)
+inline xsimd::batch<std::int64_t, xsimd::neon64> load_widened(
+    const std::int16_t* p, xsimd::batch<std::int64_t, xsimd::neon64>*) {
+    const std::int64_t values[2] = {p[0], p[1]};
+    return vld1q_s64(values);
+}
+#endif
+/// Lanes already in the int16 range stored as int16 values (where no single instruction does).
+template <class B>
+inline void store_narrowed(const B& v, std::int16_t* p) {
+    alignas(64) typename B::value_type lanes[B::size];
+    v.store_aligned(lanes);
+    for (std::size_t i = 0; i < B::size; ++i) p[i] = static_cast<std::int16_t>(lanes[i]);
+}
+
 /// A batch of a row: consecutive values, or one value repeated (step 0: a broadcast operand).
 template <class B, class T>
 inline B row_batch(const T* p, std::size_t step, std::size_t i) {
@@ -91,26 +124,29 @@ void add_row(const std::int16_t* a, std::size_t a_step, const std::int16_t* b, s
     }
 }
 
-/// round(p / 2^shift) with the rounding (shift 0..30), narrowed to int16 (int32 lanes).
+/// round(p / 2^shift) with the rounding (shift 0 .. lane bits - 2; |p| < 2^(lane bits - 2)),
+/// narrowed to int16 (int32 or int64 lanes).
 template <class B>
 inline B round_narrow(const B& p, int shift, bool to_zero, bool saturate) {
+    using T = typename B::value_type;
+    constexpr int bits = static_cast<int>(sizeof(T) * 8);
     B q = p;
     if (shift > 0) {
-        const B mask(static_cast<std::int32_t>((1u << shift) - 1u));
+        const B mask(static_cast<T>((T{1} << shift) - 1));
         if (to_zero) {
             // Negative values round up: add 2^shift - 1 before the floor shift.
-            q = (p + ((p >> 31) & mask)) >> shift;
+            q = (p + ((p >> (bits - 1)) & mask)) >> shift;
         } else {
             const B floor_q = p >> shift;
             const B rest = p & mask;
-            const B half(static_cast<std::int32_t>(1u << (shift - 1)));
+            const B half(static_cast<T>(T{1} << (shift - 1)));
             const B one(1);
             const auto up = (rest > half) | ((rest == half) & ((floor_q & one) == one));
             q = xsimd::select(up, floor_q + one, floor_q);
         }
     }
-    if (saturate) return xsimd::min(xsimd::max(q, B(-32768)), B(32767));
-    return (q << 16) >> 16;  // two's complement wrap to 16 bits
+    if (saturate) return xsimd::min(xsimd::max(q, B(T{-32768})), B(T{32767}));
+    return (q << (bits - 16)) >> (bits - 16);  // two's complement wrap to 16 bits
 }
 
 /// mul_row_fn: out[i] = round(a[i * a_step] * b[i * b_step] / 2^shift) narrowed to int16.
@@ -128,6 +164,30 @@ void mul_row(const std::int16_t* a, std::size_t a_step, const std::int16_t* b, s
         const std::int32_t p = std::int32_t{a[i * a_step]} * b[i * b_step];
         alignas(64) std::int32_t lanes[i32::size] = {p};
         round_narrow(i32::load_aligned(lanes), shift, to_zero, saturate).store_aligned(lanes);
+        out[i] = static_cast<std::int16_t>(lanes[0]);
+    }
+}
+
+/// row_kernels::multiply_scaled: out[i] = round(a[i a_step] * b[i b_step] * mantissa /
+/// 2^shift) narrowed to int16, in int64 lanes (|x * y * mantissa| <= 2^30 * 2^24 < 2^62).
+template <class Arch>
+void multiply_scaled_row(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                         std::size_t b_step, std::size_t count, std::int32_t mantissa, int shift,
+                         bool to_zero, bool saturate, std::int16_t* out) {
+    using i64 = xsimd::batch<std::int64_t, Arch>;
+    const i64 m(std::int64_t{mantissa});
+    std::size_t i = 0;
+    for (; i + i64::size <= count; i += i64::size) {
+        const i64 x =
+            a_step == 0 ? i64(std::int64_t{a[0]}) : load_widened(a + i, static_cast<i64*>(nullptr));
+        const i64 y =
+            b_step == 0 ? i64(std::int64_t{b[0]}) : load_widened(b + i, static_cast<i64*>(nullptr));
+        store_narrowed(round_narrow(x * y * m, shift, to_zero, saturate), out + i);
+    }
+    for (; i < count; ++i) {
+        const std::int64_t p = std::int64_t{a[i * a_step]} * b[i * b_step] * mantissa;
+        alignas(64) std::int64_t lanes[i64::size] = {p};
+        round_narrow(i64::load_aligned(lanes), shift, to_zero, saturate).store_aligned(lanes);
         out[i] = static_cast<std::int16_t>(lanes[0]);
     }
 }
@@ -207,8 +267,9 @@ void sum_window(const std::int32_t* v, std::size_t k, std::size_t count, std::in
 /// The row kernels of one instruction set.
 template <class Arch>
 row_kernels make_row_kernels() {
-    return row_kernels{&add_row<Arch>,    &mul_row<Arch>,  &max_rows<Arch>,
-                       &max_window<Arch>, &sum_rows<Arch>, &sum_window<Arch>};
+    return row_kernels{&add_row<Arch>,   &mul_row<Arch>,    &multiply_scaled_row<Arch>,
+                       &max_rows<Arch>,  &max_window<Arch>, &sum_rows<Arch>,
+                       &sum_window<Arch>};
 }
 
 }  // namespace

@@ -2,10 +2,10 @@
 // the scalar kernels' results bit for bit (tolerance 0), with the CPU's best table and the AVX2
 // table, over grids of the policy corners: wrap and saturate (sums and products past int16),
 // both roundings of multiply with halfway products and negative values, power-of-two scales
-// (SIMD) and others (scalar), broadcasting in dim 0 and above, rows shorter and longer than a
-// vector; pooling max (zero padding counting, negative inputs) and average (divisors of padded
-// and ceiling windows, ties) over kernel sizes, pads, skips and both size roundings.
-#include <cmath>
+// (int32 lanes), odd mantissas (int64 lanes) and a scale that multiplies up (scalar), broadcasting
+// in dim 0 and above, rows shorter and longer than a vector; pooling max (zero padding counting,
+// negative inputs) and average (divisors of padded and ceiling windows, ties) over kernel sizes,
+// pads, skips and both size roundings.
 #include <string>
 
 #include "conv_fc_support.hpp"
@@ -47,7 +47,10 @@ raw_t operand(rng& r, std::size_t n, bool ties) {
 TEST_CASE("row paths: add, subtract and multiply, every policy, broadcasting, both roundings") {
     test_context context;
     rng r(2301);
-    const float scales[] = {1.0f, 0.5f, 1.0f / 32768.0f, 2.0f, 1.0f / 255.0f, 0.0625f};
+    // Powers of two (int32 lanes), odd mantissas (int64 lanes: 1/255, 0.7, 3), and 1024 (the
+    // product scaled up: scalar kernel).
+    const float scales[] = {1.0f, 0.5f, 1.0f / 32768.0f, 2.0f, 1.0f / 255.0f, 0.0625f,
+                            0.7f, 3.0f, 1024.0f};
     int cases = 0, simd_cases = 0;
     for (int kind = 0; kind < 3; ++kind)
         for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
@@ -91,9 +94,8 @@ TEST_CASE("row paths: add, subtract and multiply, every policy, broadcasting, bo
                             " scale " + std::to_string(scale) + " shape " + std::to_string(shape) +
                             " width " + std::to_string(out_dims[0]);
                         const std::string kernel = check_row_paths(context, graph, out, what);
-                        // SIMD exactly where the scale is a power of two.
-                        const bool power_of_two = std::exp2(std::round(std::log2(scale))) == scale;
-                        CHECK_MESSAGE(int16_kernel(kernel) == (kind < 2 || power_of_two),
+                        // SIMD unless the product is scaled up.
+                        CHECK_MESSAGE(int16_kernel(kernel) == (kind < 2 || scale != 1024.0f),
                                       what << ": " << kernel);
                         if (int16_kernel(kernel)) ++simd_cases;
                         ++cases;
@@ -105,8 +107,8 @@ TEST_CASE("row paths: add, subtract and multiply, every policy, broadcasting, bo
                         vxReleaseTensor(&out);
                     }
                 }
-    CHECK(cases == (2 * 2 + 2 * 2 * 6) * 4);
-    CHECK(simd_cases == (2 * 2 + 2 * 2 * 5) * 4);
+    CHECK(cases == (2 * 2 + 2 * 2 * 9) * 4);
+    CHECK(simd_cases == (2 * 2 + 2 * 2 * 8) * 4);
 }
 
 TEST_CASE("row paths: pooling max and average over sizes, pads, skips and size roundings") {
