@@ -100,6 +100,8 @@ class context {
     void add_graph_tensor(const std::string& name, graph::tensor_id id, const tensor_desc& desc);
 
   private:
+    /// Graph inputs a computed ONNX value depends on (binding them makes it a constant).
+    std::map<std::string, std::set<std::string>> derived_from_;
     std::string fresh_name(const std::string& hint);
     std::string fresh_node_name();
     std::string claim(const std::string& name);
