@@ -337,6 +337,7 @@ const mapper_table& mappers() {
         register_indexing(t);
         register_lowered(t);
         register_loss(t);
+        register_einsum(t);
         return t;
     }();
     return table;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 
 #include <tessera/onnx/onnx.hpp>
 #include <tessera/tessera.hpp>
@@ -253,4 +254,39 @@ TEST_CASE("integer Clip, Dropout's all-true mask and training-mode BatchNormaliz
     check_close(floats_of(r.at("y")), {-1, -1, 1, 1});
     check_close(floats_of(r.at("running_mean")), {0.2f, 2.0f});
     check_close(floats_of(r.at("running_var")), {1.0f, 10.9f});
+}
+
+TEST_CASE("Einsum: transposes, diagonals, sums and batched products") {
+    const auto einsum = [](const std::string& equation, const std::vector<shape>& dims,
+                           const std::vector<std::vector<float>>& values) {
+        model_builder m(12);
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            names.push_back("x" + std::to_string(i));
+            m.input(names.back(), std::vector<std::int64_t>(dims[i].begin(), dims[i].end()));
+        }
+        m.output("y");
+        model_builder::attr_string(m.node("Einsum", names, {"y"}, "einsum"), "equation", equation);
+        std::map<std::string, tensor> feeds;
+        for (std::size_t i = 0; i < dims.size(); ++i) feeds[names[i]] = filled(dims[i], values[i]);
+        return tx::load(m.bytes()).compile("reference").run(feeds).at("y").clone();
+    };
+    const std::vector<float> m23 = {1, 2, 3, 4, 5, 6};  // [[1, 2, 3], [4, 5, 6]]
+    const tensor t = einsum("ij->ji", {shape{2, 3}}, {m23});
+    CHECK(t.dims() == shape{3, 2});
+    CHECK(floats_of(t) == std::vector<float>{1, 4, 2, 5, 3, 6});
+    CHECK(floats_of(einsum("ij->i", {shape{2, 3}}, {m23})) == std::vector<float>{6, 15});
+    CHECK(floats_of(einsum("i,i", {shape{3}, shape{3}}, {{1, 2, 3}, {4, 5, 6}})) ==
+          std::vector<float>{32});
+    // ...ii->...i: the diagonal of each [2, 2] matrix of a [2, 2, 2] batch.
+    CHECK(floats_of(einsum("...ii->...i", {shape{2, 2, 2}}, {{1, 2, 3, 4, 5, 6, 7, 8}})) ==
+          std::vector<float>{1, 4, 5, 8});
+    // bij,bjk->bik: batch 0 is [1 2] x [[1], [1]] = 3; batch 1 is [3 4] x [[2], [-1]] = 2.
+    CHECK(floats_of(einsum("bij,bjk->bik", {shape{2, 1, 2}, shape{2, 2, 1}},
+                           {{1, 2, 3, 4}, {1, 1, 2, -1}})) == std::vector<float>{3, 2});
+    // Attention scores bhid,bhjd->bhij: q rows (1, 0) and (0, 1) against k rows (2, 3), (4, 5).
+    const tensor s = einsum("bhid,bhjd->bhij", {shape{1, 1, 2, 2}, shape{1, 1, 2, 2}},
+                            {{1, 0, 0, 1}, {2, 3, 4, 5}});
+    CHECK(s.dims() == shape{1, 1, 2, 2});
+    CHECK(floats_of(s) == std::vector<float>{2, 4, 3, 5});
 }
