@@ -62,8 +62,12 @@ const char* run_pooling_simd(const _vx_node& node) {
     const std::int16_t past = is_max ? std::int16_t{-32768} : std::int16_t{0};
     const vx_size positions = (out_w - 1) * skip_x + 1;
     const vx_size planes = in.dim(2) * in.dim(3);
+    // Output columns whose window starts inside the padded input.
+    const vx_size counted = std::min(out_w, (valid_w + skip_x - 1) / skip_x);
+    // Pieces of at least an eighth of the planes: each piece sets its buffers up once.
     tbb::parallel_for(
-        tbb::blocked_range<vx_size>(0, planes), [&](const tbb::blocked_range<vx_size>& range) {
+        tbb::blocked_range<vx_size>(0, planes, std::max<vx_size>(1, planes / 8)),
+        [&](const tbb::blocked_range<vx_size>& range) {
             // The plane's rows padded ([in_h + 1][span], the last one all padding), the window rows
             // of one output row, and the row results.
             std::vector<std::int16_t> padded((in_h + 1) * span, 0);
@@ -107,14 +111,17 @@ const char* run_pooling_simd(const _vx_node& node) {
                         k.sum_rows(window.data(), rows, span, down32.data());
                         k.sum_window(down32.data(), size_x, positions, along32.data());
                     }
-                    for (vx_size ox = 0; ox < out_w; ++ox) {
-                        const vx_size x0 = ox * skip_x;
-                        const vx_size cols = x0 >= valid_w ? 0 : std::min(size_x, valid_w - x0);
-                        if (cols == 0) {
-                            dst[ox] = 0;  // a window past the padding
-                        } else if (is_max) {
-                            dst[ox] = along16[x0];
-                        } else {
+                    // Windows starting at or past valid_w (ceiling rounding) count nothing: 0.
+                    std::fill(dst + counted, dst + out_w, std::int16_t{0});
+                    if (is_max && skip_x == 1) {
+                        std::memcpy(dst, along16.data(), counted * sizeof(std::int16_t));
+                    } else if (is_max) {
+                        const std::int16_t* from = along16.data();
+                        for (vx_size ox = 0; ox < counted; ++ox) dst[ox] = from[ox * skip_x];
+                    } else {
+                        for (vx_size ox = 0; ox < counted; ++ox) {
+                            const vx_size x0 = ox * skip_x;
+                            const vx_size cols = std::min(size_x, valid_w - x0);
                             dst[ox] = average(along32[x0], static_cast<std::int64_t>(rows * cols));
                         }
                     }
@@ -152,29 +159,48 @@ const char* run_elementwise_simd(const _vx_node& node) {
     }
     const bool subtract = node.kind == kernel_kind::tensor_subtract;
     const bool to_zero = c.rounding_policy == VX_ROUND_POLICY_TO_ZERO;
-    const vx_size width = out.dim(0);
+    // Rows: the leading dims that a, b and out share and hold packed (one row when nothing
+    // broadcasts), else dim 0 with a broadcast operand repeated.
+    vx_size width = 1;
+    std::size_t shared = 0;
+    for (; shared < out.dims.size(); ++shared) {
+        bool packed = true;
+        for (const tensor_span* t : {&a, &b, &out})
+            packed = packed && t->dim(shared) == out.dims[shared] &&
+                     (out.dims[shared] == 1 || t->stride(shared) == width * sizeof(std::int16_t));
+        if (!packed) break;
+        width *= out.dims[shared];
+    }
+    if (shared == 0) width = out.dim(0);
     const vx_size rows = out.num_elements() / width;
-    const vx_size a_step = a.dim(0) == 1 ? 0 : 1, b_step = b.dim(0) == 1 ? 0 : 1;
+    const vx_size a_step = shared == 0 && a.dim(0) == 1 ? 0 : 1;
+    const vx_size b_step = shared == 0 && b.dim(0) == 1 ? 0 : 1;
+    // Work items: pieces of rows of up to 8192 elements.
+    constexpr vx_size piece = 8192;
+    const vx_size pieces = (width + piece - 1) / piece;
     const q78::row_kernels& k = table->rows;
-    tbb::parallel_for(tbb::blocked_range<vx_size>(0, rows, std::max<vx_size>(1, 16384 / width)),
-                      [&](const tbb::blocked_range<vx_size>& range) {
-                          for (vx_size r = range.begin(); r != range.end(); ++r) {
-                              const vx_size first = r * width;
-                              const std::int16_t* x = int16_at(a, broadcast_offset(a, out, first));
-                              const std::int16_t* y = int16_at(b, broadcast_offset(b, out, first));
-                              std::int16_t* dst = int16_at(out, out.offset_of(first));
-                              if (multiply && mantissa == 1) {
-                                  k.multiply(x, a_step, y, b_step, width, shift, to_zero, saturate,
-                                             dst);
-                              } else if (multiply) {
-                                  k.multiply_scaled(x, a_step, y, b_step, width,
-                                                    static_cast<std::int32_t>(mantissa), shift,
-                                                    to_zero, saturate, dst);
-                              } else {
-                                  k.add(x, a_step, y, b_step, width, subtract, saturate, dst);
-                              }
-                          }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<vx_size>(0, rows * pieces, std::max<vx_size>(1, piece / width)),
+        [&](const tbb::blocked_range<vx_size>& range) {
+            for (vx_size item = range.begin(); item != range.end(); ++item) {
+                const vx_size first = item / pieces * width, from = item % pieces * piece;
+                const vx_size count = std::min(piece, width - from);
+                const std::int16_t* x =
+                    int16_at(a, broadcast_offset(a, out, first)) + from * a_step;
+                const std::int16_t* y =
+                    int16_at(b, broadcast_offset(b, out, first)) + from * b_step;
+                std::int16_t* dst = int16_at(out, out.offset_of(first)) + from;
+                if (multiply && mantissa == 1) {
+                    k.multiply(x, a_step, y, b_step, count, shift, to_zero, saturate, dst);
+                } else if (multiply) {
+                    k.multiply_scaled(x, a_step, y, b_step, count,
+                                      static_cast<std::int32_t>(mantissa), shift, to_zero, saturate,
+                                      dst);
+                } else {
+                    k.add(x, a_step, y, b_step, count, subtract, saturate, dst);
+                }
+            }
+        });
     return table->name;
 }
 
