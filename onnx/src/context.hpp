@@ -122,7 +122,7 @@ void register_folding(mapper_table& t);
 void register_reduce(mapper_table& t);
 void register_indexing(mapper_table& t);
 void register_lowered(mapper_table& t);
-void register_loss(mapper_table& t);
+void register_by_index(mapper_table& t);
 void register_einsum(mapper_table& t);
 
 /// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by

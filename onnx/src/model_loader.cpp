@@ -336,7 +336,7 @@ const mapper_table& mappers() {
         register_reduce(t);
         register_indexing(t);
         register_lowered(t);
-        register_loss(t);
+        register_by_index(t);
         register_einsum(t);
         return t;
     }();

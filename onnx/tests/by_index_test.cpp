@@ -1,6 +1,6 @@
-// loss_test.cpp: GatherElements, NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as the
-// importer lowers them, with i32 indices and targets (the lowering takes any integer dtype),
-// checked against hand-computed values.
+// by_index_test.cpp: GatherElements, ScatterElements, GatherND, ScatterND,
+// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as the importer lowers them, with i32
+// indices and targets (the lowering takes any integer dtype), checked against hand-computed values.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -96,4 +96,54 @@ TEST_CASE("SoftmaxCrossEntropyLoss is the NLL loss of log_softmax, with log_prob
     CHECK(lp[1] == doctest::Approx(2.0 - lse0));
     CHECK(lp[5] == doctest::Approx(1.0 - lse1));
     CHECK(floats_of(out.at("y"))[0] == doctest::Approx(((lse0 - 2.0) + (lse1 - 1.0)) / 2));
+}
+
+TEST_CASE("ScatterElements writes or adds updates at the indexed positions") {
+    model_builder m(16);
+    m.input("x", {3, 3})
+        .input("t", {2, 3}, 6)
+        .initializer("u", {2, 3}, {1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f})
+        .output("y");
+    m.node("ScatterElements", {"x", "t", "u"}, {"y"}, "scatter");
+    // ONNX's example: row 0 of the updates goes to rows 1, 0, 2; row 1 to rows 0, 2, 1.
+    CHECK(floats_of(run_xt(m, filled(shape{3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0}),
+                           i32(shape{2, 3}, {1, 0, 2, 0, 2, 1}))) ==
+          std::vector<float>{2.0f, 1.1f, 0, 1.0f, 0, 2.2f, 0, 2.1f, 1.2f});
+
+    model_builder add(16);  // duplicate indices with reduction add, a negative index
+    add.input("x", {1, 5}).input("t", {1, 3}, 6).initializer("u", {1, 3}, {1, 2, 10}).output("y");
+    auto& n = add.node("ScatterElements", {"x", "t", "u"}, {"y"}, "scatter");
+    model_builder::attr_int(n, "axis", 1);
+    model_builder::attr_string(n, "reduction", "add");
+    CHECK(floats_of(run_xt(add, filled(shape{1, 5}, {1, 2, 3, 4, 5}),
+                           i32(shape{1, 3}, {1, 1, -1}))) == std::vector<float>{1, 5, 3, 4, 15});
+}
+
+TEST_CASE("GatherND reads index tuples, with batch dims; ScatterND writes them") {
+    const auto gather_nd = [](const shape& data_dims, const std::vector<float>& data,
+                              const shape& index_dims, const std::vector<std::int32_t>& index,
+                              int batch_dims) {
+        model_builder m(13);
+        m.input("x", std::vector<std::int64_t>(data_dims.begin(), data_dims.end()))
+            .input("t", std::vector<std::int64_t>(index_dims.begin(), index_dims.end()), 6)
+            .output("y");
+        model_builder::attr_int(m.node("GatherND", {"x", "t"}, {"y"}, "gather_nd"), "batch_dims",
+                                batch_dims);
+        return run_xt(m, filled(data_dims, data), i32(index_dims, index));
+    };
+    CHECK(floats_of(gather_nd(shape{2, 2}, {0, 1, 2, 3}, shape{2, 2}, {0, 0, 1, 1}, 0)) ==
+          std::vector<float>{0, 3});
+    const tensor rows = gather_nd(shape{2, 2}, {0, 1, 2, 3}, shape{2, 1}, {1, -2}, 0);
+    CHECK(rows.dims() == shape{2, 2});
+    CHECK(floats_of(rows) == std::vector<float>{2, 3, 0, 1});
+    // batch_dims 1: batch 0 reads its row 1, batch 1 its row 0.
+    CHECK(floats_of(gather_nd(shape{2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, shape{2, 1}, {1, 0}, 1)) ==
+          std::vector<float>{2, 3, 4, 5});
+
+    model_builder s(13);
+    s.input("x", {8}).input("t", {4, 1}, 6).initializer("u", {4}, {9, 10, 11, 12}).output("y");
+    s.node("ScatterND", {"x", "t", "u"}, {"y"}, "scatter_nd");
+    CHECK(floats_of(run_xt(s, filled(shape{8}, {1, 2, 3, 4, 5, 6, 7, 8}),
+                           i32(shape{4, 1}, {4, 3, 1, 7}))) ==
+          std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
 }
