@@ -65,18 +65,17 @@ inline float4 load_run(const global T* p, int row, int col, int rows, int cols) 
 #endif
 }
 
+// (The loops over `loads`, a constant once these are inlined, unroll without a pragma.)
 // An operand stored with K along its rows (A as is, B transposed): this work-item's runs of the
 // `rows`-long (M or N) by BK slice starting at (r0, k0), staged transposed as [k][row].
 inline void fetch_k_inner(const global T* p, int r0, int k0, int rows, int K, int loads, int lid,
                           private float4* regs) {
-#pragma unroll
   for (int l = 0; l < loads; ++l) {
     const int f = lid + l * NT;
     regs[l] = load_run(p, r0 + f / (BK / 4), k0 + f % (BK / 4) * 4, rows, K);
   }
 }
 inline void stage_k_inner(local float* tile, int pitch, int loads, int lid, const private float4* regs) {
-#pragma unroll
   for (int l = 0; l < loads; ++l) {
     const int f = lid + l * NT;
     const int r = f / (BK / 4), k = f % (BK / 4) * 4;
@@ -91,7 +90,6 @@ inline void stage_k_inner(local float* tile, int pitch, int loads, int lid, cons
 // columns from c0 of `cols`; staged as they are, [k][column].
 inline void fetch_k_outer(const global T* p, int c0, int k0, int cols, int K, int width, int loads, int lid,
                           private float4* regs) {
-#pragma unroll
   for (int l = 0; l < loads; ++l) {
     const int f = lid + l * NT;
     regs[l] = load_run(p, k0 + f / (width / 4), c0 + f % (width / 4) * 4, K, cols);
@@ -99,7 +97,6 @@ inline void fetch_k_outer(const global T* p, int c0, int k0, int cols, int K, in
 }
 inline void stage_k_outer(local float4* tile, int pitch4, int width, int loads, int lid,
                           const private float4* regs) {
-#pragma unroll
   for (int l = 0; l < loads; ++l) {
     const int f = lid + l * NT;
     tile[f / (width / 4) * pitch4 + f % (width / 4)] = regs[l];
@@ -274,10 +271,12 @@ std::optional<BlockedGemmTile> choose_blocked_gemm_tile(const cl::Device& device
 }
 
 BlockedGemmTile blocked_gemm_tile_for(int64_t m, int64_t n, int64_t compute_units) {
-  // The largest tile that still gives every compute unit a work-group.
-  for (const char* name : {"128x128x8_8x8", "128x64x16_8x8", "64x64x16_8x8", "32x64x16_4x4"}) {
+  // The largest tile whose work-groups keep at least 90% of the compute units busy (a larger tile
+  // reuses each loaded value more than the few idle units cost). Wide tiles before tall ones:
+  // their rows of B and C are longer coalesced runs.
+  for (const char* name : {"128x128x8_8x8", "64x128x8_8x8", "64x64x16_8x8", "32x64x16_4x4"}) {
     const BlockedGemmTile& tile = *tile_named(name);
-    if (blocks(m, tile.block_m) * blocks(n, tile.block_n) >= compute_units) return tile;
+    if (blocks(m, tile.block_m) * blocks(n, tile.block_n) * 10 >= compute_units * 9) return tile;
   }
   return *tile_named("32x32x16_4x4");
 }

@@ -31,8 +31,8 @@ struct BlockedGemmTile {
 // (see kBlockedGemmTiles in gemm_blocked.cpp) forces that tile for every shape.
 std::optional<BlockedGemmTile> choose_blocked_gemm_tile(const cl::Device& device, int64_t m, int64_t n, int64_t k);
 
-// The default choice for an m x n product on a GPU of `compute_units`: the largest tile that
-// still gives every compute unit a work-group.
+// The default choice for an m x n product on a GPU of `compute_units`: the largest tile whose
+// work-groups still occupy at least 90% of the compute units.
 BlockedGemmTile blocked_gemm_tile_for(int64_t m, int64_t n, int64_t compute_units);
 // The tile called `name`, if there is one.
 std::optional<BlockedGemmTile> blocked_gemm_tile_named(const std::string& name);

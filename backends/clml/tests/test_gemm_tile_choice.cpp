@@ -17,10 +17,15 @@ TEST_CASE("blocked gemm: the tile for a GPU fills its compute units") {
   // 132 compute units (an H100): 4096 and 2048 give 128 x 128 tiles 1024 and 256 work-groups.
   CHECK(std::string(blocked_gemm_tile_for(4096, 4096, 132).name) == "128x128x8_8x8");
   CHECK(std::string(blocked_gemm_tile_for(2048, 2048, 132).name) == "128x128x8_8x8");
-  // 1024: 128 x 128 gives 64 groups, 128 x 64 gives 128, 64 x 64 gives 256.
-  CHECK(std::string(blocked_gemm_tile_for(1024, 1024, 132).name) == "64x64x16_8x8");
-  // 512: 64 x 64 gives 64 groups, 32 x 64 gives 128, 32 x 32 gives 256.
-  CHECK(std::string(blocked_gemm_tile_for(512, 512, 132).name) == "32x32x16_4x4");
+  // 1024: 128 x 128 gives 64 groups, 64 x 128 gives 128 (97% of the units).
+  CHECK(std::string(blocked_gemm_tile_for(1024, 1024, 132).name) == "64x128x8_8x8");
+  // 512: 64 x 128 gives 32 groups, 64 x 64 gives 64, 32 x 64 gives 128.
+  CHECK(std::string(blocked_gemm_tile_for(512, 512, 132).name) == "32x64x16_4x4");
+  // 256: even 32 x 64 gives only 32 groups; the smallest tile.
+  CHECK(std::string(blocked_gemm_tile_for(256, 256, 132).name) == "32x32x16_4x4");
+  // 100 x 1000: ragged blocks count whole (1 x 8 of 128 x 128 is too few; 2 x 16 of 64 x 64 will do
+  // for 30 units).
+  CHECK(std::string(blocked_gemm_tile_for(100, 1000, 30).name) == "64x64x16_8x8");
   // A small GPU takes the large tile sooner.
   CHECK(std::string(blocked_gemm_tile_for(1024, 1024, 16).name) == "128x128x8_8x8");
 }
