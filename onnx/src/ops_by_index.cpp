@@ -125,8 +125,8 @@ graph::tensor_id emit_scatter(context& ctx, graph::tensor_id data, graph::tensor
     } else if (reduction == "none") {
         // Duplicate indices are undefined in ONNX for reduction none; here they add up.
         const auto one = scalar_constant(ctx, type, 1.0, "one");
-        const auto written =
-            fit(reduced(reduce_kind::max, ctx.emit(op::where{}, {mask, one, zero})));
+        // written: 1 where some index lands (mask dims reduced; broadcasts against data).
+        const auto written = reduced(reduce_kind::max, ctx.emit(op::where{}, {mask, one, zero}));
         const auto hit = ctx.emit(op::compare(compare_kind::greater), {written, zero});
         const auto sum =
             fit(reduced(reduce_kind::sum, ctx.emit(op::where{}, {mask, updates, zero})));

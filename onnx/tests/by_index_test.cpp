@@ -146,4 +146,10 @@ TEST_CASE("GatherND reads index tuples, with batch dims; ScatterND writes them")
     CHECK(floats_of(run_xt(s, filled(shape{8}, {1, 2, 3, 4, 5, 6, 7, 8}),
                            i32(shape{4, 1}, {4, 3, 1, 7}))) ==
           std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+
+    model_builder slices(13);  // tuples of length 1 into [3, 2] data write whole rows
+    slices.input("x", {3, 2}).input("t", {1, 1}, 6).initializer("u", {1, 2}, {7, 8}).output("y");
+    slices.node("ScatterND", {"x", "t", "u"}, {"y"}, "scatter_nd");
+    CHECK(floats_of(run_xt(slices, filled(shape{3, 2}, {1, 2, 3, 4, 5, 6}),
+                           i32(shape{1, 1}, {-1}))) == std::vector<float>{1, 2, 3, 4, 7, 8});
 }
