@@ -559,3 +559,26 @@ TEST_CASE("kernel paths: every int16 input times the corner weights, both roundi
         vxReleaseTensor(&out);
     }
 }
+
+TEST_CASE(
+    "kernel paths: weights past the int16 domain with horizontal skips run the int32 kernel") {
+    // |w| >= 2^shift: rounded products leave int16 and each is narrowed with the overflow
+    // policy, which the int32-lane kernel does exactly, also on phase-split rows.
+    test_context context;
+    rng r(2208);
+    int cases = 0;
+    for (const vx_size skip_x : {vx_size{1}, vx_size{2}, vx_size{3}})
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+                const conv_case k = cases % 2 ? conv_case{3, 3, 1, 1} : conv_case{5, 2, 2, 0};
+                const auto out_w = static_cast<vx_size>(r.uniform(1, 40));
+                const std::string kernel = conv_case_run(
+                    context, r, k, out_w, 3, skip_x, 1 + static_cast<vx_size>(cases % 3 == 1),
+                    cases % 4 == 3, static_cast<vx_size>(r.uniform(1, 6)),
+                    static_cast<vx_size>(r.uniform(1, 5)), 1, cases % 3, overflow, rounding, 32,
+                    data_kind::large_weights, "large weights " + std::to_string(cases));
+                CHECK_MESSAGE(kernel == "int32 SIMD", "large weights " << cases << ": " << kernel);
+                ++cases;
+            }
+    CHECK(cases == 12);
+}
