@@ -68,25 +68,21 @@ const char* run_pooling_simd(const _vx_node& node) {
     tbb::parallel_for(
         tbb::blocked_range<vx_size>(0, planes, std::max<vx_size>(1, planes / 8)),
         [&](const tbb::blocked_range<vx_size>& range) {
-            // The plane's rows padded ([in_h + 1][span], the last one all padding), the window rows
-            // of one output row, and the row results.
-            std::vector<std::int16_t> padded((in_h + 1) * span, 0);
+            // The window rows of one output row (input rows, or a zero row for the padding),
+            // and the row results. The padding columns of the vertical results are constant:
+            // 0 beside the input, `past` at and after valid_w; only the input's columns change.
+            const std::vector<std::int16_t> zero_row(in_w, 0);
             std::vector<const std::int16_t*> window(size_y);
-            std::vector<std::int16_t> down16(span), along16(positions);
-            std::vector<std::int32_t> down32(span), along32(positions);
-            for (vx_size r = 0; r <= in_h; ++r)
-                for (vx_size x = std::min(valid_w, span); x < span; ++x)
-                    padded[r * span + x] = past;
-            const std::int16_t* zero_row = padded.data() + in_h * span;
+            std::vector<std::int16_t> down16(span, 0), along16(positions);
+            std::vector<std::int32_t> down32(span, 0), along32(positions);
+            for (vx_size x = std::min(valid_w, span); x < span; ++x) {
+                down16[x] = past;
+                down32[x] = past;
+            }
+            const vx_size copy = std::min(in_w, span - pad_x);  // pad_x < size_x <= span
             for (vx_size plane = range.begin(); plane != range.end(); ++plane) {
                 const vx_size ci = plane % in.dim(2), n = plane / in.dim(2);
-                const vx_size copy = std::min(in_w, span > pad_x ? span - pad_x : 0);
-                for (vx_size y = 0; y < in_h; ++y) {
-                    std::memcpy(
-                        padded.data() + y * span + pad_x,
-                        int16_at(in, y * in.stride(1) + ci * in.stride(2) + n * in.stride(3)),
-                        copy * sizeof(std::int16_t));
-                }
+                const vx_size in_plane = ci * in.stride(2) + n * in.stride(3);
                 for (vx_size oy = 0; oy < out_h; ++oy) {
                     // Window rows: padding rows are zero rows; rows past the padded input do not
                     // count.
@@ -95,8 +91,8 @@ const char* run_pooling_simd(const _vx_node& node) {
                         const vx_size y = oy * skip_y + j;  // in padded coordinates
                         if (y >= in_h + 2 * pad_y) break;
                         window[rows++] = y < pad_y || y >= in_h + pad_y
-                                             ? zero_row
-                                             : padded.data() + (y - pad_y) * span;
+                                             ? zero_row.data()
+                                             : int16_at(in, (y - pad_y) * in.stride(1) + in_plane);
                     }
                     std::int16_t* dst =
                         int16_at(out, oy * out.stride(1) + ci * out.stride(2) + n * out.stride(3));
@@ -105,10 +101,10 @@ const char* run_pooling_simd(const _vx_node& node) {
                         continue;
                     }
                     if (is_max) {
-                        k.max_rows(window.data(), rows, span, down16.data());
+                        k.max_rows(window.data(), rows, copy, down16.data() + pad_x);
                         k.max_window(down16.data(), size_x, positions, along16.data());
                     } else {
-                        k.sum_rows(window.data(), rows, span, down32.data());
+                        k.sum_rows(window.data(), rows, copy, down32.data() + pad_x);
                         k.sum_window(down32.data(), size_x, positions, along32.data());
                     }
                     // Windows starting at or past valid_w (ceiling rounding) count nothing: 0.
