@@ -2,8 +2,10 @@
 // with constants computed from the static shapes: Trilu (a triangular mask and where), Hardmax
 // (argmax compared with an index ramp), Mod (truncated division; Python-style sign for integers),
 // CastLike (as Cast), Shrink (compares and where), MeanVarianceNormalization (reduce_mean chains),
-// SpaceToDepth (reshape, permute, reshape), EyeLike (a folded constant) and OneHot (indices
-// compared with a ramp of depth).
+// SpaceToDepth (reshape, permute, reshape), EyeLike (a folded constant), OneHot (indices
+// compared with a ramp of depth), the Hann, Hamming and Blackman windows (folded constants),
+// Compress (a gather of the kept positions of a constant condition), and QuantizeLinear,
+// DynamicQuantizeLinear and DequantizeLinear (reductions, div, round, add, clip, reorder).
 #include <algorithm>
 #include <cmath>
 
@@ -271,6 +273,140 @@ void map_cast_like(context& ctx) {
     map_cast_to(ctx, to);
 }
 
+/// HannWindow, HammingWindow, BlackmanWindow: a folded constant of `size` elements,
+/// a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) with N = size (periodic) or size - 1.
+void map_window(context& ctx, double a0, double a1, double a2) {
+    const auto& size_t_ = ctx.constant_input(0, "size");
+    if (size_t_.num_elements() != 1) ctx.unsupported("size must hold one value");
+    const std::int64_t size = size_t_.integer(0);
+    if (size < 0 || size > (std::int64_t{1} << 26))
+        ctx.unsupported("size " + std::to_string(size) + " is out of range");
+    const auto type = static_cast<element_type>(ctx.attr_int("output_datatype", 1));
+    if (element_size(type) == 0 || type == element_type::boolean)
+        ctx.unsupported("output_datatype " + element_type_name(type));
+    const bool periodic = ctx.attr_int("periodic", 1) != 0;
+    const double n_total = static_cast<double>(periodic ? size : size - 1);
+    host_tensor w = make_host(type, {size});
+    const double pi = std::acos(-1.0);
+    for (std::int64_t n = 0; n < size; ++n) {
+        const double phase = n_total > 0 ? 2 * pi * static_cast<double>(n) / n_total : 0.0;
+        set_real(w, n, a0 - a1 * std::cos(phase) + a2 * std::cos(2 * phase));
+    }
+    ctx.set_constant(ctx.output_name(0), w);
+}
+
+/// Compress: the slices along `axis` (of the flattened input without one) whose condition
+/// entry is true, the condition a constant.
+void map_compress(context& ctx) {
+    const auto& condition = ctx.constant_input(1, "condition");
+    auto x = ctx.tensor_input(0);
+    const shape d = ctx.desc_of(x).dims();
+    int axis = 0;
+    if (ctx.attr("axis")) {
+        axis = normalize_axis(ctx.attr_int("axis", 0), d.rank(), "axis");
+    } else {
+        x = ctx.reshape(x, shape{d.num_elements()});
+    }
+    const std::int64_t extent = ctx.desc_of(x).dims()[axis];
+    if (condition.num_elements() > extent)
+        ctx.unsupported("condition is longer than dim " + std::to_string(axis));
+    std::vector<std::int64_t> kept;
+    for (std::int64_t i = 0; i < condition.num_elements(); ++i)
+        if (condition.real(i) != 0) kept.push_back(i);
+    if (kept.empty()) ctx.unsupported("the condition keeps nothing (empty output)");
+    host_tensor idx = make_host(element_type::int32, {static_cast<std::int64_t>(kept.size())});
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        set_integer(idx, static_cast<std::int64_t>(i), kept[i]);
+    ctx.emit(op::gather(axis), {x, ctx.constant_tensor(idx, ctx.node_label + "/indices")},
+             ctx.output_name(0));
+}
+
+/// A per-tensor ([] or [1]) or per-axis ([C]) parameter seen as f32 broadcasting against a
+/// rank-`rank` tensor along `axis`.
+graph::tensor_id quantisation_parameter(context& ctx, std::size_t input, int rank) {
+    auto p = ctx.tensor_input(input);
+    const tensor_desc d = ctx.desc_of(p);
+    if (d.type() != dtype::f32) p = ctx.emit(op::reorder(tensor_desc(d.dims(), dtype::f32)), {p});
+    if (d.rank() > 1) ctx.unsupported("scale and zero point must be scalars or 1-D");
+    if (d.rank() == 1 && d.dims()[0] != 1) {
+        const int axis = normalize_axis(ctx.attr_int("axis", 1), rank, "axis");
+        std::vector<std::int64_t> dims(static_cast<std::size_t>(rank), 1);
+        dims[static_cast<std::size_t>(axis)] = d.dims()[0];
+        p = ctx.reshape(p, shape(dims.begin(), dims.end()));
+    }
+    return p;
+}
+
+/// QuantizeLinear: saturate(round_half_even(x / scale) + zero_point) as the zero point's dtype
+/// (u8 without one).
+void map_quantize(context& ctx) {
+    auto x = ctx.tensor_input(0);
+    const int rank = ctx.desc_of(x).rank();
+    const dtype out = ctx.has_input(2) ? ctx.input_desc(2).type() : dtype::u8;
+    if (out != dtype::u8 && out != dtype::i8)
+        ctx.unsupported("zero point of dtype " + std::string(to_string(out)) + " (u8, i8 only)");
+    if (ctx.desc_of(x).type() != dtype::f32)
+        x = ctx.emit(op::reorder(tensor_desc(ctx.desc_of(x).dims(), dtype::f32)), {x});
+    auto q = ctx.emit(op::binary(binary_kind::div), {x, quantisation_parameter(ctx, 1, rank)});
+    q = ctx.emit(op::unary(unary_kind::round), {q});
+    if (ctx.has_input(2))
+        q = ctx.emit(op::binary(binary_kind::add), {q, quantisation_parameter(ctx, 2, rank)});
+    const float lo = out == dtype::u8 ? 0.0f : -128.0f, hi = out == dtype::u8 ? 255.0f : 127.0f;
+    q = ctx.emit(op::activation(activation_kind::clip, lo, hi), {q});
+    op::reorder to_int(tensor_desc(ctx.desc_of(q).dims(), out));
+    to_int.set_rounding(rounding_policy::to_zero);  // the values are whole already
+    ctx.emit(to_int, {q}, ctx.output_name(0));
+}
+
+/// DynamicQuantizeLinear: scale = (max(0, max x) - min(0, min x)) / 255, zero point
+/// round(clip(-min(0, min x) / scale, 0, 255)), y = clip(round(x / scale) + zero point) as u8.
+void map_dynamic_quantize(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    if (ctx.desc_of(x).type() != dtype::f32) ctx.unsupported("x is not f32");
+    const int rank = ctx.desc_of(x).rank();
+    const auto zero = filled_constant(ctx, dtype::f32, 0.0, "zero");
+    const auto over_all = [&](reduce_kind kind) {
+        auto t = x;
+        for (int a = rank; a-- > 0;) {
+            op::reduce r(kind);
+            r.along(a).keep(false);
+            t = ctx.emit(r, {t});
+        }
+        return t;
+    };
+    const auto hi = ctx.emit(op::binary(binary_kind::max), {over_all(reduce_kind::max), zero});
+    const auto lo = ctx.emit(op::binary(binary_kind::min), {over_all(reduce_kind::min), zero});
+    const auto range = ctx.emit(op::binary(binary_kind::sub), {hi, lo});
+    const auto scale = ctx.emit(op::binary(binary_kind::div),
+                                {range, filled_constant(ctx, dtype::f32, 255.0, "qmax")},
+                                ctx.has_output(1) ? ctx.output_name(1) : std::string());
+    const auto clip = op::activation(activation_kind::clip, 0.0f, 255.0f);
+    const auto shift =
+        ctx.emit(op::binary(binary_kind::div), {ctx.emit(op::unary(unary_kind::neg), {lo}), scale});
+    const auto zero_point = ctx.emit(op::unary(unary_kind::round), {ctx.emit(clip, {shift})});
+    const auto to_u8 = [&](graph::tensor_id t, const std::string& out) {
+        op::reorder r(tensor_desc(ctx.desc_of(t).dims(), dtype::u8));
+        r.set_rounding(rounding_policy::to_zero);  // the values are whole already
+        return ctx.emit(r, {t}, out);
+    };
+    if (ctx.has_output(2)) to_u8(zero_point, ctx.output_name(2));
+    auto q = ctx.emit(op::unary(unary_kind::round),
+                      {ctx.emit(op::binary(binary_kind::div), {x, scale})});
+    q = ctx.emit(clip, {ctx.emit(op::binary(binary_kind::add), {q, zero_point})});
+    to_u8(q, ctx.output_name(0));
+}
+
+/// DequantizeLinear: (x - zero_point) * scale in f32.
+void map_dequantize(context& ctx) {
+    auto x = ctx.tensor_input(0);
+    const int rank = ctx.desc_of(x).rank();
+    x = ctx.emit(op::reorder(tensor_desc(ctx.desc_of(x).dims(), dtype::f32)), {x});
+    if (ctx.has_input(2))
+        x = ctx.emit(op::binary(binary_kind::sub), {x, quantisation_parameter(ctx, 2, rank)});
+    ctx.emit(op::binary(binary_kind::mul), {x, quantisation_parameter(ctx, 1, rank)},
+             ctx.output_name(0));
+}
+
 }  // namespace
 
 void register_lowered(mapper_table& t) {
@@ -283,6 +419,13 @@ void register_lowered(mapper_table& t) {
     t["EyeLike"] = map_eye_like;
     t["OneHot"] = map_one_hot;
     t["CastLike"] = map_cast_like;
+    t["HannWindow"] = [](context& c) { map_window(c, 0.5, 0.5, 0.0); };
+    t["HammingWindow"] = [](context& c) { map_window(c, 25.0 / 46.0, 21.0 / 46.0, 0.0); };
+    t["BlackmanWindow"] = [](context& c) { map_window(c, 0.42, 0.5, 0.08); };
+    t["Compress"] = map_compress;
+    t["QuantizeLinear"] = map_quantize;
+    t["DequantizeLinear"] = map_dequantize;
+    t["DynamicQuantizeLinear"] = map_dynamic_quantize;
 }
 
 }  // namespace tessera::onnx::detail

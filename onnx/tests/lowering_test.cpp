@@ -290,3 +290,60 @@ TEST_CASE("Einsum: transposes, diagonals, sums and batched products") {
     CHECK(s.dims() == shape{1, 1, 2, 2});
     CHECK(floats_of(s) == std::vector<float>{2, 4, 3, 5});
 }
+
+TEST_CASE("window functions fold to constants; Compress gathers the kept slices") {
+    const auto window = [](const std::string& op, bool periodic) {
+        model_builder m(17);
+        m.int32_initializer("size", {}, {4}).output("y");
+        model_builder::attr_int(m.node(op, {"size"}, {"y"}, "window"), "periodic", periodic);
+        return floats_of(tx::load(m.bytes()).compile("reference").run({}).at("y"));
+    };
+    // N = 4 (periodic) or 3: Hann 0.5 - 0.5 cos(2 pi n / N); Blackman adds 0.08 cos(4 pi n / N).
+    check_close(window("HannWindow", true), {0, 0.5f, 1, 0.5f});
+    check_close(window("HannWindow", false), {0, 0.75f, 0.75f, 0});
+    check_close(window("BlackmanWindow", true), {0, 0.34f, 1, 0.34f});
+    const float a = 25.0f / 46;
+    check_close(window("HammingWindow", true), {a - (1 - a), a, 1, a});
+
+    model_builder c(11);
+    c.input("x", {3, 2}).output("rows").output("flat");
+    small_int_initializer(c, "keep_rows", {3}, 9, {0, 1, 1});
+    small_int_initializer(c, "keep_flat", {4}, 9, {1, 0, 0, 1});
+    model_builder::attr_int(c.node("Compress", {"x", "keep_rows"}, {"rows"}, "rows"), "axis", 0);
+    c.node("Compress", {"x", "keep_flat"}, {"flat"}, "flat");
+    const auto out = tx::load(c.bytes())
+                         .compile("reference")
+                         .run({{"x", filled(shape{3, 2}, {1, 2, 3, 4, 5, 6})}});
+    CHECK(out.at("rows").dims() == shape{2, 2});
+    CHECK(floats_of(out.at("rows")) == std::vector<float>{3, 4, 5, 6});
+    CHECK(floats_of(out.at("flat")) == std::vector<float>{1, 4});
+}
+
+TEST_CASE("QuantizeLinear rounds half to even and saturates; Dequantize and Dynamic invert it") {
+    model_builder q(13);
+    q.input("x", {6}).initializer("scale", {}, {2}).output("y");
+    small_int_initializer(q, "zero_point", {}, 2, {128});
+    q.node("QuantizeLinear", {"x", "scale", "zero_point"}, {"y"}, "quantize");
+    // x / 2 = -0.5, 0.2, 1.25, 2.5, 3.5, 150 -> -0, 0, 1, 2, 4, 150; + 128, saturated at 255.
+    const tensor y = run_x(q, filled(shape{6}, {-1, 0.4f, 2.5f, 5, 7, 300}));
+    REQUIRE(y.type() == dtype::u8);
+    CHECK(floats_of(y) == std::vector<float>{128, 128, 129, 130, 132, 255});
+
+    model_builder d(13);
+    d.initializer("scale", {}, {0.5f}).output("y");
+    small_int_initializer(d, "x", {3}, 2, {0, 128, 255});
+    small_int_initializer(d, "zero_point", {}, 2, {128});
+    d.node("DequantizeLinear", {"x", "scale", "zero_point"}, {"y"}, "dequantize");
+    CHECK(floats_of(tx::load(d.bytes()).compile("reference").run({}).at("y")) ==
+          std::vector<float>{-64, 0, 63.5f});
+
+    model_builder dq(11);
+    dq.input("x", {4}).output("y").output("scale").output("zero_point");
+    dq.node("DynamicQuantizeLinear", {"x"}, {"y", "scale", "zero_point"}, "dynamic");
+    // Range [-0.5, 2]: scale 2.5 / 255, zero point 0.5 / scale = 51.
+    const auto r =
+        tx::load(dq.bytes()).compile("reference").run({{"x", filled(shape{4}, {-0.5f, 0, 1, 2})}});
+    CHECK(floats_of(r.at("scale"))[0] == doctest::Approx(2.5 / 255));
+    CHECK(floats_of(r.at("zero_point")) == std::vector<float>{51});
+    CHECK(floats_of(r.at("y")) == std::vector<float>{0, 51, 153, 255});
+}
