@@ -73,7 +73,7 @@ const char* run_pooling_simd(const _vx_node& node) {
             // 0 beside the input, `past` at and after valid_w; only the input's columns change.
             const std::vector<std::int16_t> zero_row(in_w, 0);
             std::vector<const std::int16_t*> window(size_y);
-            std::vector<std::int16_t> down16(span, 0), along16(positions);
+            std::vector<std::int16_t> down16(span, 0), along16(positions + 1);
             std::vector<std::int32_t> down32(span, 0), along32(positions);
             for (vx_size x = std::min(valid_w, span); x < span; ++x) {
                 down16[x] = past;
@@ -111,6 +111,8 @@ const char* run_pooling_simd(const _vx_node& node) {
                     std::fill(dst + counted, dst + out_w, std::int16_t{0});
                     if (is_max && skip_x == 1) {
                         std::memcpy(dst, along16.data(), counted * sizeof(std::int16_t));
+                    } else if (is_max && skip_x == 2) {
+                        k.pick_even(along16.data(), counted, dst);
                     } else if (is_max) {
                         const std::int16_t* from = along16.data();
                         for (vx_size ox = 0; ox < counted; ++ox) dst[ox] = from[ox * skip_x];

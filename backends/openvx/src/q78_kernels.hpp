@@ -147,6 +147,8 @@ struct row_kernels {
                      std::int32_t* out);
     /// out[x] = sum over j < k of v[x + j], for x < count.
     void (*sum_window)(const std::int32_t* v, std::size_t k, std::size_t count, std::int32_t* out);
+    /// out[i] = v[2 i], for i < count (v holds 2 count elements; out does not overlap v).
+    void (*pick_even)(const std::int16_t* v, std::size_t count, std::int16_t* out);
 };
 
 struct kernel_table {

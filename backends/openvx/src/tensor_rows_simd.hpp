@@ -192,84 +192,122 @@ void multiply_scaled_row(const std::int16_t* a, std::size_t a_step, const std::i
     }
 }
 
-/// pool_rows_fn: out[x] = max over r of rows[r][x] (x < count).
+// The pooling row kernels end a row with one more whole vector, overlapping the previous one,
+// where the row holds one (out never overlaps their inputs, so writing a value twice is
+// harmless); only rows shorter than a vector take the scalar loop.
+
+/// Runs vector(x) for x = 0, size, ... while a whole vector fits, then for count - size where
+/// the row holds a vector, else scalar(x) for each remaining x.
+template <std::size_t Size, class Vector, class Scalar>
+inline void over_row(std::size_t count, Vector&& vector, Scalar&& scalar) {
+    std::size_t x = 0;
+    for (; x + Size <= count; x += Size) vector(x);
+    if (x == count) return;
+    if (count >= Size) {
+        vector(count - Size);
+        return;
+    }
+    for (; x < count; ++x) scalar(x);
+}
+
+/// pool_rows_fn: out[x] = max over r < n_rows of rows[r][x] (x < count).
 template <class Arch>
 void max_rows(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
               std::int16_t* out) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
-    std::size_t x = 0;
-    for (; x + i16::size <= count; x += i16::size) {
-        i16 best = i16::load_unaligned(rows[0] + x);
-        for (std::size_t r = 1; r < n_rows; ++r)
-            best = xsimd::max(best, i16::load_unaligned(rows[r] + x));
-        best.store_unaligned(out + x);
-    }
-    for (; x < count; ++x) {
-        std::int16_t best = rows[0][x];
-        for (std::size_t r = 1; r < n_rows; ++r) best = rows[r][x] > best ? rows[r][x] : best;
-        out[x] = best;
-    }
+    over_row<i16::size>(
+        count,
+        [&](std::size_t x) {
+            i16 best = i16::load_unaligned(rows[0] + x);
+            for (std::size_t r = 1; r < n_rows; ++r)
+                best = xsimd::max(best, i16::load_unaligned(rows[r] + x));
+            best.store_unaligned(out + x);
+        },
+        [&](std::size_t x) {
+            std::int16_t best = rows[0][x];
+            for (std::size_t r = 1; r < n_rows; ++r) best = rows[r][x] > best ? rows[r][x] : best;
+            out[x] = best;
+        });
 }
 
 /// pool_window_fn: out[x] = max over j < k of v[x + j] (x < count).
 template <class Arch>
 void max_window(const std::int16_t* v, std::size_t k, std::size_t count, std::int16_t* out) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
-    std::size_t x = 0;
-    for (; x + i16::size <= count; x += i16::size) {
-        i16 best = i16::load_unaligned(v + x);
-        for (std::size_t j = 1; j < k; ++j) best = xsimd::max(best, i16::load_unaligned(v + x + j));
-        best.store_unaligned(out + x);
-    }
-    for (; x < count; ++x) {
-        std::int16_t best = v[x];
-        for (std::size_t j = 1; j < k; ++j) best = v[x + j] > best ? v[x + j] : best;
-        out[x] = best;
-    }
+    over_row<i16::size>(
+        count,
+        [&](std::size_t x) {
+            i16 best = i16::load_unaligned(v + x);
+            for (std::size_t j = 1; j < k; ++j)
+                best = xsimd::max(best, i16::load_unaligned(v + x + j));
+            best.store_unaligned(out + x);
+        },
+        [&](std::size_t x) {
+            std::int16_t best = v[x];
+            for (std::size_t j = 1; j < k; ++j) best = v[x + j] > best ? v[x + j] : best;
+            out[x] = best;
+        });
 }
 
-/// sum_rows_fn: out[x] = sum over r of rows[r][x] as int32 (x < count).
+/// sum_rows_fn: out[x] = sum over r < n_rows of rows[r][x] as int32 (x < count).
 template <class Arch>
 void sum_rows(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
               std::int32_t* out) {
     using i32 = xsimd::batch<std::int32_t, Arch>;
-    std::size_t x = 0;
-    for (; x + i32::size <= count; x += i32::size) {
-        i32 sum(0);
-        for (std::size_t r = 0; r < n_rows; ++r)
-            sum += load_widened(rows[r] + x, static_cast<i32*>(nullptr));
-        sum.store_unaligned(out + x);
-    }
-    for (; x < count; ++x) {
-        std::int32_t sum = 0;
-        for (std::size_t r = 0; r < n_rows; ++r) sum += rows[r][x];
-        out[x] = sum;
-    }
+    over_row<i32::size>(
+        count,
+        [&](std::size_t x) {
+            i32 sum(0);
+            for (std::size_t r = 0; r < n_rows; ++r)
+                sum += load_widened(rows[r] + x, static_cast<i32*>(nullptr));
+            sum.store_unaligned(out + x);
+        },
+        [&](std::size_t x) {
+            std::int32_t sum = 0;
+            for (std::size_t r = 0; r < n_rows; ++r) sum += rows[r][x];
+            out[x] = sum;
+        });
 }
 
 /// sum_window_fn: out[x] = sum over j < k of v[x + j] (x < count).
 template <class Arch>
 void sum_window(const std::int32_t* v, std::size_t k, std::size_t count, std::int32_t* out) {
     using i32 = xsimd::batch<std::int32_t, Arch>;
-    std::size_t x = 0;
-    for (; x + i32::size <= count; x += i32::size) {
-        i32 sum = i32::load_unaligned(v + x);
-        for (std::size_t j = 1; j < k; ++j) sum += i32::load_unaligned(v + x + j);
-        sum.store_unaligned(out + x);
-    }
-    for (; x < count; ++x) {
-        std::int32_t sum = 0;
-        for (std::size_t j = 0; j < k; ++j) sum += v[x + j];
-        out[x] = sum;
-    }
+    over_row<i32::size>(
+        count,
+        [&](std::size_t x) {
+            i32 sum = i32::load_unaligned(v + x);
+            for (std::size_t j = 1; j < k; ++j) sum += i32::load_unaligned(v + x + j);
+            sum.store_unaligned(out + x);
+        },
+        [&](std::size_t x) {
+            std::int32_t sum = 0;
+            for (std::size_t j = 0; j < k; ++j) sum += v[x + j];
+            out[x] = sum;
+        });
+}
+
+/// pick_even_fn: out[i] = v[2 i] for i < count (v holds 2 count elements): each pair of int16
+/// values read as one int32 lane, its low half sign-extended and narrowed.
+template <class Arch>
+void pick_even(const std::int16_t* v, std::size_t count, std::int16_t* out) {
+    using i16 = xsimd::batch<std::int16_t, Arch>;
+    using i32 = xsimd::batch<std::int32_t, Arch>;
+    over_row<i32::size>(
+        count,
+        [&](std::size_t i) {
+            const i32 pairs = xsimd::bitwise_cast<i32>(i16::load_unaligned(v + 2 * i));
+            store_narrowed((pairs << 16) >> 16, out + i);
+        },
+        [&](std::size_t i) { out[i] = v[2 * i]; });
 }
 
 /// The row kernels of one instruction set.
 template <class Arch>
 row_kernels make_row_kernels() {
-    return row_kernels{&add_row<Arch>,   &mul_row<Arch>,    &multiply_scaled_row<Arch>,
-                       &max_rows<Arch>,  &max_window<Arch>, &sum_rows<Arch>,
-                       &sum_window<Arch>};
+    return row_kernels{&add_row<Arch>,    &mul_row<Arch>,    &multiply_scaled_row<Arch>,
+                       &max_rows<Arch>,   &max_window<Arch>, &sum_rows<Arch>,
+                       &sum_window<Arch>, &pick_even<Arch>};
 }
 
 }  // namespace
