@@ -1,10 +1,10 @@
 // ops_by_index.cpp: ONNX ops that read or write elements named by index tensors, lowered at load
 // onto compare, where and reductions: GatherElements, ScatterElements, GatherND, ScatterND,
-// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. An index tensor is compared with a ramp
-// along the indexed axis (or the flattened indexed dims), the matching elements kept and the
-// axis reduced away. Only the element an index names contributes, so indices of any integer dtype
-// work, and an index outside the axis (ignore_index of the losses) selects nothing instead of
-// reading or writing out of bounds.
+// ReverseSequence, NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. An index tensor is
+// compared with a ramp along the indexed axis (or the flattened indexed dims), the matching
+// elements kept and the axis reduced away. Only the element an index names contributes, so
+// indices of any integer dtype work, and an index outside the axis (ignore_index of the losses)
+// selects nothing instead of reading or writing out of bounds.
 #include "context.hpp"
 
 namespace tessera::onnx::detail {
@@ -278,6 +278,35 @@ void map_scatter_nd(context& ctx) {
     ctx.reshape(scattered, dd, ctx.output_name(0));
 }
 
+/// ReverseSequence: along time_axis, the first sequence_lens[b] elements of batch b reversed, the
+/// rest kept; the lengths must be constants (the index map is built at load).
+void map_reverse_sequence(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const shape d = ctx.desc_of(x).dims();
+    if (d.rank() < 2) ctx.unsupported("input rank below 2");
+    const int time = normalize_axis(ctx.attr_int("time_axis", 0), d.rank(), "time_axis");
+    const int batch = normalize_axis(ctx.attr_int("batch_axis", 1), d.rank(), "batch_axis");
+    if (time == batch || time > 1 || batch > 1)
+        ctx.unsupported("time_axis and batch_axis must be 0 and 1 in some order");
+    const auto lengths = integers(ctx.constant_input(1, "sequence_lens"));
+    if (static_cast<std::int64_t>(lengths.size()) != d[batch])
+        ctx.unsupported("sequence_lens does not hold one length per batch");
+    std::vector<std::int64_t> dims(d.begin(), d.end());
+    host_tensor index = make_host(element_type::int32, dims);
+    const std::int64_t inner = d.num_elements() / (d[0] * d[1]);
+    for (std::int64_t i = 0; i < d.num_elements(); ++i) {
+        const std::int64_t outer = i / inner;
+        const std::int64_t a0 = outer / d[1], a1 = outer % d[1];
+        const std::int64_t t = time == 0 ? a0 : a1, b = time == 0 ? a1 : a0;
+        const std::int64_t len = lengths[static_cast<std::size_t>(b)];
+        if (len < 0 || len > d[time])
+            ctx.unsupported("sequence length " + std::to_string(len) + " is out of range");
+        set_integer(index, i, t < len ? len - 1 - t : t);
+    }
+    gather_along(ctx, x, ctx.constant_tensor(index, ctx.node_label + "/indices"), time,
+                 ctx.output_name(0));
+}
+
 /// The loss of NegativeLogLikelihoodLoss on log-probabilities `input` [N, C, d..]: per element
 /// -input[n, target, d..] * weight[target], 0 where target == ignore_index, then reduced.
 void emit_nll(context& ctx, graph::tensor_id input, std::size_t target_at, std::size_t weight_at,
@@ -369,6 +398,7 @@ void register_by_index(mapper_table& t) {
     t["Scatter"] = map_scatter_elements;
     t["GatherND"] = map_gather_nd;
     t["ScatterND"] = map_scatter_nd;
+    t["ReverseSequence"] = map_reverse_sequence;
     t["NegativeLogLikelihoodLoss"] = map_nll_loss;
     t["SoftmaxCrossEntropyLoss"] = map_softmax_cross_entropy;
 }

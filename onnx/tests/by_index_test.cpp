@@ -153,3 +153,15 @@ TEST_CASE("GatherND reads index tuples, with batch dims; ScatterND writes them")
     CHECK(floats_of(run_xt(slices, filled(shape{3, 2}, {1, 2, 3, 4, 5, 6}),
                            i32(shape{1, 1}, {-1}))) == std::vector<float>{1, 2, 3, 4, 7, 8});
 }
+
+TEST_CASE("ReverseSequence reverses the first sequence_lens steps of each batch") {
+    model_builder m(10);
+    m.input("x", {3, 2}).int32_initializer("lens", {2}, {3, 2}).output("y");
+    m.node("ReverseSequence", {"x", "lens"}, {"y"}, "reverse");  // time 0, batch 1
+    // x[t, b] = 10 t + b: batch 0 reverses 3 steps, batch 1 the first 2.
+    const tensor y = tx::load(m.bytes())
+                         .compile("reference")
+                         .run({{"x", filled(shape{3, 2}, {0, 1, 10, 11, 20, 21})}})
+                         .at("y");
+    CHECK(floats_of(y) == std::vector<float>{20, 11, 10, 1, 0, 21});
+}
