@@ -1,8 +1,9 @@
 // q78_kernels.hpp: the int16 SIMD kernels of the convolution and fully connected layers for
 // fixed-point data whose per-product step can be done exactly in int16 lanes (see
-// kernel_weighted_q78.cpp for when that holds), one table of kernels per instruction set
-// (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp),
-// and the choice of the best table the CPU supports.
+// kernel_weighted_q78.cpp for when that holds) and the int16 row kernels of pooling and the
+// element-wise nodes (kernel_rows_simd.cpp), one table of kernels per instruction set
+// (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp
+// with tensor_rows_simd.hpp), and the choice of the best table the CPU supports.
 //
 // Rounding to nearest with ties to even is rounding half up minus one for each product that is a
 // tie half up takes to an odd value. A convolution kernel either tests every product for such a
