@@ -1,10 +1,12 @@
 // Convolution cases: Conv2d on the blocked layout vs oneDNN convolution_forward with
-// format_tag::any (its preferred blocked layouts), 1 and 2 threads, bias included in both.
+// format_tag::any (its preferred blocked layouts), at each thread count of bench_cpu --threads
+// (default 1 and 2), bias included in both.
 #include <dnnl.hpp>
 
 #include <cstring>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "bench_pairs.hpp"
 #include "bench_util.hpp"
@@ -123,9 +125,9 @@ CasePair make_conv_pair(const ConvCase& c, int threads) {
 
 }  // namespace
 
-void register_conv_benchmarks() {
+void register_conv_benchmarks(const std::vector<int>& thread_counts) {
     for (const ConvCase& c : kConvCases)
-        for (int threads : {1, 2})
+        for (int threads : thread_counts)
             register_case_pair(std::string(c.name) + "/" + std::to_string(threads) + "T",
                                [c, threads] { return make_conv_pair(c, threads); });
 }

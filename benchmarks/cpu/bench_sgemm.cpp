@@ -1,7 +1,9 @@
-// SGEMM M=N=K in {256, 512, 1024, 2048}: tessera::cpu::sgemm vs dnnl_sgemm, 1 and 2 threads.
+// SGEMM M=N=K in {256, 512, 1024, 2048}: tessera::cpu::sgemm vs dnnl_sgemm, at each
+// thread count of bench_cpu --threads (default 1 and 2).
 #include <dnnl.h>
 
 #include <memory>
+#include <vector>
 
 #include "bench_pairs.hpp"
 #include "bench_util.hpp"
@@ -40,9 +42,9 @@ CasePair make_sgemm_pair(int64_t n, int threads) {
 
 }  // namespace
 
-void register_sgemm_benchmarks() {
+void register_sgemm_benchmarks(const std::vector<int>& thread_counts) {
     for (int64_t n : {256, 512, 1024, 2048})
-        for (int threads : {1, 2})
+        for (int threads : thread_counts)
             register_case_pair("sgemm_" + std::to_string(n) + "/" + std::to_string(threads) + "T",
                                [n, threads] { return make_sgemm_pair(n, threads); });
 }

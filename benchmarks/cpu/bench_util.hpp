@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -48,11 +49,12 @@ inline Isa bench_isa() {
                             : Isa::automatic;
 }
 
-/// One Context per thread count, reused by every case.
+/// One Context per thread count, reused by every case (made on first use, before any timing).
 inline Context& context_for(int threads) {
-    static Context one(ContextOptions{1, bench_isa(), bench_scheduler()});
-    static Context two(ContextOptions{2, bench_isa(), bench_scheduler()});
-    return threads == 1 ? one : two;
+    static std::map<int, std::unique_ptr<Context>> contexts;
+    auto& c = contexts[threads];
+    if (!c) c = std::make_unique<Context>(ContextOptions{threads, bench_isa(), bench_scheduler()});
+    return *c;
 }
 
 inline void use_onednn_threads(int threads) {

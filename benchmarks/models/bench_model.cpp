@@ -1,10 +1,11 @@
 // bench_model.cpp: times one ONNX model on one Tessera config. Usage:
 //   bench_model MODEL.onnx --config STR [--runs N] [--warmup N] [--input FILE.bin]
-//               [--write-input PREFIX] [--write-output FILE.bin]
+//               [--write-input PREFIX] [--write-output FILE.bin] [--report]
 // The model's single float input gets uniform values in [-1, 1) from a fixed seed, or the raw
 // float32 values of --input. --write-input writes them as PREFIX.bin plus PREFIX.json (input
 // name and dims, output name and dims) for ort_bench.js; --write-output writes the output's raw
-// float32 values. Prints one line
+// float32 values; --report prints the placement report (each node's backend, then per partition
+// its steps, fused and emulated nodes) to stderr. Prints one line
 //   tessera config STR median_ms X min_ms Y runs N ops K emulated E conversions C placement B:n,...
 // then one "emulated: node [op] on backend" line per node a backend ran on reference kernels.
 // Exit status 3 when the model cannot be imported (the unmappable nodes on stderr).
@@ -25,6 +26,7 @@ namespace {
 struct arguments {
     std::string model, config = "cpu", input_file, write_input, write_output;
     int runs = 30, warmup = 3;
+    bool report = false;
 };
 
 arguments parse(int argc, char** argv) {
@@ -47,6 +49,8 @@ arguments parse(int argc, char** argv) {
             a.write_input = value();
         else if (arg == "--write-output")
             a.write_output = value();
+        else if (arg == "--report")
+            a.report = true;
         else if (a.model.empty() && !arg.empty() && arg[0] != '-')
             a.model = arg;
         else
@@ -102,6 +106,7 @@ int run(const arguments& a) {
         {input_name, make_input(*in_info.desc, a.input_file)}};
 
     tessera::compiled_graph cg = g.compile(a.config);
+    if (a.report) std::fprintf(stderr, "%s", cg.placement_report().c_str());
     std::map<std::string, tessera::tensor> outputs;
     for (int i = 0; i < a.warmup; ++i) outputs = cg.run(inputs);
     std::vector<double> ms;

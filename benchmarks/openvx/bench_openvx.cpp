@@ -1,8 +1,9 @@
 // bench_openvx.cpp: the OpenVX backend's Q7.8 layers against oneDNN fp32 on the same shapes
-// (Google Benchmark), 1 and 2 threads: convolution 3x3 64->64 on 56x56 (pad 1) and fully
-// connected 4096->4096, named openvx/<case>/<n>T and onednn/<case>/<n>T, wall-clock time. The
-// OpenVX library's threads are oneTBB's (limited with tbb::global_control), oneDNN's are OpenMP's
-// (omp_set_num_threads). The OpenVX graphs are verified once; each iteration is one
+// (Google Benchmark), 1 and 2 threads: convolution 3x3 64->64 on 56x56 (pad 1), fully connected
+// 4096->4096, max pooling 3x3 stride 2 pad 1 of 64x112x112 and an element-wise add of two
+// 64x56x56 tensors (saturating), named openvx/<case>/<n>T and onednn/<case>/<n>T, wall-clock
+// time. The OpenVX library's threads are oneTBB's (limited with tbb::global_control), oneDNN's
+// are OpenMP's (omp_set_num_threads). The OpenVX graphs are verified once; each iteration is one
 // vxProcessGraph.
 #include <VX/vx_khr_cnn.h>
 #include <benchmark/benchmark.h>
@@ -83,6 +84,30 @@ void openvx_fc(benchmark::State& state, int threads) {
                            benchmark::Counter::OneK::kIs1000);
 }
 
+void openvx_pool(benchmark::State& state, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    vx_layer l;
+    vx_tensor in = random_tensor(l.context, {112, 112, 64}, -256, 256);
+    vx_tensor out = random_tensor(l.context, {56, 56, 64}, 0, 0);
+    vxPoolingLayer(l.graph, in, VX_CONVOLUTIONAL_NETWORK_POOLING_MAX, 3, 3, 1, 1,
+                   VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    if (vxVerifyGraph(l.graph) != VX_SUCCESS) state.SkipWithError("verify failed");
+    for (auto _ : state) vxProcessGraph(l.graph);
+}
+
+void openvx_add(benchmark::State& state, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    vx_layer l;
+    vx_tensor a = random_tensor(l.context, {56, 56, 64}, -32768, 32767);
+    vx_tensor b = random_tensor(l.context, {56, 56, 64}, -32768, 32767);
+    vx_tensor out = random_tensor(l.context, {56, 56, 64}, 0, 0);
+    vxTensorAddNode(l.graph, a, b, VX_CONVERT_POLICY_SATURATE, out);
+    if (vxVerifyGraph(l.graph) != VX_SUCCESS) state.SkipWithError("verify failed");
+    for (auto _ : state) vxProcessGraph(l.graph);
+}
+
 void fill(dnnl::memory& m) {
     auto* p = static_cast<float*>(m.get_data_handle());
     const std::size_t n = m.get_desc().get_size() / sizeof(float);
@@ -145,13 +170,57 @@ void onednn_fc(benchmark::State& state, int threads) {
                            benchmark::Counter::OneK::kIs1000);
 }
 
+void onednn_pool(benchmark::State& state, int threads) {
+    omp_set_num_threads(threads);
+    using namespace dnnl;
+    using tag = memory::format_tag;
+    using dt = memory::data_type;
+    engine eng(engine::kind::cpu, 0);
+    stream s(eng);
+    memory::desc src_md({1, 64, 112, 112}, dt::f32, tag::nChw16c),
+        dst_md({1, 64, 56, 56}, dt::f32, tag::nChw16c);
+    pooling_forward::desc desc(prop_kind::forward_inference, algorithm::pooling_max, src_md, dst_md,
+                               {2, 2}, {3, 3}, {1, 1}, {1, 1});
+    pooling_forward::primitive_desc pd(desc, eng);
+    memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
+    for (memory* m : {&src, &dst}) fill(*m);
+    pooling_forward pool(pd);
+    for (auto _ : state) {
+        pool.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+        s.wait();
+    }
+}
+
+void onednn_add(benchmark::State& state, int threads) {
+    omp_set_num_threads(threads);
+    using namespace dnnl;
+    using tag = memory::format_tag;
+    using dt = memory::data_type;
+    engine eng(engine::kind::cpu, 0);
+    stream s(eng);
+    const memory::desc md({1, 64, 56, 56}, dt::f32, tag::nChw16c);
+    binary::desc desc(algorithm::binary_add, md, md, md);
+    binary::primitive_desc pd(desc, eng);
+    memory a(md, eng), b(md, eng), dst(md, eng);
+    for (memory* m : {&a, &b, &dst}) fill(*m);
+    binary add(pd);
+    for (auto _ : state) {
+        add.execute(s, {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, dst}});
+        s.wait();
+    }
+}
+
 // Each case at 1 and 2 threads, the two libraries side by side.
 void register_cases() {
     using case_fn = void (*)(benchmark::State&, int);
     const std::pair<const char*, case_fn> cases[] = {{"openvx/conv3x3_64_56", openvx_conv},
                                                      {"onednn/conv3x3_64_56", onednn_conv},
                                                      {"openvx/fc4096", openvx_fc},
-                                                     {"onednn/fc4096", onednn_fc}};
+                                                     {"onednn/fc4096", onednn_fc},
+                                                     {"openvx/maxpool3x3s2_64_112", openvx_pool},
+                                                     {"onednn/maxpool3x3s2_64_112", onednn_pool},
+                                                     {"openvx/add_64_56", openvx_add},
+                                                     {"onednn/add_64_56", onednn_add}};
     for (int threads : {1, 2})
         for (const auto& [name, fn] : cases) {
             const std::string full = std::string(name) + "/" + std::to_string(threads) + "T";

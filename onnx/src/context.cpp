@@ -29,6 +29,13 @@ const host_tensor& context::constant_input(std::size_t i, const std::string& wha
     if (graph_inputs.count(name))
         throw node_needs_constant{name,
                                   what + " '" + name + "' must be a constant, is a graph input"};
+    const auto sources = derived_from_.find(name);
+    if (sources != derived_from_.end() && !sources->second.empty()) {
+        const std::string& input = *sources->second.begin();
+        throw node_needs_constant{
+            input, what + " '" + name + "' must be a constant, is computed from graph input '" +
+                       input + "'"};
+    }
     unsupported(what + " '" + name + "' must be a constant, is computed by the graph");
 }
 
@@ -179,6 +186,13 @@ std::vector<graph::tensor_id> context::emit_multi(const op_desc& op,
     } catch (const error& e) {
         unsupported("Tessera's " + std::string(op.name()) + " rejects it: " + e.message());
     }
+    // The graph inputs the node's outputs depend on.
+    std::set<std::string> sources;
+    for (const auto& in : node->input()) {
+        if (graph_inputs.count(in)) sources.insert(in);
+        const auto d = derived_from_.find(in);
+        if (d != derived_from_.end()) sources.insert(d->second.begin(), d->second.end());
+    }
     std::vector<graph::tensor_id> ids;
     for (std::size_t i = 0; i < out_descs.size(); ++i) {
         const std::string onnx_name = i < outs.size() ? outs[i] : std::string();
@@ -192,6 +206,7 @@ std::vector<graph::tensor_id> context::emit_multi(const op_desc& op,
             v.id = id;
             v.desc = out_descs[i];
             values[onnx_name] = v;
+            derived_from_[onnx_name] = sources;
         }
     }
     g.node(fresh_node_name(), op, inputs, ids);

@@ -100,6 +100,8 @@ class context {
     void add_graph_tensor(const std::string& name, graph::tensor_id id, const tensor_desc& desc);
 
   private:
+    /// Graph inputs a computed ONNX value depends on (binding them makes it a constant).
+    std::map<std::string, std::set<std::string>> derived_from_;
     std::string fresh_name(const std::string& hint);
     std::string fresh_node_name();
     std::string claim(const std::string& name);
@@ -119,6 +121,21 @@ void register_shape_ops(mapper_table& t);
 void register_folding(mapper_table& t);
 void register_reduce(mapper_table& t);
 void register_indexing(mapper_table& t);
+void register_lowered(mapper_table& t);
+void register_by_index(mapper_table& t);
+void register_einsum(mapper_table& t);
+
+/// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by
+/// suffix or from attribute `axis`; checks that and, where B needs trailing 1s to broadcast
+/// numpy style, emits `op` on the reshaped B and returns true (ops_elementwise.cpp).
+bool map_legacy_broadcast(context& ctx, const op_desc& op);
+/// The same check for a mapper that cannot take a reshaped B: fails the node where one is needed.
+void map_legacy_broadcast_check(const context& ctx);
+
+/// Cast of input 0 to `to` (Cast, CastLike; ops_shape.cpp).
+void map_cast_to(context& ctx, element_type to);
+/// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
+void map_resize(context& ctx, bool upsample);
 
 /// Slice's starts, ends, axes and steps (attributes before opset 10, constant inputs after), of
 /// one length, axes and steps filled in when absent.

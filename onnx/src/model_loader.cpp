@@ -12,7 +12,7 @@ namespace tessera::onnx {
 
 namespace {
 
-constexpr int min_opset = 7;
+constexpr int min_opset = 1;
 constexpr int max_opset = 17;
 constexpr std::size_t max_model_bytes = std::size_t{INT_MAX};
 
@@ -335,6 +335,9 @@ const mapper_table& mappers() {
         register_shape_ops(t);
         register_reduce(t);
         register_indexing(t);
+        register_lowered(t);
+        register_by_index(t);
+        register_einsum(t);
         return t;
     }();
     return table;

@@ -3,11 +3,69 @@
 // Erf/Floor/Ceil/Round/Sign and the trigonometric and hyperbolic functions, and the activations
 // (Relu, LeakyRelu, PRelu, Elu, Selu, Tanh, Sigmoid, Softplus, Softsign, HardSigmoid, HardSwish,
 // Mish, ThresholdedRelu, Celu (as elu scaled), Clip). Constant operands are folded at load.
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "context.hpp"
 
 namespace tessera::onnx::detail {
+
+namespace {
+
+std::vector<std::int64_t> operand_dims(const context& ctx, std::size_t i) {
+    if (ctx.input_is_constant(i)) return ctx.constant_input(i, "operand").dims;
+    const shape s = ctx.input_dims(i);
+    return std::vector<std::int64_t>(s.begin(), s.end());
+}
+
+/// Opsets before 7: B broadcasts onto A only with broadcast = 1, when it holds one element or
+/// its dims equal A's from `axis` on (suffix matching without axis). Returns the dims B takes
+/// for numpy broadcasting (trailing 1s added) where they differ from its own.
+std::optional<std::vector<std::int64_t>> legacy_broadcast_dims(const context& ctx) {
+    if (ctx.opset >= 7) {
+        ctx.reject_attr("axis", "legacy broadcast attributes exist only before opset 7");
+        return std::nullopt;
+    }
+    const auto a = operand_dims(ctx, 0), b = operand_dims(ctx, 1);
+    if (ctx.attr_int("broadcast", 0) == 0) {
+        if (a != b)
+            ctx.unsupported("the inputs differ in shape and broadcast is not set (opset " +
+                            std::to_string(ctx.opset) + " broadcasts only with broadcast = 1)");
+        return std::nullopt;
+    }
+    if (b.size() > a.size()) ctx.unsupported("B has a higher rank than A (legacy broadcast)");
+    std::int64_t b_count = 1;
+    for (auto d : b) b_count *= d;
+    const bool has_axis = ctx.attr("axis") != nullptr;
+    const int axis =
+        has_axis ? normalize_axis(ctx.attr_int("axis", 0), static_cast<int>(a.size()), "axis")
+                 : static_cast<int>(a.size() - b.size());
+    if (b_count == 1) return std::nullopt;
+    const auto from = static_cast<std::size_t>(axis);
+    if (from + b.size() > a.size() || !std::equal(b.begin(), b.end(), a.begin() + axis))
+        ctx.unsupported("B's dims do not match A's from axis " + std::to_string(axis) +
+                        " (legacy broadcast)");
+    if (from + b.size() == a.size()) return std::nullopt;
+    std::vector<std::int64_t> dims = b;
+    dims.resize(a.size() - from, 1);
+    return dims;
+}
+
+}  // namespace
+
+void map_legacy_broadcast_check(const context& ctx) {
+    if (legacy_broadcast_dims(ctx))
+        ctx.unsupported("legacy broadcast with an axis before B's trailing dims");
+}
+
+bool map_legacy_broadcast(context& ctx, const op_desc& op) {
+    const auto dims = legacy_broadcast_dims(ctx);
+    if (!dims) return false;
+    const auto b = ctx.reshape(ctx.tensor_input(1), shape(dims->begin(), dims->end()));
+    ctx.emit(op, {ctx.tensor_input(0), b}, ctx.output_name(0));
+    return true;
+}
 
 namespace {
 
@@ -20,16 +78,11 @@ op::binary binary_for(const context& ctx, binary_kind kind) {
     return b;
 }
 
-void check_broadcast_attrs(const context& ctx) {
-    // Opsets before 7 had an explicit broadcast attribute; opset 7+ broadcast numpy style.
-    ctx.reject_attr("axis", "legacy broadcast attributes are not supported");
-}
-
 /// Binary ops whose operands are both constants with integer types (shape arithmetic) are
 /// folded on the host; everything else goes through produce().
 void map_binary(context& ctx, binary_kind kind) {
-    check_broadcast_attrs(ctx);
     if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    if (map_legacy_broadcast(ctx, binary_for(ctx, kind))) return;
     const std::string& out = ctx.output_name(0);
     if (ctx.input_is_constant(0) && ctx.input_is_constant(1)) {
         const auto& a = ctx.constant_input(0, "A");
@@ -116,6 +169,24 @@ void chain(context& ctx, const std::vector<op_desc>& ops) {
         x = ctx.emit(ops[i], {x}, i + 1 == ops.size() ? ctx.output_name(0) : "");
 }
 
+/// Clip of an integer tensor: max with min, then min with max, the bounds in the input's dtype.
+void map_integer_clip(context& ctx) {
+    auto x = ctx.tensor_input(0);
+    const dtype type = ctx.desc_of(x).type();
+    const auto bound = [&](std::size_t input, binary_kind kind, const std::string& out) {
+        const auto& b = ctx.constant_input(input, input == 1 ? "min" : "max");
+        if (b.num_elements() != 1) ctx.unsupported("min and max must hold one value");
+        host_tensor v = make_host(onnx_type(type), {});
+        set_integer(v, 0, b.integer(0));
+        x = ctx.emit(binary_for(ctx, kind), {x, ctx.constant_tensor(v, ctx.node_label + "/bound")},
+                     out);
+    };
+    const bool has_min = ctx.has_input(1), has_max = ctx.has_input(2);
+    if (has_min) bound(1, binary_kind::max, has_max ? "" : ctx.output_name(0));
+    if (has_max) bound(2, binary_kind::min, ctx.output_name(0));
+    if (!has_min && !has_max) ctx.reshape(x, ctx.desc_of(x).dims(), ctx.output_name(0));
+}
+
 void map_clip(context& ctx) {
     float lo = -INFINITY, hi = INFINITY;
     if (ctx.opset < 11) {
@@ -125,9 +196,9 @@ void map_clip(context& ctx) {
         if (ctx.has_input(1)) lo = static_cast<float>(ctx.constant_input(1, "min").real(0));
         if (ctx.has_input(2)) hi = static_cast<float>(ctx.constant_input(2, "max").real(0));
     }
-    if (!is_floating(ctx.input_desc(0).type()))
-        ctx.unsupported("Clip of dtype " + std::string(to_string(ctx.input_desc(0).type())) +
-                        " is not supported (floating types only)");
+    const dtype type = ctx.input_desc(0).type();
+    if (type == dtype::boolean) ctx.unsupported("Clip of bool");
+    if (!is_floating(type)) return map_integer_clip(ctx);
     // Tessera's activation parameters must be finite: use the float range for open bounds.
     lo = std::max(lo, -3.4e38f);
     hi = std::min(hi, 3.4e38f);
@@ -143,6 +214,7 @@ void map_clip(context& ctx) {
 /// binary pow, the exponent converted to the base's dtype (ONNX allows them to differ).
 void map_pow(context& ctx) {
     if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    map_legacy_broadcast_check(ctx);
     const tensor_desc base = ctx.input_desc(0);
     if (ctx.input_is_constant(1)) {
         const auto& e = ctx.constant_input(1, "exponent");

@@ -87,6 +87,9 @@ void map_split(context& ctx) {
         if (ctx.has_input(1)) sizes = integers(ctx.constant_input(1, "split"));
     } else {
         sizes = ctx.attr_ints("split");
+        // Split-1 also took the lengths as an optional second input.
+        if (ctx.opset < 2 && sizes.empty() && ctx.has_input(1))
+            sizes = integers(ctx.constant_input(1, "split"));
     }
     if (sizes.empty()) {
         const std::int64_t parts =
@@ -120,8 +123,22 @@ void map_expand(context& ctx) {
     produce(ctx, op::expand(shape(target.begin(), target.end())), {0}, ctx.output_name(0));
 }
 
+/// Tile-1 repeats along one axis (inputs tiles and axis); Tile-6 takes a repeat per dim.
+std::vector<std::int64_t> tile_repeats(context& ctx) {
+    if (ctx.opset >= 6) return integers(ctx.constant_input(1, "repeats"));
+    const auto& tiles = ctx.constant_input(1, "tiles");
+    const auto& axis = ctx.constant_input(2, "axis");
+    if (tiles.num_elements() != 1 || axis.num_elements() != 1)
+        ctx.unsupported("tiles and axis must hold one value each");
+    const int rank = ctx.input_desc(0).rank();
+    std::vector<std::int64_t> repeats(static_cast<std::size_t>(rank), 1);
+    repeats[static_cast<std::size_t>(normalize_axis(axis.integer(0), rank, "axis"))] =
+        tiles.integer(0);
+    return repeats;
+}
+
 void map_tile(context& ctx) {
-    const auto repeats = integers(ctx.constant_input(1, "repeats"));
+    const auto repeats = tile_repeats(ctx);
     op::tile t;
     t.set_repeats(repeats);
     produce(ctx, t, {0}, ctx.output_name(0));
@@ -158,6 +175,7 @@ void map_topk(context& ctx) {
 
 void map_compare(context& ctx, compare_kind kind) {
     if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    if (map_legacy_broadcast(ctx, op::compare(kind))) return;
     produce(ctx, op::compare(kind), {0, 1}, ctx.output_name(0));
 }
 
@@ -166,6 +184,7 @@ void map_logical(context& ctx, logical_kind kind) {
     if (ctx.input_count() != l.arity())
         ctx.unsupported("expects " + std::to_string(l.arity()) + " inputs");
     if (l.arity() == 1) return produce(ctx, l, {0}, ctx.output_name(0));
+    if (map_legacy_broadcast(ctx, l)) return;
     produce(ctx, l, {0, 1}, ctx.output_name(0));
 }
 

@@ -1,6 +1,7 @@
 // ops_nn.cpp: ONNX compute ops onto Tessera's: Conv and ConvTranspose (1-D through a 2-D view,
 // 2-D), MaxPool/AveragePool/GlobalMaxPool/GlobalAveragePool, BatchNormalization (inference),
-// InstanceNormalization (layer_norm then a per-channel affine), LayerNormalization, LRN, Gemm,
+// InstanceNormalization (layer_norm then a per-channel affine), LayerNormalization (its Mean and
+// InvStdDev outputs from reduce_mean, square and rsqrt), LRN, Gemm,
 // MatMul (2-D, stacked and broadcast forms), Softmax and LogSoftmax.
 #include <cmath>
 
@@ -187,11 +188,53 @@ void map_global_pool(context& ctx, bool is_max) {
                  {x}, spatial);
 }
 
+/// BatchNormalization with training_mode = 1 (opset 14+): normalises with the batch's mean and
+/// (population) variance over every dim but C; outputs 1 and 2 are the running statistics
+/// input * momentum + batch * (1 - momentum).
+void map_batchnorm_training(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const shape xd = ctx.desc_of(x).dims();
+    if (xd.rank() < 2) ctx.unsupported("input rank below 2");
+    if (!is_floating(ctx.desc_of(x).type())) ctx.unsupported("input is not floating");
+    const auto mean_keep = [&](graph::tensor_id t) {
+        for (int a = xd.rank(); a-- > 0;) {
+            if (a == 1) continue;
+            op::reduce r(reduce_kind::mean);
+            r.along(a).keep(true);
+            t = ctx.emit(r, {t});
+        }
+        return ctx.reshape(t, shape{xd[1]});
+    };
+    const auto mean = mean_keep(x);
+    std::vector<std::int64_t> per_channel(static_cast<std::size_t>(xd.rank()), 1);
+    per_channel[1] = xd[1];
+    const auto mean_wide = ctx.reshape(mean, shape(per_channel.begin(), per_channel.end()));
+    const auto centred = ctx.emit(op::binary(binary_kind::sub), {x, mean_wide});
+    const auto variance = mean_keep(ctx.emit(op::activation(activation_kind::square), {centred}));
+    op::batchnorm b;
+    b.eps(ctx.attr_float("epsilon", 1e-5f));
+    ctx.emit(b, {x, mean, variance, ctx.tensor_input(1), ctx.tensor_input(2)}, ctx.output_name(0));
+    const float momentum = ctx.attr_float("momentum", 0.9f);
+    const auto running = [&](std::size_t input, graph::tensor_id batch, std::size_t output) {
+        if (!ctx.has_output(output)) return;
+        op::binary blend(binary_kind::add);
+        blend.set_alpha(momentum).set_beta(1.0f - momentum);
+        ctx.emit(blend, {ctx.tensor_input(input), batch}, ctx.output_name(output));
+    };
+    running(3, mean, 1);
+    running(4, variance, 2);
+}
+
 void map_batchnorm(context& ctx) {
+    if (ctx.opset >= 14 && ctx.attr_int("training_mode", 0) != 0)
+        return map_batchnorm_training(ctx);
     if (ctx.output_count() > 1 && (ctx.has_output(1) || ctx.has_output(2)))
         ctx.unsupported("training outputs (running mean/variance) are not supported");
     if (ctx.attr_int("training_mode", 0) != 0) ctx.unsupported("training_mode = 1");
     if (ctx.opset < 9 && ctx.attr_int("spatial", 1) != 1) ctx.unsupported("spatial = 0");
+    // Before opset 7, is_test = 0 (the default) normalises with the batch's statistics.
+    if (ctx.opset < 7 && ctx.attr_int("is_test", 0) == 0)
+        ctx.unsupported("is_test = 0 (training mode, batch statistics) is not supported");
     op::batchnorm b;
     b.eps(ctx.attr_float("epsilon", 1e-5f));
     // Tessera: src, mean, variance, scale, shift; ONNX: X, scale, B, mean, var.
@@ -209,9 +252,34 @@ void map_instance_norm(context& ctx) {
     ctx.emit(affine, {normed, ctx.tensor_input(1), ctx.tensor_input(2)}, ctx.output_name(0));
 }
 
+/// LayerNormalization's optional Mean and InvStdDev outputs (f32, dims of X with 1 from `axis`
+/// on): reduce_mean over the normalised axes, then 1 / sqrt(mean((x - mean)^2) + epsilon).
+void emit_layer_norm_statistics(context& ctx, graph::tensor_id x, int axis, float eps) {
+    if (ctx.attr_int("stash_type", 1) != 1)
+        ctx.unsupported("stash_type " + std::to_string(ctx.attr_int("stash_type", 1)) +
+                        " (statistics in float only)");
+    if (ctx.desc_of(x).type() != dtype::f32)
+        x = ctx.emit(op::reorder(tensor_desc(ctx.desc_of(x).dims(), dtype::f32)), {x});
+    const int rank = ctx.desc_of(x).rank();
+    const auto mean_over_tail = [&](graph::tensor_id t, const std::string& out) {
+        for (int a = rank; a-- > axis;) {
+            op::reduce r(reduce_kind::mean);
+            r.along(a).keep(true);
+            t = ctx.emit(r, {t}, a == axis ? out : "");
+        }
+        return t;
+    };
+    const std::string mean_name = ctx.has_output(1) ? ctx.output_name(1) : std::string();
+    const auto mean = mean_over_tail(x, mean_name);
+    if (!ctx.has_output(2)) return;
+    const auto centred = ctx.emit(op::binary(binary_kind::sub), {x, mean});
+    const auto squared = ctx.emit(op::activation(activation_kind::square), {centred});
+    const auto variance = mean_over_tail(squared, "");
+    const auto shifted = ctx.emit(op::activation(activation_kind::linear, 1.0f, eps), {variance});
+    ctx.emit(op::unary(unary_kind::rsqrt), {shifted}, ctx.output_name(2));
+}
+
 void map_layer_norm(context& ctx) {
-    if (ctx.has_output(1) || ctx.has_output(2))
-        ctx.unsupported("the Mean and InvStdDev outputs are not supported");
     const auto x = ctx.tensor_input(0);
     const shape xd = ctx.desc_of(x).dims();
     const int axis = normalize_axis(ctx.attr_int("axis", -1), xd.rank(), "axis");
@@ -231,6 +299,8 @@ void map_layer_norm(context& ctx) {
     ids.push_back(fit(1));
     if (ctx.has_input(2)) ids.push_back(fit(2));
     ctx.emit(ln, ids, ctx.output_name(0));
+    if (ctx.has_output(1) || ctx.has_output(2))
+        emit_layer_norm_statistics(ctx, x, axis, ctx.attr_float("epsilon", 1e-5f));
 }
 
 void map_lrn(context& ctx) {
@@ -246,7 +316,8 @@ void map_gemm(context& ctx) {
     op::gemm g;
     const float alpha = ctx.attr_float("alpha", 1.0f), beta = ctx.attr_float("beta", 1.0f);
     g.transpose(ctx.attr_int("transA", 0) != 0, ctx.attr_int("transB", 0) != 0);
-    if (ctx.opset < 7) ctx.reject_attr("broadcast", "legacy broadcast");
+    // Before opset 7, C broadcasts to [M, N] only with broadcast = 1; later always.
+    const bool c_broadcasts = ctx.opset >= 7 || ctx.attr_int("broadcast", 0) != 0;
     const auto a = ctx.tensor_input(0), b = ctx.tensor_input(1);
     const auto& ad = ctx.desc_of(a);
     const auto& bd = ctx.desc_of(b);
@@ -260,6 +331,9 @@ void map_gemm(context& ctx) {
     }
     auto c = ctx.tensor_input(2);
     const shape cd = ctx.desc_of(c).dims();
+    if (!c_broadcasts && cd != shape{m, n})
+        ctx.unsupported("C is not [M, N] and broadcast is not set (opset " +
+                        std::to_string(ctx.opset) + ")");
     if (cd.rank() == 2 && cd[0] == 1 && cd[1] == n) c = ctx.reshape(c, shape{n});
     const shape cd2 = ctx.desc_of(c).dims();
     if ((cd2.rank() == 2 && cd2[0] == m && cd2[1] == n) || (cd2.rank() == 1 && cd2[0] == n)) {

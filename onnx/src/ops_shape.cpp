@@ -1,7 +1,7 @@
 // ops_shape.cpp: ONNX data-movement ops: Reshape, Flatten, Squeeze, Unsqueeze, Identity and
 // Dropout (inference) as Tessera reshape, Transpose as permute, Concat, Pad, DepthToSpace, Cast as
-// reorder, and Resize/Upsample in the bilinear forms Tessera's resize_bilinear covers. On constant
-// inputs the reshape family only changes dims, so int64 shape tensors fold too.
+// reorder (Resize and Upsample are in ops_resize.cpp). On constant inputs the reshape family only
+// changes dims, so int64 shape tensors fold too.
 #include <cmath>
 #include <numeric>
 
@@ -130,14 +130,44 @@ void map_identity(context& ctx) {
 }
 
 void map_dropout(context& ctx) {
-    if (ctx.has_output(1)) ctx.unsupported("the mask output is not supported (inference only)");
-    if (ctx.has_input(2) && ctx.constant_input(2, "training_mode").real(0) != 0)
-        ctx.unsupported("training_mode = true is not supported");
+    // Before opset 7 the model chose the mode: is_test = 0 (the default) is training.
+    if (ctx.opset < 7 && ctx.attr_int("is_test", 0) == 0)
+        ctx.unsupported("is_test = 0 (training-mode dropout) is not supported");
+    const bool training = ctx.has_input(2) && ctx.constant_input(2, "training_mode").real(0) != 0;
+    if (training) {
+        // Training mode is random unless nothing is dropped.
+        const double ratio = ctx.opset < 12     ? ctx.attr_float("ratio", 0.5f)
+                             : ctx.has_input(1) ? ctx.constant_input(1, "ratio").real(0)
+                                                : 0.5;
+        if (ratio != 0.0)
+            ctx.unsupported("training_mode = true with ratio " + std::to_string(ratio) +
+                            " (random dropout) is not supported");
+    }
     map_identity(ctx);
+    if (ctx.has_output(1)) {  // nothing dropped: the mask is all true
+        host_tensor mask = make_host(element_type::boolean, input_dim_list(ctx, 0));
+        for (std::int64_t i = 0; i < mask.num_elements(); ++i) set_integer(mask, i, 1);
+        ctx.set_constant(ctx.output_name(1), mask);
+    }
+}
+
+/// Cast's target type: an enum value, or before opset 6 its name ("FLOAT").
+element_type cast_target(const context& ctx) {
+    if (ctx.opset >= 6) return static_cast<element_type>(ctx.attr_int("to", 0));
+    const std::string name = ctx.attr_string("to", "");
+    ::onnx::TensorProto_DataType value{};
+    if (!::onnx::TensorProto_DataType_Parse(name, &value))
+        ctx.unsupported("attribute to names no data type: '" + name + "'");
+    return static_cast<element_type>(value);
 }
 
 void map_cast(context& ctx) {
-    const auto to = static_cast<element_type>(ctx.attr_int("to", 0));
+    map_cast_to(ctx, cast_target(ctx));
+}
+
+}  // namespace
+
+void map_cast_to(context& ctx, element_type to) {
     const std::string& out = ctx.output_name(0);
     if (ctx.input_is_constant(0)) {
         const auto& in = ctx.values.at(ctx.input_name(0)).constant;
@@ -163,6 +193,8 @@ void map_cast(context& ctx) {
     r.set_rounding(rounding_policy::to_zero);
     ctx.emit(r, {ctx.tensor_input(0)}, out);
 }
+
+namespace {
 
 void map_transpose(context& ctx) {
     const int r = static_cast<int>(input_dim_list(ctx, 0).size());
@@ -265,67 +297,6 @@ void map_depth_to_space(context& ctx) {
             op::depth_to_space(static_cast<int>(block),
                                mode == "DCR" ? depth_to_space_kind::dcr : depth_to_space_kind::crd),
             {0}, ctx.output_name(0));
-}
-
-/// Resize (opset 10+) and Upsample (opsets 7-9): bilinear on the two trailing dims of a 4-D
-/// tensor, with output sizes that are an integral multiple or given exactly.
-void map_resize(context& ctx, bool upsample) {
-    const auto in = input_dim_list(ctx, 0);
-    if (in.size() != 4) ctx.unsupported("only 4-D inputs are supported");
-    const std::string mode = ctx.attr_string("mode", "nearest");
-    if (mode != "linear" && mode != "bilinear")
-        ctx.unsupported("op not in the Tessera op set yet: resize mode '" + mode +
-                        "' (linear on H and W is mapped)");
-    std::vector<double> scales;
-    std::vector<std::int64_t> sizes;
-    std::string transform = "half_pixel";
-    if (upsample) {
-        transform = "asymmetric";
-        scales = ctx.opset < 9 ? std::vector<double>{} : reals(ctx.constant_input(1, "scales"));
-        if (ctx.opset < 9)
-            for (float s : ctx.attr_floats("scales")) scales.push_back(s);
-    } else {
-        transform = ctx.attr_string("coordinate_transformation_mode",
-                                    ctx.opset < 11 ? "asymmetric" : "half_pixel");
-        const std::size_t scales_at = ctx.opset < 11 ? 1 : 2;
-        if (ctx.has_input(scales_at)) {
-            const auto& s = ctx.constant_input(scales_at, "scales");
-            if (s.num_elements() > 0) scales = reals(s);
-        }
-        if (ctx.opset >= 11 && ctx.has_input(3)) sizes = integers(ctx.constant_input(3, "sizes"));
-        if (ctx.attr_int("antialias", 0) != 0) ctx.unsupported("antialias = 1");
-        if (ctx.attr("axes")) ctx.unsupported("attribute axes");
-        const auto ratio = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
-        if (ratio != "stretch") ctx.unsupported("keep_aspect_ratio_policy '" + ratio + "'");
-    }
-    std::int64_t out_h = 0, out_w = 0;
-    if (!sizes.empty()) {
-        if (sizes.size() != 4 || sizes[0] != in[0] || sizes[1] != in[1])
-            ctx.unsupported("only H and W may be resized");
-        out_h = sizes[2];
-        out_w = sizes[3];
-    } else {
-        if (scales.size() != 4 || scales[0] != 1.0 || scales[1] != 1.0)
-            ctx.unsupported("only H and W may be scaled");
-        const double h = static_cast<double>(in[2]) * scales[2],
-                     w = static_cast<double>(in[3]) * scales[3];
-        // Tessera interpolates with in/out ratios; ONNX with the given scales: they agree
-        // when the scaled size is whole.
-        if (h != std::floor(h) || w != std::floor(w))
-            ctx.unsupported("scales that do not give whole output sizes");
-        out_h = static_cast<std::int64_t>(h);
-        out_w = static_cast<std::int64_t>(w);
-    }
-    op::resize_bilinear rb(out_h, out_w);
-    if (transform == "align_corners")
-        rb.set_align_corners(true);
-    else if (transform == "half_pixel" ||
-             (transform == "pytorch_half_pixel" && out_h > 1 && out_w > 1))
-        rb.set_half_pixel_centers(true);
-    else if (transform != "asymmetric")
-        ctx.unsupported("coordinate_transformation_mode '" + transform + "'");
-    std::vector<graph::tensor_id> ids{ctx.tensor_input(0)};
-    ctx.emit(rb, ids, ctx.output_name(0));
 }
 
 }  // namespace

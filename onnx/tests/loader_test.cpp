@@ -156,11 +156,38 @@ TEST_CASE("an input that must be constant is named, and binding it loads the mod
     CHECK(g.desc(g.find("y")).dims() == shape{3, 4});
 }
 
-TEST_CASE("opsets outside 7 to 17 and foreign domains are rejected with a reason") {
-    model_builder old(6);
-    old.input("x", {1}).output("y");
-    old.node("Relu", {"x"}, {"y"});
-    CHECK_THROWS_WITH_AS(tx::load(old.bytes()), doctest::Contains("opset 6"), error);
+TEST_CASE("a constant computed from a graph input names that input, and binding it folds") {
+    // Range's limit is Abs(n) with n an int32 graph input: n must be bound.
+    model_builder m;
+    m.input("n", {}, 6)
+        .int32_initializer("start", {}, {0})
+        .int32_initializer("delta", {}, {1})
+        .output("y");
+    m.node("Abs", {"n"}, {"limit"}, "abs");
+    m.node("Range", {"start", "limit", "delta"}, {"y"}, "range");
+    try {
+        tx::load(m.bytes());
+        FAIL("expected an import_error");
+    } catch (const tx::import_error& e) {
+        REQUIRE(e.needs_constant() == std::vector<std::string>{"n"});
+        CHECK(e.nodes().at(0).reason.find("computed from graph input 'n'") != std::string::npos);
+    }
+    tx::load_options options;
+    options.constant_inputs["n"] = tx::host_tensor::from_tensor("n", [] {
+        tensor n(shape{}, dtype::i32);
+        n.data_as<std::int32_t>()[0] = -3;
+        return n;
+    }());
+    const tensor y = tx::load(m.bytes(), options).compile("reference").run({}).at("y").clone();
+    REQUIRE(y.dims() == shape{3});
+    for (std::int32_t i = 0; i < 3; ++i) CHECK(y.data_as<std::int32_t>()[i] == i);
+}
+
+TEST_CASE("opsets outside 1 to 17 and foreign domains are rejected with a reason") {
+    model_builder newer(18);
+    newer.input("x", {1}).output("y");
+    newer.node("Relu", {"x"}, {"y"});
+    CHECK_THROWS_WITH_AS(tx::load(newer.bytes()), doctest::Contains("opset 18"), error);
 
     model_builder foreign;
     foreign.input("x", {1}).output("y");

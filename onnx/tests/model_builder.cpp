@@ -84,6 +84,32 @@ void model_builder::attr_ints(::onnx::NodeProto& n, const std::string& name,
     for (auto x : v) a->add_ints(x);
 }
 
+void model_builder::attr_float(::onnx::NodeProto& n, const std::string& name, float v) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+}
+
+void model_builder::attr_string(::onnx::NodeProto& n, const std::string& name,
+                                const std::string& v) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::STRING);
+    a->set_s(v);
+}
+
+model_builder& model_builder::int32_initializer(const std::string& name,
+                                                const std::vector<std::int64_t>& dims,
+                                                const std::vector<std::int32_t>& values) {
+    auto* t = model_.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(6);
+    for (auto d : dims) t->add_dims(d);
+    for (auto v : values) t->add_int32_data(v);
+    return *this;
+}
+
 std::vector<std::uint8_t> model_builder::bytes() const {
     std::string s;
     model_.SerializeToString(&s);

@@ -31,6 +31,12 @@ class model_builder {
     static void attr_ints(::onnx::NodeProto& n, const std::string& name,
                           const std::vector<std::int64_t>& v);
 
+    static void attr_float(::onnx::NodeProto& n, const std::string& name, float v);
+    static void attr_string(::onnx::NodeProto& n, const std::string& name, const std::string& v);
+    /// An int32 initializer.
+    model_builder& int32_initializer(const std::string& name, const std::vector<std::int64_t>& dims,
+                                     const std::vector<std::int32_t>& values);
+
     std::vector<std::uint8_t> bytes() const;
     ::onnx::ModelProto& model() { return model_; }
 

@@ -1,12 +1,14 @@
 // ops_gemm.cpp -- gemm and fully-connected ops: creators and the register-tiled kernels.
 //
-// The fast kernel gives every work-item a TM x 8 block of C and walks K four at a time with
-// vector loads (float8 rows of B, float4 runs of A), which PoCL turns into AVX code and GPUs run
-// from registers. Shapes that do not tile fall back to a simple kernel.
+// GPUs run the local-memory blocked kernel (gemm_blocked.cpp) with a tile chosen for the shape.
+// Elsewhere the register-tiled kernel gives every work-item a TM x 8 block of C and walks K four
+// at a time with vector loads (float8 rows of B, float4 runs of A), which PoCL turns into AVX
+// code. Shapes that do not tile fall back to a simple kernel.
 #include <optional>
 #include <sstream>
 
 #include "api_guard.h"
+#include "gemm_blocked.h"
 #include "op.h"
 #include "program_sources.h"
 
@@ -101,6 +103,7 @@ kernel void gemm_simple(const global T* A, const global T* B, global T* C, const
 namespace {
 
 constexpr const char* kProgram = "gemm";
+constexpr const char* kBlockedProgram = "gemm_blocked";
 
 // Adds the dispatch computing C = alpha*op(A)*op(B) + beta*C (+ bias) over packed matrices.
 void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t m, int64_t n, int64_t k, bool trans_a,
@@ -108,10 +111,22 @@ void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t 
                        const cl::Buffer* a_repacked = nullptr, const cl::Buffer* b_repacked = nullptr) {
   // 8 x 8 blocks (64 accumulators) where the rows divide, else 4 x 8.
   const int kTileRows = m % 8 == 0 ? 8 : 4;
-  const bool tiled = m % kTileRows == 0 && n % 8 == 0 && k % 4 == 0;
+  const std::optional<BlockedGemmTile> blocked = choose_blocked_gemm_tile(b.device(), m, n, k);
+  const bool tiled = !blocked && m % kTileRows == 0 && n % 8 == 0 && k % 4 == 0;
   KernelConfig config{dtype, mode, ""};
   KernelDispatch d;
-  if (tiled) {
+  if (blocked) {
+    config.extra = blocked->build_options(trans_a, trans_b, blocked_gemm_needs_checks(*blocked, m, n, k));
+    d.kernel = b.kernel(kBlockedProgram, kGemmBlockedSource, "gemm_blocked", config);
+    // The tile fixes the work-group size (reqd_work_group_size). The implementation's choice is
+    // listed as a second candidate so that the dispatch keeps its tuning-cache entry, as every
+    // gemm does (REQUIRE_TUNING_CACHE_HIT); tuning and creation accept the required size only.
+    const size_t groups_x = static_cast<size_t>((n + blocked->block_n - 1) / blocked->block_n);
+    const size_t groups_y = static_cast<size_t>((m + blocked->block_m - 1) / blocked->block_m);
+    d.local = cl::NDRange(blocked->group_x(), blocked->group_y());
+    d.global = cl::NDRange(groups_x * blocked->group_x(), groups_y * blocked->group_y());
+    d.local_candidates = {d.local, cl::NullRange};
+  } else if (tiled) {
     config.extra = "-DTM=" + std::to_string(kTileRows) + " -DTRANS_A=" + std::to_string(trans_a) +
                    " -DTRANS_B=" + std::to_string(trans_b);
     d.kernel = b.kernel(kProgram, kGemmSource, "gemm_tiled", config);
@@ -150,7 +165,7 @@ void add_gemm_dispatch(OpBuilder& b, int sa, int sb, int sc, int sbias, int64_t 
   d.kernel.setArg(7, alpha);
   d.kernel.setArg(8, beta);
   d.kernel.setArg(9, static_cast<cl_int>(sbias >= 0));
-  if (!tiled) {
+  if (!tiled && !blocked) {
     d.kernel.setArg(10, static_cast<cl_int>(trans_a));
     d.kernel.setArg(11, static_cast<cl_int>(trans_b));
   }

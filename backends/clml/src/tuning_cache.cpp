@@ -128,13 +128,20 @@ void drop_unrunnable_entries(std::map<std::string, std::vector<size_t>>& entries
 
 bool local_size_usable(const std::vector<size_t>& local, const cl::NDRange& global, const cl::Kernel& kernel,
                        const cl::Device& device) {
-  if (local.empty()) return true;  // the implementation's choice
+  // A kernel declared with reqd_work_group_size runs with exactly that size.
+  size_t required[3] = {0, 0, 0};
+  if (clGetKernelWorkGroupInfo(kernel(), device(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(required), required,
+                               nullptr) != CL_SUCCESS)
+    return false;
+  const bool has_required = required[0] != 0;
+  if (local.empty()) return !has_required;  // the implementation's choice
   if (local.size() != global.dimensions()) return false;
   int64_t product = 1;
   const std::vector<size_t> max_items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
   for (size_t d = 0; d < local.size(); ++d) {
     if (local[d] == 0 || d >= max_items.size() || local[d] > max_items[d] || global.get()[d] % local[d] != 0)
       return false;
+    if (has_required && (d >= 3 || local[d] != required[d])) return false;
     if (!checked_mul(product, static_cast<int64_t>(local[d]), product)) return false;
   }
   return static_cast<uint64_t>(product) <= kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
@@ -234,6 +241,8 @@ cl_int tune_op(cl_command_queue queue, cl_ml_op_qcom handle, cl_ml_tensor_mem_de
     cl_ulong best = std::numeric_limits<cl_ulong>::max();
     cl::NDRange best_local = d.local;
     for (const cl::NDRange& local : candidates) {
+      // Only sizes that op creation accepts from a cache are stored.
+      if (!local_size_usable(range_values(local), d.global, d.kernel, op->device)) continue;
       cl_ulong fastest = std::numeric_limits<cl_ulong>::max();
       try {
         for (int r = 0; r < kRepeats; ++r) {

@@ -31,7 +31,8 @@ using TuningCachePtr = std::shared_ptr<TuningCache>;
 
 // True when a tuned local size (empty = the implementation's choice) can run `kernel` over
 // `global` on `device`: same dimensions, dividing the range, within the kernel's and device's
-// work-group limits.
+// work-group limits, and equal to the kernel's required work-group size where it has one (the
+// implementation's choice then does not count as usable).
 bool local_size_usable(const std::vector<size_t>& local, const cl::NDRange& global, const cl::Kernel& kernel,
                        const cl::Device& device);
 TuningCachePtr find_tuning_cache(cl_ml_tuningcache_qcom handle);

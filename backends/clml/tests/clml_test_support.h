@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -82,5 +83,15 @@ inline cl_ml_value_qcom fp32_value(float v) {
 inline float tolerance(cl_channel_type type, float fp32, float fp16) {
   return type == CL_FLOAT ? fp32 : fp16;
 }
+
+// Sets CLML_GEMM_KERNEL (the blocked GEMM kernel's tile, or "register") for the ops created in
+// its lifetime.
+class ScopedGemmKernel {
+ public:
+  explicit ScopedGemmKernel(const char* tile) { setenv("CLML_GEMM_KERNEL", tile, 1); }
+  ~ScopedGemmKernel() { unsetenv("CLML_GEMM_KERNEL"); }
+  ScopedGemmKernel(const ScopedGemmKernel&) = delete;
+  ScopedGemmKernel& operator=(const ScopedGemmKernel&) = delete;
+};
 
 }  // namespace clml_test

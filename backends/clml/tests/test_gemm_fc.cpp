@@ -1,5 +1,6 @@
-// test_gemm_fc.cpp -- gemm (tiled and fallback paths, transposes, alpha/beta), transpose and
-// fully connected (the client's dense shapes, bias, weight transform) against host references.
+// test_gemm_fc.cpp -- gemm (the blocked GPU kernel forced onto this device, tiled and fallback paths,
+// transposes, alpha/beta), transpose and fully connected (the client's dense shapes, bias, weight
+// transform) against host references.
 #include "clml_test_support.h"
 #include "reference_ops.h"
 
@@ -47,6 +48,20 @@ TEST_CASE("gemm fp32: tiled and fallback shapes, all transposes") {
       gemm_case(CL_FLOAT, 13, 7, 9, ta, tb, 0.5f, 2.0f, 1e-5f);
     }
   gemm_case(CL_FLOAT, 128, 128, 128, false, false, 1.0f, 1.0f, 1e-5f);
+}
+
+// The GPU kernel, forced onto this device: tile multiples (several K steps through both local
+// buffers) and ragged shapes (the bounds-checked variant), every transpose, alpha and beta.
+TEST_CASE("gemm fp32: blocked kernel tiles, exact and ragged shapes, all transposes") {
+  for (const char* tile : {"128x128x8_8x8", "64x64x16_8x8", "32x64x16_4x4"}) {
+    CAPTURE(tile);
+    const ScopedGemmKernel scoped(tile);
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        if (ta == tb) gemm_case(CL_FLOAT, 256, 128, 48, ta, tb, 1.0f, 0.0f, 1e-5f);
+        gemm_case(CL_FLOAT, 131, 70, 37, ta, tb, 0.5f, 2.0f, 1e-5f);
+      }
+  }
 }
 
 TEST_CASE("gemm fp16") {
@@ -121,6 +136,14 @@ TEST_CASE("fully connected: client dense shapes") {
   dense_case(CL_FLOAT, 3, 24, 10, true, false);
   dense_case(CL_HALF_FLOAT, 5, 16, 32, true, true);
   dense_case(CL_HALF_FLOAT, 1, 512, 512, true, true);
+}
+
+TEST_CASE("gemm fp16 and fully connected with bias: blocked kernel") {
+  const ScopedGemmKernel scoped("64x64x16_4x4");
+  gemm_case(CL_HALF_FLOAT, 64, 128, 32, false, true, 1.0f, 0.5f, 1e-2f);
+  gemm_case(CL_HALF_FLOAT, 67, 65, 19, true, false, 1.0f, 0.0f, 1e-2f);
+  dense_case(CL_FLOAT, 320, 64, 320, true, true);
+  dense_case(CL_FLOAT, 64, 64, 128, true, false);
 }
 
 TEST_CASE("gemm on OPTIMAL tensors: flatten (a reshape that finalised its output) -> dense") {

@@ -1,6 +1,7 @@
 // test_recording_tuning.cpp -- enqueue with events, immutable enqueue, recordings with tensor
 // memory updates, tuning with save/load, the rejection of truncated or foreign blobs, and caches
-// with hostile work-group sizes (rejected entries, ops that still run untuned).
+// with hostile work-group sizes (rejected entries, ops that still run untuned), and the blocked gemm
+// kernel's fixed work-group size in caches.
 #include "clml_test_support.h"
 #include "reference_ops.h"
 
@@ -319,6 +320,83 @@ TEST_CASE("tuning: hostile work-group sizes are rejected at load or ignored at c
     // Otherwise the op is created and runs untuned, with the right result.
     REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
             CL_SUCCESS);
+    REQUIRE(api().clEnqueueMLOpQCOM(env().queue, op, set, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env().queue) == CL_SUCCESS);
+    check_close(c.read(), want, 1e-5f);
+    CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+    CHECK(api().clReleaseMLTuningCacheQCOM(cache) == CL_SUCCESS);
+  }
+  CHECK(api().clReleaseMLTuningCacheQCOM(tuned) == CL_SUCCESS);
+  CHECK(api().clReleaseMLTensorMemoryDescriptorSetQCOM(set) == CL_SUCCESS);
+}
+
+TEST_CASE("tuning: the blocked gemm kernel keeps its cache entry and runs only with its required work-group size") {
+  // The GPU kernel, forced onto this device; the 64x64x16_4x4 tile needs 16 x 16 work-groups.
+  const ScopedGemmKernel scoped("64x64x16_4x4");
+  DeviceTensor a, b, c;
+  const int n = 64;
+  for (DeviceTensor* t : {&a, &b, &c}) create(*t, make_desc(CL_FLOAT, CL_TENSOR_LAYOUT_NCHW_QCOM, 1, 1, n, n));
+  const std::vector<float> va = random_values(n * n, -1, 1, 93), vb = random_values(n * n, -1, 1, 94);
+  a.write(va);
+  b.write(vb);
+  c.allocate();
+  const std::vector<float> want = ref::gemm(n, n, n, false, false, 1, 0, va, vb, {});
+  const cl_ml_op_gemm_desc_qcom desc{n,
+                                     n,
+                                     n,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     CL_GEMM_TRANSFORM_NONE_QCOM,
+                                     fp32_value(1),
+                                     fp32_value(0),
+                                     CL_ARITHMETIC_MODE_FP32_QCOM};
+  cl_ml_tensor_mem_desc_set_qcom set = nullptr;
+  REQUIRE(api().clCreateMLTensorMemoryDescriptorSetQCOM(&set) == CL_SUCCESS);
+  cl_ml_tensor_memory_desc_qcom descs[] = {{a.tensor, a.memory}, {b.tensor, b.memory}, {c.tensor, c.memory}};
+  REQUIRE(api().clUpdateMLTensorMemoryDescriptorSetQCOM(set, 3, descs) == CL_SUCCESS);
+  cl_ml_op_properties_qcom require_hit[] = {CL_ML_OP_REQUIRE_TUNING_CACHE_HIT_QCOM, 1, 0};
+
+  // Tuning stores the one size the kernel runs with; a cache holding it is a hit.
+  cl_ml_tuningcache_qcom tuned = nullptr;
+  REQUIRE(api().clCreateMLTuningCacheQCOM(&tuned) == CL_SUCCESS);
+  cl_ml_op_qcom op = nullptr;
+  REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, tuned) ==
+          CL_SUCCESS);
+  REQUIRE(api().clTuneMLOpQCOM(env().queue, op, set, tuned, nullptr) == CL_SUCCESS);
+  REQUIRE(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+  REQUIRE(entry_count(tuned) == 1);
+  REQUIRE(api().clCreateMLOpGemmQCOM(env().context, require_hit, &desc, a.tensor, b.tensor, c.tensor, &op, tuned) ==
+          CL_SUCCESS);
+  REQUIRE(api().clEnqueueMLOpQCOM(env().queue, op, set, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clFinish(env().queue) == CL_SUCCESS);
+  check_close(c.read(), want, 1e-5f);
+  CHECK(api().clReleaseMLOpQCOM(op) == CL_SUCCESS);
+  size_t size = 0;
+  REQUIRE(api().clSaveMLTuningCacheQCOM(tuned, 0, nullptr, &size) == CL_SUCCESS);
+  std::vector<unsigned char> blob(size);
+  REQUIRE(api().clSaveMLTuningCacheQCOM(tuned, size, blob.data(), nullptr) == CL_SUCCESS);
+
+  // An empty cache misses.
+  cl_ml_tuningcache_qcom empty = nullptr;
+  REQUIRE(api().clCreateMLTuningCacheQCOM(&empty) == CL_SUCCESS);
+  CHECK(api().clCreateMLOpGemmQCOM(env().context, require_hit, &desc, a.tensor, b.tensor, c.tensor, &op, empty) ==
+        CL_INVALID_VALUE);
+  CHECK(api().clReleaseMLTuningCacheQCOM(empty) == CL_SUCCESS);
+
+  // Sizes that divide the range and fit the device but are not the required 16 x 16 (and the
+  // implementation's choice) are no hit; without requiring one the op runs with its own size.
+  const std::vector<std::vector<uint64_t>> others = {{8, 8}, {32, 8}, {}};
+  for (const std::vector<uint64_t>& local : others) {
+    CAPTURE(local.size());
+    const std::vector<unsigned char> other = with_local_sizes(blob, local);
+    cl_ml_tuningcache_qcom cache = nullptr;
+    REQUIRE(api().clCreateMLTuningCacheQCOM(&cache) == CL_SUCCESS);
+    REQUIRE(api().clLoadMLTuningCacheQCOM(cache, other.size(), const_cast<unsigned char*>(other.data())) == CL_SUCCESS);
+    REQUIRE(entry_count(cache) == 1);
+    CHECK(api().clCreateMLOpGemmQCOM(env().context, require_hit, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
+          CL_INVALID_VALUE);
+    REQUIRE(api().clCreateMLOpGemmQCOM(env().context, nullptr, &desc, a.tensor, b.tensor, c.tensor, &op, cache) ==
+            CL_SUCCESS);
+    c.write(std::vector<float>(n * n, 0.0f));
     REQUIRE(api().clEnqueueMLOpQCOM(env().queue, op, set, 0, nullptr, nullptr) == CL_SUCCESS);
     REQUIRE(clFinish(env().queue) == CL_SUCCESS);
     check_close(c.read(), want, 1e-5f);

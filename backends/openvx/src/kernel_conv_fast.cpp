@@ -1,9 +1,13 @@
 // kernel_conv_fast.cpp: the int16 SIMD path (xsimd, the build's architecture) of the convolution
-// layer for the common case: Q-format int16 tensors, horizontal skip 1, and an accumulator wide
+// layer for the common case: Q-format int16 tensors, any skips, and an accumulator wide
 // enough that no partial sum can overflow (accumulator_bits 0 or >= 32 with fewer than 65535
 // products per output), where 32-bit lane sums equal the scalar kernel's bit for bit. Each lane
 // computes one output position: product, rounding (to zero / nearest even), narrowing (wrap /
-// saturate) exactly as the scalar kernel does.
+// saturate) exactly as the scalar kernel does. This is the exact SIMD path for weights with
+// |w| >= 2^shift (a rounded product may leave int16 and is narrowed per product); output
+// channels of each batch item are split over oneTBB threads.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <xsimd/xsimd.hpp>
 
 #include <algorithm>
@@ -54,21 +58,27 @@ bool run_convolution_fast(const _vx_node& node) {
     const vx_size products = kx_n * ky_n * ifm_n;
     const bool wide = c.accumulator_bits == 0 || c.accumulator_bits >= 32;
     const int shift = in.fixed_point_pos + w.fixed_point_pos - out.fixed_point_pos;
-    if (in.type != VX_TYPE_INT16 || c.skip_x != 1 || !wide || products >= 65535 || shift > 30) {
+    if (in.type != VX_TYPE_INT16 || c.skip_x < 1 || !wide || products >= 65535 || shift > 30) {
         return false;
     }
     const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);
     const vx_size out_w = out.dim(0), out_h = out.dim(1);
     // The input as int32 with its zero padding, rows rounded up to whole lane groups.
     const vx_size groups = (out_w + width - 1) / width;
-    const vx_size padded_w = groups * width + kx_n;
+    // With horizontal skip s each padded row is s phases of phase_w columns (column X at phase
+    // X mod s, position X / s): tap kx of consecutive outputs reads consecutive positions.
+    const vx_size skip_x = c.skip_x;
+    const vx_size phase_w = groups * width + kx_n / skip_x + 1;
+    const vx_size padded_w = skip_x * phase_w;
     const vx_size padded_h = in_h + 2 * c.pad_y;
     std::vector<std::int32_t> padded(batch * ifm_n * padded_h * padded_w, 0);
     for (vx_size n = 0; n < batch; ++n)
         for (vx_size ci = 0; ci < ifm_n; ++ci)
             for (vx_size y = 0; y < in_h; ++y)
                 for (vx_size x = 0; x < in_w && x + c.pad_x < padded_w; ++x) {
-                    padded[((n * ifm_n + ci) * padded_h + y + c.pad_y) * padded_w + x + c.pad_x] =
+                    const vx_size column = x + c.pad_x;
+                    padded[((n * ifm_n + ci) * padded_h + y + c.pad_y) * padded_w +
+                           column % skip_x * phase_w + column / skip_x] =
                         static_cast<std::int32_t>(in.load(x * in.stride(0) + y * in.stride(1) +
                                                           ci * in.stride(2) + n * in.stride(3)));
                 }
@@ -76,46 +86,54 @@ bool run_convolution_fast(const _vx_node& node) {
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const bool per_location_bias = bias_t && bias_t->dims.size() == 3;
-    std::vector<lanes> acc(groups);
-    alignas(64) std::int32_t row[width];
-    for (vx_size n = 0; n < batch; ++n)
-        for (vx_size o = 0; o < ofm_n; ++o)
-            for (vx_size oy = 0; oy < out_h; ++oy) {
-                std::fill(acc.begin(), acc.end(), lanes(0));
-                for (vx_size ci = 0; ci < ifm_n; ++ci)
-                    for (vx_size ky = 0; ky < ky_n; ++ky) {
-                        // Ceiling rounding can reach rows past the padding: they add zeros.
-                        if (oy * c.skip_y + ky >= padded_h) continue;
-                        const std::int32_t* src =
-                            padded.data() +
-                            ((n * ifm_n + ci) * padded_h + oy * c.skip_y + ky) * padded_w;
-                        for (vx_size kx = 0; kx < kx_n; ++kx) {
-                            const lanes weight(static_cast<std::int32_t>(
-                                w.load(kx * w.stride(0) + ky * w.stride(1) + ci * w.stride(2) +
-                                       o * w.stride(3))));
-                            for (vx_size g = 0; g < groups; ++g) {
-                                const lanes x = lanes::load_unaligned(src + g * width + kx);
-                                acc[g] += product_lanes(x * weight, shift, nearest, saturate);
+    // Work items: (batch item, output channel), split over oneTBB threads.
+    tbb::parallel_for(
+        tbb::blocked_range<vx_size>(0, batch * ofm_n),
+        [&](const tbb::blocked_range<vx_size>& range) {
+            std::vector<lanes> acc(groups);
+            alignas(64) std::int32_t row[width];
+            for (vx_size item = range.begin(); item != range.end(); ++item) {
+                const vx_size n = item / ofm_n, o = item % ofm_n;
+                for (vx_size oy = 0; oy < out_h; ++oy) {
+                    std::fill(acc.begin(), acc.end(), lanes(0));
+                    for (vx_size ci = 0; ci < ifm_n; ++ci)
+                        for (vx_size ky = 0; ky < ky_n; ++ky) {
+                            // Ceiling rounding can reach rows past the padding: they add zeros.
+                            if (oy * c.skip_y + ky >= padded_h) continue;
+                            const std::int32_t* src =
+                                padded.data() +
+                                ((n * ifm_n + ci) * padded_h + oy * c.skip_y + ky) * padded_w;
+                            for (vx_size kx = 0; kx < kx_n; ++kx) {
+                                const lanes weight(static_cast<std::int32_t>(
+                                    w.load(kx * w.stride(0) + ky * w.stride(1) + ci * w.stride(2) +
+                                           o * w.stride(3))));
+                                for (vx_size g = 0; g < groups; ++g) {
+                                    const lanes x = lanes::load_unaligned(
+                                        src + kx % skip_x * phase_w + kx / skip_x + g * width);
+                                    acc[g] += product_lanes(x * weight, shift, nearest, saturate);
+                                }
                             }
                         }
-                    }
-                for (vx_size g = 0; g < groups; ++g) {
-                    acc[g].store_aligned(row);
-                    for (vx_size l = 0; l < width && g * width + l < out_w; ++l) {
-                        const vx_size ox = g * width + l;
-                        std::int64_t sum = row[l];
-                        if (bias_t) {
-                            const tensor_span b(bias_t);
-                            sum += b.load(per_location_bias ? ox * b.stride(0) + oy * b.stride(1) +
-                                                                  o * b.stride(2)
-                                                            : o * b.stride(0));
+                    for (vx_size g = 0; g < groups; ++g) {
+                        acc[g].store_aligned(row);
+                        for (vx_size l = 0; l < width && g * width + l < out_w; ++l) {
+                            const vx_size ox = g * width + l;
+                            std::int64_t sum = row[l];
+                            if (bias_t) {
+                                const tensor_span b(bias_t);
+                                sum +=
+                                    b.load(per_location_bias ? ox * b.stride(0) + oy * b.stride(1) +
+                                                                   o * b.stride(2)
+                                                             : o * b.stride(0));
+                            }
+                            out.store(ox * out.stride(0) + oy * out.stride(1) + o * out.stride(2) +
+                                          n * out.stride(3),
+                                      fixed::narrow_to(sum, VX_TYPE_INT16, c.overflow_policy));
                         }
-                        out.store(ox * out.stride(0) + oy * out.stride(1) + o * out.stride(2) +
-                                      n * out.stride(3),
-                                  fixed::narrow_to(sum, VX_TYPE_INT16, c.overflow_policy));
                     }
                 }
             }
+        });
     return true;
 }
 

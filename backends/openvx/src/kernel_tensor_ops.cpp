@@ -8,33 +8,6 @@
 
 namespace openvx {
 
-namespace {
-
-/// Byte offset in `t` of output element `linear`, dimensions of extent 1 broadcasting.
-vx_size broadcast_offset(const tensor_span& t, const tensor_span& out, vx_size linear) {
-    vx_size off = 0;
-    for (std::size_t d = 0; d < out.dims.size(); ++d) {
-        const vx_size i = linear % out.dims[d];
-        linear /= out.dims[d];
-        if (t.dim(d) != 1) off += i * t.stride(d);
-    }
-    return off;
-}
-
-/// scale = mantissa * 2^exponent with an integer mantissa of at most 24 bits.
-struct exact_scale {
-    explicit exact_scale(float scale) {
-        int e = 0;
-        const double m = std::frexp(static_cast<double>(scale), &e);
-        mantissa = static_cast<std::int64_t>(std::ldexp(m, 24));
-        exponent = e - 24;
-    }
-    std::int64_t mantissa;
-    int exponent;
-};
-
-}  // namespace
-
 void run_elementwise(const _vx_node& node) {
     const bool multiply = node.kind == kernel_kind::tensor_multiply;
     const tensor_span a(tensor_param(node, 0)), b(tensor_param(node, 1)),
@@ -125,6 +98,9 @@ const char* run_node(const _vx_node& node) {
             run_normalization(node);
             break;
         case kernel_kind::pooling:
+            if (enabled_kernel_paths() == kernel_paths::all) {
+                if (const char* name = run_pooling_simd(node)) return name;
+            }
             run_pooling(node);
             break;
         case kernel_kind::softmax:
@@ -136,6 +112,9 @@ const char* run_node(const _vx_node& node) {
         case kernel_kind::tensor_add:
         case kernel_kind::tensor_subtract:
         case kernel_kind::tensor_multiply:
+            if (enabled_kernel_paths() == kernel_paths::all) {
+                if (const char* name = run_elementwise_simd(node)) return name;
+            }
             run_elementwise(node);
             break;
         case kernel_kind::table_lookup:

@@ -1,13 +1,14 @@
 // kernel_weighted_q78.cpp: the int16 SIMD paths of the convolution and fully connected layers
 // (q78_kernels.hpp), bit-identical to the scalar kernels of kernel_weighted.cpp wherever they run:
 // - int16 tensors (input, weights, bias, output) with shift = pos_in + pos_w - pos_out in 1..15
-//   (Q7.8: 8) and rounding to nearest, ties to even;
+//   (Q7.8: 8), rounding to nearest (ties to even) or toward zero;
 // - every weight |w| < 2^shift (Q7.8: |w| < 1.0), so that no rounded product can overflow int16
 //   and neither overflow policy alters one (q78_simd.hpp gives the exact per-product step);
 // - no partial sum can leave the accumulator: products * bound + |bias| fits accumulator_bits
 //   (and int32), the bound on a rounded product coming from the largest |input| of this run and
 //   the largest |weight|; then the accumulator's narrowing never acts and the sums are exact;
-// - convolution: horizontal skip 1.
+// - convolution: any skips (with a horizontal skip s > 1 each padded input row is stored as s
+//   phases, columns X = s j + phase, so that output columns read consecutive elements).
 // Elsewhere the caller runs the other kernels. Weights are packed once per content (the root
 // tensor's generation counter tells when they change); the work is split over oneTBB threads.
 #include <tbb/blocked_range.h>
@@ -183,7 +184,7 @@ q78_state* convolution_state(const _vx_node& node) {
     const int shift = product_shift(node);
     const q78::kernel_table* table = q78::best_conv_table(shift);
     if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15 ||
-        c.rounding_policy != VX_ROUND_POLICY_TO_NEAREST_EVEN || c.skip_x != 1) {
+        c.skip_x < 1) {
         return nullptr;
     }
     const tensor_span w(w_t);
@@ -235,10 +236,13 @@ const char* run_convolution_q78(const _vx_node& node) {
     q78_state* state = convolution_state(node);
     if (state == nullptr) return nullptr;
     const q78::kernel_table* table = state->table;
-    const bool classes = table->tie_class_max_shift > 0;
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const node_config& c = node.config;
     const int shift = state->shift;
+    const bool to_zero = c.rounding_policy == VX_ROUND_POLICY_TO_ZERO;
+    // Tie classes or keys of the input: only rounding to nearest reads them.
+    const bool classes = table->tie_class_max_shift > 0 && !to_zero;
+    const bool keys = table->tie_class_max_shift == 0 && !to_zero;
     // A fused activation: results go through its table into its output.
     const std::int16_t* activation = fused_table(node);
     const tensor_span in(tensor_param(node, 0)), w(tensor_param(node, 1)), out(output_of(node));
@@ -250,11 +254,16 @@ const char* run_convolution_q78(const _vx_node& node) {
     const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);
     const vx_size out_w = out.dim(0), out_h = out.dim(1);
     const vx_size tile = table->tile_cols;
-    // Vertical skip 1: the output rows are computed as one long row through the input rows,
-    // `cols` apart (cols - out_w discarded columns per row instead of a partial tile per row).
-    const bool flat = c.skip_y == 1;
-    const vx_size cols = flat ? out_w + kx_n - 1 : (out_w + tile - 1) / tile * tile + kx_n - 1;
-    const vx_size span_cols = flat ? (out_h * cols + tile - 1) / tile * tile : cols - kx_n + 1;
+    // Skips 1: the output rows are computed as one long row through the input rows, `cols`
+    // apart (cols - out_w discarded columns per row instead of a partial tile per row).
+    // Horizontal skip s > 1: each padded row is stored as s phases of phase_cols columns.
+    const vx_size skip_x = c.skip_x;
+    const bool flat = c.skip_y == 1 && skip_x == 1;
+    const vx_size phase_cols =
+        flat ? out_w + kx_n - 1 : (out_w + tile - 1) / tile * tile + (kx_n - 1) / skip_x;
+    const vx_size cols = phase_cols * skip_x;
+    const vx_size span_cols =
+        flat ? (out_h * cols + tile - 1) / tile * tile : (out_w + tile - 1) / tile * tile;
     const vx_size span_rows = flat ? 1 : out_h;
     const vx_size rows = std::max<vx_size>(
         in_h + 2 * c.pad_y, flat ? (span_cols + (ky_n - 1) * cols + kx_n + cols - 1) / cols + 1
@@ -267,7 +276,7 @@ const char* run_convolution_q78(const _vx_node& node) {
         state->input_classes.size() != (classes ? class_item * batch : 0)) {
         state->input.assign(item * batch, 0);
         // The key and class of 0 (no tie with any weight).
-        state->input_keys.assign(classes ? 0 : item * batch, 0);
+        state->input_keys.assign(keys ? item * batch : 0, 0);
         state->input_classes.assign(classes ? class_item * batch : 0, q78::tie_class_none);
         state->input_rows = rows;
         state->input_cols = cols;
@@ -275,6 +284,11 @@ const char* run_convolution_q78(const _vx_node& node) {
     }
     // Input interleaved by channel pairs inside the zero border; its largest |x|.
     const vx_size copy_w = std::min(in_w, cols - std::min(cols, vx_size{c.pad_x}));
+    // Where input column x goes in its padded row (phases with skip_x > 1).
+    const auto column_at = [&](vx_size x) {
+        const vx_size padded = x + c.pad_x;
+        return padded % skip_x * phase_cols + padded / skip_x;
+    };
     const std::int64_t max_in = tbb::parallel_reduce(
         tbb::blocked_range<vx_size>(0, batch * ifm_n), std::int64_t{0},
         [&](const tbb::blocked_range<vx_size>& range, std::int64_t most) {
@@ -282,13 +296,13 @@ const char* run_convolution_q78(const _vx_node& node) {
             for (vx_size nc = range.begin(); nc != range.end(); ++nc) {
                 const vx_size n = nc / ifm_n, ci = nc % ifm_n;
                 for (vx_size y = 0; y < in_h; ++y) {
-                    const vx_size at =
-                        n * item + ((ci / 2 * rows + y + c.pad_y) * cols + c.pad_x) * 2 + ci % 2;
-                    std::int16_t* dst = state->input.data() + at;
-                    std::int16_t* dst_keys = classes ? nullptr : state->input_keys.data() + at;
-                    std::uint8_t* dst_classes = classes
+                    const vx_size row_at =
+                        n * item + (ci / 2 * rows + y + c.pad_y) * cols * 2 + ci % 2;
+                    std::int16_t* row = state->input.data() + row_at;
+                    std::int16_t* row_keys = keys ? state->input_keys.data() + row_at : nullptr;
+                    std::uint8_t* row_classes = classes
                                                     ? state->input_classes.data() + n * class_item +
-                                                          (ci * rows + y + c.pad_y) * cols + c.pad_x
+                                                          (ci * rows + y + c.pad_y) * cols
                                                     : nullptr;
                     const std::uint8_t* src =
                         in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
@@ -302,6 +316,20 @@ const char* run_convolution_q78(const _vx_node& node) {
                         for (vx_size x = 0; x < in_w; ++x) v[x] = load16(src + x * step);
                     }
                     std::int32_t row_most = 0;
+                    if (skip_x > 1) {  // phases: scattered columns
+                        for (vx_size x = 0; x < in_w; ++x) {
+                            const std::int32_t a = v[x] < 0 ? -std::int32_t{v[x]} : v[x];
+                            row_most = a > row_most ? a : row_most;
+                            const vx_size at = column_at(x);
+                            if (x + c.pad_x >= cols) continue;
+                            row[2 * at] = v[x];
+                            if (keys) row_keys[2 * at] = q78::tie_key_input(v[x]);
+                            if (classes) row_classes[at] = q78::tie_class_input(v[x], shift);
+                        }
+                        most = std::max<std::int64_t>(most, row_most);
+                        continue;
+                    }
+                    std::int16_t* dst = row + c.pad_x * 2;
                     if (table->pack_row) {
                         row_most = table->pack_row(v, in_w, copy_w, dst);
                     } else {
@@ -313,10 +341,10 @@ const char* run_convolution_q78(const _vx_node& node) {
                     }
                     most = std::max<std::int64_t>(most, row_most);
                     if (classes) {
-                        table->tie_classes(v, copy_w, shift, dst_classes);
-                    } else {
+                        table->tie_classes(v, copy_w, shift, row_classes + c.pad_x);
+                    } else if (keys) {
                         for (vx_size x = 0; x < copy_w; ++x)
-                            dst_keys[2 * x] = q78::tie_key_input(v[x]);
+                            row_keys[2 * (x + c.pad_x)] = q78::tie_key_input(v[x]);
                     }
                 }
             }
@@ -336,6 +364,25 @@ const char* run_convolution_q78(const _vx_node& node) {
     args.kernel_x = kx_n;
     args.kernel_y = ky_n;
     args.skip_y = c.skip_y;
+    args.skip_x = skip_x;
+    args.phase_cols = phase_cols;
+    args.to_zero = to_zero;
+    // The steps' and taps' offsets, the same for every output row and tile.
+    std::vector<std::size_t> pair_offsets, tap_offsets;
+    pair_offsets.reserve(pairs * ky_n * kx_n);
+    for (vx_size p = 0; p < pairs; ++p)
+        for (vx_size ky = 0; ky < ky_n; ++ky)
+            for (vx_size kx = 0; kx < kx_n; ++kx)
+                pair_offsets.push_back(q78::input_offset(args, p, ky, kx) * 2);
+    if (classes) {
+        tap_offsets.reserve(ifm_n * ky_n * kx_n);
+        for (vx_size ci = 0; ci < ifm_n; ++ci)
+            for (vx_size ky = 0; ky < ky_n; ++ky)
+                for (vx_size kx = 0; kx < kx_n; ++kx)
+                    tap_offsets.push_back(q78::input_offset(args, ci, ky, kx));
+    }
+    args.pair_offsets = pair_offsets.data();
+    args.tap_offsets = tap_offsets.data();
     args.flush_steps = static_cast<std::size_t>(32767 / bound);
     args.weight_classes = state->weight_classes.data();
     args.channels = ifm_n;
@@ -358,7 +405,7 @@ const char* run_convolution_q78(const _vx_node& node) {
                 a.first_col = work % chunks * chunk;
                 a.last_col = std::min(span_cols, a.first_col + chunk);
                 a.input = state->input.data() + n * item;
-                a.input_keys = classes ? nullptr : state->input_keys.data() + n * item;
+                a.input_keys = keys ? state->input_keys.data() + n * item : nullptr;
                 a.input_classes = classes ? state->input_classes.data() + n * class_item : nullptr;
                 table->conv_row(a, block, span_row, sums.data());
                 const vx_size width = a.last_col - a.first_col;
@@ -427,8 +474,7 @@ q78_state* fully_connected_state(const _vx_node& node, const q78::kernel_table* 
     const _vx_tensor_t* bias_t = tensor_param(node, 2);
     const _vx_tensor_t* out_t = tensor_param(node, 3);
     const int shift = product_shift(node);
-    if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15 ||
-        node.config.rounding_policy != VX_ROUND_POLICY_TO_NEAREST_EVEN) {
+    if (table == nullptr || !int16_all({in_t, w_t, bias_t, out_t}) || shift < 1 || shift > 15) {
         return nullptr;
     }
     const tensor_span w(w_t);
@@ -504,7 +550,8 @@ const char* run_fully_connected_q78(const _vx_node& node) {
     }
     const std::int64_t bound = product_bound(max_in, state->max_abs, shift);
     if (!sums_fit(inner, bound, bias_t != nullptr, c.accumulator_bits)) return nullptr;
-    q78::fc_args args{state->weights.data(), padded, static_cast<std::size_t>(32767 / bound)};
+    q78::fc_args args{state->weights.data(), padded, static_cast<std::size_t>(32767 / bound),
+                      c.rounding_policy == VX_ROUND_POLICY_TO_ZERO};
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     constexpr vx_size chunk = 64;
     tbb::parallel_for(tbb::blocked_range<vx_size>(0, batch * ((ofm_n + chunk - 1) / chunk)),

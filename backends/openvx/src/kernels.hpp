@@ -2,6 +2,7 @@
 // kernels share.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -39,6 +40,10 @@ void run_activation(const _vx_node& node);
 /// The activation node's output for one raw input value (what run_activation stores).
 std::int64_t activation_raw(const _vx_node& node, std::int64_t raw);
 void run_elementwise(const _vx_node& node);
+/// The int16 SIMD pooling and element-wise kernels (kernel_rows_simd.cpp): the kernel's name, or
+/// nullptr (output untouched) when the node is outside their domain.
+const char* run_pooling_simd(const _vx_node& node);
+const char* run_elementwise_simd(const _vx_node& node);
 void run_table_lookup(const _vx_node& node);
 void run_transpose(const _vx_node& node);
 
@@ -97,6 +102,29 @@ struct tensor_span {
     vx_enum type;
     int fixed_point_pos;
     std::vector<vx_size> dims, strides;
+};
+
+/// Byte offset in `t` of element `linear` of `out`, dimensions of extent 1 in `t` broadcasting.
+inline vx_size broadcast_offset(const tensor_span& t, const tensor_span& out, vx_size linear) {
+    vx_size off = 0;
+    for (std::size_t d = 0; d < out.dims.size(); ++d) {
+        const vx_size i = linear % out.dims[d];
+        linear /= out.dims[d];
+        if (t.dim(d) != 1) off += i * t.stride(d);
+    }
+    return off;
+}
+
+/// A float32 scale as mantissa * 2^exponent with an integer mantissa of at most 24 bits.
+struct exact_scale {
+    explicit exact_scale(float scale) {
+        int e = 0;
+        const double m = std::frexp(static_cast<double>(scale), &e);
+        mantissa = static_cast<std::int64_t>(std::ldexp(m, 24));
+        exponent = e - 24;
+    }
+    std::int64_t mantissa;
+    int exponent;
 };
 
 /// Tensor parameter `index` of a node.

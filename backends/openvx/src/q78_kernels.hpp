@@ -1,8 +1,9 @@
 // q78_kernels.hpp: the int16 SIMD kernels of the convolution and fully connected layers for
 // fixed-point data whose per-product step can be done exactly in int16 lanes (see
-// kernel_weighted_q78.cpp for when that holds), one table of kernels per instruction set
-// (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp),
-// and the choice of the best table the CPU supports.
+// kernel_weighted_q78.cpp for when that holds) and the int16 row kernels of pooling and the
+// element-wise nodes (kernel_rows_simd.cpp), one table of kernels per instruction set
+// (q78_arch_*.cpp, each compiled for its own instruction set from the one source q78_simd.hpp
+// with tensor_rows_simd.hpp), and the choice of the best table the CPU supports.
 //
 // Rounding to nearest with ties to even is rounding half up minus one for each product that is a
 // tie half up takes to an odd value. A convolution kernel either tests every product for such a
@@ -27,6 +28,16 @@ struct conv_args {
     const std::int16_t* weights;
     const std::int16_t* weight_keys;
     std::size_t pairs, kernel_x, kernel_y, skip_y;
+    /// Horizontal skip s: each padded input row holds s phases of phase_cols columns (column X
+    /// at X mod s, X / s; cols = s * phase_cols), so output columns read consecutive elements.
+    std::size_t skip_x, phase_cols;
+    /// Products rounded toward zero (no tie keys or classes read) instead of to nearest even.
+    bool to_zero;
+    /// Offsets from an output row's first input element (input_offset, row 0) of each step
+    /// (channel pair, ky, kx) in the pair layout (x 2), and of each tap (channel, ky, kx) in the
+    /// tie class layout.
+    const std::size_t* pair_offsets;
+    const std::size_t* tap_offsets;
     /// Output columns [first_col, last_col) computed, in whole tiles from column 0 of the row
     /// (with vertical skip 1 a row may span the whole output: then "columns" run on through the
     /// rows of the input, cols apart, and the columns past each row's end are discarded).
@@ -42,12 +53,23 @@ struct conv_args {
     std::size_t channels;
 };
 
+/// The position, in elements of one channel (pair) plane [rows][cols], that tap (ky, kx) of
+/// output column 0 of output row 0 reads (row oy: oy * skip_y * cols further): with horizontal
+/// skip s a padded row holds s phases of phase_cols columns (column X at phase X mod s, position
+/// X / s), so that consecutive output columns read consecutive positions.
+inline std::size_t input_offset(const conv_args& a, std::size_t channel, std::size_t ky,
+                                std::size_t kx) {
+    return (channel * a.rows + ky) * a.cols + kx % a.skip_x * a.phase_cols + kx / a.skip_x;
+}
+
 /// One fully connected layer's packed operands.
 struct fc_args {
     /// Weights scaled by 2^(15 - shift): [ofm][inner], inner padded to whole vectors.
     const std::int16_t* weights;
     std::size_t inner;
     std::size_t flush_steps;
+    /// Products rounded toward zero instead of to nearest even.
+    bool to_zero;
 };
 
 /// Tie keys: the product x * w rounded to nearest by 2^shift is a tie that rounding half up takes
@@ -98,6 +120,38 @@ using conv_row_fn = void (*)(const conv_args& args, std::size_t block, std::size
 using fc_rows_fn = void (*)(const fc_args& args, const std::int16_t* x, std::size_t first,
                             std::size_t count, std::int32_t* sums);
 
+/// The int16 row kernels of the pooling layer and the element-wise tensor nodes
+/// (tensor_rows_simd.hpp). A step of 0 repeats an operand's first value (broadcasting), 1 reads
+/// consecutive values.
+struct row_kernels {
+    /// out[i] = a[i a_step] + b[i b_step] (or -), wrapped or saturated to int16.
+    void (*add)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                std::size_t b_step, std::size_t count, bool subtract, bool saturate,
+                std::int16_t* out);
+    /// out[i] = round(a[i a_step] * b[i b_step] / 2^shift) (shift 0..30; toward zero or to
+    /// nearest even), wrapped or saturated to int16.
+    void (*multiply)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                     std::size_t b_step, std::size_t count, int shift, bool to_zero, bool saturate,
+                     std::int16_t* out);
+    /// out[i] = round(a[i a_step] * b[i b_step] * mantissa / 2^shift) (|mantissa| < 2^24, shift
+    /// 0..62; toward zero or to nearest even), wrapped or saturated to int16.
+    void (*multiply_scaled)(const std::int16_t* a, std::size_t a_step, const std::int16_t* b,
+                            std::size_t b_step, std::size_t count, std::int32_t mantissa, int shift,
+                            bool to_zero, bool saturate, std::int16_t* out);
+    /// out[x] = max over r < n_rows of rows[r][x], for x < count.
+    void (*max_rows)(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
+                     std::int16_t* out);
+    /// out[x] = max over j < k of v[x + j], for x < count.
+    void (*max_window)(const std::int16_t* v, std::size_t k, std::size_t count, std::int16_t* out);
+    /// out[x] = sum over r < n_rows of rows[r][x] (int32), for x < count.
+    void (*sum_rows)(const std::int16_t* const* rows, std::size_t n_rows, std::size_t count,
+                     std::int32_t* out);
+    /// out[x] = sum over j < k of v[x + j], for x < count.
+    void (*sum_window)(const std::int32_t* v, std::size_t k, std::size_t count, std::int32_t* out);
+    /// out[i] = v[2 i], for i < count (v holds 2 count elements; out does not overlap v).
+    void (*pick_even)(const std::int16_t* v, std::size_t count, std::int16_t* out);
+};
+
 struct kernel_table {
     const char* name;
     std::size_t lanes;       // int32 lanes of a vector (pixels per vector)
@@ -119,6 +173,8 @@ struct kernel_table {
                              std::int16_t* interleaved);
     void (*narrow_row)(const std::int32_t* sums, std::int32_t bias, bool saturate,
                        std::size_t count, std::int16_t* out);
+    /// Pooling and element-wise rows.
+    row_kernels rows;
 };
 
 /// Tables of the instruction sets this build has (nullptr where the build lacks one).

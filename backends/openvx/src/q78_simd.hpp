@@ -9,7 +9,8 @@
 //   h = (x * w' + 2^14) >> 15          the product rounded half up (pmulhrsw / vqrdmulh),
 //   l = (x * w') mod 2^16              = (p mod 2^(shift+1)) * 2^(15 - shift),
 // and the tie that half up takes to an odd value, which ties-to-even takes down, is exactly
-// l == 0x4000; the rounded product is h - (l == 0x4000). Rounded products are summed in int16
+// l == 0x4000; the rounded product is h - (l == 0x4000) (rounding toward zero: h, corrected
+// from the same l, add_truncated_product). Rounded products are summed in int16
 // lanes for as many steps as their bound allows (flush_steps), then adjacent lane pairs (two input
 // channels of one pixel, or two inner elements) are summed into int32 lanes: all sums are exact
 // integers, so their order does not matter.
@@ -21,6 +22,7 @@
 #include <cstdint>
 
 #include "q78_kernels.hpp"
+#include "tensor_rows_simd.hpp"
 
 #if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
@@ -74,6 +76,21 @@ inline B add_rounded_product(const B& acc, const B& x, const B& w) {
     return acc + xsimd::select(x * w == B(std::int16_t{0x4000}), h - B(std::int16_t{1}), h);
 }
 
+/// Adds one product rounded toward zero per lane to `acc` (int16 lanes, modulo 2^16), for the
+/// same operands (|w| < 2^shift, w' = w * 2^(15 - shift)). With p = q 2^shift + r, 0 <= r <
+/// 2^shift: h = q + (r >= 2^(shift-1)), and the low 15 bits of l = x * w' mod 2^16 are
+/// r 2^(15 - shift), so bit 14 of l is (r >= 2^(shift-1)) and l << 1 is nonzero exactly when
+/// r != 0. floor(p / 2^shift) = q = h - bit 14 of l; toward zero adds 1 when p < 0 and r != 0,
+/// and p < 0 is then the sign of x ^ w' (r != 0 implies x, w != 0; w' has the sign of w).
+template <class B>
+inline B add_truncated_product(const B& acc, const B& x, const B& w) {
+    const B h = mul_round_high(x, w);
+    const B l = x * w;
+    const B floor_q = h - ((l >> 14) & B(std::int16_t{1}));
+    const auto up = ((x ^ w) < B(std::int16_t{0})) & ((l << 1) != B(std::int16_t{0}));
+    return acc + xsimd::select(up, floor_q + B(std::int16_t{1}), floor_q);
+}
+
 /// The same with the tie found from the operands' tie keys (one multiplication fewer).
 template <class B>
 inline B add_rounded_product_keyed(const B& acc, const B& x, const B& w, const B& x_key,
@@ -85,7 +102,7 @@ inline B add_rounded_product_keyed(const B& acc, const B& x, const B& w, const B
 /// The sums of one convolution tile: O output channels x P vectors of columns, over the steps
 /// (channel pair, kernel row, kernel column) whose input offsets are `offsets`; the weights of
 /// step i are at weights + i * O * 2. int16 sums are flushed to `wide` every flush_steps steps.
-template <class Arch, std::size_t O, std::size_t P>
+template <class Arch, std::size_t O, std::size_t P, bool ToZero = false>
 void conv_tile(const std::int16_t* input, const std::int16_t* input_keys,
                const std::size_t* offsets, std::size_t steps, const std::int16_t* weights,
                const std::int16_t* weight_keys, std::size_t flush_steps, std::int32_t* wide) {
@@ -101,21 +118,27 @@ void conv_tile(const std::int16_t* input, const std::int16_t* input_keys,
             for (std::size_t p = 0; p < P; ++p) acc[o][p] = i16(0);
         for (std::size_t step = first; step < last; ++step) {
             const std::int16_t* at = input + offsets[step];
-            const std::int16_t* at_keys = input_keys + offsets[step];
             const std::int16_t* taps = weights + step * O * 2;
-            const std::int16_t* tap_keys = weight_keys + step * O * 2;
             i16 x[P], x_key[P];
 #pragma GCC unroll 16
             for (std::size_t p = 0; p < P; ++p) {
                 x[p] = i16::load_unaligned(at + p * lanes * 2);
-                x_key[p] = i16::load_unaligned(at_keys + p * lanes * 2);
+                if (!ToZero)
+                    x_key[p] = i16::load_unaligned(input_keys + offsets[step] + p * lanes * 2);
             }
 #pragma GCC unroll 16
             for (std::size_t o = 0; o < O; ++o) {
-                std::int32_t pair, key_pair;
+                std::int32_t pair;
                 __builtin_memcpy(&pair, taps + o * 2, sizeof pair);
-                __builtin_memcpy(&key_pair, tap_keys + o * 2, sizeof key_pair);
                 const i16 w = xsimd::bitwise_cast<i16>(i32(pair));
+                if (ToZero) {
+#pragma GCC unroll 16
+                    for (std::size_t p = 0; p < P; ++p)
+                        acc[o][p] = add_truncated_product(acc[o][p], x[p], w);
+                    continue;
+                }
+                std::int32_t key_pair;
+                __builtin_memcpy(&key_pair, weight_keys + (step * O + o) * 2, sizeof key_pair);
                 const i16 w_key = xsimd::bitwise_cast<i16>(i32(key_pair));
 #pragma GCC unroll 16
                 for (std::size_t p = 0; p < P; ++p)
@@ -146,17 +169,8 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
     constexpr std::size_t lanes = i32::size;
     constexpr std::size_t tile = lanes * P;
     const std::size_t steps = a.pairs * a.kernel_y * a.kernel_x;
-    // Input offsets of each step from the tile's first column (callers keep steps small:
-    // channels x kernel taps of one output).
-    std::size_t offsets_small[1024];
-    std::size_t* offsets = offsets_small;
-    std::size_t* offsets_heap = nullptr;
-    if (steps > 1024) offsets = offsets_heap = new std::size_t[steps];
-    std::size_t step = 0;
-    for (std::size_t c = 0; c < a.pairs; ++c)
-        for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
-            for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
-                offsets[step++] = ((c * a.rows + oy * a.skip_y + ky) * a.cols + kx) * 2;
+    // The row's first element (the steps' offsets are from there).
+    const std::size_t row = oy * a.skip_y * a.cols;
     const std::int16_t* block_weights = a.weights + block * steps * O * 2;
     const std::int16_t* block_keys =
         a.weight_keys ? a.weight_keys + block * steps * O * 2 : nullptr;
@@ -164,18 +178,27 @@ void conv_row(const conv_args& a, std::size_t block, std::size_t oy, std::int32_
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tile) {
         alignas(64) std::int32_t wide[O * P * lanes];
         for (std::size_t i = 0; i < O * P * lanes; ++i) wide[i] = 0;
-        Tile(a.input + x0 * 2, a.input_keys ? a.input_keys + x0 * 2 : nullptr, offsets, steps,
-             block_weights, block_keys, a.flush_steps, wide);
+        Tile(a.input + (row + x0) * 2, a.input_keys ? a.input_keys + (row + x0) * 2 : nullptr,
+             a.pair_offsets, steps, block_weights, block_keys, a.flush_steps, wide);
         for (std::size_t o = 0; o < O; ++o)
             for (std::size_t p = 0; p < P; ++p)
                 i32::load_aligned(wide + (o * P + p) * lanes)
                     .store_unaligned(sums + o * width + (x0 - a.first_col) + p * lanes);
     }
-    delete[] offsets_heap;
+}
+
+/// conv_row_fn of the tie-key tables: conv_row with the tile of the node's rounding.
+template <class Arch, std::size_t O, std::size_t P>
+void conv_row_rounded(const conv_args& a, std::size_t block, std::size_t oy, std::int32_t* sums) {
+    if (a.to_zero) {
+        conv_row<Arch, O, P, &conv_tile<Arch, O, P, true>>(a, block, oy, sums);
+    } else {
+        conv_row<Arch, O, P>(a, block, oy, sums);
+    }
 }
 
 /// Fully connected: R weight rows against one input vector.
-template <class Arch, std::size_t R>
+template <class Arch, std::size_t R, bool ToZero>
 void fc_block(const fc_args& a, const std::int16_t* x, const std::int16_t* weights,
               std::int32_t* sums) {
     using i16 = xsimd::batch<std::int16_t, Arch>;
@@ -189,9 +212,11 @@ void fc_block(const fc_args& a, const std::int16_t* x, const std::int16_t* weigh
     std::size_t steps = 0;
     for (std::size_t k = 0; k < a.inner; k += i16::size) {
         const i16 xv = i16::load_unaligned(x + k);
-        for (std::size_t r = 0; r < R; ++r)
-            acc[r] =
-                add_rounded_product(acc[r], xv, i16::load_unaligned(weights + r * a.inner + k));
+        for (std::size_t r = 0; r < R; ++r) {
+            const i16 wv = i16::load_unaligned(weights + r * a.inner + k);
+            acc[r] = ToZero ? add_truncated_product(acc[r], xv, wv)
+                            : add_rounded_product(acc[r], xv, wv);
+        }
         if (++steps == a.flush_steps) {
             steps = 0;
             for (std::size_t r = 0; r < R; ++r) {
@@ -207,13 +232,24 @@ void fc_block(const fc_args& a, const std::int16_t* x, const std::int16_t* weigh
 }
 
 /// fc_rows_fn: blocks of R rows, then single rows.
+template <class Arch, std::size_t R, bool ToZero>
+void fc_rows_rounded(const fc_args& a, const std::int16_t* x, std::size_t first, std::size_t count,
+                     std::int32_t* sums) {
+    std::size_t r = 0;
+    for (; r + R <= count; r += R)
+        fc_block<Arch, R, ToZero>(a, x, a.weights + (first + r) * a.inner, sums + r);
+    for (; r < count; ++r)
+        fc_block<Arch, 1, ToZero>(a, x, a.weights + (first + r) * a.inner, sums + r);
+}
+
 template <class Arch, std::size_t R>
 void fc_rows(const fc_args& a, const std::int16_t* x, std::size_t first, std::size_t count,
              std::int32_t* sums) {
-    std::size_t r = 0;
-    for (; r + R <= count; r += R)
-        fc_block<Arch, R>(a, x, a.weights + (first + r) * a.inner, sums + r);
-    for (; r < count; ++r) fc_block<Arch, 1>(a, x, a.weights + (first + r) * a.inner, sums + r);
+    if (a.to_zero) {
+        fc_rows_rounded<Arch, R, true>(a, x, first, count, sums);
+    } else {
+        fc_rows_rounded<Arch, R, false>(a, x, first, count, sums);
+    }
 }
 
 /// The table of one instruction set.
@@ -228,10 +264,11 @@ kernel_table make_table(const char* name) {
                         i16::size,
                         0,
                         nullptr,
-                        &conv_row<Arch, O, P>,
+                        &conv_row_rounded<Arch, O, P>,
                         &fc_rows<Arch, R>,
                         nullptr,
-                        nullptr};
+                        nullptr,
+                        make_row_kernels<Arch>()};
 }
 
 }  // namespace

@@ -187,25 +187,21 @@ void tie_classes_avx512(const std::int16_t* values, std::size_t count, int shift
 template <std::size_t P>
 void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
                           std::int32_t* sums) {
+    if (a.to_zero) {  // no ties to count: the tie-key kernel's tile rounding toward zero
+        conv_row<xsimd::avx512bw, tie_block_o, P,
+                 &conv_tile<xsimd::avx512bw, tie_block_o, P, true>>(a, block, oy, sums);
+        return;
+    }
     conv_row<xsimd::avx512bw, tie_block_o, P, &conv_tile_half_up<P>>(a, block, oy, sums);
     const std::size_t taps = a.channels * a.kernel_y * a.kernel_x;
-    std::size_t offsets_small[1024];
-    std::size_t* offsets = offsets_small;
-    std::size_t* offsets_heap = nullptr;
-    if (taps > 1024) offsets = offsets_heap = new std::size_t[taps];
-    std::size_t tap = 0;
-    for (std::size_t c = 0; c < a.channels; ++c)
-        for (std::size_t ky = 0; ky < a.kernel_y; ++ky)
-            for (std::size_t kx = 0; kx < a.kernel_x; ++kx)
-                offsets[tap++] = (c * a.rows + oy * a.skip_y + ky) * a.cols + kx;
+    const std::uint8_t* classes = a.input_classes + oy * a.skip_y * a.cols;
     const std::uint8_t* tables = a.weight_classes + block * taps * 16;
     const std::size_t width = a.last_col - a.first_col;
     for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tie_columns) {
         const std::size_t n = a.last_col - x0 < tie_columns ? a.last_col - x0 : tie_columns;
-        subtract_ties(a.input_classes + x0, offsets, tables, taps, sums + (x0 - a.first_col), width,
+        subtract_ties(classes + x0, a.tap_offsets, tables, taps, sums + (x0 - a.first_col), width,
                       n);
     }
-    delete[] offsets_heap;
 }
 
 }  // namespace

@@ -11,47 +11,11 @@
 #include <string>
 
 #include "conv_fc_support.hpp"
+#include "kernel_path_support.hpp"
 
 using namespace vx_test;
 
 namespace {
-
-/// Sets or clears an environment variable for the scope of one run.
-void set_env(const char* name, const char* value) {
-    if (value) {
-        setenv(name, value, 1);
-    } else {
-        unsetenv(name);
-    }
-}
-
-/// The kernel the node ran last, from the newest "runs the ... kernel" log entry.
-std::string last_kernel(const test_context& context) {
-    const std::string mark = "runs the ";
-    for (auto it = context.log().rbegin(); it != context.log().rend(); ++it) {
-        const std::size_t at = it->message.find(mark);
-        if (at == std::string::npos) continue;
-        const std::size_t from = at + mark.size();
-        return it->message.substr(from, it->message.rfind(" kernel") - from);
-    }
-    return "";
-}
-
-struct path_result {
-    raw_t values;
-    std::string kernel;
-};
-
-/// Processes `graph` with the kernels selected by TESSERA_OPENVX_KERNELS / TESSERA_OPENVX_ISA.
-path_result run_path(test_context& context, vx_graph graph, vx_tensor out, const char* kernels,
-                     const char* isa) {
-    set_env("TESSERA_OPENVX_KERNELS", kernels);
-    set_env("TESSERA_OPENVX_ISA", isa);
-    process(graph);
-    set_env("TESSERA_OPENVX_KERNELS", nullptr);
-    set_env("TESSERA_OPENVX_ISA", nullptr);
-    return {read_tensor(out), last_kernel(context)};
-}
 
 /// Runs every path; checks each against the scalar kernels; returns the default path's kernel.
 std::string check_paths(test_context& context, vx_graph graph, vx_tensor out,
@@ -193,10 +157,6 @@ std::string conv_case_run(test_context& context, rng& r, const conv_case& k, vx_
     return kernel;
 }
 
-bool int16_kernel(const std::string& kernel) {
-    return kernel.find("int16 SIMD") == 0;
-}
-
 }  // namespace
 
 TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scalar kernel") {
@@ -225,9 +185,9 @@ TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scala
                                       bias_form, overflow, rounding, accumulator_bits, kind,
                                       "case " + std::to_string(cases));
                     ++cases;
-                    // Inside the domain the int16 kernel must be the one that ran.
+                    // Inside the domain (either rounding) the int16 kernel must be the one that
+                    // ran.
                     if (kind == data_kind::in_domain &&
-                        rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN &&
                         (accumulator_bits == 0 || accumulator_bits >= 32)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "case " << cases << ": " << kernel);
                     }
@@ -235,33 +195,31 @@ TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scala
                     if (int16_kernel(kernel)) ++int16_cases;
                 }
     CHECK(cases == 7 * 2 * 2 * 4);
-    CHECK(int16_cases >= 7 * 2 * 2);
+    CHECK(int16_cases >= 7 * 2 * 2 * 2);
 }
 
 TEST_CASE("kernel paths: convolution with horizontal stride, many channels and wide rows") {
+    // Horizontal skips 2 and 3 run the int16 kernels on phase-split rows (both roundings).
     test_context context;
     rng r(2202);
     int int16_cases = 0;
-    for (int i = 0; i < 12; ++i) {
-        const conv_case k{3, 3, 1, 1};
-        const vx_size skip_x = i % 3 == 2 ? 2 : 1;
+    for (int i = 0; i < 18; ++i) {
+        const conv_case k = i % 2 ? conv_case{3, 3, 1, 1} : conv_case{4, 5, 2, 1};
+        const vx_size skip_x = vx_size{1} + static_cast<vx_size>(i % 3);
         const auto ifm = static_cast<vx_size>(r.uniform(10, 40));
         const auto ofm = static_cast<vx_size>(r.uniform(5, 19));
         const auto out_w = static_cast<vx_size>(r.uniform(60, 140));
         const std::string kernel =
-            conv_case_run(context, r, k, out_w, 3, skip_x, 1, false, ifm, ofm, 1, i % 3,
+            conv_case_run(context, r, k, out_w, 3, skip_x, 1 + static_cast<vx_size>(i % 4 == 1),
+                          i % 5 == 4, ifm, ofm, 1 + static_cast<vx_size>(i % 7 == 3), i % 3,
                           i % 2 ? VX_CONVERT_POLICY_SATURATE : VX_CONVERT_POLICY_WRAP,
-                          VX_ROUND_POLICY_TO_NEAREST_EVEN, 32,
-                          i % 4 == 3 ? data_kind::full_range_input : data_kind::in_domain,
+                          i % 4 < 2 ? VX_ROUND_POLICY_TO_NEAREST_EVEN : VX_ROUND_POLICY_TO_ZERO, 32,
+                          i % 4 == 3 ? data_kind::full_range_input : data_kind::mixed_ties,
                           "wide " + std::to_string(i));
-        if (skip_x == 1) {
-            CHECK_MESSAGE(int16_kernel(kernel), "wide " << i << ": " << kernel);
-        } else {
-            CHECK(!int16_kernel(kernel));
-        }
         if (int16_kernel(kernel)) ++int16_cases;
+        CHECK_MESSAGE(int16_kernel(kernel), "wide " << i << ": " << kernel);
     }
-    CHECK(int16_cases == 8);
+    CHECK(int16_cases == 18);
 }
 
 TEST_CASE("kernel paths: convolution tie counting at its edges (taps, tails, blocks, skips)") {
@@ -398,7 +356,7 @@ TEST_CASE("kernel paths: fixed-point positions other than Q7.8") {
                 check_paths(context, graph, out,
                             "positions " + std::to_string(pos[0]) + "," + std::to_string(pos[1]) +
                                 "," + std::to_string(pos[2]));
-            if (rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN && shift >= 1 && shift <= 15) {
+            if (shift >= 1 && shift <= 15) {
                 CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
             }
             if (shift < 1 || shift > 15) CHECK(!int16_kernel(kernel));
@@ -471,7 +429,6 @@ TEST_CASE("kernel paths: fully connected grid, every path bit-identical to the s
                                         std::to_string(inner) + " ofm " + std::to_string(ofm) +
                                         " acc " + std::to_string(accumulator_bits));
                     if (kind == data_kind::in_domain &&
-                        rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN &&
                         (accumulator_bits == 0 || accumulator_bits == 32)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "fc case " << cases << ": " << kernel);
                     }
@@ -486,7 +443,7 @@ TEST_CASE("kernel paths: fully connected grid, every path bit-identical to the s
                     vxReleaseTensor(&out);
                 }
     CHECK(cases == 8 * 2 * 2 * 4);
-    CHECK(int16_cases >= 8 * 2 * 2);
+    CHECK(int16_cases >= 8 * 2 * 2 * 2);
 }
 
 TEST_CASE("kernel paths: weights changed between runs are packed again") {
@@ -555,4 +512,73 @@ TEST_CASE("kernel paths: weights written by a node of the graph are packed on ev
     vxReleaseNode(&fc);
     vxReleaseGraph(&graph);
     for (vx_tensor* t : {&in, &w_a, &w_b, &w, &out}) vxReleaseTensor(t);
+}
+
+TEST_CASE("kernel paths: every int16 input times the corner weights, both roundings") {
+    // One product per output (a fully connected layer of inner size 1 over a batch of every
+    // int16 value), weights at the corners of the int16 path's domain (0, +-1, +-2^(shift-1),
+    // +-(2^shift - 1), odd multiples of powers of two): every rounding tie, every sign and the
+    // largest products, each rounded by the int16 kernel and by the scalar kernel.
+    test_context context;
+    for (const int shift : {8, 1, 15}) {
+        const int in_pos = shift <= 8 ? shift : 8, w_pos = shift <= 8 ? 8 : shift;
+        const std::int64_t top = (std::int64_t{1} << shift) - 1;
+        raw_t weights;
+        for (const std::int64_t v : {std::int64_t{0}, std::int64_t{1}, top, (top + 1) / 2,
+                                     std::int64_t{3}, std::int64_t{6}, std::int64_t{12}})
+            if (v <= top && (v != 0 || weights.empty())) {
+                weights.push_back(v);
+                if (v != 0) weights.push_back(-v);
+            }
+        for (std::int64_t odd = 5; odd <= top; odd = odd * 3 + 2)
+            weights.push_back(odd % 4 == 1 ? -odd : odd);
+        const vx_size ofm = weights.size();
+        raw_t xv(65536);
+        for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<std::int64_t>(i) - 32768;
+        vx_tensor in =
+            make_tensor(context, {1, 65536}, VX_TYPE_INT16, static_cast<vx_uint8>(in_pos));
+        vx_tensor w = make_tensor(context, {1, ofm}, VX_TYPE_INT16, static_cast<vx_uint8>(w_pos));
+        vx_tensor out = make_tensor(context, {ofm, 65536}, VX_TYPE_INT16, 8);
+        write_tensor(in, xv);
+        write_tensor(w, weights);
+        for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+            vx_graph graph = vxCreateGraph(context);
+            vx_node node = vxFullyConnectedLayer(
+                graph, in, w, nullptr, 0, 32, VX_CONVERT_POLICY_WRAP, rounding,
+                VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+            REQUIRE(node != nullptr);
+            const std::string kernel = check_paths(
+                context, graph, out,
+                "corners shift " + std::to_string(shift) + " rounding " + std::to_string(rounding));
+            CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
+            vxReleaseNode(&node);
+            vxReleaseGraph(&graph);
+        }
+        vxReleaseTensor(&in);
+        vxReleaseTensor(&w);
+        vxReleaseTensor(&out);
+    }
+}
+
+TEST_CASE(
+    "kernel paths: weights past the int16 domain with horizontal skips run the int32 kernel") {
+    // |w| >= 2^shift: rounded products leave int16 and each is narrowed with the overflow
+    // policy, which the int32-lane kernel does exactly, also on phase-split rows.
+    test_context context;
+    rng r(2208);
+    int cases = 0;
+    for (const vx_size skip_x : {vx_size{1}, vx_size{2}, vx_size{3}})
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+                const conv_case k = cases % 2 ? conv_case{3, 3, 1, 1} : conv_case{5, 2, 2, 0};
+                const auto out_w = static_cast<vx_size>(r.uniform(1, 40));
+                const std::string kernel = conv_case_run(
+                    context, r, k, out_w, 3, skip_x, 1 + static_cast<vx_size>(cases % 3 == 1),
+                    cases % 4 == 3, static_cast<vx_size>(r.uniform(1, 6)),
+                    static_cast<vx_size>(r.uniform(1, 5)), 1, cases % 3, overflow, rounding, 32,
+                    data_kind::large_weights, "large weights " + std::to_string(cases));
+                CHECK_MESSAGE(kernel == "int32 SIMD", "large weights " << cases << ": " << kernel);
+                ++cases;
+            }
+    CHECK(cases == 12);
 }

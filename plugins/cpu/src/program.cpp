@@ -2,17 +2,29 @@
 // building and running a compiled partition.
 #include "program.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <optional>
 
 #include <tessera/cpu/error.hpp>
 #include <tessera/reference/execute.hpp>
 
+#include "elementwise_chain.hpp"
 #include "ops/ops.hpp"
 #include "wide_dtypes.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
+
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 class reference_kernel_step final : public step {
   public:
@@ -79,12 +91,10 @@ void function_step::run(const buffers& b) {
 const router& op_routes() {
     static const router routes = [] {
         router r(backend_name);
-        for (auto state :
-             {&state_conv2d, &state_pooling, &state_activation, &state_binary, &state_batchnorm,
-              &state_fully_connected, &state_gemm, &state_softmax, &state_matmul,
-              &state_data_movement, &state_unary, &state_layer_norm, &state_reduce,
-              &state_reorder,
-              &state_custom})
+        for (auto state : {&state_conv2d, &state_pooling, &state_activation, &state_binary,
+                           &state_batchnorm, &state_fully_connected, &state_gemm, &state_softmax,
+                           &state_matmul, &state_data_movement, &state_unary, &state_layer_norm,
+                           &state_reduce, &state_reorder, &state_custom})
             state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
@@ -109,13 +119,28 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         }
         return *role;
     });
+    std::vector<bool> taken(p.nodes.size());
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) taken[i] = chains[i].head >= 0;
+    // Element-wise runs outside the convolution chains, by first node; their other nodes skipped.
+    std::vector<const elementwise_chain*> pass_at(p.nodes.size());
+    const std::vector<elementwise_chain> passes = plan_elementwise_chains(p, taken);
+    for (const auto& pass : passes) {
+        for (std::size_t k = 0; k < pass.nodes.size(); ++k)
+            taken[static_cast<std::size_t>(pass.first) + k] = true;
+        pass_at[static_cast<std::size_t>(pass.first)] = &pass;
+    }
     int fused = 0, emulated = 0;
     for (std::size_t i = 0; i < p.nodes.size(); ++i) {
         const sdk::node& n = p.nodes[i];
         const fusion_chain& chain = chains[i];
+        const std::size_t before = steps_.size();
         try {
             const node_view v(p, n);
-            if (wide_dtype_route(n.op, v.in, v.out)) {
+            if (pass_at[i]) {
+                steps_.push_back(elementwise_chain_step(*pass_at[i]));
+            } else if (chain.head < 0 && taken[i]) {
+                ++fused;  // runs inside its element-wise pass
+            } else if (wide_dtype_route(n.op, v.in, v.out)) {
                 steps_.push_back(reference_step(v));
                 ++emulated;
             } else if (chain.head < 0) {
@@ -129,7 +154,11 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         } catch (const runtime::Error& e) {
             throw error(status::backend_failure, e.what(), {backend_name, n.name, ""});
         }
+        if (steps_.size() > before) labels_.push_back(n.name + " [" + n.op.describe() + "]");
     }
+    profiling_ = std::getenv("TESSERA_CPU_PROFILE") != nullptr;
+    step_seconds_.assign(steps_.size(), 0.0);
+    step_cpu_seconds_.assign(steps_.size(), 0.0);
     stats_.nodes = static_cast<int>(p.nodes.size());
     stats_.steps = static_cast<int>(steps_.size());
     stats_.fused_nodes = fused;
@@ -147,10 +176,43 @@ void program::execute(const buffers& b) {
         if (!buffer || !buffer->host_data())
             throw error(status::invalid_argument, "a buffer is missing", {backend_name, "", ""});
     try {
-        for (auto& s : steps_) s->run(b);
+        if (!profiling_) {
+            for (auto& s : steps_) s->run(b);
+            return;
+        }
+        for (std::size_t i = 0; i < steps_.size(); ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const double c0 = thread_cpu_seconds();
+            steps_[i]->run(b);
+            step_seconds_[i] +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            step_cpu_seconds_[i] += thread_cpu_seconds() - c0;
+        }
+        ++runs_;
     } catch (const runtime::Error& e) {
         throw error(status::backend_failure, e.what(), {backend_name, "", ""});
     }
+}
+
+program::~program() {
+    if (!profiling_ || runs_ == 0) return;
+    std::vector<std::size_t> order(steps_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return step_seconds_[a] > step_seconds_[b]; });
+    double total = 0, cpu = 0;
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        total += step_seconds_[i];
+        cpu += step_cpu_seconds_[i];
+    }
+    std::fprintf(stderr,
+                 "cpu profile: %zu steps, %.3f ms per run, %.3f ms CPU time of the calling thread "
+                 "(%d runs)\n",
+                 steps_.size(), total * 1e3 / runs_, cpu * 1e3 / runs_, runs_);
+    for (std::size_t i : order)
+        std::fprintf(stderr, "  %8.3f ms  %5.1f%%  cpu %8.3f ms  %s\n",
+                     step_seconds_[i] * 1e3 / runs_, 100.0 * step_seconds_[i] / total,
+                     step_cpu_seconds_[i] * 1e3 / runs_, labels_[i].c_str());
 }
 
 }  // namespace tessera::plugins::cpu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <tessera/cpu/context.hpp>
@@ -113,9 +114,17 @@ class program final : public sdk::executable {
     /// Nodes, steps, nodes fused into a chain's step and nodes on the reference kernels,
     /// counted when the partition was compiled (the SDK counts the reorder nodes).
     compile_stats stats() const override { return stats_; }
+    /// With TESSERA_CPU_PROFILE set, prints each step's mean time (wall clock, and CPU time of
+    /// the thread running the partition) to stderr, slowest first.
+    ~program() override;
 
   private:
     compile_stats stats_;
+    std::vector<std::string> labels_;       // per step: its first node's name and op
+    std::vector<double> step_seconds_;      // per step, summed over runs (profiling only)
+    std::vector<double> step_cpu_seconds_;  // the same, CPU time of the thread running it
+    int runs_ = 0;
+    bool profiling_ = false;
     std::size_t tensor_count_;
     std::shared_ptr<runtime::MemoryManager> memory_;
     std::vector<std::unique_ptr<step>> steps_;

@@ -1,8 +1,9 @@
 // tessera/onnx/onnx.hpp: the ONNX importer's public interface. load() turns an ONNX model (ai.onnx
-// domain, opsets 7 to 17) into a static tessera::graph: inputs and outputs keep the model's names,
-// initializers become constants, dynamic dims are fixed from load_options::input_shapes, and
-// subgraphs computing shapes or constants are folded at load. This header does not include
-// protobuf; the implementation lives in the tessera_onnx library (CMake target tessera::onnx).
+// domain, opsets 1 to 17, each op read with its semantics at the model's opset) into a static
+// tessera::graph: inputs and outputs keep the model's names, initializers become constants,
+// dynamic dims are fixed from load_options::input_shapes, and subgraphs computing shapes or
+// constants are folded at load. This header does not include protobuf; the implementation lives
+// in the tessera_onnx library (CMake target tessera::onnx).
 #pragma once
 
 #include <cstdint>

@@ -21,7 +21,7 @@ void state_gemm(router& r);             // gemm
 void state_softmax(router& r);          // softmax, log-softmax
 void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
-void state_unary(router& r);            // unary (erf)
+void state_unary(router& r);            // unary (erf, sqrt, rsqrt, neg, abs, reciprocal)
 void state_layer_norm(router& r);       // layer_norm (axes form)
 void state_reduce(router& r);           // reduce (sum, mean)
 void state_reorder(router& r);          // reorder

@@ -1,0 +1,349 @@
+// lowering_test.cpp: ONNX ops the importer lowers at load into other Tessera ops with constants
+// computed from the static shapes, each checked against hand-computed values.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+
+#include <tessera/onnx/onnx.hpp>
+#include <tessera/tessera.hpp>
+
+#include "model_builder.hpp"
+#include "test_values.hpp"
+
+using namespace tessera;
+using namespace tessera::onnx::testing;
+namespace tx = tessera::onnx;
+
+namespace {
+
+/// Loads `m`, runs it on the reference backend with input "x" and returns output `out`.
+tensor run_x(const model_builder& m, const tensor& x, const std::string& out = "y") {
+    return tx::load(m.bytes()).compile("reference").run({{"x", x}}).at(out);
+}
+
+/// A scalar bool initializer.
+void bool_initializer(model_builder& m, const std::string& name, bool v) {
+    auto* t = m.model().mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(9);
+    t->add_int32_data(v ? 1 : 0);
+}
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-5));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("LayerNormalization computes its Mean and InvStdDev outputs") {
+    model_builder m(17);
+    m.input("x", {2, 3})
+        .initializer("scale", {3}, {1, 1, 1})
+        .output("y")
+        .output("mean")
+        .output("inv");
+    model_builder::attr_float(
+        m.node("LayerNormalization", {"x", "scale"}, {"y", "mean", "inv"}, "ln"), "epsilon", 0.25f);
+    auto out = tx::load(m.bytes())
+                   .compile("reference")
+                   .run({{"x", filled(shape{2, 3}, {1, 2, 3, 0, 0, 6})}});
+    CHECK(out.at("mean").dims() == shape{2, 1});
+    CHECK(out.at("inv").dims() == shape{2, 1});
+    // Row 1: mean 2, variance 2/3; row 2: mean 2, variance (4 + 4 + 16) / 3 = 8.
+    check_close(floats_of(out.at("mean")), {2, 2});
+    const float inv0 = 1.0f / std::sqrt(2.0f / 3 + 0.25f), inv1 = 1.0f / std::sqrt(8.25f);
+    check_close(floats_of(out.at("inv")), {inv0, inv1});
+    check_close(floats_of(out.at("y")), {-inv0, 0, inv0, -2 * inv1, -2 * inv1, 4 * inv1});
+}
+
+TEST_CASE("Trilu keeps the upper or lower triangle from diagonal k") {
+    for (const bool upper : {true, false}) {
+        CAPTURE(upper);
+        model_builder m(14);
+        m.input("x", {3, 4}, 6).int64_initializer("k", {}, {upper ? 1 : -1}).output("y");
+        model_builder::attr_int(m.node("Trilu", {"x", "k"}, {"y"}, "trilu"), "upper", upper);
+        std::vector<float> x(12);
+        for (int i = 0; i < 12; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i + 1);
+        const tensor y = run_x(m, filled(shape{3, 4}, x, dtype::i32));
+        CHECK(y.type() == dtype::i32);
+        // upper, k = 1: j - i >= 1; lower, k = -1: j - i <= -1.
+        const std::vector<float> want =
+            upper ? std::vector<float>{0, 2, 3, 4, 0, 0, 7, 8, 0, 0, 0, 12}
+                  : std::vector<float>{0, 0, 0, 0, 5, 0, 0, 0, 9, 10, 0, 0};
+        CHECK(floats_of(y) == want);
+    }
+}
+
+TEST_CASE("Hardmax marks the first maximum along the axis") {
+    model_builder m(13);
+    m.input("x", {2, 3}).output("y");
+    model_builder::attr_int(m.node("Hardmax", {"x"}, {"y"}, "hardmax"), "axis", 0);
+    const tensor y = run_x(m, filled(shape{2, 3}, {1, 5, 2, 3, 5, -1}));
+    CHECK(floats_of(y) == std::vector<float>{0, 1, 1, 1, 0, 0});
+
+    model_builder old(11);  // opset 11: [outer, inner] split at axis 1, first of tied maxima
+    old.input("x", {2, 3}).output("y");
+    old.node("Hardmax", {"x"}, {"y"}, "hardmax");
+    CHECK(floats_of(run_x(old, filled(shape{2, 3}, {4, 4, 1, 0, 2, 3}))) ==
+          std::vector<float>{1, 0, 0, 0, 0, 1});
+}
+
+TEST_CASE("Mod: Python-style integer remainders, C fmod for floats") {
+    model_builder m(13);
+    m.input("x", {5}, 6).int32_initializer("d", {5}, {3, -3, 5, -3, 4}).output("y");
+    m.node("Mod", {"x", "d"}, {"y"}, "mod");
+    CHECK(floats_of(run_x(m, filled(shape{5}, {-4, 4, 5, -7, 7}, dtype::i32))) ==
+          std::vector<float>{2, -2, 0, -1, 3});
+
+    model_builder f(13);
+    f.input("x", {4}).initializer("d", {4}, {2, -2, 0.75f, 3}).output("y");
+    model_builder::attr_int(f.node("Mod", {"x", "d"}, {"y"}, "mod"), "fmod", 1);
+    check_close(floats_of(run_x(f, filled(shape{4}, {-4.5f, 7.5f, 2.0f, -6}))),
+                {-0.5f, 1.5f, 0.5f, 0});
+
+    model_builder bad(13);
+    bad.input("x", {4}).initializer("d", {4}, {2, -2, 1, 3}).output("y");
+    bad.node("Mod", {"x", "d"}, {"y"}, "mod");
+    CHECK(import_failure(bad).find("mod (Mod): fmod = 0 with floating inputs") == 0);
+}
+
+TEST_CASE("CastLike casts to the dtype of its second input") {
+    model_builder m(15);
+    m.input("x", {3}).int32_initializer("like", {1}, {0}).output("y");
+    m.node("CastLike", {"x", "like"}, {"y"}, "cast_like");
+    const tensor y = run_x(m, filled(shape{3}, {1.9f, -2.5f, 3}));
+    CHECK(y.type() == dtype::i32);
+    CHECK(floats_of(y) == std::vector<float>{1, -2, 3});
+}
+
+TEST_CASE("Shrink, MeanVarianceNormalization and SpaceToDepth") {
+    model_builder s(9);
+    s.input("x", {5}).output("y");
+    auto& shrink = s.node("Shrink", {"x"}, {"y"}, "shrink");
+    model_builder::attr_float(shrink, "lambd", 1.5f);
+    model_builder::attr_float(shrink, "bias", 0.5f);
+    CHECK(floats_of(run_x(s, filled(shape{5}, {-2, -1, 0, 1, 2}))) ==
+          std::vector<float>{-1.5f, 0, 0, 0, 1.5f});
+
+    model_builder mvn(13);
+    mvn.input("x", {1, 2, 1, 2}).output("y");
+    mvn.node("MeanVarianceNormalization", {"x"}, {"y"}, "mvn");
+    // Per channel over N, H, W: channel 0 {1, 3} -> mean 2, std 1; channel 1 {4, 4} -> std 0.
+    check_close(floats_of(run_x(mvn, filled(shape{1, 2, 1, 2}, {1, 3, 4, 4}))), {-1, 1, 0, 0});
+
+    model_builder d(13);
+    d.input("x", {1, 2, 2, 2}).output("y");
+    model_builder::attr_int(d.node("SpaceToDepth", {"x"}, {"y"}, "s2d"), "blocksize", 2);
+    const tensor y = run_x(d, filled(shape{1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}));
+    REQUIRE(y.dims() == shape{1, 8, 1, 1});
+    // Output channel (bh * 2 + bw) * C + c holds x[c, bh, bw].
+    CHECK(floats_of(y) == std::vector<float>{0, 4, 1, 5, 2, 6, 3, 7});
+}
+
+TEST_CASE("EyeLike folds to a constant and OneHot compares indices with a ramp") {
+    model_builder e(9);
+    e.input("x", {2, 3}, 6).output("y");
+    auto& eye = e.node("EyeLike", {"x"}, {"y"}, "eye");
+    model_builder::attr_int(eye, "k", 1);
+    model_builder::attr_int(eye, "dtype", 1);
+    // Only x's dims matter: the output is folded and the graph needs no input.
+    const tensor y = tx::load(e.bytes()).compile("reference").run({}).at("y");
+    CHECK(y.type() == dtype::f32);
+    CHECK(floats_of(y) == std::vector<float>{0, 1, 0, 0, 0, 1});
+
+    model_builder o(11);
+    o.input("x", {3}).initializer("depth", {}, {3}).initializer("values", {2}, {-1, 5}).output("y");
+    model_builder::attr_int(o.node("OneHot", {"x", "depth", "values"}, {"y"}, "onehot"), "axis", 0);
+    // Indices 1, -1 (= 2) and 2.7 (truncated to 2) along a new leading axis of depth 3.
+    const tensor h = run_x(o, filled(shape{3}, {1, -1, 2.7f}));
+    REQUIRE(h.dims() == shape{3, 3});
+    CHECK(floats_of(h) == std::vector<float>{-1, -1, -1, 5, -1, -1, -1, 5, 5});
+}
+
+TEST_CASE("Resize: nearest modes gather, cubic and fractional linear resizes multiply") {
+    const auto nearest = [](const std::string& mode) {
+        model_builder m(13);
+        m.input("x", {1, 1, 1, 3}).initializer("scales", {4}, {1, 1, 1, 2}).output("y");
+        auto& r = m.node("Resize", {"x", "", "scales"}, {"y"}, "resize");
+        model_builder::attr_string(r, "coordinate_transformation_mode", "asymmetric");
+        model_builder::attr_string(r, "nearest_mode", mode);
+        return floats_of(run_x(m, filled(shape{1, 1, 1, 3}, {10, 20, 30})));
+    };
+    // Source coordinates x / 2: 0, 0.5, 1, 1.5, 2, 2.5 (clamped to 2).
+    CHECK(nearest("round_prefer_floor") == std::vector<float>{10, 10, 20, 20, 30, 30});
+    CHECK(nearest("round_prefer_ceil") == std::vector<float>{10, 20, 20, 30, 30, 30});
+
+    model_builder c(13);
+    c.input("x", {1, 1, 1, 4}).initializer("scales", {4}, {1, 1, 1, 2}).output("y");
+    model_builder::attr_string(c.node("Resize", {"x", "", "scales"}, {"y"}, "resize"), "mode",
+                               "cubic");
+    const auto y = floats_of(run_x(c, filled(shape{1, 1, 1, 4}, {0, 1, 2, 3})));
+    REQUIRE(y.size() == 8);
+    // half_pixel, A = -0.75: output 3 sits at 1.25, taps 0..3 weigh W(1.25) = -0.10546875,
+    // W(0.25) = 0.87890625, W(0.75) = 0.26171875, W(1.75) = -0.03515625; output 4 at 1.75 mirrors
+    // them. Output 0 sits at -0.25: taps -2..1 clamp to 0, 0, 0, 1 and only W(1.25) meets the 1.
+    CHECK(y[3] == doctest::Approx(0.87890625 + 2 * 0.26171875 - 3 * 0.03515625));
+    CHECK(y[4] == doctest::Approx(0.26171875 + 2 * 0.87890625 - 3 * 0.10546875));
+    CHECK(y[0] == doctest::Approx(-0.10546875));
+
+    model_builder l(13);
+    l.input("x", {1, 1, 1, 4}).initializer("scales", {4}, {1, 1, 1, 0.6f}).output("y");
+    model_builder::attr_string(l.node("Resize", {"x", "", "scales"}, {"y"}, "resize"), "mode",
+                               "linear");
+    // floor(4 * 0.6) = 2 outputs at (x + 0.5) / 0.6 - 0.5: 1/3 and 2.
+    check_close(floats_of(run_x(l, filled(shape{1, 1, 1, 4}, {0, 1, 2, 3}))), {1.0f / 3, 2});
+
+    model_builder u(1);  // Upsample-1: height_scale, width_scale; nearest floors
+    u.input("x", {1, 1, 1, 2}).output("y");
+    auto& up = u.node("Upsample", {"x"}, {"y"}, "upsample");
+    model_builder::attr_float(up, "height_scale", 2.0f);
+    model_builder::attr_float(up, "width_scale", 3.0f);
+    const tensor uy = run_x(u, filled(shape{1, 1, 1, 2}, {1, 2}));
+    REQUIRE(uy.dims() == shape{1, 1, 2, 6});
+    CHECK(floats_of(uy) == std::vector<float>{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2});
+}
+
+TEST_CASE("integer Clip, Dropout's all-true mask and training-mode BatchNormalization") {
+    model_builder c(13);
+    c.input("x", {4}, 6).int32_initializer("lo", {}, {-2}).int32_initializer("hi", {}, {3});
+    c.output("y");
+    c.node("Clip", {"x", "lo", "hi"}, {"y"}, "clip");
+    const tensor y = run_x(c, filled(shape{4}, {-5, -1, 2, 100}, dtype::i32));
+    CHECK(y.type() == dtype::i32);
+    CHECK(floats_of(y) == std::vector<float>{-2, -1, 2, 3});
+
+    model_builder d(13);  // training_mode with ratio 0 drops nothing: identity, mask all true
+    d.input("x", {3}).initializer("ratio", {}, {0.0f}).output("y").output("mask");
+    bool_initializer(d, "training", true);
+    d.node("Dropout", {"x", "ratio", "training"}, {"y", "mask"}, "dropout");
+    const auto out =
+        tx::load(d.bytes()).compile("reference").run({{"x", filled(shape{3}, {1, 2, 3})}});
+    CHECK(floats_of(out.at("y")) == std::vector<float>{1, 2, 3});
+    const tensor mask = out.at("mask").clone();
+    REQUIRE(mask.type() == dtype::boolean);
+    for (std::int64_t i = 0; i < 3; ++i) CHECK(mask.data_as<std::uint8_t>()[i] == 1);
+
+    model_builder random(13);  // a non-zero ratio in training mode is random: refused
+    random.input("x", {3}).initializer("ratio", {}, {0.5f}).output("y");
+    bool_initializer(random, "training", true);
+    random.node("Dropout", {"x", "ratio", "training"}, {"y"}, "dropout");
+    CHECK(import_failure(random).find("dropout (Dropout): training_mode = true with ratio") == 0);
+
+    model_builder bn(15);
+    bn.input("x", {2, 2, 1, 1})
+        .initializer("scale", {2}, {1, 1})
+        .initializer("bias", {2}, {0, 0})
+        .initializer("mean", {2}, {0, 0})
+        .initializer("var", {2}, {1, 1})
+        .output("y")
+        .output("running_mean")
+        .output("running_var");
+    auto& node = bn.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"},
+                         {"y", "running_mean", "running_var"}, "bn");
+    model_builder::attr_int(node, "training_mode", 1);
+    model_builder::attr_float(node, "epsilon", 0.0f);
+    const auto r = tx::load(bn.bytes())
+                       .compile("reference")
+                       .run({{"x", filled(shape{2, 2, 1, 1}, {1, 10, 3, 30})}});
+    // Batch means {2, 20}, variances {1, 100}; running = 0.9 * input + 0.1 * batch.
+    check_close(floats_of(r.at("y")), {-1, -1, 1, 1});
+    check_close(floats_of(r.at("running_mean")), {0.2f, 2.0f});
+    check_close(floats_of(r.at("running_var")), {1.0f, 10.9f});
+}
+
+TEST_CASE("Einsum: transposes, diagonals, sums and batched products") {
+    const auto einsum = [](const std::string& equation, const std::vector<shape>& dims,
+                           const std::vector<std::vector<float>>& values) {
+        model_builder m(12);
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            names.push_back("x" + std::to_string(i));
+            m.input(names.back(), std::vector<std::int64_t>(dims[i].begin(), dims[i].end()));
+        }
+        m.output("y");
+        model_builder::attr_string(m.node("Einsum", names, {"y"}, "einsum"), "equation", equation);
+        std::map<std::string, tensor> feeds;
+        for (std::size_t i = 0; i < dims.size(); ++i) feeds[names[i]] = filled(dims[i], values[i]);
+        return tx::load(m.bytes()).compile("reference").run(feeds).at("y").clone();
+    };
+    const std::vector<float> m23 = {1, 2, 3, 4, 5, 6};  // [[1, 2, 3], [4, 5, 6]]
+    const tensor t = einsum("ij->ji", {shape{2, 3}}, {m23});
+    CHECK(t.dims() == shape{3, 2});
+    CHECK(floats_of(t) == std::vector<float>{1, 4, 2, 5, 3, 6});
+    CHECK(floats_of(einsum("ij->i", {shape{2, 3}}, {m23})) == std::vector<float>{6, 15});
+    CHECK(floats_of(einsum("i,i", {shape{3}, shape{3}}, {{1, 2, 3}, {4, 5, 6}})) ==
+          std::vector<float>{32});
+    // ...ii->...i: the diagonal of each [2, 2] matrix of a [2, 2, 2] batch.
+    CHECK(floats_of(einsum("...ii->...i", {shape{2, 2, 2}}, {{1, 2, 3, 4, 5, 6, 7, 8}})) ==
+          std::vector<float>{1, 4, 5, 8});
+    // bij,bjk->bik: batch 0 is [1 2] x [[1], [1]] = 3; batch 1 is [3 4] x [[2], [-1]] = 2.
+    CHECK(floats_of(einsum("bij,bjk->bik", {shape{2, 1, 2}, shape{2, 2, 1}},
+                           {{1, 2, 3, 4}, {1, 1, 2, -1}})) == std::vector<float>{3, 2});
+    // Attention scores bhid,bhjd->bhij: q rows (1, 0) and (0, 1) against k rows (2, 3), (4, 5).
+    const tensor s = einsum("bhid,bhjd->bhij", {shape{1, 1, 2, 2}, shape{1, 1, 2, 2}},
+                            {{1, 0, 0, 1}, {2, 3, 4, 5}});
+    CHECK(s.dims() == shape{1, 1, 2, 2});
+    CHECK(floats_of(s) == std::vector<float>{2, 4, 3, 5});
+}
+
+TEST_CASE("window functions fold to constants; Compress gathers the kept slices") {
+    const auto window = [](const std::string& op, bool periodic) {
+        model_builder m(17);
+        m.int32_initializer("size", {}, {4}).output("y");
+        model_builder::attr_int(m.node(op, {"size"}, {"y"}, "window"), "periodic", periodic);
+        return floats_of(tx::load(m.bytes()).compile("reference").run({}).at("y"));
+    };
+    // N = 4 (periodic) or 3: Hann 0.5 - 0.5 cos(2 pi n / N); Blackman adds 0.08 cos(4 pi n / N).
+    check_close(window("HannWindow", true), {0, 0.5f, 1, 0.5f});
+    check_close(window("HannWindow", false), {0, 0.75f, 0.75f, 0});
+    check_close(window("BlackmanWindow", true), {0, 0.34f, 1, 0.34f});
+    const float a = 25.0f / 46;
+    check_close(window("HammingWindow", true), {a - (1 - a), a, 1, a});
+
+    model_builder c(11);
+    c.input("x", {3, 2}).output("rows").output("flat");
+    small_int_initializer(c, "keep_rows", {3}, 9, {0, 1, 1});
+    small_int_initializer(c, "keep_flat", {4}, 9, {1, 0, 0, 1});
+    model_builder::attr_int(c.node("Compress", {"x", "keep_rows"}, {"rows"}, "rows"), "axis", 0);
+    c.node("Compress", {"x", "keep_flat"}, {"flat"}, "flat");
+    const auto out = tx::load(c.bytes())
+                         .compile("reference")
+                         .run({{"x", filled(shape{3, 2}, {1, 2, 3, 4, 5, 6})}});
+    CHECK(out.at("rows").dims() == shape{2, 2});
+    CHECK(floats_of(out.at("rows")) == std::vector<float>{3, 4, 5, 6});
+    CHECK(floats_of(out.at("flat")) == std::vector<float>{1, 4});
+}
+
+TEST_CASE("QuantizeLinear rounds half to even and saturates; Dequantize and Dynamic invert it") {
+    model_builder q(13);
+    q.input("x", {6}).initializer("scale", {}, {2}).output("y");
+    small_int_initializer(q, "zero_point", {}, 2, {128});
+    q.node("QuantizeLinear", {"x", "scale", "zero_point"}, {"y"}, "quantize");
+    // x / 2 = -0.5, 0.2, 1.25, 2.5, 3.5, 150 -> -0, 0, 1, 2, 4, 150; + 128, saturated at 255.
+    const tensor y = run_x(q, filled(shape{6}, {-1, 0.4f, 2.5f, 5, 7, 300}));
+    REQUIRE(y.type() == dtype::u8);
+    CHECK(floats_of(y) == std::vector<float>{128, 128, 129, 130, 132, 255});
+
+    model_builder d(13);
+    d.initializer("scale", {}, {0.5f}).output("y");
+    small_int_initializer(d, "x", {3}, 2, {0, 128, 255});
+    small_int_initializer(d, "zero_point", {}, 2, {128});
+    d.node("DequantizeLinear", {"x", "scale", "zero_point"}, {"y"}, "dequantize");
+    CHECK(floats_of(tx::load(d.bytes()).compile("reference").run({}).at("y")) ==
+          std::vector<float>{-64, 0, 63.5f});
+
+    model_builder dq(11);
+    dq.input("x", {4}).output("y").output("scale").output("zero_point");
+    dq.node("DynamicQuantizeLinear", {"x"}, {"y", "scale", "zero_point"}, "dynamic");
+    // Range [-0.5, 2]: scale 2.5 / 255, zero point 0.5 / scale = 51.
+    const auto r =
+        tx::load(dq.bytes()).compile("reference").run({{"x", filled(shape{4}, {-0.5f, 0, 1, 2})}});
+    CHECK(floats_of(r.at("scale"))[0] == doctest::Approx(2.5 / 255));
+    CHECK(floats_of(r.at("zero_point")) == std::vector<float>{51});
+    CHECK(floats_of(r.at("y")) == std::vector<float>{0, 51, 153, 255});
+}

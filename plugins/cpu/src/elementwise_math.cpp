@@ -1,0 +1,60 @@
+// elementwise_math.cpp: the array loops of elementwise_math.hpp. The plugin is compiled for the
+// baseline ISA; on x86-64 these loops are also compiled for AVX2 and AVX-512 and the loader
+// picks the widest the CPU has (GCC/Clang function multi-versioning).
+#include "elementwise_math.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TESSERA_CPU_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define TESSERA_CPU_VECTOR_CLONES
+#endif
+
+namespace tessera::plugins::cpu {
+
+TESSERA_CPU_VECTOR_CLONES void apply_unary(unary_kind k, float epsilon, const float* src,
+                                           float* dst, std::int64_t count) {
+    const auto each = [&](auto f) {
+        for (std::int64_t i = 0; i < count; ++i) dst[i] = f(src[i]);
+    };
+    switch (k) {
+        case unary_kind::erf:
+            return each([](float x) { return fast_erf(x); });
+        case unary_kind::sqrt:
+            return each([](float x) { return std::sqrt(x); });
+        case unary_kind::rsqrt:
+            return each([epsilon](float x) { return 1.0f / std::sqrt(x + epsilon); });
+        case unary_kind::neg:
+            return each([](float x) { return -x; });
+        case unary_kind::abs:
+            return each([](float x) { return std::fabs(x); });
+        case unary_kind::reciprocal:
+            return each([](float x) { return 1.0f / x; });
+        default:
+            return each([](float) { return std::nanf(""); });  // never asked: see native_unary
+    }
+}
+
+TESSERA_CPU_VECTOR_CLONES void apply_binary(binary_kind k, array_operand a, array_operand b,
+                                            float* dst, std::int64_t count) {
+    const auto each = [&](auto f) {
+        if (a.uniform && b.uniform) {
+            const float v = f(a.data[0], b.data[0]);
+            for (std::int64_t i = 0; i < count; ++i) dst[i] = v;
+        } else if (b.uniform) {
+            const float y = b.data[0];
+            for (std::int64_t i = 0; i < count; ++i) dst[i] = f(a.data[i], y);
+        } else if (a.uniform) {
+            const float x = a.data[0];
+            for (std::int64_t i = 0; i < count; ++i) dst[i] = f(x, b.data[i]);
+        } else {
+            for (std::int64_t i = 0; i < count; ++i) dst[i] = f(a.data[i], b.data[i]);
+        }
+    };
+    if (k == binary_kind::pow && b.uniform && b.data[0] == 2.0f)
+        return each([](float x, float) { return x * x; });
+    with_binary_kind(k, each);
+}
+
+}  // namespace tessera::plugins::cpu
+
+#undef TESSERA_CPU_VECTOR_CLONES
