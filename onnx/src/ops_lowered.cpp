@@ -426,6 +426,7 @@ void register_lowered(mapper_table& t) {
     t["QuantizeLinear"] = map_quantize;
     t["DequantizeLinear"] = map_dequantize;
     t["DynamicQuantizeLinear"] = map_dynamic_quantize;
+    t["DFT"] = map_dft;
 }
 
 }  // namespace tessera::onnx::detail

@@ -347,3 +347,22 @@ TEST_CASE("QuantizeLinear rounds half to even and saturates; Dequantize and Dyna
     CHECK(floats_of(r.at("zero_point")) == std::vector<float>{51});
     CHECK(floats_of(r.at("y")) == std::vector<float>{0, 51, 153, 255});
 }
+
+TEST_CASE("DFT: forward of a shifted impulse, onesided, and the inverse back") {
+    const auto dft = [](const std::vector<float>& x, std::int64_t parts, bool inverse,
+                        bool onesided) {
+        model_builder m(17);
+        m.input("x", {1, 4, parts}).output("y");
+        auto& n = m.node("DFT", {"x"}, {"y"}, "dft");
+        model_builder::attr_int(n, "inverse", inverse);
+        model_builder::attr_int(n, "onesided", onesided);
+        return run_x(m, filled(shape{1, 4, parts}, x));
+    };
+    // x = delta[n - 1]: X[k] = exp(-2 pi i k / 4) = 1, -i, -1, i (pairs of real, imaginary).
+    const tensor y = dft({0, 1, 0, 0}, 1, false, false);
+    REQUIRE(y.dims() == shape{1, 4, 2});
+    check_close(floats_of(y), {1, 0, 0, -1, -1, 0, 0, 1});
+    check_close(floats_of(dft({0, 1, 0, 0}, 1, false, true)), {1, 0, 0, -1, -1, 0});
+    check_close(floats_of(dft({1, 0, 0, -1, -1, 0, 0, 1}, 2, true, false)),
+                {0, 0, 1, 0, 0, 0, 0, 0});
+}
