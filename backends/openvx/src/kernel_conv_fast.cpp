@@ -1,7 +1,8 @@
 // kernel_conv_fast.cpp: the int16 SIMD path (xsimd, the build's architecture) of the convolution
 // layer for the common case: Q-format int16 tensors, any skips, and an accumulator wide
 // enough that no partial sum can overflow (accumulator_bits 0 or >= 32 with fewer than 65535
-// products per output), where 32-bit lane sums equal the scalar kernel's bit for bit. Each lane
+// products per output) or the wrapping overflow policy (any accumulator_bits), where 32-bit lane
+// sums equal the scalar kernel's bit for bit. Each lane
 // computes one output position: product, rounding (to zero / nearest even), narrowing (wrap /
 // saturate) exactly as the scalar kernel does. This is the exact SIMD path for weights with
 // |w| >= 2^shift (a rounded product may leave int16 and is narrowed per product); output
@@ -56,9 +57,13 @@ bool run_convolution_fast(const _vx_node& node) {
     const tensor_span in(in_t), w(w_t), out(out_t);
     const vx_size kx_n = w.dim(0), ky_n = w.dim(1), ifm_n = w.dim(2), ofm_n = w.dim(3);
     const vx_size products = kx_n * ky_n * ifm_n;
-    const bool wide = c.accumulator_bits == 0 || c.accumulator_bits >= 32;
+    // Wrapping makes the output the sum modulo 2^16 whatever the accumulator (2^16 divides
+    // 2^accumulator_bits and 2^32), which int32 lanes wrapping modulo 2^32 keep.
+    const bool wrap = c.overflow_policy == VX_CONVERT_POLICY_WRAP;
+    const bool wide = wrap || c.accumulator_bits == 0 || c.accumulator_bits >= 32;
     const int shift = in.fixed_point_pos + w.fixed_point_pos - out.fixed_point_pos;
-    if (in.type != VX_TYPE_INT16 || c.skip_x < 1 || !wide || products >= 65535 || shift > 30) {
+    if (in.type != VX_TYPE_INT16 || c.skip_x < 1 || !wide || (products >= 65535 && !wrap) ||
+        shift > 30) {
         return false;
     }
     const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);

@@ -188,7 +188,8 @@ TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scala
                     // Inside the domain (either rounding) the int16 kernel must be the one that
                     // ran.
                     if (kind == data_kind::in_domain &&
-                        (accumulator_bits == 0 || accumulator_bits >= 32)) {
+                        (accumulator_bits == 0 || accumulator_bits >= 32 ||
+                         overflow == VX_CONVERT_POLICY_WRAP)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "case " << cases << ": " << kernel);
                     }
                     if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
@@ -429,7 +430,8 @@ TEST_CASE("kernel paths: fully connected grid, every path bit-identical to the s
                                         std::to_string(inner) + " ofm " + std::to_string(ofm) +
                                         " acc " + std::to_string(accumulator_bits));
                     if (kind == data_kind::in_domain &&
-                        (accumulator_bits == 0 || accumulator_bits == 32)) {
+                        (accumulator_bits == 0 || accumulator_bits == 32 ||
+                         overflow == VX_CONVERT_POLICY_WRAP)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "fc case " << cases << ": " << kernel);
                     }
                     if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
@@ -581,4 +583,38 @@ TEST_CASE(
                 ++cases;
             }
     CHECK(cases == 12);
+}
+
+TEST_CASE("kernel paths: narrow accumulators that overflow, wrapping and saturating") {
+    // Wrapping narrows modulo 2^bits after every addition and modulo 2^16 at the end, so the
+    // output is the sum modulo 2^16 for every accumulator width: the SIMD kernels run (int16
+    // inside the weights' domain, int32 lanes outside it). Saturating at a narrow accumulator
+    // depends on the order of the additions: the scalar kernel runs where the sums can leave it.
+    test_context context;
+    rng r(2209);
+    int cases = 0;
+    for (const vx_uint8 bits :
+         {vx_uint8{16}, vx_uint8{17}, vx_uint8{24}, vx_uint8{31}, vx_uint8{40}})
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (const data_kind kind : {data_kind::full_range_input, data_kind::large_weights}) {
+                const conv_case k{3, 3, 1, 1};
+                const std::string kernel = conv_case_run(
+                    context, r, k, static_cast<vx_size>(r.uniform(20, 70)), 3, 1, 1, false,
+                    static_cast<vx_size>(r.uniform(20, 40)), static_cast<vx_size>(r.uniform(1, 9)),
+                    1, cases % 3, overflow,
+                    cases % 4 < 2 ? VX_ROUND_POLICY_TO_NEAREST_EVEN : VX_ROUND_POLICY_TO_ZERO, bits,
+                    kind, "narrow accumulator " + std::to_string(cases));
+                // Saturating: SIMD only where the sums provably stay inside the accumulator,
+                // which 16 bits never are for these data (any kernel for wider ones).
+                std::string want;
+                if (overflow == VX_CONVERT_POLICY_WRAP) {
+                    want = kind == data_kind::large_weights ? "int32 SIMD" : "int16";
+                } else if (bits == 16) {
+                    want = "scalar";
+                }
+                CHECK_MESSAGE(kernel.find(want) == 0,
+                              "narrow accumulator " << cases << ": " << kernel);
+                ++cases;
+            }
+    CHECK(cases == 20);
 }
