@@ -134,8 +134,9 @@ void map_legacy_broadcast_check(const context& ctx);
 
 /// Cast of input 0 to `to` (Cast, CastLike; ops_shape.cpp).
 void map_cast_to(context& ctx, element_type to);
-/// DFT (ops_dft.cpp).
+/// DFT and STFT (ops_dft.cpp).
 void map_dft(context& ctx);
+void map_stft(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 

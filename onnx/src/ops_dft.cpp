@@ -1,6 +1,7 @@
-// ops_dft.cpp: ONNX DFT lowered at load onto matmuls with constant cosine and sine matrices of the
-// static signal length: the real and imaginary parts (input's last dim, 1 or 2) are products along
-// the signal axis, zero-padded or truncated to dft_length, onesided or full, forward or inverse.
+// ops_dft.cpp: ONNX DFT and STFT lowered at load onto matmuls with constant cosine and sine
+// matrices of the static signal length: the real and imaginary parts (input's last dim, 1 or 2)
+// are products along the signal axis, zero-padded or truncated to dft_length, onesided or full,
+// forward or inverse. STFT first gathers the frames (constant indices) and applies the window.
 #include <cmath>
 
 #include "context.hpp"
@@ -19,10 +20,10 @@ host_tensor dft_matrix(std::int64_t k_count, std::int64_t n_count, std::int64_t 
     return m;
 }
 
-}  // namespace
-
-void map_dft(context& ctx) {
-    const auto x = ctx.tensor_input(0);
+/// The DFT of x [batch, .., N (at axis), .., 1 or 2] along `axis` with n_fft points, written to
+/// ONNX output `out`.
+void emit_dft(context& ctx, graph::tensor_id x, int axis, std::int64_t n_fft, bool inverse,
+              bool onesided, const std::string& out) {
     const tensor_desc d = ctx.desc_of(x);
     if (d.type() != dtype::f32) ctx.unsupported("input dtype " + std::string(to_string(d.type())));
     const shape xd = d.dims();
@@ -30,20 +31,11 @@ void map_dft(context& ctx) {
     if (rank < 3) ctx.unsupported("input rank below 3 ([batch, signal.., 1 or 2])");
     const std::int64_t parts = xd[rank - 1];
     if (parts != 1 && parts != 2) ctx.unsupported("the last dim must be 1 (real) or 2 (complex)");
-    const int axis = normalize_axis(ctx.attr_int("axis", 1), rank, "axis");
     if (axis == 0 || axis == rank - 1) ctx.unsupported("axis must be a signal dim");
-    const bool inverse = ctx.attr_int("inverse", 0) != 0;
-    const bool onesided = ctx.attr_int("onesided", 0) != 0;
     if (onesided && (inverse || parts == 2))
         ctx.unsupported("onesided needs a real input and the forward transform");
+    if (n_fft < 1) ctx.unsupported("dft_length " + std::to_string(n_fft));
     const std::int64_t n = xd[axis];
-    std::int64_t n_fft = n;
-    if (ctx.has_input(1)) {
-        const auto& len = ctx.constant_input(1, "dft_length");
-        if (len.num_elements() != 1) ctx.unsupported("dft_length must hold one value");
-        n_fft = len.integer(0);
-        if (n_fft < 1) ctx.unsupported("dft_length " + std::to_string(n_fft));
-    }
     const std::int64_t k_count = onesided ? n_fft / 2 + 1 : n_fft;
     const double pi = std::acos(-1.0), scale = inverse ? 1.0 / static_cast<double>(n_fft) : 1.0;
     const double sign = inverse ? 1.0 : -1.0;  // exp(sign * 2 pi i k n / n_fft)
@@ -84,7 +76,62 @@ void map_dft(context& ctx) {
     out_dims.back() = 1;
     const shape part_dims(out_dims.begin(), out_dims.end());
     ctx.emit(op::concat(rank - 1), {ctx.reshape(real, part_dims), ctx.reshape(imag, part_dims)},
+             out);
+}
+
+}  // namespace
+
+void map_dft(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const int rank = ctx.desc_of(x).rank();
+    const int axis = normalize_axis(ctx.attr_int("axis", 1), rank, "axis");
+    std::int64_t n_fft = ctx.desc_of(x).dims()[axis];
+    if (ctx.has_input(1)) {
+        const auto& len = ctx.constant_input(1, "dft_length");
+        if (len.num_elements() != 1) ctx.unsupported("dft_length must hold one value");
+        n_fft = len.integer(0);
+    }
+    emit_dft(ctx, x, axis, n_fft, ctx.attr_int("inverse", 0) != 0, ctx.attr_int("onesided", 0) != 0,
              ctx.output_name(0));
+}
+
+/// STFT: frames of frame_length samples every frame_step (a gather of constant indices), times
+/// the window, then the DFT of each frame (onesided by default).
+void map_stft(context& ctx) {
+    const auto signal = ctx.tensor_input(0);
+    const shape sd = ctx.desc_of(signal).dims();
+    if (sd.rank() != 3) ctx.unsupported("signal must be [batch, length, 1 or 2]");
+    const auto scalar = [&](std::size_t i, const std::string& what) {
+        const auto& t = ctx.constant_input(i, what);
+        if (t.num_elements() != 1) ctx.unsupported(what + " must hold one value");
+        return t.integer(0);
+    };
+    const std::int64_t step = scalar(1, "frame_step");
+    std::int64_t length = 0;
+    if (ctx.has_input(3))
+        length = scalar(3, "frame_length");
+    else if (ctx.has_input(2))
+        length = ctx.input_dims(2).num_elements();
+    else
+        ctx.unsupported("neither window nor frame_length gives the frame length");
+    if (step < 1 || length < 1 || length > sd[1])
+        ctx.unsupported("frame_step " + std::to_string(step) + " and frame_length " +
+                        std::to_string(length) + " do not fit a signal of " +
+                        std::to_string(sd[1]));
+    const std::int64_t frames = (sd[1] - length) / step + 1;
+    host_tensor index = make_host(element_type::int32, {frames, length});
+    for (std::int64_t f = 0; f < frames; ++f)
+        for (std::int64_t n = 0; n < length; ++n) set_integer(index, f * length + n, f * step + n);
+    auto framed =
+        ctx.emit(op::gather(1), {signal, ctx.constant_tensor(index, ctx.node_label + "/frames")});
+    if (ctx.has_input(2)) {
+        const auto window = ctx.tensor_input(2);
+        if (ctx.desc_of(window).dims() != shape{length})
+            ctx.unsupported("window is not [frame_length]");
+        framed = ctx.emit(op::binary(binary_kind::mul),
+                          {framed, ctx.reshape(window, shape{1, 1, length, 1})});
+    }
+    emit_dft(ctx, framed, 2, length, false, ctx.attr_int("onesided", 1) != 0, ctx.output_name(0));
 }
 
 }  // namespace tessera::onnx::detail

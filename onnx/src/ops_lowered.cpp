@@ -427,6 +427,7 @@ void register_lowered(mapper_table& t) {
     t["DequantizeLinear"] = map_dequantize;
     t["DynamicQuantizeLinear"] = map_dynamic_quantize;
     t["DFT"] = map_dft;
+    t["STFT"] = map_stft;
 }
 
 }  // namespace tessera::onnx::detail

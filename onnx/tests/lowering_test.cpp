@@ -366,3 +366,16 @@ TEST_CASE("DFT: forward of a shifted impulse, onesided, and the inverse back") {
     check_close(floats_of(dft({1, 0, 0, -1, -1, 0, 0, 1}, 2, true, false)),
                 {0, 0, 1, 0, 0, 0, 0, 0});
 }
+
+TEST_CASE("STFT: windowed frames every frame_step, onesided DFT of each") {
+    model_builder m(17);
+    m.input("x", {1, 5, 1})
+        .int32_initializer("step", {}, {2})
+        .initializer("window", {2}, {1, 0.5f})
+        .output("y");
+    m.node("STFT", {"x", "step", "window"}, {"y"}, "stft");
+    // Frames (1, 2), (3, 4) windowed to (1, 1), (3, 2); 2-point DFT: (a + b, a - b), bins 0..1.
+    const tensor y = run_x(m, filled(shape{1, 5, 1}, {1, 2, 3, 4, 5}));
+    REQUIRE(y.dims() == shape{1, 2, 2, 2});
+    check_close(floats_of(y), {2, 0, 0, 0, 5, 0, 1, 0});
+}
