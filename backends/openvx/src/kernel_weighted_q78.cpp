@@ -444,15 +444,16 @@ const char* run_convolution_q78(const _vx_node& node) {
                                 table->narrow_row(s, b, saturate, count, dst);
                             } else if (activation != nullptr) {
                                 for (vx_size x = 0; x < count; ++x)
-                                    dst[x] = finish(s[x] + b, saturate, activation);
+                                    dst[x] = finish(std::int64_t{s[x]} + b, saturate, activation);
                             } else if (saturate) {  // the loops without a table vectorize
                                 for (vx_size x = 0; x < count; ++x)
                                     dst[x] = static_cast<std::int16_t>(
                                         std::clamp<std::int32_t>(s[x] + b, -32768, 32767));
                             } else {
                                 for (vx_size x = 0; x < count; ++x)
-                                    dst[x] = static_cast<std::int16_t>(
-                                        static_cast<std::uint16_t>(s[x] + b));
+                                    dst[x] = static_cast<std::int16_t>(static_cast<std::uint16_t>(
+                                        static_cast<std::uint32_t>(s[x]) +
+                                        static_cast<std::uint32_t>(b)));
                             }
                             continue;
                         }

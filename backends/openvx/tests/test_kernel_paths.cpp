@@ -618,3 +618,34 @@ TEST_CASE("kernel paths: narrow accumulators that overflow, wrapping and saturat
             }
     CHECK(cases == 20);
 }
+
+TEST_CASE("kernel paths: wrapping sums past the int32 range keep their value modulo 2^16") {
+    // 70000 products of up to 32767 * 255 / 256 each: the exact sums leave int32, the scalar
+    // kernel's 64-bit accumulator keeps them; the SIMD sums wrap modulo 2^32, which keeps the
+    // output (the sum modulo 2^16).
+    test_context context;
+    rng r(2210);
+    const vx_size inner = 70000, ofm = 3;
+    raw_t xv(inner), wv(inner * ofm);
+    for (auto& v : xv) v = r.uniform(32000, 32767);
+    for (auto& v : wv) v = r.uniform(250, 255);
+    vx_tensor in = make_tensor(context, {inner}, VX_TYPE_INT16, 8);
+    vx_tensor w = make_tensor(context, {inner, ofm}, VX_TYPE_INT16, 8);
+    vx_tensor out = make_tensor(context, {ofm}, VX_TYPE_INT16, 8);
+    write_tensor(in, xv);
+    write_tensor(w, wv);
+    for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+        vx_graph graph = vxCreateGraph(context);
+        vx_node node =
+            vxFullyConnectedLayer(graph, in, w, nullptr, 0, 0, VX_CONVERT_POLICY_WRAP, rounding,
+                                  VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+        REQUIRE(node != nullptr);
+        const std::string kernel = check_paths(context, graph, out, "sums past int32");
+        CHECK_MESSAGE(int16_kernel(kernel), kernel);
+        vxReleaseNode(&node);
+        vxReleaseGraph(&graph);
+    }
+    vxReleaseTensor(&in);
+    vxReleaseTensor(&w);
+    vxReleaseTensor(&out);
+}
