@@ -379,3 +379,20 @@ TEST_CASE("STFT: windowed frames every frame_step, onesided DFT of each") {
     REQUIRE(y.dims() == shape{1, 2, 2, 2});
     check_close(floats_of(y), {2, 0, 0, 0, 5, 0, 1, 0});
 }
+
+TEST_CASE("MelWeightMatrix folds ONNX's triangular filter bank") {
+    model_builder m(17);
+    m.int32_initializer("bins", {}, {2})
+        .int32_initializer("dft_length", {}, {16})
+        .int32_initializer("sample_rate", {}, {16})
+        .initializer("lower", {}, {0})
+        .initializer("upper", {}, {7})
+        .output("y");
+    m.node("MelWeightMatrix", {"bins", "dft_length", "sample_rate", "lower", "upper"}, {"y"},
+           "mel");
+    const tensor y = tx::load(m.bytes()).compile("reference").run({}).at("y");
+    REQUIRE(y.dims() == shape{9, 2});
+    // mel(7 Hz) = 2595 log10(1.01) = 11.214; edges at 0, 1/4, 2/4, 3/4 of it are 0, 1.74, 3.49,
+    // 5.24 Hz, i.e. spectrum bins floor(17 hz / 16) = 0, 1, 3, 5: triangles (0, 1, 3), (1, 3, 5).
+    check_close(floats_of(y), {0, 0, 1, 0, 0.5f, 0.5f, 0, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0});
+}
