@@ -15,39 +15,14 @@
 #include <vector>
 
 #include "fixed_point.hpp"
+#include "int32_lanes.hpp"
 #include "kernels.hpp"
 
 namespace openvx {
 
-namespace {
-
-using lanes = xsimd::batch<std::int32_t>;
-constexpr std::size_t width = lanes::size;
-
-/// Rounds p / 2^shift with the policy and narrows to int16 with the overflow policy, per lane.
-lanes product_lanes(const lanes& p, int shift, bool nearest, bool saturate) {
-    lanes q = p;
-    if (shift > 0) {
-        const lanes floor_q = p >> shift;
-        if (nearest) {
-            const lanes mask(static_cast<std::int32_t>((1u << shift) - 1u));
-            const lanes half(static_cast<std::int32_t>(1u << (shift - 1)));
-            const lanes rest = p & mask;
-            const lanes one(1);
-            const auto up = (rest > half) | ((rest == half) & ((floor_q & one) == one));
-            q = xsimd::select(up, floor_q + one, floor_q);
-        } else {
-            // Toward zero: negative values round up; add 2^shift - 1 before the floor shift.
-            const lanes mask(static_cast<std::int32_t>((1u << shift) - 1u));
-            const lanes negative_bias = (p >> 31) & mask;
-            q = (p + negative_bias) >> shift;
-        }
-    }
-    if (saturate) return xsimd::min(xsimd::max(q, lanes(-32768)), lanes(32767));
-    return (q << 16) >> 16;  // two's complement wrap to 16 bits
-}
-
-}  // namespace
+using int32_lanes::lanes;
+using int32_lanes::product_lanes;
+using int32_lanes::width;
 
 bool run_convolution_fast(const _vx_node& node) {
     const _vx_tensor_t* in_t = tensor_param(node, 0);
