@@ -134,6 +134,8 @@ void map_legacy_broadcast_check(const context& ctx);
 
 /// Cast of input 0 to `to` (Cast, CastLike; ops_shape.cpp).
 void map_cast_to(context& ctx, element_type to);
+/// GridSample (ops_grid_sample.cpp).
+void map_grid_sample(context& ctx);
 /// DFT and STFT (ops_dft.cpp).
 void map_dft(context& ctx);
 void map_stft(context& ctx);

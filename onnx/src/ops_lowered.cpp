@@ -478,6 +478,7 @@ void register_lowered(mapper_table& t) {
     t["DynamicQuantizeLinear"] = map_dynamic_quantize;
     t["DFT"] = map_dft;
     t["STFT"] = map_stft;
+    t["GridSample"] = map_grid_sample;
 }
 
 }  // namespace tessera::onnx::detail

@@ -396,3 +396,28 @@ TEST_CASE("MelWeightMatrix folds ONNX's triangular filter bank") {
     // 5.24 Hz, i.e. spectrum bins floor(17 hz / 16) = 0, 1, 3, 5: triangles (0, 1, 3), (1, 3, 5).
     check_close(floats_of(y), {0, 0, 1, 0, 0.5f, 0.5f, 0, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0});
 }
+
+TEST_CASE("GridSample: bilinear, nearest and bicubic with zeros, border and reflection padding") {
+    const auto sample = [](const std::string& mode, const std::string& padding, bool align,
+                           const std::vector<float>& points) {
+        model_builder m(16);
+        const auto count = static_cast<std::int64_t>(points.size() / 2);
+        m.input("x", {1, 1, 2, 2}).initializer("grid", {1, 1, count, 2}, points).output("y");
+        auto& n = m.node("GridSample", {"x", "grid"}, {"y"}, "grid_sample");
+        model_builder::attr_string(n, "mode", mode);
+        model_builder::attr_string(n, "padding_mode", padding);
+        model_builder::attr_int(n, "align_corners", align);
+        return floats_of(run_x(m, filled(shape{1, 1, 2, 2}, {1, 2, 3, 4})));
+    };
+    // align_corners: (-1, -1) is pixel (0, 0), (1, -1) pixel (1, 0), the centre averages all four.
+    check_close(sample("bilinear", "zeros", true, {-1, -1, 1, -1, 0, 0}), {1, 2, 2.5f});
+    // Without align_corners (-1, -1) is (-0.5, -0.5): a quarter of pixel (0, 0) with zeros, the
+    // border pixel with border, and reflected onto (-0.5 -> -0.5 -> clamped 0) with reflection.
+    check_close(sample("bilinear", "zeros", false, {-1, -1}), {0.25f});
+    check_close(sample("bilinear", "border", false, {-1, -1}), {1});
+    check_close(sample("bilinear", "reflection", false, {-1, -1}), {1});
+    // nearest: (0.6, 0.6) is (1.1, 1.1) -> pixel (1, 1); (-1, -1) rounds -0.5 to even 0.
+    check_close(sample("nearest", "zeros", false, {0.6f, 0.6f, -1, -1}), {4, 1});
+    // bicubic on a pixel centre: the kernel is 1 there and 0 at the other taps.
+    check_close(sample("bicubic", "zeros", true, {1, 1}), {4});
+}
