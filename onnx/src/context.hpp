@@ -124,6 +124,7 @@ void register_indexing(mapper_table& t);
 void register_lowered(mapper_table& t);
 void register_by_index(mapper_table& t);
 void register_einsum(mapper_table& t);
+void register_recurrent(mapper_table& t);
 
 /// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by
 /// suffix or from attribute `axis`; checks that and, where B needs trailing 1s to broadcast

@@ -421,3 +421,37 @@ TEST_CASE("GridSample: bilinear, nearest and bicubic with zeros, border and refl
     // bicubic on a pixel centre: the kernel is 1 there and 0 at the other taps.
     check_close(sample("bicubic", "zeros", true, {1, 1}), {4});
 }
+
+TEST_CASE("RNN, GRU and LSTM unroll over the sequence with ONNX's gate orders") {
+    const auto run_cell = [](const std::string& op, std::int64_t gates, const std::vector<float>& w,
+                             const std::vector<float>& r, const std::vector<float>& x,
+                             const std::string& direction) {
+        model_builder m(14);
+        const auto steps = static_cast<std::int64_t>(x.size());
+        m.input("x", {steps, 1, 1})
+            .initializer("W", {1, gates, 1}, w)
+            .initializer("R", {1, gates, 1}, r)
+            .output("y")
+            .output("y_h");
+        auto& n = m.node(op, {"x", "W", "R"}, {"y", "y_h"}, "cell");
+        model_builder::attr_int(n, "hidden_size", 1);
+        model_builder::attr_string(n, "direction", direction);
+        const auto out =
+            tx::load(m.bytes()).compile("reference").run({{"x", filled(shape{steps, 1, 1}, x)}});
+        std::vector<float> values = floats_of(out.at("y"));
+        values.push_back(floats_of(out.at("y_h"))[0]);
+        return values;
+    };
+    // RNN: h_t = tanh(0.5 x_t + h_(t-1)); forward over x = (1, 2), then in reverse.
+    const float h1 = std::tanh(0.5f), h2 = std::tanh(1.0f + h1);
+    check_close(run_cell("RNN", 1, {0.5f}, {1}, {1, 2}, "forward"), {h1, h2, h2});
+    const float r1 = std::tanh(1.0f), r2 = std::tanh(0.5f + r1);
+    check_close(run_cell("RNN", 1, {0.5f}, {1}, {1, 2}, "reverse"), {r2, r1, r2});
+    // GRU (z, r, h) with W = (0, 0, 1), R = 0, x = 1: z = r = 0.5, candidate tanh(1),
+    // h = 0.5 tanh(1) + 0.5 * 0.
+    const float g = 0.5f * std::tanh(1.0f);
+    check_close(run_cell("GRU", 3, {0, 0, 1}, {0, 0, 0}, {1}, "forward"), {g, g});
+    // LSTM (i, o, f, c) with W = (0, 0, 0, 1): i = o = f = 0.5, c = 0.5 tanh(1), h = 0.5 tanh(c).
+    const float c = 0.5f * std::tanh(1.0f), l = 0.5f * std::tanh(c);
+    check_close(run_cell("LSTM", 4, {0, 0, 0, 1}, {0, 0, 0, 0}, {1}, "forward"), {l, l});
+}
