@@ -124,6 +124,7 @@ void register_indexing(mapper_table& t);
 void register_lowered(mapper_table& t);
 void register_by_index(mapper_table& t);
 void register_einsum(mapper_table& t);
+void register_recurrent(mapper_table& t);
 
 /// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by
 /// suffix or from attribute `axis`; checks that and, where B needs trailing 1s to broadcast
@@ -134,6 +135,11 @@ void map_legacy_broadcast_check(const context& ctx);
 
 /// Cast of input 0 to `to` (Cast, CastLike; ops_shape.cpp).
 void map_cast_to(context& ctx, element_type to);
+/// GridSample (ops_grid_sample.cpp).
+void map_grid_sample(context& ctx);
+/// DFT and STFT (ops_dft.cpp).
+void map_dft(context& ctx);
+void map_stft(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 

@@ -338,6 +338,7 @@ const mapper_table& mappers() {
         register_lowered(t);
         register_by_index(t);
         register_einsum(t);
+        register_recurrent(t);
         return t;
     }();
     return table;

@@ -2,9 +2,9 @@
 // with constants computed from the static shapes: Trilu (a triangular mask and where), Hardmax
 // (argmax compared with an index ramp), Mod (truncated division; Python-style sign for integers),
 // CastLike (as Cast), Shrink (compares and where), MeanVarianceNormalization (reduce_mean chains),
-// SpaceToDepth (reshape, permute, reshape), EyeLike (a folded constant), OneHot (indices
-// compared with a ramp of depth), the Hann, Hamming and Blackman windows (folded constants),
-// Compress (a gather of the kept positions of a constant condition), and QuantizeLinear,
+// SpaceToDepth (reshape, permute, reshape), EyeLike, the Hann, Hamming and Blackman windows and
+// MelWeightMatrix (folded constants), OneHot (indices compared with a ramp of depth), Compress (a
+// gather of the kept positions of a constant condition), and QuantizeLinear,
 // DynamicQuantizeLinear and DequantizeLinear (reductions, div, round, add, clip, reorder).
 #include <algorithm>
 #include <cmath>
@@ -295,6 +295,55 @@ void map_window(context& ctx, double a0, double a1, double a2) {
     ctx.set_constant(ctx.output_name(0), w);
 }
 
+/// MelWeightMatrix: the [dft_length / 2 + 1, num_mel_bins] triangular filter bank of ONNX's
+/// definition (mel = 2595 log10(1 + hz / 700), bin edges spaced evenly in mel), folded.
+void map_mel_weight_matrix(context& ctx) {
+    const auto scalar = [&](std::size_t i, const std::string& what) {
+        const auto& t = ctx.constant_input(i, what);
+        if (t.num_elements() != 1) ctx.unsupported(what + " must hold one value");
+        return t.real(0);
+    };
+    const auto bins = static_cast<std::int64_t>(scalar(0, "num_mel_bins"));
+    const auto dft_length = static_cast<std::int64_t>(scalar(1, "dft_length"));
+    const auto sample_rate = static_cast<std::int64_t>(scalar(2, "sample_rate"));
+    const double lower = scalar(3, "lower_edge_hertz"), upper = scalar(4, "upper_edge_hertz");
+    if (bins < 1 || dft_length < 1 || sample_rate < 1 || bins > 4096 || dft_length > (1 << 20))
+        ctx.unsupported("num_mel_bins, dft_length and sample_rate must be positive and moderate");
+    const auto type = static_cast<element_type>(ctx.attr_int("output_datatype", 1));
+    if (element_size(type) == 0 || type == element_type::boolean)
+        ctx.unsupported("output_datatype " + element_type_name(type));
+    const std::int64_t spectrum = dft_length / 2 + 1;
+    const auto mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
+    const double low_mel = mel(lower),
+                 step = (mel(upper) - low_mel) / static_cast<double>(bins + 2);
+    std::vector<std::int64_t> edge(static_cast<std::size_t>(bins + 2));
+    for (std::int64_t i = 0; i < bins + 2; ++i) {
+        const double hz =
+            700.0 * (std::pow(10.0, (static_cast<double>(i) * step + low_mel) / 2595.0) - 1.0);
+        edge[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(std::floor(
+            static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate)));
+    }
+    host_tensor w = make_host(type, {spectrum, bins});
+    const auto put = [&](std::int64_t j, std::int64_t i, double v) {
+        if (j < 0 || j >= spectrum) ctx.unsupported("a filter edge falls outside the spectrum");
+        set_real(w, j * bins + i, v);
+    };
+    for (std::int64_t i = 0; i < bins; ++i) {
+        const auto left = edge[static_cast<std::size_t>(i)];
+        const auto centre = edge[static_cast<std::size_t>(i + 1)];
+        const auto right = edge[static_cast<std::size_t>(i + 2)];
+        if (centre == left) {
+            put(centre, i, 1.0);
+        } else {
+            for (std::int64_t j = left; j <= centre; ++j)
+                put(j, i, static_cast<double>(j - left) / static_cast<double>(centre - left));
+        }
+        for (std::int64_t j = centre; j < right; ++j)
+            put(j, i, static_cast<double>(right - j) / static_cast<double>(right - centre));
+    }
+    ctx.set_constant(ctx.output_name(0), w);
+}
+
 /// Compress: the slices along `axis` (of the flattened input without one) whose condition
 /// entry is true, the condition a constant.
 void map_compress(context& ctx) {
@@ -423,9 +472,13 @@ void register_lowered(mapper_table& t) {
     t["HammingWindow"] = [](context& c) { map_window(c, 25.0 / 46.0, 21.0 / 46.0, 0.0); };
     t["BlackmanWindow"] = [](context& c) { map_window(c, 0.42, 0.5, 0.08); };
     t["Compress"] = map_compress;
+    t["MelWeightMatrix"] = map_mel_weight_matrix;
     t["QuantizeLinear"] = map_quantize;
     t["DequantizeLinear"] = map_dequantize;
     t["DynamicQuantizeLinear"] = map_dynamic_quantize;
+    t["DFT"] = map_dft;
+    t["STFT"] = map_stft;
+    t["GridSample"] = map_grid_sample;
 }
 
 }  // namespace tessera::onnx::detail

@@ -347,3 +347,111 @@ TEST_CASE("QuantizeLinear rounds half to even and saturates; Dequantize and Dyna
     CHECK(floats_of(r.at("zero_point")) == std::vector<float>{51});
     CHECK(floats_of(r.at("y")) == std::vector<float>{0, 51, 153, 255});
 }
+
+TEST_CASE("DFT: forward of a shifted impulse, onesided, and the inverse back") {
+    const auto dft = [](const std::vector<float>& x, std::int64_t parts, bool inverse,
+                        bool onesided) {
+        model_builder m(17);
+        m.input("x", {1, 4, parts}).output("y");
+        auto& n = m.node("DFT", {"x"}, {"y"}, "dft");
+        model_builder::attr_int(n, "inverse", inverse);
+        model_builder::attr_int(n, "onesided", onesided);
+        return run_x(m, filled(shape{1, 4, parts}, x));
+    };
+    // x = delta[n - 1]: X[k] = exp(-2 pi i k / 4) = 1, -i, -1, i (pairs of real, imaginary).
+    const tensor y = dft({0, 1, 0, 0}, 1, false, false);
+    REQUIRE(y.dims() == shape{1, 4, 2});
+    check_close(floats_of(y), {1, 0, 0, -1, -1, 0, 0, 1});
+    check_close(floats_of(dft({0, 1, 0, 0}, 1, false, true)), {1, 0, 0, -1, -1, 0});
+    check_close(floats_of(dft({1, 0, 0, -1, -1, 0, 0, 1}, 2, true, false)),
+                {0, 0, 1, 0, 0, 0, 0, 0});
+}
+
+TEST_CASE("STFT: windowed frames every frame_step, onesided DFT of each") {
+    model_builder m(17);
+    m.input("x", {1, 5, 1})
+        .int32_initializer("step", {}, {2})
+        .initializer("window", {2}, {1, 0.5f})
+        .output("y");
+    m.node("STFT", {"x", "step", "window"}, {"y"}, "stft");
+    // Frames (1, 2), (3, 4) windowed to (1, 1), (3, 2); 2-point DFT: (a + b, a - b), bins 0..1.
+    const tensor y = run_x(m, filled(shape{1, 5, 1}, {1, 2, 3, 4, 5}));
+    REQUIRE(y.dims() == shape{1, 2, 2, 2});
+    check_close(floats_of(y), {2, 0, 0, 0, 5, 0, 1, 0});
+}
+
+TEST_CASE("MelWeightMatrix folds ONNX's triangular filter bank") {
+    model_builder m(17);
+    m.int32_initializer("bins", {}, {2})
+        .int32_initializer("dft_length", {}, {16})
+        .int32_initializer("sample_rate", {}, {16})
+        .initializer("lower", {}, {0})
+        .initializer("upper", {}, {7})
+        .output("y");
+    m.node("MelWeightMatrix", {"bins", "dft_length", "sample_rate", "lower", "upper"}, {"y"},
+           "mel");
+    const tensor y = tx::load(m.bytes()).compile("reference").run({}).at("y");
+    REQUIRE(y.dims() == shape{9, 2});
+    // mel(7 Hz) = 2595 log10(1.01) = 11.214; edges at 0, 1/4, 2/4, 3/4 of it are 0, 1.74, 3.49,
+    // 5.24 Hz, i.e. spectrum bins floor(17 hz / 16) = 0, 1, 3, 5: triangles (0, 1, 3), (1, 3, 5).
+    check_close(floats_of(y), {0, 0, 1, 0, 0.5f, 0.5f, 0, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0});
+}
+
+TEST_CASE("GridSample: bilinear, nearest and bicubic with zeros, border and reflection padding") {
+    const auto sample = [](const std::string& mode, const std::string& padding, bool align,
+                           const std::vector<float>& points) {
+        model_builder m(16);
+        const auto count = static_cast<std::int64_t>(points.size() / 2);
+        m.input("x", {1, 1, 2, 2}).initializer("grid", {1, 1, count, 2}, points).output("y");
+        auto& n = m.node("GridSample", {"x", "grid"}, {"y"}, "grid_sample");
+        model_builder::attr_string(n, "mode", mode);
+        model_builder::attr_string(n, "padding_mode", padding);
+        model_builder::attr_int(n, "align_corners", align);
+        return floats_of(run_x(m, filled(shape{1, 1, 2, 2}, {1, 2, 3, 4})));
+    };
+    // align_corners: (-1, -1) is pixel (0, 0), (1, -1) pixel (1, 0), the centre averages all four.
+    check_close(sample("bilinear", "zeros", true, {-1, -1, 1, -1, 0, 0}), {1, 2, 2.5f});
+    // Without align_corners (-1, -1) is (-0.5, -0.5): a quarter of pixel (0, 0) with zeros, the
+    // border pixel with border, and reflected onto (-0.5 -> -0.5 -> clamped 0) with reflection.
+    check_close(sample("bilinear", "zeros", false, {-1, -1}), {0.25f});
+    check_close(sample("bilinear", "border", false, {-1, -1}), {1});
+    check_close(sample("bilinear", "reflection", false, {-1, -1}), {1});
+    // nearest: (0.6, 0.6) is (1.1, 1.1) -> pixel (1, 1); (-1, -1) rounds -0.5 to even 0.
+    check_close(sample("nearest", "zeros", false, {0.6f, 0.6f, -1, -1}), {4, 1});
+    // bicubic on a pixel centre: the kernel is 1 there and 0 at the other taps.
+    check_close(sample("bicubic", "zeros", true, {1, 1}), {4});
+}
+
+TEST_CASE("RNN, GRU and LSTM unroll over the sequence with ONNX's gate orders") {
+    const auto run_cell = [](const std::string& op, std::int64_t gates, const std::vector<float>& w,
+                             const std::vector<float>& r, const std::vector<float>& x,
+                             const std::string& direction) {
+        model_builder m(14);
+        const auto steps = static_cast<std::int64_t>(x.size());
+        m.input("x", {steps, 1, 1})
+            .initializer("W", {1, gates, 1}, w)
+            .initializer("R", {1, gates, 1}, r)
+            .output("y")
+            .output("y_h");
+        auto& n = m.node(op, {"x", "W", "R"}, {"y", "y_h"}, "cell");
+        model_builder::attr_int(n, "hidden_size", 1);
+        model_builder::attr_string(n, "direction", direction);
+        const auto out =
+            tx::load(m.bytes()).compile("reference").run({{"x", filled(shape{steps, 1, 1}, x)}});
+        std::vector<float> values = floats_of(out.at("y"));
+        values.push_back(floats_of(out.at("y_h"))[0]);
+        return values;
+    };
+    // RNN: h_t = tanh(0.5 x_t + h_(t-1)); forward over x = (1, 2), then in reverse.
+    const float h1 = std::tanh(0.5f), h2 = std::tanh(1.0f + h1);
+    check_close(run_cell("RNN", 1, {0.5f}, {1}, {1, 2}, "forward"), {h1, h2, h2});
+    const float r1 = std::tanh(1.0f), r2 = std::tanh(0.5f + r1);
+    check_close(run_cell("RNN", 1, {0.5f}, {1}, {1, 2}, "reverse"), {r2, r1, r2});
+    // GRU (z, r, h) with W = (0, 0, 1), R = 0, x = 1: z = r = 0.5, candidate tanh(1),
+    // h = 0.5 tanh(1) + 0.5 * 0.
+    const float g = 0.5f * std::tanh(1.0f);
+    check_close(run_cell("GRU", 3, {0, 0, 1}, {0, 0, 0}, {1}, "forward"), {g, g});
+    // LSTM (i, o, f, c) with W = (0, 0, 0, 1): i = o = f = 0.5, c = 0.5 tanh(1), h = 0.5 tanh(c).
+    const float c = 0.5f * std::tanh(1.0f), l = 0.5f * std::tanh(c);
+    check_close(run_cell("LSTM", 4, {0, 0, 0, 1}, {0, 0, 0, 0}, {1}, "forward"), {l, l});
+}

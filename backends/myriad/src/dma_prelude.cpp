@@ -7,8 +7,6 @@
 namespace myriad {
 namespace {
 
-constexpr int kBatch = 8;  ///< loads each work item has in flight in a row copy
-
 /// `text` with every "$NAME" of `values` replaced (longest names first is the caller's care).
 std::string substitute(std::string text,
                        const std::vector<std::pair<std::string, std::string>>& values) {
@@ -29,10 +27,10 @@ std::string unrolled(const std::string& text, int batch) {
 /// `rows` rows of up to w elements; row r is line r % lpp of plane r / lpp (line l of plane p
 /// at p*sp + l*ss in the source, p*dp + l*ds in the destination) and holds min(w, n - l*w)
 /// elements. Narrow rows (w <= group size): each work item owns one column of every per-th row;
-/// one-line planes (the common case) go in batches of kBatch loads before their stores, at
+/// one-line planes (the common case) go in batches of `batch` loads before their stores, at
 /// addresses affine in the row. Wide rows: the group spreads over each row in turn, in batches.
 std::string rows_function(const std::string& tag, const std::string& t, const std::string& src,
-                          const std::string& dst) {
+                          const std::string& dst, int batch) {
     std::string f =
         "void __myriad_dma_rows_$TAG($DST dst, $SRC src, uint w, uint n, uint lpp, uint rows, "
         "size_t ss, size_t ds, size_t sp, size_t dp) {\n"
@@ -47,8 +45,8 @@ std::string rows_function(const std::string& tag, const std::string& t, const st
         "    if (lpp == 1) {\n"
         "      if (x >= n) return;\n"
         "      for (; r + $IN_FLIGHTu * per < rows; r += $STEPu * per) {\n" +
-        unrolled("        const $T v$k = src[(r + $ku * per) * sp + x];\n", kBatch) +
-        unrolled("        dst[(r + $ku * per) * dp + x] = v$k;\n", kBatch) +
+        unrolled("        const $T v$k = src[(r + $ku * per) * sp + x];\n", batch) +
+        unrolled("        dst[(r + $ku * per) * dp + x] = v$k;\n", batch) +
         "      }\n"
         "      for (; r < rows; r += per) dst[r * dp + x] = src[r * sp + x];\n"
         "      return;\n"
@@ -65,8 +63,8 @@ std::string rows_function(const std::string& tag, const std::string& t, const st
         "      const size_t so = plane * sp + line * ss, dO = plane * dp + line * ds;\n"
         "      uint x = lid;\n"
         "      for (; x + $IN_FLIGHTu * lsize < len; x += $STEPu * lsize) {\n" +
-        unrolled("        const $T v$k = src[so + x + $ku * lsize];\n", kBatch) +
-        unrolled("        dst[dO + x + $ku * lsize] = v$k;\n", kBatch) +
+        unrolled("        const $T v$k = src[so + x + $ku * lsize];\n", batch) +
+        unrolled("        dst[dO + x + $ku * lsize] = v$k;\n", batch) +
         "      }\n"
         "      for (; x < len; x += lsize) dst[dO + x] = src[so + x];\n"
         "    }\n"
@@ -76,8 +74,8 @@ std::string rows_function(const std::string& tag, const std::string& t, const st
                           {"$T", t},
                           {"$SRC", src},
                           {"$DST", dst},
-                          {"$IN_FLIGHT", std::to_string(kBatch - 1)},
-                          {"$STEP", std::to_string(kBatch)}});
+                          {"$IN_FLIGHT", std::to_string(batch - 1)},
+                          {"$STEP", std::to_string(batch)}});
 }
 
 }  // namespace
@@ -87,7 +85,7 @@ std::string dma_builtins(const DmaPair& pair) {
     // Into local memory a local fence suffices; out of it, global writes must be visible too.
     const std::string fence =
         to_local ? "CLK_LOCAL_MEM_FENCE" : "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE";
-    std::string p = rows_function(pair.tag, pair.element, pair.src, pair.dst);
+    std::string p = rows_function(pair.tag, pair.element, pair.src, pair.dst, pair.loads_in_flight);
     // Differing line widths: element by element.
     p += "void __myriad_dma_scatter_$TAG($DST dst, $SRC src, size_t sw, size_t dw, size_t ss, "
          "size_t ds, size_t n, size_t planes, size_t sp, size_t dp) {\n"

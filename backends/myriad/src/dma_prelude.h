@@ -17,6 +17,7 @@ struct DmaPair {
     std::string dst;            ///< destination pointer type, e.g. "__local float*"
     std::string element_bytes;  ///< the element size the kernel's byte counts use
     std::string direction;      ///< "g2l" (global to local) or "l2g"
+    int loads_in_flight = 8;    ///< loads each work item issues before their stores, in a row copy
 };
 
 /// The name prefix of the transactions that leave the wait to their caller: the fused companion
@@ -25,7 +26,7 @@ inline const char* const kDeferredDmaPrefix = "__myriad_deferred_";
 
 /// Row copy, copy dispatch and the builtins for `pair`. Lines of equal source and destination
 /// width go as rows: narrow rows one column per work item over several rows, wide rows spread
-/// over the group, eight loads in flight per work item before their stores, no division per
+/// over the group, `pair.loads_in_flight` loads per work item before their stores, no division per
 /// element; contiguous lines and planes become one flat row. Only differing widths index element
 /// by element. A transaction ends with a barrier (its
 /// deferred form without); 2D2D/3D3D end with a barrier and return a builtin event, so

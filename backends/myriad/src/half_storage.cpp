@@ -564,9 +564,10 @@ std::optional<std::string> program_text_half_storage(const std::string& source_t
                                                      const std::string& entry) {
     const auto text = promote_half_keep_storage(strip_comments(source_text));
     if (!text) return std::nullopt;
-    std::string prelude = myriad_prelude(false, true);
+    const std::string fused = fuse_dma_companions(*text, entry);
+    std::string prelude = myriad_prelude(false, true, has_fused_companions(fused));
     prelude.insert(prelude.rfind("#line 1\n"), half_storage_prelude());
-    return prelude + fuse_dma_companions(*text, entry);
+    return prelude + fused;
 }
 
 }  // namespace myriad

@@ -44,7 +44,15 @@ std::string promote_half(const std::string& stripped);
 /// OpenCL C definitions of the Myriad-only builtins (async_work_group_copy_2D2D/3D3D,
 /// WorkGroupDmaCreateStrideTransaction, WorkGroupDmaCreate3DTransaction) for every element type,
 /// half included when `native_half`; `promoted` adds the helpers promote_half's output uses.
-std::string myriad_prelude(bool native_half, bool promoted);
+/// `fused_companions` (the program fuses __dma_preload_/__dma_postwrite_ kernels): the row copies
+/// keep sixteen loads in flight per work item instead of eight.
+std::string myriad_prelude(bool native_half, bool promoted, bool fused_companions = false);
+
+/// The name prefix of the body of a kernel fused with its DMA companions.
+inline const char* const kFusedBodyPrefix = "__myriad_body_";
+
+/// Whether a program text holds a kernel fused with its DMA companions.
+bool has_fused_companions(const std::string& program);
 
 /// When `__dma_preload_<entry>` and/or `__dma_postwrite_<entry>` exist, renames the entry kernel
 /// and appends a kernel named `entry` that runs preload, body and postwrite in each work group
@@ -53,7 +61,7 @@ std::string fuse_dma_companions(const std::string& stripped, const std::string& 
 
 /// The program text one stage compiles: the prelude, then `source_text` without comments, half
 /// promoted to float when `promote`, DMA companions fused for `entry`.
-std::string program_text(const std::string& source_text, const std::string& entry,
-                         bool native_half, bool promote);
+std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
+                         bool promote);
 
 }  // namespace myriad

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "kernel_source.h"
 #include "layer_impl.h"
 #include "runtime_state.h"
 #include "text_utils.h"
@@ -105,7 +106,20 @@ bool is_directory(const std::string& path) {
     return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/// NVIDIA's own driver (its platform, or the extension that names its -cl-nv-* options); not
+/// PoCL's CUDA device, which reports NVIDIA as its vendor too.
+bool has_nv_compiler_options(const cl::Device& device) {
+    if (device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos)
+        return true;
+    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+    return platform.getInfo<CL_PLATFORM_NAME>() == "NVIDIA CUDA";
+}
+
 }  // namespace
+
+std::string Runtime::State::build_options(const std::string& source) const {
+    return nv_compiler_options && has_fused_companions(source) ? "-cl-nv-maxrregcount=32" : "";
+}
 
 cl::Program Runtime::State::program(const std::string& source, const std::string& layer,
                                     const std::string& entry) {
@@ -114,7 +128,7 @@ cl::Program Runtime::State::program(const std::string& source, const std::string
     if (found != programs.end()) return found->second;
     cl::Program program(context, source);
     try {
-        program.build({device});
+        program.build({device}, build_options(source).c_str());
     } catch (const cl::Error&) {
         std::string log;
         try {
@@ -136,7 +150,7 @@ std::optional<cl::Program> Runtime::State::try_program(const std::string& source
     if (failed_programs.count(source)) return std::nullopt;
     cl::Program program(context, source);
     try {
-        program.build({device});
+        program.build({device}, build_options(source).c_str());
     } catch (const cl::Error&) {
         failed_programs.insert(source);
         return std::nullopt;
@@ -172,6 +186,7 @@ Runtime::Runtime(int device_index) : state_(std::make_shared<State>()) {
     state_->queue = cl::CommandQueue(state_->context, state_->device);
     state_->has_fp16 =
         state_->device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp16") != std::string::npos;
+    state_->nv_compiler_options = has_nv_compiler_options(state_->device);
     if (is_directory(standard_layers_directory())) load_standard_layers();
 }
 
@@ -182,6 +197,7 @@ Runtime::Runtime(cl::Context context, cl::Device device, cl::CommandQueue queue)
     state_->queue = std::move(queue);
     state_->has_fp16 =
         state_->device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp16") != std::string::npos;
+    state_->nv_compiler_options = has_nv_compiler_options(state_->device);
     if (is_directory(standard_layers_directory())) load_standard_layers();
 }
 

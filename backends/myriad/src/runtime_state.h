@@ -18,6 +18,7 @@ struct Runtime::State {
     cl::Device device;
     cl::CommandQueue queue;
     bool has_fp16 = false;
+    bool nv_compiler_options = false;  ///< cl_nv_compiler_options: -cl-nv-maxrregcount exists
     bool force_promotion = false;
     bool keep_half_buffers = true;
     std::deque<CustomLayer> user_layers;      ///< searched first, in load order
@@ -26,6 +27,11 @@ struct Runtime::State {
     std::map<std::string, cl::Program> programs;  ///< by full source text
     std::set<std::string> failed_programs;        ///< sources try_program could not build
 
+    /// The build options of a program: on NVIDIA's driver a kernel fused with its DMA
+    /// companions is capped at 32 registers, so that a full SM's 2048 work items stay resident
+    /// (the fused GRN of bench_myriad used 48 and ran 1.24x the plain kernel's time on an H100,
+    /// capped with sixteen loads in flight 1.15x); otherwise none.
+    std::string build_options(const std::string& source) const;
     /// Builds (or reuses) a program; build failures name the layer and kernel.
     cl::Program program(const std::string& source, const std::string& layer,
                         const std::string& entry);

@@ -7,6 +7,7 @@
 #include "dma_prelude.h"
 #include "half_storage.h"
 #include "kernel_source.h"
+#include "runtime_state.h"
 
 using namespace myriad;
 
@@ -101,6 +102,43 @@ __kernel void __dma_postwrite_k(__global const float* a, __global float* b, __lo
         return std::count(text.begin(), end, '\n');
     };
     CHECK(lines_before(fused, "__dma_postwrite_k(") == lines_before(src, "__dma_postwrite_k("));
+}
+
+TEST_CASE(
+    "kernel source: fused DMA programs copy with sixteen loads in flight, register-capped "
+    "on NVIDIA's driver") {
+    const std::string src = R"(
+__kernel void __dma_preload_k(__global const float* a, __global float* b, __local float* l) {
+    WorkGroupDmaCreateStrideTransaction(a, l, 64, 64, 64, 64, 1024, 0);
+}
+__kernel void k(__global const float* a, __global float* b, __local float* l) { }
+)";
+    const std::string fused = program_text(src, "k", false, false);
+    const std::string plain = program_text(src, "__dma_preload_k", false, false);
+    CHECK(has_fused_companions(fused));
+    CHECK_FALSE(has_fused_companions(plain));
+    // A row copy keeps loads v0..v15 in flight in the fused program, v0..v7 elsewhere.
+    const std::string sixteenth = "const float v15 = src[";
+    CHECK(fused.find(sixteenth) != std::string::npos);
+    CHECK(plain.find(sixteenth) == std::string::npos);
+    CHECK(plain.find("const float v7 = src[") != std::string::npos);
+    // The half-storage path (half buffers kept) fuses and copies the same way.
+    const std::string half_src = R"(
+__kernel void __dma_preload_h(__global const half* a, __global half* b, __local half* l) {
+    WorkGroupDmaCreateStrideTransaction(a, l, 64, 64, 64, 64, 1024, 0);
+}
+__kernel void h(__global const half* a, __global half* b, __local half* l) { }
+)";
+    const auto half_fused = program_text_half_storage(half_src, "h");
+    REQUIRE(half_fused.has_value());
+    CHECK(half_fused->find("const ushort v15 = src[") != std::string::npos);
+    // The register cap is asked only of NVIDIA's compiler, only for fused programs.
+    Runtime::State nvidia;
+    nvidia.nv_compiler_options = true;
+    CHECK(nvidia.build_options(fused) == "-cl-nv-maxrregcount=32");
+    CHECK(nvidia.build_options(plain).empty());
+    Runtime::State other;
+    CHECK(other.build_options(fused).empty());
 }
 
 #ifdef MYRIAD_OFFLINE_CLANG

@@ -314,7 +314,7 @@ TEST_CASE("layers: Resample nearest with round(Y*factor) work sizes") {
     CHECK_THROWS_AS(
         runtime().create_layer(LayerSpec{
             "Resample",
-            {{"factor", "2"}, {"type", "caffe.ResampleParameter.LINEAR"}, {"antialias", "0"}},
+            {{"factor", "2"}, {"type", "caffe.ResampleParameter.CUBIC"}, {"antialias", "0"}},
             {in_shape},
             {},
             {1, 2, 6, 10},
@@ -402,6 +402,75 @@ TEST_CASE("layers: Resample with antialias (hand-computed row, float64 reference
             antialias_reference(in, planes, static_cast<int>(c.in[2]), static_cast<int>(c.in[3]),
                                 static_cast<int>(c.out[2]), static_cast<int>(c.out[3])),
             1e-2, 2e-3);
+    }
+}
+
+namespace {
+
+/// The half-pixel source coordinate of output o (input size in, output size out), clamped to the
+/// image, in double.
+double linear_source(int o, int in, int out) {
+    const double c = (o + 0.5) * in / out - 0.5;
+    return std::min(std::max(c, 0.0), static_cast<double>(in - 1));
+}
+
+/// Resample LINEAR without antialias of planes x IH x IW to OH x OW, in double.
+std::vector<double> linear_reference(const std::vector<float>& in, int planes, int ih, int iw,
+                                     int oh, int ow) {
+    std::vector<double> out;
+    for (int p = 0; p < planes; ++p)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox) {
+                const double sy = linear_source(oy, ih, oh), sx = linear_source(ox, iw, ow);
+                const int y0 = static_cast<int>(sy), x0 = static_cast<int>(sx);
+                const int y1 = std::min(y0 + 1, ih - 1), x1 = std::min(x0 + 1, iw - 1);
+                const double fy = sy - y0, fx = sx - x0;
+                auto at = [&](int y, int x) {
+                    return static_cast<double>(in[static_cast<std::size_t>((p * ih + y) * iw + x)]);
+                };
+                const double top = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * fx;
+                const double bottom = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * fx;
+                out.push_back(top + (bottom - top) * fy);
+            }
+    return out;
+}
+
+LayerSpec linear_spec(const Shape& in, const Shape& out) {
+    return LayerSpec{
+        "Resample",
+        {{"factor", "2"}, {"type", "caffe.ResampleParameter.LINEAR"}, {"antialias", "0"}},
+        {in},
+        {},
+        out,
+        {}};
+}
+
+}  // namespace
+
+TEST_CASE("layers: Resample LINEAR without antialias (hand-computed row, float64 reference)") {
+    // The row 1 2 3 4 upscaled to 8: output o samples at 0.5 o - 0.25, clamped to [0, 3].
+    Layer row = runtime().create_layer(linear_spec({1, 1, 1, 4}, {1, 1, 1, 8}));
+    CHECK(row.binding().stages[0].entry == "resample_linear");
+    CHECK(row.global_sizes()[0] == std::array<std::size_t, 3>{8, 1, 1});
+    check_close(row.run({{{1, 1, 1, 4}, Layout::BFYX, {1, 2, 3, 4}}}).values,
+                {1, 1.25, 1.75, 2.25, 2.75, 3.25, 3.75, 4}, 1e-3, 0);
+    const std::pair<Shape, Shape> cases[] = {
+        {{1, 2, 5, 7}, {1, 2, 10, 14}},  // upscale by 2
+        {{2, 3, 9, 12}, {2, 3, 4, 5}},   // downscale, different per axis
+        {{1, 1, 6, 6}, {1, 1, 6, 6}},    // identity
+        {{1, 2, 3, 4}, {1, 2, 7, 3}},    // up in Y, down in X
+    };
+    for (const auto& c : cases) {
+        const Shape& is = c.first;
+        const Shape& os = c.second;
+        const int planes = static_cast<int>(is[0] * is[1]);
+        const auto in =
+            to_half(random_values(static_cast<std::size_t>(planes * is[2] * is[3]), -4, 4, 31));
+        Layer layer = runtime().create_layer(linear_spec(is, os));
+        check_close(layer.run({{is, Layout::BFYX, in}}).values,
+                    linear_reference(in, planes, static_cast<int>(is[2]), static_cast<int>(is[3]),
+                                     static_cast<int>(os[2]), static_cast<int>(os[3])),
+                    2e-3, 2e-3);
     }
 }
 

@@ -1,7 +1,8 @@
 // kernel_conv_fast.cpp: the int16 SIMD path (xsimd, the build's architecture) of the convolution
 // layer for the common case: Q-format int16 tensors, any skips, and an accumulator wide
 // enough that no partial sum can overflow (accumulator_bits 0 or >= 32 with fewer than 65535
-// products per output), where 32-bit lane sums equal the scalar kernel's bit for bit. Each lane
+// products per output) or the wrapping overflow policy (any accumulator_bits), where 32-bit lane
+// sums equal the scalar kernel's bit for bit. Each lane
 // computes one output position: product, rounding (to zero / nearest even), narrowing (wrap /
 // saturate) exactly as the scalar kernel does. This is the exact SIMD path for weights with
 // |w| >= 2^shift (a rounded product may leave int16 and is narrowed per product); output
@@ -14,39 +15,14 @@
 #include <vector>
 
 #include "fixed_point.hpp"
+#include "int32_lanes.hpp"
 #include "kernels.hpp"
 
 namespace openvx {
 
-namespace {
-
-using lanes = xsimd::batch<std::int32_t>;
-constexpr std::size_t width = lanes::size;
-
-/// Rounds p / 2^shift with the policy and narrows to int16 with the overflow policy, per lane.
-lanes product_lanes(const lanes& p, int shift, bool nearest, bool saturate) {
-    lanes q = p;
-    if (shift > 0) {
-        const lanes floor_q = p >> shift;
-        if (nearest) {
-            const lanes mask(static_cast<std::int32_t>((1u << shift) - 1u));
-            const lanes half(static_cast<std::int32_t>(1u << (shift - 1)));
-            const lanes rest = p & mask;
-            const lanes one(1);
-            const auto up = (rest > half) | ((rest == half) & ((floor_q & one) == one));
-            q = xsimd::select(up, floor_q + one, floor_q);
-        } else {
-            // Toward zero: negative values round up; add 2^shift - 1 before the floor shift.
-            const lanes mask(static_cast<std::int32_t>((1u << shift) - 1u));
-            const lanes negative_bias = (p >> 31) & mask;
-            q = (p + negative_bias) >> shift;
-        }
-    }
-    if (saturate) return xsimd::min(xsimd::max(q, lanes(-32768)), lanes(32767));
-    return (q << 16) >> 16;  // two's complement wrap to 16 bits
-}
-
-}  // namespace
+using int32_lanes::lanes;
+using int32_lanes::product_lanes;
+using int32_lanes::width;
 
 bool run_convolution_fast(const _vx_node& node) {
     const _vx_tensor_t* in_t = tensor_param(node, 0);
@@ -56,9 +32,13 @@ bool run_convolution_fast(const _vx_node& node) {
     const tensor_span in(in_t), w(w_t), out(out_t);
     const vx_size kx_n = w.dim(0), ky_n = w.dim(1), ifm_n = w.dim(2), ofm_n = w.dim(3);
     const vx_size products = kx_n * ky_n * ifm_n;
-    const bool wide = c.accumulator_bits == 0 || c.accumulator_bits >= 32;
+    // Wrapping makes the output the sum modulo 2^16 whatever the accumulator (2^16 divides
+    // 2^accumulator_bits and 2^32), which int32 lanes wrapping modulo 2^32 keep.
+    const bool wrap = c.overflow_policy == VX_CONVERT_POLICY_WRAP;
+    const bool wide = wrap || c.accumulator_bits == 0 || c.accumulator_bits >= 32;
     const int shift = in.fixed_point_pos + w.fixed_point_pos - out.fixed_point_pos;
-    if (in.type != VX_TYPE_INT16 || c.skip_x < 1 || !wide || products >= 65535 || shift > 30) {
+    if (in.type != VX_TYPE_INT16 || c.skip_x < 1 || !wide || (products >= 65535 && !wrap) ||
+        shift > 30) {
         return false;
     }
     const vx_size in_w = in.dim(0), in_h = in.dim(1), batch = in.dim(3);

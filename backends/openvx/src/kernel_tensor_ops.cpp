@@ -88,6 +88,8 @@ const char* run_node(const _vx_node& node) {
                 name = "int32 SIMD";
             } else if (convolution) {
                 run_convolution(node);
+            } else if (paths != kernel_paths::scalar && run_fully_connected_fast(node)) {
+                name = "int32 SIMD";
             } else {
                 run_fully_connected(node);
             }

@@ -7,6 +7,7 @@
 // - no partial sum can leave the accumulator: products * bound + |bias| fits accumulator_bits
 //   (and int32), the bound on a rounded product coming from the largest |input| of this run and
 //   the largest |weight|; then the accumulator's narrowing never acts and the sums are exact;
+//   or the overflow policy wraps, which makes the output the sum modulo 2^16 (sums_exact);
 // - convolution: any skips (with a horizontal skip s > 1 each padded input row is stored as s
 //   phases, columns X = s j + phase, so that output columns read consecutive elements).
 // Elsewhere the caller runs the other kernels. Weights are packed once per content (the root
@@ -145,6 +146,17 @@ bool sums_fit(std::uint64_t products, std::int64_t bound, bool bias, vx_uint8 ac
     const std::uint64_t limit = (std::uint64_t{1} << (bits - 1)) - 1;
     const std::uint64_t most = products * static_cast<std::uint64_t>(bound) + (bias ? 32768 : 0);
     return products < (std::uint64_t{1} << 31) && most <= limit;
+}
+
+/// True when the int32 sums give the scalar kernels' results: either `products` rounded
+/// products of at most `bound` and a bias never leave the accumulator (so its narrowing never
+/// acts and int32 sums are exact), or the overflow policy wraps. Wrapping narrows modulo 2^bits
+/// after every addition and modulo 2^16 at the end; 2^16 divides 2^bits (accumulator_bits >=
+/// 16) and 2^32, so the output is (sum of products + bias) mod 2^16 whatever the accumulator,
+/// and int32 lanes wrapping modulo 2^32 keep it.
+bool sums_exact(std::uint64_t products, std::int64_t bound, bool bias, const node_config& c) {
+    return c.overflow_policy == VX_CONVERT_POLICY_WRAP ||
+           sums_fit(products, bound, bias, c.accumulator_bits);
 }
 
 std::int16_t narrow16(std::int64_t v, bool saturate) {
@@ -352,8 +364,7 @@ const char* run_convolution_q78(const _vx_node& node) {
         },
         [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
     const std::int64_t bound = product_bound(max_in, state->max_abs, shift);
-    if (!sums_fit(kx_n * ky_n * ifm_n, bound, bias_t != nullptr, c.accumulator_bits))
-        return nullptr;
+    if (!sums_exact(kx_n * ky_n * ifm_n, bound, bias_t != nullptr, c)) return nullptr;
 
     q78::conv_args args{};
     args.rows = rows;
@@ -433,15 +444,16 @@ const char* run_convolution_q78(const _vx_node& node) {
                                 table->narrow_row(s, b, saturate, count, dst);
                             } else if (activation != nullptr) {
                                 for (vx_size x = 0; x < count; ++x)
-                                    dst[x] = finish(s[x] + b, saturate, activation);
+                                    dst[x] = finish(std::int64_t{s[x]} + b, saturate, activation);
                             } else if (saturate) {  // the loops without a table vectorize
                                 for (vx_size x = 0; x < count; ++x)
                                     dst[x] = static_cast<std::int16_t>(
                                         std::clamp<std::int32_t>(s[x] + b, -32768, 32767));
                             } else {
                                 for (vx_size x = 0; x < count; ++x)
-                                    dst[x] = static_cast<std::int16_t>(
-                                        static_cast<std::uint16_t>(s[x] + b));
+                                    dst[x] = static_cast<std::int16_t>(static_cast<std::uint16_t>(
+                                        static_cast<std::uint32_t>(s[x]) +
+                                        static_cast<std::uint32_t>(b)));
                             }
                             continue;
                         }
@@ -549,7 +561,7 @@ const char* run_fully_connected_q78(const _vx_node& node) {
         }
     }
     const std::int64_t bound = product_bound(max_in, state->max_abs, shift);
-    if (!sums_fit(inner, bound, bias_t != nullptr, c.accumulator_bits)) return nullptr;
+    if (!sums_exact(inner, bound, bias_t != nullptr, c)) return nullptr;
     q78::fc_args args{state->weights.data(), padded, static_cast<std::size_t>(32767 / bound),
                       c.rounding_policy == VX_ROUND_POLICY_TO_ZERO};
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;

@@ -17,8 +17,10 @@ namespace openvx {
 const char* run_node(const _vx_node& node);
 
 void run_convolution(const _vx_node& node);
-/// The SIMD convolution; false (nothing done) when the node is outside its exact domain.
+/// The int32-lane convolution and fully connected layers; false (nothing done) when the node is
+/// outside their exact domain.
 bool run_convolution_fast(const _vx_node& node);
+bool run_fully_connected_fast(const _vx_node& node);
 /// The int16 SIMD convolution and fully connected layers (kernel_weighted_q78.cpp): the kernel's
 /// name, or nullptr (output untouched) when the node or this run's data is outside their exact
 /// domain.

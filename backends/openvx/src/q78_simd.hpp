@@ -197,6 +197,17 @@ void conv_row_rounded(const conv_args& a, std::size_t block, std::size_t oy, std
     }
 }
 
+/// The sum of an int32 batch's lanes modulo 2^32 (with the wrapping policy the sums may pass
+/// the int32 range, which only their value modulo 2^16 needs to survive).
+template <class B>
+inline std::int32_t wrapping_sum(const B& v) {
+    alignas(64) std::int32_t lanes[B::size];
+    v.store_aligned(lanes);
+    std::uint32_t sum = 0;
+    for (std::size_t i = 0; i < B::size; ++i) sum += static_cast<std::uint32_t>(lanes[i]);
+    return static_cast<std::int32_t>(sum);
+}
+
 /// Fully connected: R weight rows against one input vector.
 template <class Arch, std::size_t R, bool ToZero>
 void fc_block(const fc_args& a, const std::int16_t* x, const std::int16_t* weights,
@@ -227,7 +238,7 @@ void fc_block(const fc_args& a, const std::int16_t* x, const std::int16_t* weigh
     }
     for (std::size_t r = 0; r < R; ++r) {
         wide[r] += pair_sum(acc[r]);
-        sums[r] = xsimd::hadd(wide[r]);
+        sums[r] = wrapping_sum(wide[r]);
     }
 }
 

@@ -188,7 +188,8 @@ TEST_CASE("kernel paths: convolution grid, every path bit-identical to the scala
                     // Inside the domain (either rounding) the int16 kernel must be the one that
                     // ran.
                     if (kind == data_kind::in_domain &&
-                        (accumulator_bits == 0 || accumulator_bits >= 32)) {
+                        (accumulator_bits == 0 || accumulator_bits >= 32 ||
+                         overflow == VX_CONVERT_POLICY_WRAP)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "case " << cases << ": " << kernel);
                     }
                     if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
@@ -429,10 +430,19 @@ TEST_CASE("kernel paths: fully connected grid, every path bit-identical to the s
                                         std::to_string(inner) + " ofm " + std::to_string(ofm) +
                                         " acc " + std::to_string(accumulator_bits));
                     if (kind == data_kind::in_domain &&
-                        (accumulator_bits == 0 || accumulator_bits == 32)) {
+                        (accumulator_bits == 0 || accumulator_bits == 32 ||
+                         overflow == VX_CONVERT_POLICY_WRAP)) {
                         CHECK_MESSAGE(int16_kernel(kernel), "fc case " << cases << ": " << kernel);
                     }
                     if (kind == data_kind::large_weights) CHECK(!int16_kernel(kernel));
+                    // Outside the int16 domain the int32-lane kernel runs where its sums are
+                    // exact.
+                    if (kind == data_kind::large_weights &&
+                        (accumulator_bits == 0 || accumulator_bits == 32 ||
+                         overflow == VX_CONVERT_POLICY_WRAP)) {
+                        CHECK_MESSAGE(kernel == "int32 SIMD",
+                                      "fc case " << cases << ": " << kernel);
+                    }
                     if (int16_kernel(kernel)) ++int16_cases;
                     ++cases;
                     vxReleaseNode(&node);
@@ -581,4 +591,69 @@ TEST_CASE(
                 ++cases;
             }
     CHECK(cases == 12);
+}
+
+TEST_CASE("kernel paths: narrow accumulators that overflow, wrapping and saturating") {
+    // Wrapping narrows modulo 2^bits after every addition and modulo 2^16 at the end, so the
+    // output is the sum modulo 2^16 for every accumulator width: the SIMD kernels run (int16
+    // inside the weights' domain, int32 lanes outside it). Saturating at a narrow accumulator
+    // depends on the order of the additions: the scalar kernel runs where the sums can leave it.
+    test_context context;
+    rng r(2209);
+    int cases = 0;
+    for (const vx_uint8 bits :
+         {vx_uint8{16}, vx_uint8{17}, vx_uint8{24}, vx_uint8{31}, vx_uint8{40}})
+        for (vx_enum overflow : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE})
+            for (const data_kind kind : {data_kind::full_range_input, data_kind::large_weights}) {
+                const conv_case k{3, 3, 1, 1};
+                const std::string kernel = conv_case_run(
+                    context, r, k, static_cast<vx_size>(r.uniform(20, 70)), 3, 1, 1, false,
+                    static_cast<vx_size>(r.uniform(20, 40)), static_cast<vx_size>(r.uniform(1, 9)),
+                    1, cases % 3, overflow,
+                    cases % 4 < 2 ? VX_ROUND_POLICY_TO_NEAREST_EVEN : VX_ROUND_POLICY_TO_ZERO, bits,
+                    kind, "narrow accumulator " + std::to_string(cases));
+                // Saturating: SIMD only where the sums provably stay inside the accumulator,
+                // which 16 bits never are for these data (any kernel for wider ones).
+                std::string want;
+                if (overflow == VX_CONVERT_POLICY_WRAP) {
+                    want = kind == data_kind::large_weights ? "int32 SIMD" : "int16";
+                } else if (bits == 16) {
+                    want = "scalar";
+                }
+                CHECK_MESSAGE(kernel.find(want) == 0,
+                              "narrow accumulator " << cases << ": " << kernel);
+                ++cases;
+            }
+    CHECK(cases == 20);
+}
+
+TEST_CASE("kernel paths: wrapping sums past the int32 range keep their value modulo 2^16") {
+    // 70000 products of up to 32767 * 255 / 256 each: the exact sums leave int32, the scalar
+    // kernel's 64-bit accumulator keeps them; the SIMD sums wrap modulo 2^32, which keeps the
+    // output (the sum modulo 2^16).
+    test_context context;
+    rng r(2210);
+    const vx_size inner = 70000, ofm = 3;
+    raw_t xv(inner), wv(inner * ofm);
+    for (auto& v : xv) v = r.uniform(32000, 32767);
+    for (auto& v : wv) v = r.uniform(250, 255);
+    vx_tensor in = make_tensor(context, {inner}, VX_TYPE_INT16, 8);
+    vx_tensor w = make_tensor(context, {inner, ofm}, VX_TYPE_INT16, 8);
+    vx_tensor out = make_tensor(context, {ofm}, VX_TYPE_INT16, 8);
+    write_tensor(in, xv);
+    write_tensor(w, wv);
+    for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
+        vx_graph graph = vxCreateGraph(context);
+        vx_node node =
+            vxFullyConnectedLayer(graph, in, w, nullptr, 0, 0, VX_CONVERT_POLICY_WRAP, rounding,
+                                  VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+        REQUIRE(node != nullptr);
+        const std::string kernel = check_paths(context, graph, out, "sums past int32");
+        CHECK_MESSAGE(int16_kernel(kernel), kernel);
+        vxReleaseNode(&node);
+        vxReleaseGraph(&graph);
+    }
+    vxReleaseTensor(&in);
+    vxReleaseTensor(&w);
+    vxReleaseTensor(&out);
 }

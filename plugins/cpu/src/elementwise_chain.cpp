@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "elementwise_math.hpp"
+#include "parallel_ranges.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -102,7 +103,8 @@ bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size
 
 class chain_step final : public step {
   public:
-    explicit chain_step(elementwise_chain chain) : chain_(std::move(chain)) {
+    chain_step(elementwise_chain chain, const runtime::Context& ctx)
+        : chain_(std::move(chain)), ctx_(ctx) {
         // Without row or column operands the output is one long row: longer blocks.
         bool rows_matter = false;
         for (const auto& n : chain_.nodes)
@@ -114,7 +116,10 @@ class chain_step final : public step {
             chain_.rows = 1;
         }
         block_ = std::min<std::int64_t>(chain_.width, 1024);
-        values_.resize(chain_.nodes.size() * static_cast<std::size_t>(block_));
+        segments_ = block_ ? (chain_.width + block_ - 1) / block_ : 0;
+        parts_ = parts_for(ctx_, chain_.rows * chain_.width, grain);
+        values_.resize(static_cast<std::size_t>(parts_) * chain_.nodes.size() *
+                       static_cast<std::size_t>(block_));
     }
 
     void run(const buffers& b) override {
@@ -141,22 +146,33 @@ class chain_step final : public step {
             scratch_.resize(static_cast<std::size_t>(total));
             dst = scratch_.data();
         }
-        for (std::int64_t r = 0; r < chain_.rows; ++r)
-            for (std::int64_t s = 0; s < chain_.width; s += block_) {
-                const std::int64_t len = std::min(block_, chain_.width - s);
-                run_block(b, r, s, len, dst + r * chain_.width + s);
-            }
+        parallel_ranges(ctx_, chain_.rows * segments_, parts_,
+                        [&](std::int64_t begin, std::int64_t end, int part) {
+                            for (std::int64_t k = begin; k < end; ++k) {
+                                const std::int64_t r = k / segments_;
+                                const std::int64_t s = k % segments_ * block_;
+                                const std::int64_t len = std::min(block_, chain_.width - s);
+                                run_block(b, part, r, s, len, dst + r * chain_.width + s);
+                            }
+                        });
         if (scratch) std::memcpy(out, dst, out_bytes);
     }
 
   private:
-    float* value(std::size_t k) { return values_.data() + k * static_cast<std::size_t>(block_); }
+    static constexpr std::int64_t grain = 32768;  // elements per thread at least
 
-    array_operand resolve(const buffers& b, const chain_operand& o, std::int64_t row,
+    /// Chain node k's block of values for part `part`.
+    float* value(int part, std::size_t k) {
+        const std::size_t per_part = chain_.nodes.size() * static_cast<std::size_t>(block_);
+        return values_.data() + static_cast<std::size_t>(part) * per_part +
+               k * static_cast<std::size_t>(block_);
+    }
+
+    array_operand resolve(const buffers& b, const chain_operand& o, int part, std::int64_t row,
                           std::int64_t start) {
         switch (o.from) {
             case chain_operand::source::value:
-                return {value(static_cast<std::size_t>(o.index)), false};
+                return {value(part, static_cast<std::size_t>(o.index)), false};
             case chain_operand::source::full:
                 return {chain_input(b, o.index) + row * chain_.width + start, false};
             case chain_operand::source::row:
@@ -169,13 +185,13 @@ class chain_step final : public step {
         return {chain_input(b, o.index), true};
     }
 
-    void run_block(const buffers& b, std::int64_t row, std::int64_t start, std::int64_t len,
-                   float* dst) {
+    void run_block(const buffers& b, int part, std::int64_t row, std::int64_t start,
+                   std::int64_t len, float* dst) {
         const std::size_t last = chain_.nodes.size() - 1;
         for (std::size_t k = 0; k <= last; ++k) {
             const chain_node& n = chain_.nodes[k];
-            float* to = k == last ? dst : value(k);
-            const array_operand a = resolve(b, n.a, row, start);
+            float* to = k == last ? dst : value(part, k);
+            const array_operand a = resolve(b, n.a, part, row, start);
             if (n.is_unary) {
                 if (a.uniform) {
                     apply_unary(n.unary, n.epsilon, a.data, to, 1);
@@ -184,14 +200,16 @@ class chain_step final : public step {
                     apply_unary(n.unary, n.epsilon, a.data, to, len);
                 }
             } else {
-                apply_binary(n.binary, a, resolve(b, n.b, row, start), to, len);
+                apply_binary(n.binary, a, resolve(b, n.b, part, row, start), to, len);
             }
         }
     }
 
     elementwise_chain chain_;
-    std::int64_t block_ = 1;
-    std::vector<float> values_;   // one block per chain node
+    const runtime::Context& ctx_;
+    std::int64_t block_ = 1, segments_ = 0;
+    int parts_ = 1;
+    std::vector<float> values_;   // per part, one block per chain node
     std::vector<float> scratch_;  // the result, when the output overlaps an operand
 };
 
@@ -239,8 +257,9 @@ std::vector<elementwise_chain> plan_elementwise_chains(const sdk::partition& p,
     return chains;
 }
 
-std::unique_ptr<step> elementwise_chain_step(const elementwise_chain& chain) {
-    return std::make_unique<chain_step>(chain);
+std::unique_ptr<step> elementwise_chain_step(const elementwise_chain& chain,
+                                             const runtime::Context& ctx) {
+    return std::make_unique<chain_step>(chain, ctx);
 }
 
 }  // namespace tessera::plugins::cpu

@@ -49,7 +49,8 @@ struct elementwise_chain {
 std::vector<elementwise_chain> plan_elementwise_chains(const sdk::partition& p,
                                                        const std::vector<bool>& taken);
 
-/// The step computing `chain`.
-std::unique_ptr<step> elementwise_chain_step(const elementwise_chain& chain);
+/// The step computing `chain`, split over the context's threads when it is large.
+std::unique_ptr<step> elementwise_chain_step(const elementwise_chain& chain,
+                                             const runtime::Context& ctx);
 
 }  // namespace tessera::plugins::cpu

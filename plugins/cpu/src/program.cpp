@@ -137,7 +137,7 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         try {
             const node_view v(p, n);
             if (pass_at[i]) {
-                steps_.push_back(elementwise_chain_step(*pass_at[i]));
+                steps_.push_back(elementwise_chain_step(*pass_at[i], ctx));
             } else if (chain.head < 0 && taken[i]) {
                 ++fused;  // runs inside its element-wise pass
             } else if (wide_dtype_route(n.op, v.in, v.out)) {

@@ -37,12 +37,13 @@ tensor scalar(float v) {
 /// Builds the graph twice (cpu, reference), runs both on input "x" of `dims` and compares every
 /// output; returns the cpu plugin's counts.
 template <typename Build>
-cpu_counts check_against_reference(const shape& dims, Build build, double tolerance = 1e-5) {
+cpu_counts check_against_reference(const shape& dims, Build build, double tolerance = 1e-5,
+                                   const std::string& config = "cpu") {
     load_cpu_plugin();
     graph g, r;
     build(g);
     build(r);
-    auto cg = g.compile("cpu");
+    auto cg = g.compile(config);
     auto ref = r.compile("reference");
     for (int run = 0; run < 2; ++run) {
         const tensor x = values(dims, 90 + run, -3.0f, 3.0f);
@@ -82,6 +83,23 @@ TEST_CASE("the Erf GELU with its bias add runs as one step and matches the refer
     CHECK(c.steps == 1);
     CHECK(c.fused == 5);
     CHECK(c.emulated == 0);
+}
+
+TEST_CASE("large chains and layer norms split over threads give the reference's results") {
+    const shape large{1, 64, 1100};  // over one thread's share of elements: split in two
+    const auto build = [&](graph& g) {
+        const auto x = g.input("x", tensor_desc(large, dtype::f32));
+        auto t = g.apply("bias", op::binary(TSR_BINARY_ADD),
+                         {x, g.constant("b", values(shape{1100}, 102, -0.5f, 0.5f))});
+        t = g.apply("erf", op::unary(TSR_UNARY_ERF), {t});
+        t = g.apply("half", op::binary(TSR_BINARY_MUL), {t, g.constant("h", scalar(0.5f))});
+        g.output(g.apply("norm", op::layer_norm().from_axis(-1), {t}));
+    };
+    for (const char* config : {"cpu:threads=1", "cpu:threads=2", "cpu:threads=3"}) {
+        CAPTURE(config);
+        const cpu_counts c = check_against_reference(large, build, 1e-5, config);
+        CHECK(c.fused == 2);
+    }
 }
 
 TEST_CASE("a chain value read after the chain ends the chain before it") {

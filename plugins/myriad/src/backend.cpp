@@ -135,6 +135,24 @@ sdk::support myriad_backend::answer(const sdk::op_query& q, const layer_request&
     } catch (const error& e) {
         decline(TSR_REASON_ATTRIBUTE, "layer type '" + r.type + "': " + e.message());
     }
+    if (r.exact_types) {
+        const auto where = [&] {
+            return "the binding of '" + r.type + "' at " + layer.binding().file + ":" +
+                   std::to_string(layer.binding().line);
+        };
+        for (std::size_t port = 0; port < r.ports.size(); ++port) {
+            const dtype have = q.inputs.at(static_cast<std::size_t>(r.ports[port])).type();
+            if (layer.input_dtype(static_cast<int>(port)) != kernel_dtype(have))
+                decline(TSR_REASON_DTYPE,
+                        where() + " reads input " + std::to_string(port) + " as " +
+                            ::myriad::to_string(layer.input_dtype(static_cast<int>(port))) +
+                            ", not " + std::string(to_string(have)));
+        }
+        if (layer.output_dtype() != kernel_dtype(q.outputs[0].type()))
+            decline(TSR_REASON_DTYPE, where() + " writes " +
+                                          ::myriad::to_string(layer.output_dtype()) + ", not " +
+                                          std::string(to_string(q.outputs[0].type())));
+    }
     for (const auto& [input, name] : r.blobs)
         if (!binding_reads_blob(layer.binding(), name))
             decline(TSR_REASON_ATTRIBUTE,

@@ -27,21 +27,30 @@ const tensor_desc& input_at(const std::vector<tensor_desc>& inputs, int index,
 
 }  // namespace
 
+::myriad::Shape port_shape(const layer_request& r, std::size_t port, const tensor_desc& d) {
+    if (port < r.port_views.size()) return r.port_views[port];
+    return shape_or_throw(d, r.type, "input " + std::to_string(port));
+}
+
+::myriad::Shape output_shape(const layer_request& r, const tensor_desc& d) {
+    if (!r.output_view.empty()) return r.output_view;
+    return shape_or_throw(d, r.type, "output");
+}
+
 ::myriad::LayerSpec make_spec(const layer_request& r, const std::vector<tensor_desc>& inputs,
                               const std::vector<tensor_desc>& outputs,
                               const std::vector<std::vector<float>>& blob_values) {
     ::myriad::LayerSpec spec;
     spec.type = r.type;
     spec.params = r.params;
-    for (int port : r.ports) {
-        spec.input_shapes.push_back(shape_or_throw(input_at(inputs, port, r.type), r.type,
-                                                   "input " + std::to_string(port)));
+    for (std::size_t port = 0; port < r.ports.size(); ++port) {
+        spec.input_shapes.push_back(port_shape(r, port, input_at(inputs, r.ports[port], r.type)));
         spec.input_layouts.push_back(::myriad::Layout::BFYX);
     }
     if (outputs.size() != 1)
         throw error(status::unsupported, "a Myriad custom layer has exactly one output",
                     {backend_name, r.type, ""});
-    spec.output_shape = shape_or_throw(outputs[0], r.type, "output");
+    spec.output_shape = output_shape(r, outputs[0]);
     for (std::size_t i = 0; i < r.blobs.size(); ++i) {
         const tensor_desc& d = input_at(inputs, r.blobs[i].first, r.type);
         ::myriad::HostTensor blob;

@@ -31,7 +31,21 @@ struct layer_request {
     ::myriad::LayerParams params;                    ///< IR parameters
     std::vector<int> ports;                          ///< node input index of each layer input port
     std::vector<std::pair<int, std::string>> blobs;  ///< node input index -> blob name
+    /// The shape the layer sees for each port and for the output when it is not the tensor's own
+    /// (a dense view of the same row-major memory, e.g. normalised rows as [1, rows, 1, length]);
+    /// empty: the tensors' dims.
+    std::vector<::myriad::Shape> port_views;
+    ::myriad::Shape output_view;
+    /// The kernels must declare exactly the tensors' element types (no conversion at the
+    /// layer's boundary): the op is itself an element-type conversion.
+    bool exact_types = false;
 };
+
+/// The layer shape of port `port` (tensor `d`): its view, else the tensor's dims.
+::myriad::Shape port_shape(const layer_request& r, std::size_t port, const tensor_desc& d);
+
+/// The layer shape of the output (tensor `d`): its view, else the tensor's dims.
+::myriad::Shape output_shape(const layer_request& r, const tensor_desc& d);
 
 /// The layer spec for a node with these input and output descriptors. `blob_values` holds the
 /// values of each request blob (in request order); empty: zeros of the blob's size (queries).

@@ -88,7 +88,7 @@ void partition_program::run_step(step& s, const std::vector<device_buffer*>& buf
         const ::myriad::DType want = s.layer.input_dtype(static_cast<int>(port));
         const auto count = static_cast<std::size_t>(d.num_elements());
         ::myriad::DeviceTensor t{buffers[static_cast<std::size_t>(s.input_ids[input])]->mem(),
-                                 *layer_shape(d), ::myriad::Layout::BFYX, have};
+                                 port_shape(r, port, d), ::myriad::Layout::BFYX, have};
         if (have != want) {
             cl::Buffer& scratch = s.input_scratch[port];
             if (scratch.get() == nullptr)
@@ -105,7 +105,7 @@ void partition_program::run_step(step& s, const std::vector<device_buffer*>& buf
     const ::myriad::DType made = s.layer.output_dtype();
     const auto count = static_cast<std::size_t>(od.num_elements());
     const cl::Buffer& out_mem = buffers[static_cast<std::size_t>(s.output_id)]->mem();
-    ::myriad::DeviceTensor out{out_mem, *layer_shape(od), ::myriad::Layout::BFYX, have};
+    ::myriad::DeviceTensor out{out_mem, output_shape(r, od), ::myriad::Layout::BFYX, have};
     if (have != made) {
         if (s.output_scratch.get() == nullptr)
             s.output_scratch =

@@ -59,11 +59,20 @@ route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc&
     const double plain = static_cast<double>(g.n) * static_cast<double>(g.c) *
                          static_cast<double>(g.h) * static_cast<double>(g.w);
     if (padded > 16.0 * plain + static_cast<double>(1 << 20))
-        return reference_because("padding makes the runtime's padded input copy over 16x the input");
+        return reference_because(
+            "padding makes the runtime's padded input copy over 16x the input");
     const auto shape = runtime::Conv2d::output_shape(
         runtime_info(blocked(in[0])), runtime_info(in[1].with_layout(layout::row_major())), geo);
     if (shape != dims_of(out)) return reference_because("output rounding");
     return native(route::native_blocked);
+}
+
+/// A plain convolution of few input channels over an image (the RGB or grey stem of a network)
+/// reads its input row-major as nchw: in nchw16c its 1 to 15 channels would be padded to 16,
+/// multiplying the work by up to 16. Squeeze-excite convolutions (1x1 images) stay blocked.
+bool reads_nchw(const op::conv2d& c, const descs& in) {
+    const auto g = c.geometry(in[0], in[1]);
+    return g.c < 16 && g.group_in == g.c && g.h * g.w > 1;
 }
 
 /// A convolution may head a chain when it has no batch-norm or activation of its own and runs
@@ -84,6 +93,10 @@ class conv_step final : public function_step {
   public:
     conv_step(const build_context& b, const op::conv2d& c) : function_step(b.node) {
         const descs& t = b.node.in;
+        if (!is_blocked(t[0])) {  // reads_nchw: the input is an nchw image
+            in(0).info() = runtime_info(t[0], true);
+            in(0).info().set_resizable(false);
+        }
         const runtime::ActivationInfo act = runtime_activation(c.fused_activation());
         const auto g = c.geometry(t[0], t[1]);
         const runtime::Conv2dGeometry geo = runtime_geometry(c, t[0], t[1]);
@@ -131,7 +144,7 @@ class fused_conv_step final : public step {
         const fusion_chain& chain = *b.chain;
         const tensor_desc& src_desc = b.node.in[0];
         const tensor_desc& w_desc = b.node.in[1];
-        runtime::Tensor& src = bound(p, conv_.inputs[0]);
+        runtime::Tensor& src = bound(p, conv_.inputs[0], true);  // nchw16c, or nchw (reads_nchw)
         runtime::Tensor& weights = bound(p, conv_.inputs[1]);
         runtime::Tensor* bias = c.has_bias() ? &bound(p, conv_.inputs[2]) : nullptr;
         output_ = p.nodes[static_cast<std::size_t>(chain.last())].outputs[0];
@@ -216,10 +229,11 @@ class fused_conv_step final : public step {
   private:
     static std::size_t size_of(sdk::buffer& b) { return static_cast<std::size_t>(b.size()); }
 
-    /// A runtime tensor over partition tensor `id`, bound to its buffer on every run.
-    runtime::Tensor& bound(const sdk::partition& p, int id) {
+    /// A runtime tensor over partition tensor `id`, bound to its buffer on every run
+    /// (`as_image`: a 4-D row-major tensor as an nchw image).
+    runtime::Tensor& bound(const sdk::partition& p, int id, bool as_image = false) {
         auto t = std::make_unique<runtime::Tensor>(
-            runtime_info(p.tensors[static_cast<std::size_t>(id)]));
+            runtime_info(p.tensors[static_cast<std::size_t>(id)], as_image));
         t->info().set_resizable(false);
         inputs_.emplace_back(std::move(t), id);
         return *inputs_.back().first;
@@ -261,7 +275,8 @@ class fused_conv_step final : public step {
 void state_conv2d(router& r) {
     r.state<op::conv2d>(
         [](const op::conv2d& c, const query_view& v) {
-            return answer(conv_route(c, v.q.inputs, v.out[0]), v.in, v.out);
+            return answer(conv_route(c, v.q.inputs, v.out[0]), v.in, v.out,
+                          reads_nchw(c, v.in) ? 0 : 1);
         },
         [](const op::conv2d& c, const build_context& b) -> std::unique_ptr<step> {
             if (b.chain) return std::make_unique<fused_conv_step>(b, c);

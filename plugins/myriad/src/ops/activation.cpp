@@ -10,12 +10,6 @@ namespace tessera::plugins::myriad {
 
 namespace {
 
-std::string number(float v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
-    return text;
-}
-
 layer_request describe_activation(const op::activation& a, const std::vector<tensor_desc>& inputs,
                                   const std::vector<tensor_desc>&) {
     if (a.clipping_value() != 0.0f)
@@ -29,7 +23,7 @@ layer_request describe_activation(const op::activation& a, const std::vector<ten
             break;
         case activation_kind::leaky_relu:
             r.type = "ReLU";
-            r.params = {{"negative_slope", number(a.a())}};
+            r.params = {{"negative_slope", ir_number(a.a())}};
             break;
         case activation_kind::sigmoid:
             r.type = "Sigmoid";
@@ -41,7 +35,7 @@ layer_request describe_activation(const op::activation& a, const std::vector<ten
             break;
         case activation_kind::elu:
             r.type = "ELU";
-            r.params = {{"alpha", number(a.a())}};
+            r.params = {{"alpha", ir_number(a.a())}};
             break;
         case activation_kind::relu6:
             r.type = "Clamp";
@@ -49,11 +43,11 @@ layer_request describe_activation(const op::activation& a, const std::vector<ten
             break;
         case activation_kind::bounded_relu:
             r.type = "Clamp";
-            r.params = {{"min", "0"}, {"max", number(a.a())}};
+            r.params = {{"min", "0"}, {"max", ir_number(a.a())}};
             break;
         case activation_kind::clip:
             r.type = "Clamp";
-            r.params = {{"min", number(a.a())}, {"max", number(a.b())}};
+            r.params = {{"min", ir_number(a.a())}, {"max", ir_number(a.b())}};
             break;
         default:
             decline(TSR_REASON_ATTRIBUTE, "activation " + std::string(to_string(a.kind())) +

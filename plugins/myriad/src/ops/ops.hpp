@@ -5,6 +5,7 @@
 // choice and kernel compilation), so an op is accepted exactly when a binding serves it.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,13 @@ using router =
     sdk::op_router<sdk::support(const sdk::op_query& q, const myriad_backend& backend),
                    std::unique_ptr<layer_request>(const std::vector<tensor_desc>& inputs,
                                                   const std::vector<tensor_desc>& outputs)>;
+
+/// A float as an IR parameter value ("%.9g": reads back as the same float).
+inline std::string ir_number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+    return text;
+}
 
 /// The router with every op file's ops stated; the others are declined with TSR_REASON_OP_KIND.
 const router& op_routes();
@@ -51,9 +59,13 @@ void state_layer(router& r, layer_request (*describe)(const Op&, const std::vect
 }
 
 // One function per op file (op_routes() calls them all once).
-void state_custom(router& r);      // custom: layer type, attributes, inputs
-void state_conv2d(router& r);      // conv2d as Convolution (weights and biases as blobs)
-void state_activation(router& r);  // activation as ReLU, Sigmoid, TanH, ELU, Clamp
-void state_binary(router& r);      // binary as Eltwise
+void state_custom(router& r);          // custom: layer type, attributes, inputs
+void state_conv2d(router& r);          // conv2d as Convolution (weights and biases as blobs)
+void state_activation(router& r);      // activation as ReLU, Sigmoid, TanH, ELU, Clamp
+void state_binary(router& r);          // binary as Eltwise
+void state_normalization(router& r);   // layer_norm as MVN, lrn as GRN
+void state_resize(router& r);          // resize_bilinear as Resample LINEAR
+void state_convert(router& r);         // element-type reorder as Convert
+void state_depth_to_space(router& r);  // depth_to_space as DepthToSpace
 
 }  // namespace tessera::plugins::myriad

@@ -1,0 +1,54 @@
+// stem_conv_test.cpp: a convolution of few input channels over an image (a network's RGB or grey
+// stem) reads its input row-major as nchw instead of padding 3 channels to a block of 16, alone
+// and heading a fused chain, and matches the reference; wider and 1x1-image convolutions keep
+// asking for nchw16c.
+#include "cpu_plugin.hpp"
+
+using namespace cpu_test;
+
+namespace {
+
+op_support query_conv(int channels, int size) {
+    const std::vector<tensor_desc> in{tensor_desc(shape::nchw(1, channels, size, size), dtype::f32),
+                                      tensor_desc(shape{24, channels, 3, 3}, dtype::f32)};
+    const std::vector<tensor_desc> out{
+        tensor_desc(shape::nchw(1, 24, size, size), dtype::f32).with_layout(layout::any())};
+    return backend::create("cpu").query(op::conv2d().padding(1, 1, 1, 1), in, out);
+}
+
+}  // namespace
+
+TEST_CASE("a 3-channel stem convolution asks for its input row-major, wider ones nchw16c") {
+    load_cpu_plugin();
+    const op_support stem = query_conv(3, 12);
+    REQUIRE(stem.level == TSR_SUPPORT_NATIVE);
+    CHECK(stem.inputs.at(0).is_row_major());
+    CHECK(stem.outputs.at(0).is_opaque());  // nchw16c
+    CHECK(query_conv(16, 12).inputs.at(0).is_opaque());
+    CHECK(query_conv(3, 1).inputs.at(0).is_opaque());  // a squeeze-excite style 1x1 image
+}
+
+TEST_CASE("stem convolutions reading nchw match the reference, alone and fused") {
+    load_cpu_plugin();
+    const shape image = shape::nchw(2, 3, 17, 14);
+    for (const bool fused : {false, true}) {
+        CAPTURE(fused);
+        const auto build = [&](graph& g) {
+            const auto x = g.input("x", tensor_desc(image, dtype::f32));
+            auto t = g.apply("stem", op::conv2d().padding(1, 1, 1, 1).stride(2, 2).bias(),
+                             {x, g.constant("w", values(shape{20, 3, 3, 3}, 110, -0.4f, 0.4f)),
+                              g.constant("b", values(shape{20}, 111, -0.1f, 0.1f))});
+            if (fused) t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
+            g.output(t);
+        };
+        graph g, r;
+        build(g);
+        build(r);
+        auto cg = g.compile("cpu");
+        auto ref = r.compile("reference");
+        const tensor x = values(image, 112, -2.0f, 2.0f);
+        const auto want = ref.run({{"x", x}}).begin()->second;
+        for (int run = 0; run < 2; ++run)
+            check_close(cg.run({{"x", x}}).begin()->second, want, {1e-5, 0.0, 1e-5});
+    }
+}
