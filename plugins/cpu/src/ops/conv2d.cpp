@@ -69,10 +69,12 @@ route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc&
 
 /// A plain convolution of few input channels over an image (the RGB or grey stem of a network)
 /// reads its input row-major as nchw: in nchw16c its 1 to 15 channels would be padded to 16,
-/// multiplying the work by up to 16. Squeeze-excite convolutions (1x1 images) stay blocked.
+/// multiplying the work by up to 16. Squeeze-excite convolutions (1x1 images) stay blocked, and
+/// so does one channel in and out, which runs as a depthwise convolution (nchw16c only).
 bool reads_nchw(const op::conv2d& c, const descs& in) {
     const auto g = c.geometry(in[0], in[1]);
-    return g.c < 16 && g.group_in == g.c && g.h * g.w > 1;
+    const bool depthwise = g.c == 1 && g.o == 1;
+    return g.c < 16 && g.group_in == g.c && g.h * g.w > 1 && !depthwise;
 }
 
 /// A convolution may head a chain when it has no batch-norm or activation of its own and runs
