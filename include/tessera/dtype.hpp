@@ -22,6 +22,9 @@ enum class dtype : std::int32_t {
     boolean = TSR_BOOL,
     i64 = TSR_I64,
     f64 = TSR_F64,
+    u16 = TSR_U16,
+    u32 = TSR_U32,
+    u64 = TSR_U64,
 };
 
 /// Bytes per element.
@@ -29,14 +32,17 @@ constexpr std::size_t size_of(dtype t) {
     switch (t) {
         case dtype::i64:
         case dtype::f64:
+        case dtype::u64:
             return 8;
         case dtype::f32:
         case dtype::i32:
+        case dtype::u32:
             return 4;
         case dtype::f16:
         case dtype::bf16:
         case dtype::dlfloat16:
         case dtype::i16:
+        case dtype::u16:
             return 2;
         case dtype::i8:
         case dtype::u8:
@@ -72,6 +78,12 @@ constexpr std::string_view to_string(dtype t) {
             return "i64";
         case dtype::f64:
             return "f64";
+        case dtype::u16:
+            return "u16";
+        case dtype::u32:
+            return "u32";
+        case dtype::u64:
+            return "u64";
         case dtype::undef:
             return "undef";
     }
@@ -84,15 +96,25 @@ constexpr bool is_floating(dtype t) {
 }
 constexpr bool is_integer(dtype t) {
     return t == dtype::i8 || t == dtype::u8 || t == dtype::i16 || t == dtype::i32 ||
-           t == dtype::i64;
+           t == dtype::i64 || t == dtype::u16 || t == dtype::u32 || t == dtype::u64;
+}
+/// The unsigned integer dtypes (u8, u16, u32, u64).
+constexpr bool is_unsigned(dtype t) {
+    return t == dtype::u8 || t == dtype::u16 || t == dtype::u32 || t == dtype::u64;
+}
+/// The 64-bit integer dtypes (i64, u64): their values beyond 2^53 need the long double paths.
+constexpr bool is_int64_class(dtype t) {
+    return t == dtype::i64 || t == dtype::u64;
 }
 constexpr bool is_valid(dtype t) {
-    return static_cast<std::int32_t>(t) >= TSR_F32 && static_cast<std::int32_t>(t) <= TSR_F64;
+    return static_cast<std::int32_t>(t) >= TSR_F32 && static_cast<std::int32_t>(t) <= TSR_U64;
 }
-/// The 64-bit dtypes (i64, f64): only the reference backend and data movement by element size
-/// handle them; plugins decline them unless they say otherwise.
+/// The dtypes no device runtime has (i64, f64 and the unsigned u16, u32, u64): only the reference
+/// backend and data movement by element size handle them; plugins decline them unless they say
+/// otherwise.
 constexpr bool is_wide(dtype t) {
-    return t == dtype::i64 || t == dtype::f64;
+    return t == dtype::i64 || t == dtype::f64 || t == dtype::u16 || t == dtype::u32 ||
+           t == dtype::u64;
 }
 
 /// Quantisation parameters: i8/u8 use scale and zero point, i16 uses fixed_point_pos.
@@ -149,8 +171,21 @@ template <>
 struct storage_of<dtype::f64> {
     using type = double;
 };
+template <>
+struct storage_of<dtype::u16> {
+    using type = std::uint16_t;
+};
+template <>
+struct storage_of<dtype::u32> {
+    using type = std::uint32_t;
+};
+template <>
+struct storage_of<dtype::u64> {
+    using type = std::uint64_t;
+};
 
-/// The dtype whose storage is the C++ type T (float -> f32, int8_t -> i8, ...).
+/// The dtype whose storage is the C++ type T (float -> f32, int8_t -> i8, ...; std::uint16_t
+/// has none: it is the storage of f16, bf16, dlfloat16 and u16 alike).
 template <typename T>
 constexpr dtype dtype_of();
 template <>
@@ -184,6 +219,14 @@ constexpr dtype dtype_of<std::int64_t>() {
 template <>
 constexpr dtype dtype_of<double>() {
     return dtype::f64;
+}
+template <>
+constexpr dtype dtype_of<std::uint32_t>() {
+    return dtype::u32;
+}
+template <>
+constexpr dtype dtype_of<std::uint64_t>() {
+    return dtype::u64;
 }
 
 }  // namespace tessera

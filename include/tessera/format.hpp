@@ -46,6 +46,14 @@ inline std::string format_element(const tensor& t, const index_t& idx) {
             std::memcpy(&v, p, sizeof v);
             return fmt::format("{}", v);
         }
+        case dtype::u64: {
+            std::uint64_t v;
+            std::memcpy(&v, p, sizeof v);
+            return fmt::format("{}", v);
+        }
+        case dtype::u16:
+        case dtype::u32:
+            return fmt::format("{}", static_cast<std::uint64_t>(numeric::load_raw(type, p)));
         case dtype::f64:
             return fmt::format("{}", numeric::load_raw(type, p));
         case dtype::i8:

@@ -269,7 +269,7 @@ class tensor {
     }
 
     /// True when T is the storage type of `t`: float for f32, std::uint16_t bit patterns for the
-    /// 16-bit floats, the matching integer for i8/u8/i16/i32/i64, double for f64, std::uint8_t or
+    /// 16-bit floats, the matching integer for i8/u8/i16/i32/i64/u16/u32/u64, double for f64, std::uint8_t or
     /// bool for bool.
     template <typename T>
     static constexpr bool stores(dtype t) {
@@ -295,6 +295,12 @@ class tensor {
                 return std::is_same_v<U, std::int64_t>;
             case dtype::f64:
                 return std::is_same_v<U, double>;
+            case dtype::u16:
+                return std::is_same_v<U, std::uint16_t>;
+            case dtype::u32:
+                return std::is_same_v<U, std::uint32_t>;
+            case dtype::u64:
+                return std::is_same_v<U, std::uint64_t>;
             case dtype::undef:
                 return false;
         }
@@ -323,6 +329,12 @@ class tensor {
                 return "std::int64_t";
             case dtype::f64:
                 return "double";
+            case dtype::u16:
+                return "std::uint16_t";
+            case dtype::u32:
+                return "std::uint32_t";
+            case dtype::u64:
+                return "std::uint64_t";
             case dtype::undef:
                 break;
         }

@@ -44,6 +44,10 @@ constexpr dtype xtensor_dtype() {
         return dtype::i64;
     else if constexpr (std::is_same_v<U, double>)
         return dtype::f64;
+    else if constexpr (std::is_same_v<U, std::uint32_t>)
+        return dtype::u32;
+    else if constexpr (std::is_same_v<U, std::uint64_t>)
+        return dtype::u64;
     else if constexpr (std::is_same_v<U, bool>)
         return dtype::boolean;
     else

@@ -197,8 +197,12 @@ TEST_CASE("xtensor: borrow deduces dtypes, or takes one for raw bit patterns") {
     const tensor td = tessera::borrow(d);
     CHECK(td.type() == dtype::f64);
     CHECK(td.get({1}) == 2.0);
-    xt::xarray<std::uint32_t> u = {1u, 2u};
-    check_error([&] { tessera::borrow(u); }, status::invalid_argument, "dtype");
+    xt::xarray<std::uint32_t> u = {1u, 4000000000u};
+    const tensor tu = tessera::borrow(u);
+    CHECK(tu.type() == dtype::u32);
+    CHECK(tu.get({1}) == 4000000000.0);
+    xt::xarray<long double> e = {1.0L, 2.0L};
+    check_error([&] { tessera::borrow(e); }, status::invalid_argument, "dtype");
 }
 
 TEST_CASE("xtensor: to_tensor evaluates expressions into new owning tensors") {

@@ -24,7 +24,10 @@ typedef enum tsr_dtype {
     TSR_I32 = 8,
     TSR_BOOL = 9,
     TSR_I64 = 10, /* plain 64-bit integer (indices, shapes); never quantised */
-    TSR_F64 = 11  /* IEEE 754 binary64 */
+    TSR_F64 = 11, /* IEEE 754 binary64 */
+    TSR_U16 = 12, /* plain unsigned integers; never quantised */
+    TSR_U32 = 13,
+    TSR_U64 = 14
 } tsr_dtype;
 
 /* Semantic name of one dimension. */

@@ -1,6 +1,7 @@
 // tessera/numeric/convert.hpp: load and store one element of any dtype as a float, double or
 // long double, the single place where storage types meet arithmetic on the host. The *_wide
-// forms carry i64 exactly (a long double holds every int64 on x86-64 and AArch64).
+// forms carry i64 and u64 exactly (a long double holds every 64-bit integer on x86-64 and
+// AArch64).
 #pragma once
 
 #include <cmath>
@@ -64,16 +65,36 @@ inline double load_raw(dtype t, const void* p) {
             std::memcpy(&v, p, 8);
             return v;
         }
+        case dtype::u16: {
+            std::uint16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
+        case dtype::u32: {
+            std::uint32_t v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case dtype::u64: {  // exact up to 2^53; load_raw_wide is exact for every value
+            std::uint64_t v;
+            std::memcpy(&v, p, 8);
+            return static_cast<double>(v);
+        }
         case dtype::undef:
             break;
     }
     return 0.0;
 }
 
-/// The stored value in extended precision: exact for every dtype, i64 included.
+/// The stored value in extended precision: exact for every dtype, i64 and u64 included.
 inline long double load_raw_wide(dtype t, const void* p) {
     if (t == dtype::i64) {
         std::int64_t v;
+        std::memcpy(&v, p, 8);
+        return static_cast<long double>(v);
+    }
+    if (t == dtype::u64) {
+        std::uint64_t v;
         std::memcpy(&v, p, 8);
         return static_cast<long double>(v);
     }
@@ -99,6 +120,25 @@ inline std::int64_t to_int64(long double v, rounding_policy rounding, overflow_p
     if (m >= two63) m -= 2.0L * two63;
     if (m < -two63) m += 2.0L * two63;
     return static_cast<std::int64_t>(m);
+}
+
+/// An integer-valued or real long double -> uint64: rounded with `rounding`, values beyond
+/// [0, 2^64) saturated or wrapped modulo 2^64 per `overflow` (infinities saturate); NaN is 0.
+inline std::uint64_t to_uint64(long double v, rounding_policy rounding, overflow_policy overflow) {
+    if (std::isnan(v)) return 0;
+    long double r = std::trunc(v);
+    if (rounding == rounding_policy::to_nearest_even) {
+        const long double rest = std::fabs(v - r);
+        const bool away = rest > 0.5L || (rest == 0.5L && std::fmod(r, 2.0L) != 0.0L);
+        if (away) r += v < 0 ? -1.0L : 1.0L;
+    }
+    constexpr long double two64 = 18446744073709551616.0L;  // 2^64, exact in any binary format
+    if (r >= 0 && r < two64) return static_cast<std::uint64_t>(r);
+    if (overflow == overflow_policy::saturate || std::isinf(r))
+        return r < 0 ? 0 : std::numeric_limits<std::uint64_t>::max();
+    long double m = std::fmod(r, two64);  // exact; in (-2^64, 2^64)
+    if (m < 0) m += two64;
+    return static_cast<std::uint64_t>(m);
 }
 
 /// double -> float rounded to odd: truncated toward zero, last bit set if anything was dropped.
@@ -165,6 +205,21 @@ inline void store_raw(dtype t, void* p, double v,
         case dtype::f64:
             std::memcpy(p, &v, 8);
             return;
+        case dtype::u16: {
+            auto x = to_integer<std::uint16_t>(v, rounding, overflow);
+            std::memcpy(p, &x, 2);
+            return;
+        }
+        case dtype::u32: {
+            auto x = to_integer<std::uint32_t>(v, rounding, overflow);
+            std::memcpy(p, &x, 4);
+            return;
+        }
+        case dtype::u64: {
+            const std::uint64_t x = to_uint64(v, rounding, overflow);
+            std::memcpy(p, &x, 8);
+            return;
+        }
         case dtype::undef:
             return;
     }
@@ -183,13 +238,18 @@ inline double narrow_to_odd_double(long double v) {
     return d;
 }
 
-/// Stores a raw value given in extended precision: i64 through the integer path (exact), the
-/// other dtypes as store_raw does, rounded once.
+/// Stores a raw value given in extended precision: i64 and u64 through the integer paths
+/// (exact), the other dtypes as store_raw does, rounded once.
 inline void store_raw_wide(dtype t, void* p, long double v,
                            rounding_policy rounding = rounding_policy::to_nearest_even,
                            overflow_policy overflow = overflow_policy::saturate) {
     if (t == dtype::i64) {
         const std::int64_t x = to_int64(v, rounding, overflow);
+        std::memcpy(p, &x, 8);
+        return;
+    }
+    if (t == dtype::u64) {
+        const std::uint64_t x = to_uint64(v, rounding, overflow);
         std::memcpy(p, &x, 8);
         return;
     }
@@ -214,9 +274,9 @@ inline double load_real(dtype t, const quantization& q, const void* p) {
     }
 }
 
-/// The real value in extended precision (exact for i64 and f64).
+/// The real value in extended precision (exact for i64, u64 and f64).
 inline long double load_real_wide(dtype t, const quantization& q, const void* p) {
-    if (t == dtype::i64) return load_raw_wide(t, p);
+    if (is_int64_class(t)) return load_raw_wide(t, p);
     return load_real(t, q, p);
 }
 
@@ -238,7 +298,7 @@ inline void store_real(dtype t, const quantization& q, void* p, double v,
     }
 }
 
-/// Stores a real value given in extended precision (i64 exact), quantising like store_real.
+/// Stores a real value given in extended precision (i64 and u64 exact), quantising like store_real.
 inline void store_real_wide(dtype t, const quantization& q, void* p, long double v,
                             rounding_policy rounding = rounding_policy::to_nearest_even,
                             overflow_policy overflow = overflow_policy::saturate) {
