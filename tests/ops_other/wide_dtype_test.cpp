@@ -4,6 +4,7 @@
 // descriptors that do not take the 64-bit dtypes reject them with a typed error.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -192,9 +193,9 @@ TEST_CASE("descriptors without 64-bit forms reject i64 and f64 with a typed erro
     const tensor_desc f64_mat(shape{2, 2}, dtype::f64), i64_mat(shape{2, 2}, dtype::i64);
     check_error(
         [&] {
-            op::matmul().infer({f64_mat, f64_mat});
+            op::matmul().infer({i64_mat, i64_mat});
         },
-        {"matmul", "tensor 'A'", "dtype f64 not allowed"});
+        {"matmul", "tensor 'A'", "dtype i64 not allowed"});
     check_error([&] { op::softmax().infer({f64_mat}); },
                 {"softmax", "tensor 'src'", "dtype f64 not allowed"});
     check_error(
@@ -217,4 +218,20 @@ TEST_CASE("descriptors without 64-bit forms reject i64 and f64 with a typed erro
     CHECK(op::binary(binary_kind::add).infer({i64_mat, i64_mat})[0].type() == dtype::i64);
     CHECK(op::reduce(reduce_kind::mean).along(0).infer({f64_mat})[0].type() == dtype::f64);
     CHECK(op::gather(0).infer({f64_mat, i64_mat})[0].type() == dtype::f64);
+    CHECK(op::matmul().infer({f64_mat, f64_mat})[0].type() == dtype::f64);
+}
+
+TEST_CASE("matmul on f64 keeps double precision") {
+    // [1 + 2^-40, 1] . [1, 2^-40]^T = 1 + 2^-39: below f32's resolution at 1, exact in a double.
+    const double e = std::ldexp(1.0, -40);
+    const tensor a = make(shape{1, 2}, {1.0 + e, 1.0}, dtype::f64);
+    const tensor b = make(shape{2, 1}, {1.0, e}, dtype::f64);
+    const tensor y = run1(op::matmul(), {a, b});
+    CHECK(y.type() == dtype::f64);
+    CHECK(values(y)[0] == 1.0 + 2 * e);
+    // Stacked: [2, 1, 2] x [2, 1] broadcasts B over the stack.
+    const tensor s = make(shape{2, 1, 2}, {1.0 + e, 1.0, 3.0, -1.0}, dtype::f64);
+    const tensor z = run1(op::matmul(), {s, b});
+    CHECK(z.dims() == shape{2, 1, 1});
+    CHECK(values(z) == values_t{1.0 + 2 * e, 3.0 - e});
 }

@@ -99,7 +99,7 @@ struct matmul : pod_op<matmul, tsr_matmul_params, TSR_OP_MATMUL> {
         check_bool(check, "transpose_b", raw().transpose_b);
         check.count(inputs, op == TSR_MATMUL_ADDITION ? 2 : 3, 3);
         const tensor_desc& a = inputs[0];
-        check.type_in("A", a, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16});
+        check.type_in("A", a, {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::f64});
         check_float_like(check, "B", inputs[1], a);
         if (inputs.size() > 2) check_float_like(check, "C", inputs[2], a);
         const shape out = geometry(inputs).output_shape();

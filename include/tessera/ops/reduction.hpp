@@ -145,9 +145,10 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
                             TSR_ROUND_TO_NEAREST_EVEN);
         check.count(inputs, 1, 1);
         const tensor_desc& src = inputs[0];
-        check.type_in("src", src,
-                      {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
-                       dtype::u8, dtype::i32, dtype::i64, dtype::f64});
+        check.type_in(
+            "src", src,
+            {dtype::f32, dtype::f16, dtype::bf16, dtype::dlfloat16, dtype::i16, dtype::i8,
+             dtype::u8, dtype::i32, dtype::i64, dtype::f64, dtype::u16, dtype::u32, dtype::u64});
         if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
         check.positive_dims("src", src);
         const int a = normalize_axis(check, "src", "axis", raw().axis, src.rank());

@@ -93,20 +93,28 @@ inline std::int64_t load_index(const tensor& t, const index_t& idx) {
 /// Narrows an integer-valued long double to Int with the overflow policy.
 template <typename Int>
 Int narrow(long double r, overflow_policy overflow) {
+    constexpr long double two63 = 9223372036854775808.0L, two64 = 2.0L * two63;
+    if (overflow == overflow_policy::wrap && std::isfinite(r)) {
+        // Reduced modulo 2^64 first (exact), which keeps the residue modulo 2^n of every Int.
+        r = std::fmod(r, two64);
+        if (r >= two63) r -= two64;
+        if (r < -two63) r += two64;
+        return numeric::narrow_with<Int>(static_cast<std::int64_t>(r), overflow);
+    }
     constexpr long double big = 9.0e18L;
     const auto wide = static_cast<std::int64_t>(r < -big ? -big : (r > big ? big : r));
     return numeric::narrow_with<Int>(wide, overflow);
 }
 
 /// Stores a real value computed in extended precision: floating dtypes as f32/f16/...,
-/// i64 exactly, the other integer dtypes quantised (i8/u8 scale and zero point, i16 fixed point),
-/// rounded with `rounding` and narrowed with `overflow`; NaN stores 0 into integers.
+/// i64 and u64 exactly, the other integer dtypes quantised (i8/u8 scale and zero point, i16 fixed
+/// point), rounded with `rounding` and narrowed with `overflow`; NaN stores 0 into integers.
 inline void store(const tensor& t, const index_t& idx, long double real,
                   rounding_policy rounding = rounding_policy::to_nearest_even,
                   overflow_policy overflow = overflow_policy::saturate) {
     const dtype type = t.type();
     void* p = t.address_of(idx);
-    if (!is_integer(type) || type == dtype::i64) {
+    if (!is_integer(type) || is_int64_class(type)) {
         numeric::store_real_wide(type, t.desc().quant(), p, real, rounding, overflow);
         return;
     }
@@ -134,6 +142,16 @@ inline void store(const tensor& t, const index_t& idx, long double real,
         }
         case dtype::i32: {
             auto v = narrow<std::int32_t>(raw, overflow);
+            std::memcpy(p, &v, 4);
+            return;
+        }
+        case dtype::u16: {
+            auto v = narrow<std::uint16_t>(raw, overflow);
+            std::memcpy(p, &v, 2);
+            return;
+        }
+        case dtype::u32: {
+            auto v = narrow<std::uint32_t>(raw, overflow);
             std::memcpy(p, &v, 4);
             return;
         }

@@ -1,5 +1,5 @@
-// tessera/reference/elementwise.hpp: reference kernels of op::binary and op::unary (int64
-// arithmetic in integers, other dtypes in extended precision).
+// tessera/reference/elementwise.hpp: reference kernels of op::binary and op::unary (int64 and
+// uint64 arithmetic in integers, other dtypes in extended precision).
 #pragma once
 
 #include <cmath>
@@ -84,6 +84,56 @@ inline std::optional<std::int64_t> binary_int64(binary_kind op, std::int64_t a, 
     }
 }
 
+/// (a op b) on uint64 values in integers, as binary_int64 does for int64 (a difference below 0
+/// saturates to 0 or wraps modulo 2^64); nullopt for ops the extended-precision path computes.
+inline std::optional<std::uint64_t> binary_uint64(binary_kind op, std::uint64_t a, std::uint64_t b,
+                                                  rounding_policy rounding,
+                                                  overflow_policy overflow) {
+    constexpr std::uint64_t highest = std::numeric_limits<std::uint64_t>::max();
+    const bool saturate = overflow == overflow_policy::saturate;
+    std::uint64_t r = 0;  // the wrapped result where an overflow is reported
+    switch (op) {
+        case binary_kind::add:
+            if (__builtin_add_overflow(a, b, &r) && saturate) return highest;
+            return r;
+        case binary_kind::sub:
+            if (__builtin_sub_overflow(a, b, &r) && saturate) return 0;
+            return r;
+        case binary_kind::mul:
+            if (__builtin_mul_overflow(a, b, &r) && saturate) return highest;
+            return r;
+        case binary_kind::min:
+            return b < a ? b : a;
+        case binary_kind::max:
+            return b > a ? b : a;
+        case binary_kind::div: {
+            if (b == 0) return 0;
+            std::uint64_t q = a / b;
+            const std::uint64_t rest = a % b;
+            if (rounding == rounding_policy::to_nearest_even && rest != 0) {
+                const std::uint64_t left = b - rest;  // rest + left == b, no overflow
+                if (rest > left || (rest == left && (q & 1) != 0)) ++q;
+            }
+            return q;
+        }
+        default:
+            return std::nullopt;
+    }
+}
+
+/// Runs the integer path of op::binary for Int (int64_t or uint64_t) operands and result.
+template <typename Int, typename Apply>
+void binary_integers(const detail::broadcast_reader& a, const detail::broadcast_reader& b,
+                     const tensor& dst, Apply apply) {
+    tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
+        Int x, y;
+        std::memcpy(&x, a.address(idx), sizeof x);
+        std::memcpy(&y, b.address(idx), sizeof y);
+        const Int r = *apply(x, y);
+        std::memcpy(dst.address_of(idx), &r, sizeof r);
+    });
+}
+
 inline void run(const op::binary& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const tensor& dst = out[0];
@@ -94,16 +144,19 @@ inline void run(const op::binary& op, const std::vector<tensor>& in,
     const auto overflow = op.overflow();
     const binary_kind kind = op.kind();
     const detail::broadcast_reader a(in[0], rank), b(in[1], rank), c(with_c ? in[2] : in[0], rank);
-    const bool int64_path = dst.type() == dtype::i64 && in[0].type() == dtype::i64 &&
-                            in[1].type() == dtype::i64 && !with_c && op.alpha() == 1.0f &&
-                            op.beta() == 1.0f && binary_int64(kind, 1, 1, rounding, overflow);
-    if (int64_path) {
-        tessera::detail::for_each_index(dst.dims(), [&](const detail::index_t& idx) {
-            std::int64_t x, y;
-            std::memcpy(&x, a.address(idx), sizeof x);
-            std::memcpy(&y, b.address(idx), sizeof y);
-            const std::int64_t r = *binary_int64(kind, x, y, rounding, overflow);
-            std::memcpy(dst.address_of(idx), &r, sizeof r);
+    const dtype t = dst.type();
+    const bool integer_path = is_int64_class(t) && in[0].type() == t && in[1].type() == t &&
+                              !with_c && op.alpha() == 1.0f && op.beta() == 1.0f &&
+                              binary_int64(kind, 1, 1, rounding, overflow);
+    if (integer_path && t == dtype::i64) {
+        binary_integers<std::int64_t>(a, b, dst, [&](std::int64_t x, std::int64_t y) {
+            return binary_int64(kind, x, y, rounding, overflow);
+        });
+        return;
+    }
+    if (integer_path) {
+        binary_integers<std::uint64_t>(a, b, dst, [&](std::uint64_t x, std::uint64_t y) {
+            return binary_uint64(kind, x, y, rounding, overflow);
         });
         return;
     }
@@ -192,7 +245,7 @@ inline void run(const op::unary& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     const unary_kind kind = op.kind();
     const double epsilon = op.epsilon();
-    const bool exact_i64 = in[0].type() == dtype::i64 && unary_exact(kind, 0).has_value();
+    const bool exact_i64 = is_int64_class(in[0].type()) && unary_exact(kind, 0).has_value();
     tessera::detail::for_each_index(in[0].dims(), [&](const detail::index_t& idx) {
         if (exact_i64) {
             detail::store(out[0], idx, *unary_exact(kind, detail::load_wide(in[0], idx)));

@@ -110,7 +110,7 @@ void reduce_lines(const op::reduce& op, const std::vector<Real>& x, const tensor
 inline void run(const op::reduce& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     namespace cd = compute_detail;
-    if (in[0].type() == dtype::i64) {
+    if (is_int64_class(in[0].type())) {
         cd::reduce_lines(op, cd::real_values_wide(in[0]), in[0], out[0]);
     } else {
         cd::reduce_lines(op, cd::real_values(in[0]), in[0], out[0]);

@@ -54,7 +54,7 @@ void cumsum_lines(const op::cumsum& op, const std::vector<Real>& x, const tensor
 inline void run(const op::cumsum& op, const std::vector<tensor>& in,
                 const std::vector<tensor>& out) {
     namespace cd = compute_detail;
-    if (in[0].type() == dtype::i64) {
+    if (is_int64_class(in[0].type())) {
         scan_detail::cumsum_lines(op, cd::real_values_wide(in[0]), in[0], out[0]);
     } else {
         scan_detail::cumsum_lines(op, cd::real_values(in[0]), in[0], out[0]);
