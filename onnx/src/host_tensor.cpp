@@ -228,6 +228,12 @@ std::optional<dtype> tessera_dtype(element_type t) {
             return dtype::i64;
         case element_type::float64:
             return dtype::f64;
+        case element_type::uint16:
+            return dtype::u16;
+        case element_type::uint32:
+            return dtype::u32;
+        case element_type::uint64:
+            return dtype::u64;
         default:
             return std::nullopt;
     }
@@ -255,6 +261,12 @@ element_type onnx_type(dtype t) {
             return element_type::int64;
         case dtype::f64:
             return element_type::float64;
+        case dtype::u16:
+            return element_type::uint16;
+        case dtype::u32:
+            return element_type::uint32;
+        case dtype::u64:
+            return element_type::uint64;
         default:
             throw error(status::unsupported,
                         "dtype " + std::string(to_string(t)) + " has no ONNX element type");

@@ -1,6 +1,7 @@
 // ops_lowered.cpp: ONNX ops with no Tessera op of their own, lowered at load into existing ops
 // with constants computed from the static shapes: Trilu (a triangular mask and where), Hardmax
 // (argmax compared with an index ramp), Mod (truncated division; Python-style sign for integers),
+// BitShift (a product or truncated quotient by a power of two, 0 for shifts of the width or more),
 // CastLike (as Cast), Shrink (compares and where), MeanVarianceNormalization (reduce_mean chains),
 // SpaceToDepth (reshape, permute, reshape), EyeLike, the Hann, Hamming and Blackman windows and
 // MelWeightMatrix (folded constants), OneHot (indices compared with a ramp of depth), Compress (a
@@ -89,6 +90,36 @@ void map_hardmax(context& ctx) {
     const auto y = ctx.emit(op::where{}, {is_max, filled_constant(ctx, d.type(), 1.0, "one"),
                                           filled_constant(ctx, d.type(), 0.0, "zero")});
     ctx.reshape(y, d.dims(), ctx.output_name(0));
+}
+
+/// BitShift of unsigned integers of W bits: x << y = x * 2^min(y, W - 1) wrapped modulo 2^W, and
+/// x >> y = trunc(x / 2^min(y, W - 1)), both replaced by 0 where y >= W. Exact for every value:
+/// the power of two is representable in the dtype, the product is exact before it wraps (integer
+/// arithmetic for u64, extended precision below), and a quotient of non-negative values
+/// truncated is the floor.
+void map_bitshift(context& ctx) {
+    if (ctx.input_count() != 2) ctx.unsupported("expects 2 inputs");
+    const std::string direction = ctx.attr_string("direction", "");
+    if (direction != "LEFT" && direction != "RIGHT")
+        ctx.unsupported("direction '" + direction + "' (expected LEFT or RIGHT)");
+    const auto x = ctx.tensor_input(0), y = ctx.tensor_input(1);
+    const dtype type = ctx.desc_of(x).type();
+    if (!is_unsigned(type))
+        ctx.unsupported("dtype " + std::string(to_string(type)) +
+                        " (BitShift takes unsigned integers)");
+    if (ctx.desc_of(y).type() != type) ctx.unsupported("X and Y differ in dtype");
+    const double width = static_cast<double>(8 * size_of(type));
+    op::binary min(binary_kind::min), pow(binary_kind::pow),
+        apply(direction == "LEFT" ? binary_kind::mul : binary_kind::div);
+    for (op::binary* o : {&min, &pow, &apply})
+        o->set_rounding(rounding_policy::to_zero).set_overflow(overflow_policy::wrap);
+    const auto shift = ctx.emit(min, {y, filled_constant(ctx, type, width - 1, "max_shift")});
+    const auto power = ctx.emit(pow, {filled_constant(ctx, type, 2.0, "two"), shift});
+    const auto shifted = ctx.emit(apply, {x, power});
+    const auto too_far = emit_compare(ctx, compare_kind::greater_equal, y,
+                                      filled_constant(ctx, type, width, "width"));
+    ctx.emit(op::where(), {too_far, filled_constant(ctx, type, 0.0, "zero"), shifted},
+             ctx.output_name(0));
 }
 
 /// Mod. fmod = 1: a - trunc(a / b) * b (computed in f32 for 16-bit floats). fmod = 0 (integers
@@ -462,6 +493,7 @@ void register_lowered(mapper_table& t) {
     t["Trilu"] = map_trilu;
     t["Hardmax"] = map_hardmax;
     t["Mod"] = map_mod;
+    t["BitShift"] = map_bitshift;
     t["Shrink"] = map_shrink;
     t["MeanVarianceNormalization"] = map_mvn;
     t["SpaceToDepth"] = map_space_to_depth;
