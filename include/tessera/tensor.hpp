@@ -269,8 +269,8 @@ class tensor {
     }
 
     /// True when T is the storage type of `t`: float for f32, std::uint16_t bit patterns for the
-    /// 16-bit floats, the matching integer for i8/u8/i16/i32/i64/u16/u32/u64, double for f64, std::uint8_t or
-    /// bool for bool.
+    /// 16-bit floats, the matching integer for i8/u8/i16/i32/i64/u16/u32/u64, double for f64,
+    /// std::uint8_t or bool for bool.
     template <typename T>
     static constexpr bool stores(dtype t) {
         using U = std::remove_cv_t<T>;

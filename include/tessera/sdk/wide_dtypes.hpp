@@ -1,6 +1,6 @@
-// tessera/sdk/wide_dtypes.hpp: the decline a backend gives for ops on the 64-bit dtypes (i64,
-// f64) when its device or runtime has no 64-bit elements, so no plugin runs such a tensor as if it
-// were another dtype.
+// tessera/sdk/wide_dtypes.hpp: the decline a backend gives for ops on the dtypes no device runtime
+// has (the 64-bit i64 and f64, the unsigned u16, u32 and u64; tessera::is_wide), so no plugin runs
+// such a tensor as if it were another dtype.
 #pragma once
 
 #include <optional>
@@ -14,7 +14,8 @@
 
 namespace tessera::sdk {
 
-/// The first i64 or f64 tensor among `inputs` and `outputs`, as "input 1 (i64)"; empty when none.
+/// The first tensor of a wide dtype (i64, f64, u16, u32, u64) among `inputs` and `outputs`, as
+/// "input 1 (i64)"; empty when none.
 inline std::string first_wide_tensor(const std::vector<tensor_desc>& inputs,
                                      const std::vector<tensor_desc>& outputs) {
     const auto find = [](const std::vector<tensor_desc>& ds, const char* role) -> std::string {
@@ -28,7 +29,7 @@ inline std::string first_wide_tensor(const std::vector<tensor_desc>& inputs,
     return found.empty() ? find(outputs, "output") : found;
 }
 
-/// A TSR_REASON_DTYPE decline when the query names an i64 or f64 tensor; nothing otherwise.
+/// A TSR_REASON_DTYPE decline when the query names a tensor of a wide dtype; nothing otherwise.
 inline std::optional<support> decline_wide_dtypes(const op_query& q, std::string_view backend) {
     const std::string wide = first_wide_tensor(q.inputs, q.outputs);
     if (wide.empty()) return std::nullopt;

@@ -1,4 +1,5 @@
-// wide_dtypes.cpp: the cpu backend's route for ops on i64 and f64 tensors.
+// wide_dtypes.cpp: the cpu backend's route for ops on i64, f64, u16, u32 and u64
+// tensors.
 #include "wide_dtypes.hpp"
 
 #include <string>

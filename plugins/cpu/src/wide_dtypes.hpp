@@ -1,7 +1,7 @@
-// wide_dtypes.hpp: how the cpu backend runs ops on the 64-bit dtypes (i64, f64), which its
-// runtime has no type for. Reshape and permute move elements by size and run natively; every
-// other op on such tensors runs on the reference kernels inside the plugin (reported emulated,
-// reason TSR_REASON_DTYPE); custom ops keep their own rule.
+// wide_dtypes.hpp: how the cpu backend runs ops on the wide dtypes (i64, f64, u16, u32,
+// u64), which its runtime has no type for. Reshape and permute move elements by size and run
+// natively; every other op on such tensors runs on the reference kernels inside the plugin
+// (reported emulated, reason TSR_REASON_DTYPE); custom ops keep their own rule.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 
 namespace tessera::plugins::cpu {
 
-/// The route for op `o` on tensors `in` -> `out` when one of them is i64 or f64; nothing when
+/// The route for op `o` on tensors `in` -> `out` when one of them has a wide dtype; nothing when
 /// none is or when the op's own rule handles them (reshape, permute, custom).
 std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, const descs& out);
 
