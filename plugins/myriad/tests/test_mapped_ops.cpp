@@ -122,6 +122,11 @@ TEST_CASE("layer_norm forms MVN cannot compute are declined as attribute") {
     const auto given = query_op(op::layer_norm().statistics(), {x, stats, stats});
     CHECK(given.reason == TSR_REASON_ATTRIBUTE);
     CHECK(given.text.find("statistics") != std::string::npos);
+    // More rows than one MVN launch has planes (65535 work-group rows).
+    const auto rows =
+        query_op(op::layer_norm().from_axis(-1), {tensor_desc(shape{70000, 4}, dtype::f32)});
+    CHECK(rows.reason == TSR_REASON_SHAPE);
+    CHECK(rows.text.find("70000 rows") != std::string::npos);
 }
 
 TEST_CASE("an LRN across all channels with beta 0.5 and alpha 1 runs as the shipped GRN") {
