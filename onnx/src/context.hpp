@@ -125,6 +125,7 @@ void register_lowered(mapper_table& t);
 void register_by_index(mapper_table& t);
 void register_einsum(mapper_table& t);
 void register_recurrent(mapper_table& t);
+void register_quantized(mapper_table& t);
 
 /// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by
 /// suffix or from attribute `axis`; checks that and, where B needs trailing 1s to broadcast
@@ -140,6 +141,13 @@ void map_grid_sample(context& ctx);
 /// DFT and STFT (ops_dft.cpp).
 void map_dft(context& ctx);
 void map_stft(context& ctx);
+/// Conv (ConvTranspose with `transposed`) of graph tensors x and w, bias < 0 for none, reading
+/// the node's window attributes, into ONNX output `out` (ops_nn.cpp).
+graph::tensor_id emit_conv(context& ctx, graph::tensor_id x, graph::tensor_id w,
+                           graph::tensor_id bias, bool transposed, const std::string& out);
+/// MatMul of graph tensors a and b (numpy semantics) into ONNX output `out` (ops_nn.cpp).
+graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id b,
+                             const std::string& out);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 
