@@ -455,3 +455,28 @@ TEST_CASE("RNN, GRU and LSTM unroll over the sequence with ONNX's gate orders") 
     const float c = 0.5f * std::tanh(1.0f), l = 0.5f * std::tanh(c);
     check_close(run_cell("LSTM", 4, {0, 0, 0, 1}, {0, 0, 0, 0}, {1}, "forward"), {l, l});
 }
+
+TEST_CASE("Det: the Leibniz sum of 1x1 to 4x4 matrices, batched; larger n is declined") {
+    const auto det = [](const shape& dims, const std::vector<float>& values) {
+        model_builder m(11);
+        m.input("x", std::vector<std::int64_t>(dims.begin(), dims.end())).output("y");
+        m.node("Det", {"x"}, {"y"}, "det");
+        return run_x(m, filled(dims, values));
+    };
+    // 2 * (3 * 4 - 2 * 1) - 0 + 1 * (1 * 1 - 3 * 1) = 18.
+    const tensor three = det(shape{3, 3}, {2, 0, 1, 1, 3, 2, 1, 1, 4});
+    CHECK(three.dims() == shape{});
+    check_close(floats_of(three), {18});
+    const tensor batched = det(shape{2, 2, 2}, {1, 2, 3, 4, 4, 0, 0, 0.5f});
+    CHECK(batched.dims() == shape{2});
+    check_close(floats_of(batched), {-2, 2});
+    // Rows 0 and 1 of diag(2, 1, 3, 4) swapped: -(2 * 1 * 3 * 4).
+    check_close(floats_of(det(shape{4, 4}, {0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4})),
+                {-24});
+    check_close(floats_of(det(shape{1, 1}, {-7})), {-7});
+
+    model_builder large(11);
+    large.input("x", {5, 5}).output("y");
+    large.node("Det", {"x"}, {"y"}, "det5");
+    CHECK(import_failure(large) == "det5 (Det): n = 5 (unrolled for n from 1 to 4 only)");
+}
