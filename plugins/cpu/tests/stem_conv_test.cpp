@@ -76,3 +76,21 @@ TEST_CASE("stem convolutions reading nchw match the reference, alone and fused")
             check_close(cg.run({{"x", x}}).begin()->second, want, {1e-5, 0.0, 1e-5});
     }
 }
+
+TEST_CASE("a one-channel-in, one-channel-out convolution (run as depthwise) matches the reference") {
+    load_cpu_plugin();
+    const shape image = shape::nchw(1, 1, 5, 5);
+    const auto build = [&](graph& g) {
+        const auto x = g.input("x", tensor_desc(image, dtype::f32));
+        g.output(g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                         {x, g.constant("w", values(shape{1, 1, 3, 3}, 120, -1.0f, 1.0f))}));
+    };
+    graph g, r;
+    build(g);
+    build(r);
+    auto cg = g.compile("cpu!");
+    auto ref = r.compile("reference");
+    const tensor x = values(image, 121, -2.0f, 2.0f);
+    check_close(cg.run({{"x", x}}).begin()->second, ref.run({{"x", x}}).begin()->second,
+                {1e-5, 0.0, 1e-5});
+}
