@@ -484,8 +484,8 @@ void map_det(context& ctx) {
         if (found != elements.end()) return found->second;
         host_tensor idx = make_host(element_type::int32, {1});
         set_integer(idx, 0, k);
-        const auto e = ctx.emit(op::gather(1), {flat, ctx.constant_tensor(idx, ctx.node_label +
-                                                                                   "/element")});
+        const auto e =
+            ctx.emit(op::gather(1), {flat, ctx.constant_tensor(idx, ctx.node_label + "/element")});
         elements.emplace(k, e);
         return e;
     };

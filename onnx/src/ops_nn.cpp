@@ -175,7 +175,19 @@ void map_conv(context& ctx, bool transposed) {
     emit_conv(ctx, x, w, bias, transposed, ctx.output_name(0));
 }
 
+/// MaxPool with 3-D windows, dilations or an Indices output, which pooling lacks.
+bool needs_tap_gather(const context& ctx) {
+    if (ctx.has_output(1) || ctx.input_desc(0).rank() == 5) return true;
+    for (auto d : ctx.attr_ints("dilations"))
+        if (d != 1) return true;
+    return false;
+}
+
 void map_pool(context& ctx, bool is_max) {
+    if (is_max && needs_tap_gather(ctx)) {
+        map_max_pool_by_taps(ctx);
+        return;
+    }
     const int spatial = spatial_rank(ctx);
     if (ctx.has_output(1)) ctx.unsupported("the Indices output is not supported");
     window w = read_window(ctx, spatial, ctx.attr_ints("kernel_shape"));

@@ -480,3 +480,46 @@ TEST_CASE("Det: the Leibniz sum of 1x1 to 4x4 matrices, batched; larger n is dec
     large.node("Det", {"x"}, {"y"}, "det5");
     CHECK(import_failure(large) == "det5 (Det): n = 5 (unrolled for n from 1 to 4 only)");
 }
+
+TEST_CASE("MaxPool with Indices, dilations or 3-D windows gathers the window taps") {
+    model_builder m(12);
+    m.input("x", {1, 1, 3, 3}).output("y").output("i").output("yc").output("ic");
+    model_builder::attr_ints(m.node("MaxPool", {"x"}, {"y", "i"}, "rows"), "kernel_shape", {2, 2});
+    auto& column = m.node("MaxPool", {"x"}, {"yc", "ic"}, "columns");
+    model_builder::attr_ints(column, "kernel_shape", {2, 2});
+    model_builder::attr_int(column, "storage_order", 1);
+    const auto out = tx::load(m.bytes())
+                         .compile("reference")
+                         .run({{"x", filled(shape{1, 1, 3, 3}, {1, 9, 3, 4, 5, 6, 7, 8, 2})}});
+    // Maxima 9 at (0, 1) and 8 at (2, 1): row-major 1 and 7, column-major 0 + 1 * 3 and 2 + 1 * 3.
+    CHECK(floats_of(out.at("y")) == std::vector<float>{9, 9, 8, 8});
+    CHECK(floats_of(out.at("i")) == std::vector<float>{1, 1, 7, 7});
+    CHECK(floats_of(out.at("ic")) == std::vector<float>{3, 3, 5, 5});
+
+    model_builder dilated(12);
+    dilated.input("x", {1, 1, 4, 4}).output("y");
+    auto& d = dilated.node("MaxPool", {"x"}, {"y"}, "dilated");
+    model_builder::attr_ints(d, "kernel_shape", {2, 2});
+    model_builder::attr_ints(d, "dilations", {2, 2});
+    std::vector<float> negated(16);
+    for (int i = 0; i < 16; ++i) negated[static_cast<std::size_t>(i)] = static_cast<float>(-i);
+    // Taps (h, w), (h, w + 2), (h + 2, w), (h + 2, w + 2): the maximum is -(4h + w).
+    const tensor y = run_x(dilated, filled(shape{1, 1, 4, 4}, negated));
+    CHECK(y.dims() == shape{1, 1, 2, 2});
+    CHECK(floats_of(y) == std::vector<float>{0, -1, -4, -5});
+
+    model_builder cube(12);
+    cube.input("x", {1, 2, 2, 2, 2}).output("y").output("i");
+    auto& c = cube.node("MaxPool", {"x"}, {"y", "i"}, "cube");
+    model_builder::attr_ints(c, "kernel_shape", {2, 2, 2});
+    model_builder::attr_ints(c, "pads", {1, 0, 0, 0, 0, 0});
+    const auto r = tx::load(cube.bytes())
+                       .compile("reference")
+                       .run({{"x", filled(shape{1, 2, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3,
+                                                                 -4, -5, -6, -7, -8})}});
+    // Depth windows {pad, 0} and {0, 1}: channel 0 maxima 4 (index 3) and 8 (7); channel 1 -1 at
+    // its first element both times (index 8, after channel 0's 8 elements).
+    CHECK(r.at("y").dims() == shape{1, 2, 2, 1, 1});
+    CHECK(floats_of(r.at("y")) == std::vector<float>{4, 8, -1, -1});
+    CHECK(floats_of(r.at("i")) == std::vector<float>{3, 7, 8, 8});
+}
