@@ -150,6 +150,8 @@ graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id 
                              const std::string& out);
 /// MaxPool as a gather of window taps and reduce: 3-D, dilations, Indices (ops_pool_taps.cpp).
 void map_max_pool_by_taps(context& ctx);
+/// MaxUnpool with constant indices: a gather from the input and a zero slot (ops_unpool.cpp).
+void map_max_unpool(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 

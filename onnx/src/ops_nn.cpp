@@ -454,6 +454,7 @@ void register_nn(mapper_table& t) {
     t["LRN"] = map_lrn;
     t["Gemm"] = map_gemm;
     t["MatMul"] = map_matmul;
+    t["MaxUnpool"] = map_max_unpool;
     t["Softmax"] = [](context& c) { map_softmax(c, false); };
     t["LogSoftmax"] = [](context& c) { map_softmax(c, true); };
 }

@@ -523,3 +523,41 @@ TEST_CASE("MaxPool with Indices, dilations or 3-D windows gathers the window tap
     CHECK(floats_of(r.at("y")) == std::vector<float>{4, 8, -1, -1});
     CHECK(floats_of(r.at("i")) == std::vector<float>{3, 7, 8, 8});
 }
+
+TEST_CASE("MaxUnpool places each element at its constant index, zeros elsewhere") {
+    const auto unpool = [](const std::vector<std::int64_t>& indices, bool with_shape) {
+        model_builder m(11);
+        m.input("x", {1, 1, 2, 2}).output("y");
+        m.int64_initializer("i", {1, 1, 2, 2}, indices);
+        std::vector<std::string> inputs{"x", "i"};
+        if (with_shape) {
+            m.int64_initializer("shape", {4}, {1, 1, 5, 5});
+            inputs.push_back("shape");
+        }
+        auto& n = m.node("MaxUnpool", inputs, {"y"}, "unpool");
+        model_builder::attr_ints(n, "kernel_shape", {2, 2});
+        model_builder::attr_ints(n, "strides", {2, 2});
+        return m;
+    };
+    const tensor x = filled(shape{1, 1, 2, 2}, {5, 6, 7, 8});
+    // Indices 5, 7, 13, 15 of the inferred 4x4: (1, 1), (1, 3), (3, 1), (3, 3).
+    const tensor y = run_x(unpool({5, 7, 13, 15}, false), x);
+    CHECK(y.dims() == shape{1, 1, 4, 4});
+    std::vector<float> want(16, 0.0f);
+    want[5] = 5;
+    want[7] = 6;
+    want[13] = 7;
+    want[15] = 8;
+    CHECK(floats_of(y) == want);
+    // The same coordinates in a 5x5 output: flat 6, 8, 16, 18.
+    const tensor wide = run_x(unpool({5, 7, 13, 15}, true), x);
+    CHECK(wide.dims() == shape{1, 1, 5, 5});
+    std::vector<float> want_wide(25, 0.0f);
+    want_wide[6] = 5;
+    want_wide[8] = 6;
+    want_wide[16] = 7;
+    want_wide[18] = 8;
+    CHECK(floats_of(wide) == want_wide);
+    CHECK(import_failure(unpool({5, 7, 13, 16}, false)) ==
+          "unpool (MaxUnpool): index 16 is outside the 16 elements of the unpooled shape");
+}
