@@ -148,8 +148,9 @@ graph::tensor_id emit_conv(context& ctx, graph::tensor_id x, graph::tensor_id w,
 /// MatMul of graph tensors a and b (numpy semantics) into ONNX output `out` (ops_nn.cpp).
 graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id b,
                              const std::string& out);
-/// MaxPool as a gather of window taps and reduce: 3-D, dilations, Indices (ops_pool_taps.cpp).
-void map_max_pool_by_taps(context& ctx);
+/// MaxPool (is_max) or AveragePool as a gather of window taps and reduce: 3-D windows,
+/// dilations, MaxPool's Indices (ops_pool_taps.cpp).
+void map_pool_by_taps(context& ctx, bool is_max);
 /// MaxUnpool with constant indices: a gather from the input and a zero slot (ops_unpool.cpp).
 void map_max_unpool(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).

@@ -175,7 +175,7 @@ void map_conv(context& ctx, bool transposed) {
     emit_conv(ctx, x, w, bias, transposed, ctx.output_name(0));
 }
 
-/// MaxPool with 3-D windows, dilations or an Indices output, which pooling lacks.
+/// Pooling with 3-D windows or dilations, or MaxPool's Indices output, which pooling lacks.
 bool needs_tap_gather(const context& ctx) {
     if (ctx.has_output(1) || ctx.input_desc(0).rank() == 5) return true;
     for (auto d : ctx.attr_ints("dilations"))
@@ -184,8 +184,8 @@ bool needs_tap_gather(const context& ctx) {
 }
 
 void map_pool(context& ctx, bool is_max) {
-    if (is_max && needs_tap_gather(ctx)) {
-        map_max_pool_by_taps(ctx);
+    if (needs_tap_gather(ctx)) {
+        map_pool_by_taps(ctx, is_max);
         return;
     }
     const int spatial = spatial_rank(ctx);

@@ -1,8 +1,9 @@
-// ops_pool_taps.cpp: MaxPool forms Tessera's pooling op lacks (3-D windows, dilations, the
+// ops_pool_taps.cpp: pooling forms Tessera's pooling op lacks (3-D windows, dilations, MaxPool's
 // Indices output), lowered at load as a gather of every window tap: the input is flattened over
-// its spatial dims with one -inf slot appended for taps in the padding, a constant table of the
-// taps' source positions is gathered, and reduce max (Y) and max_idx (Indices, mapped back to the
-// flat input position through a one-hot over the taps) run along the taps.
+// its spatial dims with one slot appended for taps in the padding (-inf for max, 0 for average), a
+// constant table of the taps' source positions is gathered, and reduce max (Y), max_idx (Indices,
+// mapped back to the flat input position through a one-hot over the taps) or sum divided by the
+// constant tap counts (AveragePool, with or without count_include_pad) run along the taps.
 #include <cmath>
 #include <limits>
 
@@ -14,7 +15,7 @@ namespace {
 
 /// The resolved window of an N-D MaxPool node along each spatial axis.
 struct tap_window {
-    std::vector<std::int64_t> in, out, kernel, stride, dilation, pad_begin;
+    std::vector<std::int64_t> in, out, kernel, stride, dilation, pad_begin, pad_end;
 };
 
 tap_window read_tap_window(const context& ctx, const shape& xd) {
@@ -60,6 +61,9 @@ tap_window read_tap_window(const context& ctx, const shape& xd) {
         w.in.push_back(in);
         w.out.push_back(out);
         w.pad_begin.push_back(begin);
+        w.pad_end.push_back(auto_pad == "NOTSET" || auto_pad == "VALID"
+                                ? end
+                                : std::max<std::int64_t>((out - 1) * s + span - in - begin, 0));
     }
     return w;
 }
@@ -83,13 +87,14 @@ std::vector<std::int64_t> coordinates_of(std::int64_t flat,
 
 }  // namespace
 
-void map_max_pool_by_taps(context& ctx) {
+void map_pool_by_taps(context& ctx, bool is_max) {
     auto x = ctx.tensor_input(0);
     const tensor_desc xdesc = ctx.desc_of(x);
     const shape xd = xdesc.dims();
     if (xd.rank() < 3 || xd.rank() > 5)
         ctx.unsupported("input rank " + std::to_string(xd.rank()) + " (3 to 5 supported)");
-    if (!is_floating(xdesc.type())) ctx.unsupported("MaxPool of a non-floating tensor");
+    if (!is_floating(xdesc.type())) ctx.unsupported("pooling of a non-floating tensor");
+    const bool include_padding = ctx.attr_int("count_include_pad", 0) != 0;
     const tap_window w = read_tap_window(ctx, xd);
     const std::int64_t batch = xd[0], channels = xd[1];
     const std::int64_t positions = product_of(w.in), outputs = product_of(w.out),
@@ -99,27 +104,34 @@ void map_max_pool_by_taps(context& ctx) {
     // Indices the position in ONNX's storage order.
     host_tensor table = make_host(element_type::int32, {outputs * taps});
     host_tensor stored = make_host(element_type::int32, {outputs, taps});
+    // AveragePool's divisor per output: taps inside the input, or inside the padded input.
+    host_tensor divisor = make_host(onnx_type(xdesc.type()), {outputs});
     for (std::int64_t o = 0; o < outputs; ++o) {
         const auto oc = coordinates_of(o, w.out);
+        std::int64_t counted = 0;
         for (std::int64_t t = 0; t < taps; ++t) {
             const auto tc = coordinates_of(t, w.kernel);
             std::int64_t flat = 0, column_flat = 0, column_stride = 1;
-            bool inside = true;
+            bool inside = true, inside_padding = true;
             for (std::size_t a = 0; a < w.in.size(); ++a) {
                 const std::int64_t p = oc[a] * w.stride[a] - w.pad_begin[a] + tc[a] * w.dilation[a];
                 inside = inside && p >= 0 && p < w.in[a];
+                inside_padding =
+                    inside_padding && p >= -w.pad_begin[a] && p < w.in[a] + w.pad_end[a];
                 flat = flat * w.in[a] + p;
                 column_flat += p * column_stride;
                 column_stride *= w.in[a];
             }
             set_integer(table, o * taps + t, inside ? flat : positions);
             set_integer(stored, o * taps + t, inside ? (column_major ? column_flat : flat) : 0);
+            counted += (include_padding ? inside_padding : inside) ? 1 : 0;
         }
+        set_real(divisor, o, static_cast<double>(counted));
     }
     const auto flat_x = ctx.reshape(x, shape{batch, channels, positions});
     host_tensor lowest = make_host(onnx_type(xdesc.type()), {batch, channels, 1});
     for (std::int64_t i = 0; i < lowest.num_elements(); ++i)
-        set_real(lowest, i, -std::numeric_limits<double>::infinity());
+        set_real(lowest, i, is_max ? -std::numeric_limits<double>::infinity() : 0.0);
     op::concat join(2);
     const auto padded =
         ctx.emit(join, {flat_x, ctx.constant_tensor(lowest, ctx.node_label + "/padding")});
@@ -129,9 +141,15 @@ void map_max_pool_by_taps(context& ctx) {
     std::vector<std::int64_t> out_dims{batch, channels};
     out_dims.insert(out_dims.end(), w.out.begin(), w.out.end());
     const shape out_shape(out_dims.begin(), out_dims.end());
-    op::reduce max(reduce_kind::max);
+    op::reduce max(is_max ? reduce_kind::max : reduce_kind::sum);
     max.along(3).keep(false);
-    ctx.reshape(ctx.emit(max, {windows}), out_shape, ctx.output_name(0));
+    auto pooled = ctx.emit(max, {windows});
+    if (!is_max) {
+        if (ctx.has_output(1)) ctx.unsupported("AveragePool has one output");
+        pooled = ctx.emit(op::binary(binary_kind::div),
+                          {pooled, ctx.constant_tensor(divisor, ctx.node_label + "/divisor")});
+    }
+    ctx.reshape(pooled, out_shape, ctx.output_name(0));
     if (!ctx.has_output(1)) return;
     op::reduce argmax(reduce_kind::max_idx);
     argmax.along(3).keep(true);

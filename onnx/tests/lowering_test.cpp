@@ -561,3 +561,21 @@ TEST_CASE("MaxUnpool places each element at its constant index, zeros elsewhere"
     CHECK(import_failure(unpool({5, 7, 13, 16}, false)) ==
           "unpool (MaxUnpool): index 16 is outside the 16 elements of the unpooled shape");
 }
+
+TEST_CASE("3-D AveragePool divides the gathered taps' sum by the taps counted") {
+    const auto average = [](bool include_padding) {
+        model_builder m(12);
+        m.input("x", {1, 1, 2, 2, 2}).output("y");
+        auto& n = m.node("AveragePool", {"x"}, {"y"}, "average");
+        model_builder::attr_ints(n, "kernel_shape", {2, 2, 2});
+        model_builder::attr_ints(n, "pads", {1, 0, 0, 0, 0, 0});
+        model_builder::attr_int(n, "count_include_pad", include_padding);
+        return run_x(m, filled(shape{1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+    };
+    // Depth window {pad, 0}: sum 1 + 2 + 3 + 4 = 10 over 4 inside taps (2.5) or all 8 (1.25);
+    // window {0, 1}: 36 / 8.
+    const tensor excluded = average(false);
+    CHECK(excluded.dims() == shape{1, 1, 2, 1, 1});
+    check_close(floats_of(excluded), {2.5f, 4.5f});
+    check_close(floats_of(average(true)), {1.25f, 4.5f});
+}
