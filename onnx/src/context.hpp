@@ -153,6 +153,8 @@ graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id 
 void map_pool_by_taps(context& ctx, bool is_max);
 /// MaxUnpool with constant indices: a gather from the input and a zero slot (ops_unpool.cpp).
 void map_max_unpool(context& ctx);
+/// RoiAlign (avg) with constant rois: a batched matmul with sampling weights (ops_roi_align.cpp).
+void map_roi_align(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 

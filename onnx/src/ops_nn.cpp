@@ -2,7 +2,8 @@
 // 2-D), MaxPool/AveragePool/GlobalMaxPool/GlobalAveragePool, BatchNormalization (inference),
 // InstanceNormalization (layer_norm then a per-channel affine), LayerNormalization (its Mean and
 // InvStdDev outputs from reduce_mean, square and rsqrt), LRN, Gemm,
-// MatMul (2-D, stacked and broadcast forms), Softmax and LogSoftmax.
+// MatMul (2-D, stacked and broadcast forms), Softmax and LogSoftmax; registers MaxUnpool and
+// RoiAlign (ops_unpool.cpp, ops_roi_align.cpp).
 #include <cmath>
 
 #include "context.hpp"
@@ -455,6 +456,7 @@ void register_nn(mapper_table& t) {
     t["Gemm"] = map_gemm;
     t["MatMul"] = map_matmul;
     t["MaxUnpool"] = map_max_unpool;
+    t["RoiAlign"] = map_roi_align;
     t["Softmax"] = [](context& c) { map_softmax(c, false); };
     t["LogSoftmax"] = [](context& c) { map_softmax(c, true); };
 }

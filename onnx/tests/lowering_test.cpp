@@ -579,3 +579,24 @@ TEST_CASE("3-D AveragePool divides the gathered taps' sum by the taps counted") 
     check_close(floats_of(excluded), {2.5f, 4.5f});
     check_close(floats_of(average(true)), {1.25f, 4.5f});
 }
+
+TEST_CASE("RoiAlign samples each region bilinearly as a matmul with constant weights") {
+    const auto roi_align = [](const std::string& transform) {
+        model_builder m(16);
+        m.input("x", {2, 1, 2, 2}).output("y");
+        m.initializer("rois", {3, 4}, {0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 2, 1});
+        m.int64_initializer("batch", {3}, {0, 1, 0});
+        auto& n = m.node("RoiAlign", {"x", "rois", "batch"}, {"y"}, "roi");
+        model_builder::attr_int(n, "output_height", 1);
+        model_builder::attr_int(n, "output_width", 1);
+        model_builder::attr_int(n, "sampling_ratio", 1);
+        model_builder::attr_string(n, "coordinate_transformation_mode", transform);
+        return run_x(m, filled(shape{2, 1, 2, 2}, {1, 2, 3, 4, 10, 20, 30, 40}));
+    };
+    // half_pixel: one sample at (y, x) = (0, 0), (0, 0) and (0, 1, clamped to the last column).
+    const tensor half = roi_align("half_pixel");
+    CHECK(half.dims() == shape{3, 1, 1, 1});
+    check_close(floats_of(half), {1, 10, 2});
+    // output_half_pixel: (0.5, 0.5) averages the four pixels; (0.5, 1.5) clamps x to column 1.
+    check_close(floats_of(roi_align("output_half_pixel")), {2.5f, 25, 3});
+}
