@@ -15,6 +15,9 @@
 #
 # usage: benchmarks/models/run.sh [--threads 1,2] [--runs 30] [--models a,b] [--backends qcom-ml,zaiu]
 #                                 [--backend-runs 10] [--build-dir DIR] [--no-build]
+#                                 [--cpu-options ,scheduler=pool]
+# --threads takes any counts (e.g. 1,2,4,8,16); --cpu-options is appended to each cpu config
+# ("cpu:threads=N" + OPTIONS).
 # Environment: TESSERA_BENCH_CACHE (default ~/.cache/tessera-bench) holds onnxruntime-node and the
 # generated models; set ORT_NODE_MODULES to use another onnxruntime-node installation.
 set -euo pipefail
@@ -27,6 +30,7 @@ models=""
 backends=qcom-ml,zaiu
 build_dir="$repo/build-models"
 build=1
+cpu_options=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
@@ -36,7 +40,8 @@ while [[ $# -gt 0 ]]; do
     --backends) backends=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --cpu-options) cpu_options=$2; shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -89,7 +94,7 @@ for name in "${model_list[@]}"; do
   mkdir -p "$dir"
   first=1
   for n in "${thread_list[@]}"; do
-    if ! out=$("$bench" "$model" --config "cpu:threads=$n" --runs "$runs" \
+    if ! out=$("$bench" "$model" --config "cpu:threads=$n$cpu_options" --runs "$runs" \
         --write-input "$dir/input" --write-output "$dir/cpu_t$n.bin" 2>"$dir/stderr"); then
       echo "model $name import_failed: $(grep -o 'unsupported: .*' "$dir/stderr" | tr '\n' ';' ||
         cat "$dir/stderr")"
@@ -103,7 +108,7 @@ for name in "${model_list[@]}"; do
       [[ -n "$emulated" ]] && echo "model $name emulated_on_cpu $(field emulated "$line"): $emulated"
       for b in "${backend_list[@]}"; do
         rm -f "$dir/$b.bin" "$dir/$b.line"
-        if bout=$("$bench" "$model" --config "$b|cpu:threads=$n" --runs "$backend_runs" \
+        if bout=$("$bench" "$model" --config "$b|cpu:threads=$n$cpu_options" --runs "$backend_runs" \
             --input "$dir/input.bin" --write-output "$dir/$b.bin" 2>"$dir/$b.stderr"); then
           grep '^tessera ' <<<"$bout" >"$dir/$b.line"
           compares+=(--compare "$b=$dir/$b.bin")

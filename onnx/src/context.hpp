@@ -125,6 +125,7 @@ void register_lowered(mapper_table& t);
 void register_by_index(mapper_table& t);
 void register_einsum(mapper_table& t);
 void register_recurrent(mapper_table& t);
+void register_quantized(mapper_table& t);
 
 /// Opsets before 7 broadcast a binary op's B onto A only with attribute broadcast = 1, by
 /// suffix or from attribute `axis`; checks that and, where B needs trailing 1s to broadcast
@@ -140,6 +141,20 @@ void map_grid_sample(context& ctx);
 /// DFT and STFT (ops_dft.cpp).
 void map_dft(context& ctx);
 void map_stft(context& ctx);
+/// Conv (ConvTranspose with `transposed`) of graph tensors x and w, bias < 0 for none, reading
+/// the node's window attributes, into ONNX output `out` (ops_nn.cpp).
+graph::tensor_id emit_conv(context& ctx, graph::tensor_id x, graph::tensor_id w,
+                           graph::tensor_id bias, bool transposed, const std::string& out);
+/// MatMul of graph tensors a and b (numpy semantics) into ONNX output `out` (ops_nn.cpp).
+graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id b,
+                             const std::string& out);
+/// MaxPool (is_max) or AveragePool as a gather of window taps and reduce: 3-D windows,
+/// dilations, MaxPool's Indices (ops_pool_taps.cpp).
+void map_pool_by_taps(context& ctx, bool is_max);
+/// MaxUnpool with constant indices: a gather from the input and a zero slot (ops_unpool.cpp).
+void map_max_unpool(context& ctx);
+/// RoiAlign (avg) with constant rois: a batched matmul with sampling weights (ops_roi_align.cpp).
+void map_roi_align(context& ctx);
 /// Resize (opset 10+) and Upsample (upsample = true) (ops_resize.cpp).
 void map_resize(context& ctx, bool upsample);
 

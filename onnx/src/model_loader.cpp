@@ -339,6 +339,7 @@ const mapper_table& mappers() {
         register_by_index(t);
         register_einsum(t);
         register_recurrent(t);
+        register_quantized(t);
         return t;
     }();
     return table;

@@ -5,10 +5,12 @@
 // CastLike (as Cast), Shrink (compares and where), MeanVarianceNormalization (reduce_mean chains),
 // SpaceToDepth (reshape, permute, reshape), EyeLike, the Hann, Hamming and Blackman windows and
 // MelWeightMatrix (folded constants), OneHot (indices compared with a ramp of depth), Compress (a
-// gather of the kept positions of a constant condition), and QuantizeLinear,
+// gather of the kept positions of a constant condition), Det (the Leibniz sum unrolled for static
+// n up to 4), and QuantizeLinear,
 // DynamicQuantizeLinear and DequantizeLinear (reductions, div, round, add, clip, reorder).
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "context.hpp"
 
@@ -487,9 +489,63 @@ void map_dequantize(context& ctx) {
              ctx.output_name(0));
 }
 
+/// Det of [..., n, n] for static n up to 4: the Leibniz sum over the n! permutations of signed
+/// products of elements gathered from the flattened matrices.
+void map_det(context& ctx) {
+    const auto x = ctx.tensor_input(0);
+    const tensor_desc d = ctx.desc_of(x);
+    if (!is_floating(d.type())) ctx.unsupported("Det of a non-floating tensor");
+    if (d.rank() < 2) ctx.unsupported("input rank " + std::to_string(d.rank()) + " is below 2");
+    const std::int64_t n = d.dims()[d.rank() - 1];
+    if (d.dims()[d.rank() - 2] != n) ctx.unsupported("the matrices are not square");
+    constexpr std::int64_t largest_unrolled = 4;  // 24 products of 4 elements
+    if (n < 1 || n > largest_unrolled)
+        ctx.unsupported("n = " + std::to_string(n) + " (unrolled for n from 1 to 4 only)");
+    std::vector<std::int64_t> batch;
+    std::int64_t count = 1;
+    for (int i = 0; i + 2 < d.rank(); ++i) {
+        batch.push_back(d.dims()[i]);
+        count *= d.dims()[i];
+    }
+    const auto flat = ctx.reshape(x, shape{count, n * n});
+    std::map<std::int64_t, graph::tensor_id> elements;  // by row * n + column, as [count, 1]
+    const auto element = [&](std::int64_t row, std::int64_t column) {
+        const std::int64_t k = row * n + column;
+        auto found = elements.find(k);
+        if (found != elements.end()) return found->second;
+        host_tensor idx = make_host(element_type::int32, {1});
+        set_integer(idx, 0, k);
+        const auto e =
+            ctx.emit(op::gather(1), {flat, ctx.constant_tensor(idx, ctx.node_label + "/element")});
+        elements.emplace(k, e);
+        return e;
+    };
+    std::vector<std::int64_t> permutation(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) permutation[static_cast<std::size_t>(i)] = i;
+    graph::tensor_id sum = -1;
+    do {
+        int inversions = 0;
+        for (std::size_t i = 0; i < permutation.size(); ++i)
+            for (std::size_t j = i + 1; j < permutation.size(); ++j)
+                inversions += permutation[i] > permutation[j];
+        auto product = element(0, permutation[0]);
+        for (std::int64_t i = 1; i < n; ++i)
+            product = ctx.emit(op::binary(binary_kind::mul),
+                               {product, element(i, permutation[static_cast<std::size_t>(i)])});
+        const bool negative = inversions % 2 != 0;
+        if (sum < 0)
+            sum = negative ? ctx.emit(op::unary(unary_kind::neg), {product}) : product;
+        else
+            sum = ctx.emit(op::binary(negative ? binary_kind::sub : binary_kind::add),
+                           {sum, product});
+    } while (std::next_permutation(permutation.begin(), permutation.end()));
+    ctx.reshape(sum, shape(batch.begin(), batch.end()), ctx.output_name(0));
+}
+
 }  // namespace
 
 void register_lowered(mapper_table& t) {
+    t["Det"] = map_det;
     t["Trilu"] = map_trilu;
     t["Hardmax"] = map_hardmax;
     t["Mod"] = map_mod;

@@ -2,7 +2,8 @@
 // 2-D), MaxPool/AveragePool/GlobalMaxPool/GlobalAveragePool, BatchNormalization (inference),
 // InstanceNormalization (layer_norm then a per-channel affine), LayerNormalization (its Mean and
 // InvStdDev outputs from reduce_mean, square and rsqrt), LRN, Gemm,
-// MatMul (2-D, stacked and broadcast forms), Softmax and LogSoftmax.
+// MatMul (2-D, stacked and broadcast forms), Softmax and LogSoftmax; registers MaxUnpool and
+// RoiAlign (ops_unpool.cpp, ops_roi_align.cpp).
 #include <cmath>
 
 #include "context.hpp"
@@ -88,15 +89,17 @@ graph::tensor_id as_image(context& ctx, graph::tensor_id id) {
     return id;
 }
 
-/// Emits `op` on 2-D views and reshapes the result back for 1-D nodes.
-void emit_spatial(context& ctx, const op_desc& op, std::vector<graph::tensor_id> ids, int spatial) {
-    if (spatial == 2) {
-        ctx.emit(op, ids, ctx.output_name(0));
-        return;
-    }
+/// Emits `op` on 2-D views into `out` and reshapes the result back for 1-D nodes.
+graph::tensor_id emit_spatial(context& ctx, const op_desc& op, std::vector<graph::tensor_id> ids,
+                              int spatial, const std::string& out) {
+    if (spatial == 2) return ctx.emit(op, ids, out);
     const auto y = ctx.emit(op, ids);
     const shape d = ctx.desc_of(y).dims();
-    ctx.reshape(y, shape{d[0], d[1], d[3]}, ctx.output_name(0));
+    return ctx.reshape(y, shape{d[0], d[1], d[3]}, out);
+}
+
+void emit_spatial(context& ctx, const op_desc& op, std::vector<graph::tensor_id> ids, int spatial) {
+    emit_spatial(ctx, op, std::move(ids), spatial, ctx.output_name(0));
 }
 
 int spatial_rank(const context& ctx) {
@@ -105,15 +108,20 @@ int spatial_rank(const context& ctx) {
     return r - 2;
 }
 
-void map_conv(context& ctx, bool transposed) {
-    const int spatial = spatial_rank(ctx);
-    const shape wdims = ctx.input_dims(1);
+}  // namespace
+
+graph::tensor_id emit_conv(context& ctx, graph::tensor_id x_in, graph::tensor_id w_in,
+                           graph::tensor_id bias, bool transposed, const std::string& out) {
+    const int x_rank = ctx.desc_of(x_in).rank();
+    if (x_rank < 3) ctx.unsupported("input rank " + std::to_string(x_rank) + " is below 3");
+    const int spatial = x_rank - 2;
+    const shape wdims = ctx.desc_of(w_in).dims();
     std::vector<std::int64_t> kernel = ctx.attr_ints("kernel_shape");
     if (kernel.empty())
         for (int i = 2; i < wdims.rank(); ++i) kernel.push_back(wdims[i]);
     window w = read_window(ctx, spatial, kernel);
-    const auto x = as_image(ctx, ctx.tensor_input(0));
-    const auto wt = as_image(ctx, ctx.tensor_input(1));
+    const auto x = as_image(ctx, x_in);
+    const auto wt = as_image(ctx, w_in);
     const shape xd = ctx.desc_of(x).dims();
     const std::int64_t in[2] = {xd[2], xd[3]};
     op::conv2d c;
@@ -153,14 +161,34 @@ void map_conv(context& ctx, bool transposed) {
     }
     set_window(c, w);
     std::vector<graph::tensor_id> ids{x, wt};
-    if (ctx.has_input(2)) {
+    if (bias >= 0) {
         c.bias(true);
-        ids.push_back(ctx.tensor_input(2));
+        ids.push_back(bias);
     }
-    emit_spatial(ctx, c, ids, spatial);
+    return emit_spatial(ctx, c, ids, spatial, out);
+}
+
+namespace {
+
+void map_conv(context& ctx, bool transposed) {
+    const auto x = ctx.tensor_input(0), w = ctx.tensor_input(1);
+    const graph::tensor_id bias = ctx.has_input(2) ? ctx.tensor_input(2) : -1;
+    emit_conv(ctx, x, w, bias, transposed, ctx.output_name(0));
+}
+
+/// Pooling with 3-D windows or dilations, or MaxPool's Indices output, which pooling lacks.
+bool needs_tap_gather(const context& ctx) {
+    if (ctx.has_output(1) || ctx.input_desc(0).rank() == 5) return true;
+    for (auto d : ctx.attr_ints("dilations"))
+        if (d != 1) return true;
+    return false;
 }
 
 void map_pool(context& ctx, bool is_max) {
+    if (needs_tap_gather(ctx)) {
+        map_pool_by_taps(ctx, is_max);
+        return;
+    }
     const int spatial = spatial_rank(ctx);
     if (ctx.has_output(1)) ctx.unsupported("the Indices output is not supported");
     window w = read_window(ctx, spatial, ctx.attr_ints("kernel_shape"));
@@ -349,8 +377,10 @@ void map_gemm(context& ctx) {
     ctx.emit(add, {prod, c}, ctx.output_name(0));
 }
 
-void map_matmul(context& ctx) {
-    auto a = ctx.tensor_input(0), b = ctx.tensor_input(1);
+}  // namespace
+
+graph::tensor_id emit_matmul(context& ctx, graph::tensor_id a, graph::tensor_id b,
+                             const std::string& out) {
     shape ad = ctx.desc_of(a).dims(), bd = ctx.desc_of(b).dims();
     if (ad.rank() == 0 || bd.rank() == 0) ctx.unsupported("MatMul of scalars");
     const bool a_vector = ad.rank() == 1, b_vector = bd.rank() == 1;
@@ -388,7 +418,13 @@ void map_matmul(context& ctx) {
     }
     if (!a_vector) out_dims.push_back(m);
     if (!b_vector) out_dims.push_back(n);
-    ctx.reshape(y, shape(out_dims.begin(), out_dims.end()), ctx.output_name(0));
+    return ctx.reshape(y, shape(out_dims.begin(), out_dims.end()), out);
+}
+
+namespace {
+
+void map_matmul(context& ctx) {
+    emit_matmul(ctx, ctx.tensor_input(0), ctx.tensor_input(1), ctx.output_name(0));
 }
 
 void map_softmax(context& ctx, bool log) {
@@ -419,6 +455,8 @@ void register_nn(mapper_table& t) {
     t["LRN"] = map_lrn;
     t["Gemm"] = map_gemm;
     t["MatMul"] = map_matmul;
+    t["MaxUnpool"] = map_max_unpool;
+    t["RoiAlign"] = map_roi_align;
     t["Softmax"] = [](context& c) { map_softmax(c, false); };
     t["LogSoftmax"] = [](context& c) { map_softmax(c, true); };
 }

@@ -455,3 +455,148 @@ TEST_CASE("RNN, GRU and LSTM unroll over the sequence with ONNX's gate orders") 
     const float c = 0.5f * std::tanh(1.0f), l = 0.5f * std::tanh(c);
     check_close(run_cell("LSTM", 4, {0, 0, 0, 1}, {0, 0, 0, 0}, {1}, "forward"), {l, l});
 }
+
+TEST_CASE("Det: the Leibniz sum of 1x1 to 4x4 matrices, batched; larger n is declined") {
+    const auto det = [](const shape& dims, const std::vector<float>& values) {
+        model_builder m(11);
+        m.input("x", std::vector<std::int64_t>(dims.begin(), dims.end())).output("y");
+        m.node("Det", {"x"}, {"y"}, "det");
+        return run_x(m, filled(dims, values));
+    };
+    // 2 * (3 * 4 - 2 * 1) - 0 + 1 * (1 * 1 - 3 * 1) = 18.
+    const tensor three = det(shape{3, 3}, {2, 0, 1, 1, 3, 2, 1, 1, 4});
+    CHECK(three.dims() == shape{});
+    check_close(floats_of(three), {18});
+    const tensor batched = det(shape{2, 2, 2}, {1, 2, 3, 4, 4, 0, 0, 0.5f});
+    CHECK(batched.dims() == shape{2});
+    check_close(floats_of(batched), {-2, 2});
+    // Rows 0 and 1 of diag(2, 1, 3, 4) swapped: -(2 * 1 * 3 * 4).
+    check_close(floats_of(det(shape{4, 4}, {0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4})),
+                {-24});
+    check_close(floats_of(det(shape{1, 1}, {-7})), {-7});
+
+    model_builder large(11);
+    large.input("x", {5, 5}).output("y");
+    large.node("Det", {"x"}, {"y"}, "det5");
+    CHECK(import_failure(large) == "det5 (Det): n = 5 (unrolled for n from 1 to 4 only)");
+}
+
+TEST_CASE("MaxPool with Indices, dilations or 3-D windows gathers the window taps") {
+    model_builder m(12);
+    m.input("x", {1, 1, 3, 3}).output("y").output("i").output("yc").output("ic");
+    model_builder::attr_ints(m.node("MaxPool", {"x"}, {"y", "i"}, "rows"), "kernel_shape", {2, 2});
+    auto& column = m.node("MaxPool", {"x"}, {"yc", "ic"}, "columns");
+    model_builder::attr_ints(column, "kernel_shape", {2, 2});
+    model_builder::attr_int(column, "storage_order", 1);
+    const auto out = tx::load(m.bytes())
+                         .compile("reference")
+                         .run({{"x", filled(shape{1, 1, 3, 3}, {1, 9, 3, 4, 5, 6, 7, 8, 2})}});
+    // Maxima 9 at (0, 1) and 8 at (2, 1): row-major 1 and 7, column-major 0 + 1 * 3 and 2 + 1 * 3.
+    CHECK(floats_of(out.at("y")) == std::vector<float>{9, 9, 8, 8});
+    CHECK(floats_of(out.at("i")) == std::vector<float>{1, 1, 7, 7});
+    CHECK(floats_of(out.at("ic")) == std::vector<float>{3, 3, 5, 5});
+
+    model_builder dilated(12);
+    dilated.input("x", {1, 1, 4, 4}).output("y");
+    auto& d = dilated.node("MaxPool", {"x"}, {"y"}, "dilated");
+    model_builder::attr_ints(d, "kernel_shape", {2, 2});
+    model_builder::attr_ints(d, "dilations", {2, 2});
+    std::vector<float> negated(16);
+    for (int i = 0; i < 16; ++i) negated[static_cast<std::size_t>(i)] = static_cast<float>(-i);
+    // Taps (h, w), (h, w + 2), (h + 2, w), (h + 2, w + 2): the maximum is -(4h + w).
+    const tensor y = run_x(dilated, filled(shape{1, 1, 4, 4}, negated));
+    CHECK(y.dims() == shape{1, 1, 2, 2});
+    CHECK(floats_of(y) == std::vector<float>{0, -1, -4, -5});
+
+    model_builder cube(12);
+    cube.input("x", {1, 2, 2, 2, 2}).output("y").output("i");
+    auto& c = cube.node("MaxPool", {"x"}, {"y", "i"}, "cube");
+    model_builder::attr_ints(c, "kernel_shape", {2, 2, 2});
+    model_builder::attr_ints(c, "pads", {1, 0, 0, 0, 0, 0});
+    const auto r = tx::load(cube.bytes())
+                       .compile("reference")
+                       .run({{"x", filled(shape{1, 2, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3,
+                                                                 -4, -5, -6, -7, -8})}});
+    // Depth windows {pad, 0} and {0, 1}: channel 0 maxima 4 (index 3) and 8 (7); channel 1 -1 at
+    // its first element both times (index 8, after channel 0's 8 elements).
+    CHECK(r.at("y").dims() == shape{1, 2, 2, 1, 1});
+    CHECK(floats_of(r.at("y")) == std::vector<float>{4, 8, -1, -1});
+    CHECK(floats_of(r.at("i")) == std::vector<float>{3, 7, 8, 8});
+}
+
+TEST_CASE("MaxUnpool places each element at its constant index, zeros elsewhere") {
+    const auto unpool = [](const std::vector<std::int64_t>& indices, bool with_shape) {
+        model_builder m(11);
+        m.input("x", {1, 1, 2, 2}).output("y");
+        m.int64_initializer("i", {1, 1, 2, 2}, indices);
+        std::vector<std::string> inputs{"x", "i"};
+        if (with_shape) {
+            m.int64_initializer("shape", {4}, {1, 1, 5, 5});
+            inputs.push_back("shape");
+        }
+        auto& n = m.node("MaxUnpool", inputs, {"y"}, "unpool");
+        model_builder::attr_ints(n, "kernel_shape", {2, 2});
+        model_builder::attr_ints(n, "strides", {2, 2});
+        return m;
+    };
+    const tensor x = filled(shape{1, 1, 2, 2}, {5, 6, 7, 8});
+    // Indices 5, 7, 13, 15 of the inferred 4x4: (1, 1), (1, 3), (3, 1), (3, 3).
+    const tensor y = run_x(unpool({5, 7, 13, 15}, false), x);
+    CHECK(y.dims() == shape{1, 1, 4, 4});
+    std::vector<float> want(16, 0.0f);
+    want[5] = 5;
+    want[7] = 6;
+    want[13] = 7;
+    want[15] = 8;
+    CHECK(floats_of(y) == want);
+    // The same coordinates in a 5x5 output: flat 6, 8, 16, 18.
+    const tensor wide = run_x(unpool({5, 7, 13, 15}, true), x);
+    CHECK(wide.dims() == shape{1, 1, 5, 5});
+    std::vector<float> want_wide(25, 0.0f);
+    want_wide[6] = 5;
+    want_wide[8] = 6;
+    want_wide[16] = 7;
+    want_wide[18] = 8;
+    CHECK(floats_of(wide) == want_wide);
+    CHECK(import_failure(unpool({5, 7, 13, 16}, false)) ==
+          "unpool (MaxUnpool): index 16 is outside the 16 elements of the unpooled shape");
+}
+
+TEST_CASE("3-D AveragePool divides the gathered taps' sum by the taps counted") {
+    const auto average = [](bool include_padding) {
+        model_builder m(12);
+        m.input("x", {1, 1, 2, 2, 2}).output("y");
+        auto& n = m.node("AveragePool", {"x"}, {"y"}, "average");
+        model_builder::attr_ints(n, "kernel_shape", {2, 2, 2});
+        model_builder::attr_ints(n, "pads", {1, 0, 0, 0, 0, 0});
+        model_builder::attr_int(n, "count_include_pad", include_padding);
+        return run_x(m, filled(shape{1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+    };
+    // Depth window {pad, 0}: sum 1 + 2 + 3 + 4 = 10 over 4 inside taps (2.5) or all 8 (1.25);
+    // window {0, 1}: 36 / 8.
+    const tensor excluded = average(false);
+    CHECK(excluded.dims() == shape{1, 1, 2, 1, 1});
+    check_close(floats_of(excluded), {2.5f, 4.5f});
+    check_close(floats_of(average(true)), {1.25f, 4.5f});
+}
+
+TEST_CASE("RoiAlign samples each region bilinearly as a matmul with constant weights") {
+    const auto roi_align = [](const std::string& transform) {
+        model_builder m(16);
+        m.input("x", {2, 1, 2, 2}).output("y");
+        m.initializer("rois", {3, 4}, {0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 2, 1});
+        m.int64_initializer("batch", {3}, {0, 1, 0});
+        auto& n = m.node("RoiAlign", {"x", "rois", "batch"}, {"y"}, "roi");
+        model_builder::attr_int(n, "output_height", 1);
+        model_builder::attr_int(n, "output_width", 1);
+        model_builder::attr_int(n, "sampling_ratio", 1);
+        model_builder::attr_string(n, "coordinate_transformation_mode", transform);
+        return run_x(m, filled(shape{2, 1, 2, 2}, {1, 2, 3, 4, 10, 20, 30, 40}));
+    };
+    // half_pixel: one sample at (y, x) = (0, 0), (0, 0) and (0, 1, clamped to the last column).
+    const tensor half = roi_align("half_pixel");
+    CHECK(half.dims() == shape{3, 1, 1, 1});
+    check_close(floats_of(half), {1, 10, 2});
+    // output_half_pixel: (0.5, 0.5) averages the four pixels; (0.5, 1.5) clamps x to column 1.
+    check_close(floats_of(roi_align("output_half_pixel")), {2.5f, 25, 3});
+}

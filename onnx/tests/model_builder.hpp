@@ -10,6 +10,10 @@
 
 namespace tessera::onnx::testing {
 
+/// ONNX TensorProto element types the tests name.
+constexpr int onnx_float = 1, onnx_uint8 = 2, onnx_int8 = 3, onnx_uint16 = 4, onnx_uint32 = 12,
+              onnx_uint64 = 13;
+
 class model_builder {
   public:
     explicit model_builder(int opset = 13);

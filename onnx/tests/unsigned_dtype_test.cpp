@@ -15,11 +15,11 @@
 
 using namespace tessera;
 using tessera::onnx::testing::model_builder;
+using namespace tessera::onnx::testing;
 namespace tx = tessera::onnx;
 
 namespace {
 
-constexpr int onnx_uint8 = 2, onnx_uint16 = 4, onnx_uint32 = 12, onnx_uint64 = 13, onnx_float = 1;
 constexpr std::uint64_t u64_big = (std::uint64_t{1} << 53) + 1;  // the nearest double is 2^53
 
 template <typename T>

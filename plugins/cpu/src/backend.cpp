@@ -38,8 +38,18 @@ runtime::ContextOptions parse_options(const sdk::options& options) {
             if (!runtime::Context::isa_available(o.isa))
                 throw error(status::unsupported, "isa '" + value + "' is not available on this CPU",
                             {backend_name, "", ""});
+        } else if (key == "scheduler") {
+            if (value == "tbb")
+                o.scheduler = runtime::SchedulerKind::tbb;
+            else if (value == "pool")
+                o.scheduler = runtime::SchedulerKind::thread_pool;
+            else
+                throw error(status::invalid_argument,
+                            "unknown scheduler '" + value + "' (tbb, pool)",
+                            {backend_name, "", ""});
         } else {
-            throw error(status::invalid_argument, "unknown option '" + key + "' (threads, isa)",
+            throw error(status::invalid_argument,
+                        "unknown option '" + key + "' (threads, isa, scheduler)",
                         {backend_name, "", ""});
         }
     }

@@ -1,6 +1,6 @@
 // erf_test.cpp: element-wise erf runs natively on the cpu plugin (the GELU of exported
 // transformers) within a few f32 ulps of std::erf over its whole range, keeps NaN, saturates
-// at the infinities, and matches the reference backend; other unary kinds stay emulated.
+// at the infinities, and matches the reference backend.
 #include <cmath>
 #include <limits>
 

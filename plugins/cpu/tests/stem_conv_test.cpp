@@ -30,15 +30,39 @@ TEST_CASE("a 3-channel stem convolution asks for its input row-major, wider ones
 
 TEST_CASE("stem convolutions reading nchw match the reference, alone and fused") {
     load_cpu_plugin();
-    const shape image = shape::nchw(2, 3, 17, 14);
-    for (const bool fused : {false, true}) {
-        CAPTURE(fused);
+    struct form {
+        const char* name;
+        int channels, stride, dilation, pad_top, pad_left;
+        bool fused, batchnorm;
+    };
+    const form forms[] = {
+        {"3 channels, stride 2, bias", 3, 2, 1, 1, 1, false, false},
+        {"3 channels, stride 2, bias, relu6 fused", 3, 2, 1, 1, 1, true, false},
+        {"1 channel, dilation 2, uneven padding, batchnorm and relu6 fused", 1, 1, 2, 2, 0, true,
+         true},
+        {"15 channels, stride 1", 15, 1, 1, 1, 1, false, false},
+    };
+    for (const form& f : forms) {
+        CAPTURE(f.name);
+        const shape image = shape::nchw(2, f.channels, 17, 14);
         const auto build = [&](graph& g) {
             const auto x = g.input("x", tensor_desc(image, dtype::f32));
-            auto t = g.apply("stem", op::conv2d().padding(1, 1, 1, 1).stride(2, 2).bias(),
-                             {x, g.constant("w", values(shape{20, 3, 3, 3}, 110, -0.4f, 0.4f)),
-                              g.constant("b", values(shape{20}, 111, -0.1f, 0.1f))});
-            if (fused) t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
+            const auto conv = op::conv2d()
+                                  .padding(f.pad_top, 1, f.pad_left, 1)
+                                  .stride(f.stride, f.stride)
+                                  .dilation(f.dilation, f.dilation)
+                                  .bias();
+            auto t =
+                g.apply("stem", conv,
+                        {x, g.constant("w", values(shape{20, f.channels, 3, 3}, 110, -0.4f, 0.4f)),
+                         g.constant("b", values(shape{20}, 111, -0.1f, 0.1f))});
+            if (f.batchnorm)
+                t = g.apply("bn", op::batchnorm(),
+                            {t, g.constant("mean", values(shape{20}, 113, -0.2f, 0.2f)),
+                             g.constant("var", values(shape{20}, 114, 0.5f, 1.5f)),
+                             g.constant("scale", values(shape{20}, 115, 0.5f, 1.5f)),
+                             g.constant("shift", values(shape{20}, 116, -0.1f, 0.1f))});
+            if (f.fused) t = g.apply("relu6", op::activation(TSR_ACT_RELU6), {t});
             g.output(t);
         };
         graph g, r;

@@ -1,8 +1,8 @@
 // test_mapped_ops.cpp: Tessera ops that run as layer types with shipped kernels or user bindings,
 // against the reference backend with the myriad (half storage) tolerance: layer_norm as MVN, an
 // LRN over all channels as GRN, resize_bilinear with half-pixel centres as Resample LINEAR, u8 ->
-// f16 reorder as Convert, depth_to_space as a user's DepthToSpace; and the forms each mapping
-// declines, with reasons.
+// f16 reorder as Convert, depth_to_space and softmax through a user's DepthToSpace and SoftMax
+// bindings; and the forms each mapping declines, with reasons.
 #include "myriad_plugin.hpp"
 
 using namespace myriad_test;
@@ -33,6 +33,37 @@ __kernel void d2s_dcr(__global const half* src, __global half* dst, int C, int H
     <Scalar arg-name="b" type="int" source="block_size"/>
   </Parameters>
   <WorkSizes dim="output,0" global="X,Y,B*F"/>
+</CustomLayer>
+)");
+}
+
+/// A SoftMax binding for axis 1 (Where axis="1"): per (b, y, x) over the F channels, in float.
+std::string softmax_file() {
+    write_file("softmax", "softmax.cl", R"(
+__kernel void softmax_axis1(__global const half* src, __global half* dst, int C, int H, int W)
+{
+    const int i = get_global_id(0), b = get_global_id(1), inner = H * W;
+    const int base = b * C * inner + i;
+    float m = -INFINITY;
+    for (int c = 0; c < C; c++) m = fmax(m, vload_half(base + c * inner, src));
+    float sum = 0.0f;
+    for (int c = 0; c < C; c++) sum += exp(vload_half(base + c * inner, src) - m);
+    for (int c = 0; c < C; c++)
+        vstore_half(exp(vload_half(base + c * inner, src) - m) / sum, base + c * inner, dst);
+}
+)");
+    return write_file("softmax", "softmax.xml",
+                      R"(<CustomLayer name="SoftMax" type="MVCL" version="1">
+  <Where axis="1"/>
+  <Kernel entry="softmax_axis1"><Source filename="softmax.cl"/></Kernel>
+  <Parameters>
+    <Tensor arg-name="src" type="input" port-index="0"/>
+    <Tensor arg-name="dst" type="output" port-index="0"/>
+    <Scalar arg-name="C" type="int" port-index="0" source="I.F"/>
+    <Scalar arg-name="H" type="int" port-index="0" source="I.Y"/>
+    <Scalar arg-name="W" type="int" port-index="0" source="I.X"/>
+  </Parameters>
+  <WorkSizes dim="input,0" global="Y*X,B,1"/>
 </CustomLayer>
 )");
 }
@@ -91,6 +122,11 @@ TEST_CASE("layer_norm forms MVN cannot compute are declined as attribute") {
     const auto given = query_op(op::layer_norm().statistics(), {x, stats, stats});
     CHECK(given.reason == TSR_REASON_ATTRIBUTE);
     CHECK(given.text.find("statistics") != std::string::npos);
+    // More rows than one MVN launch has planes (65535 work-group rows).
+    const auto rows =
+        query_op(op::layer_norm().from_axis(-1), {tensor_desc(shape{70000, 4}, dtype::f32)});
+    CHECK(rows.reason == TSR_REASON_SHAPE);
+    CHECK(rows.text.find("70000 rows") != std::string::npos);
 }
 
 TEST_CASE("an LRN across all channels with beta 0.5 and alpha 1 runs as the shipped GRN") {
@@ -189,4 +225,28 @@ TEST_CASE("depth_to_space runs through a user's DepthToSpace binding, else is de
     const auto crd = query_op(op::depth_to_space(2, TSR_DEPTH_TO_SPACE_CRD), {x.desc()},
                               {{"config", depth_to_space_file()}});
     CHECK(crd.reason == TSR_REASON_ATTRIBUTE);
+}
+
+TEST_CASE("softmax runs through a user's SoftMax binding for any axis, else is declined") {
+    load_plugins();
+    const tensor x = values({2, 3, 4, 5}, 61, -3.0f, 3.0f);
+    const auto none = query_op(op::softmax().along(1), {x.desc()});
+    CHECK(none.reason == TSR_REASON_OP_KIND);
+    CHECK(none.text.find("SoftMax") != std::string::npos);
+    const std::string config = "myriad!:config=" + softmax_file();
+    // One axis-1 binding serves every axis: the tensor is seen as [outer, length, 1, inner].
+    const op::softmax forms[] = {op::softmax().along(1), op::softmax().along(-1),
+                                 op::softmax().along(0), op::softmax().along(2, 2)};
+    for (const op::softmax& o : forms) {
+        CAPTURE(o.axis());
+        CAPTURE(o.axis_count());
+        check_op(config, o, {x}, tolerance_of("myriad"), 2);
+    }
+    const op::softmax declined[] = {op::softmax().along(1).logarithmic(),
+                                    op::softmax().along(1).scaled_by(2.0f)};
+    for (const op::softmax& o : declined) {
+        const auto d = query_op(o, {x.desc()}, {{"config", softmax_file()}});
+        INFO(d.text);
+        CHECK(d.reason == TSR_REASON_ATTRIBUTE);
+    }
 }

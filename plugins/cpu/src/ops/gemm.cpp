@@ -2,14 +2,15 @@
 // beta 1 is a per-column bias added in the kernel's epilogue; any other C is loaded into D
 // before the run and scaled by beta there. Products of at most small_m_rows rows (a classifier
 // at batch 1) run as dot products straight from B: the runtime's Gemm would pack all of B into
-// panels on every run, several times the work of the product itself. Non-f32 and batched forms
-// run on the reference kernel.
+// panels on every run, several times the work of the product itself; their output columns are
+// split over the threads. Non-f32 and batched forms run on the reference kernel.
 #include <algorithm>
 #include <array>
 #include <cstring>
 
 #include <tessera/cpu/functions/gemm.hpp>
 
+#include "../parallel_ranges.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -29,8 +30,8 @@ constexpr std::int64_t small_m_rows = 4;
 /// by A's entries. Sixteen partial sums per dot product keep the loops vectorisable.
 class small_m_gemm_step final : public step {
   public:
-    small_m_gemm_step(const node_view& v, const op::gemm& gm)
-        : ids_(v.n.inputs), out_(v.n.outputs[0]), gm_(gm) {
+    small_m_gemm_step(const node_view& v, const op::gemm& gm, const runtime::Context& ctx)
+        : ids_(v.n.inputs), out_(v.n.outputs[0]), gm_(gm), ctx_(ctx) {
         const auto g = gm.geometry(v.in[0], v.in[1]);
         m_ = g.m;
         n_ = g.n;
@@ -39,6 +40,8 @@ class small_m_gemm_step final : public step {
         c_row_step_ = has_c_ && v.in[2].rank() == 2 ? n_ : 0;
         row_.resize(static_cast<std::size_t>(n_));
         a_row_.resize(static_cast<std::size_t>(k_));
+        parts_ =
+            parts_for(ctx_, n_, std::max<std::int64_t>(16, grain / std::max<std::int64_t>(1, k_)));
     }
 
     void run(const buffers& b) override {
@@ -52,28 +55,37 @@ class small_m_gemm_step final : public step {
         for (std::int64_t i = 0; i < m_; ++i) {
             for (std::int64_t k = 0; k < k_; ++k)  // row i of op(A)
                 a_row_[static_cast<std::size_t>(k)] = gm_.trans_a() ? a[k * m_ + i] : a[i * k_ + k];
-            if (gm_.trans_b()) {
-                for (std::int64_t n = 0; n < n_; ++n)
-                    row_[static_cast<std::size_t>(n)] = dot(a_row_.data(), bm + n * k_, k_);
-            } else {
-                std::fill(row_.begin(), row_.end(), 0.0f);
-                for (std::int64_t k = 0; k < k_; ++k) {
-                    const float s = a_row_[static_cast<std::size_t>(k)];
-                    const float* b_row = bm + k * n_;
-                    for (std::int64_t n = 0; n < n_; ++n)
-                        row_[static_cast<std::size_t>(n)] += s * b_row[n];
-                }
-            }
             float* d_row = d + i * n_;  // D may share C's buffer: C is read before D is written
             const float* c_row = c ? c + i * c_row_step_ : nullptr;
-            for (std::int64_t n = 0; n < n_; ++n) {
-                const float product = gm_.alpha() * row_[static_cast<std::size_t>(n)];
-                d_row[n] = c_row ? product + gm_.beta() * c_row[n] : product;
-            }
+            parallel_ranges(ctx_, n_, parts_, [&](std::int64_t begin, std::int64_t end, int) {
+                columns(bm, begin, end, d_row, c_row);
+            });
         }
     }
 
   private:
+    static constexpr std::int64_t grain = 65536;  // multiply-adds per thread at least
+
+    /// Columns [begin, end) of the current row of D from a_row_.
+    void columns(const float* bm, std::int64_t begin, std::int64_t end, float* d_row,
+                 const float* c_row) {
+        float* row = row_.data();
+        if (gm_.trans_b()) {
+            for (std::int64_t n = begin; n < end; ++n) row[n] = dot(a_row_.data(), bm + n * k_, k_);
+        } else {
+            std::fill(row + begin, row + end, 0.0f);
+            for (std::int64_t k = 0; k < k_; ++k) {
+                const float s = a_row_[static_cast<std::size_t>(k)];
+                const float* b_row = bm + k * n_;
+                for (std::int64_t n = begin; n < end; ++n) row[n] += s * b_row[n];
+            }
+        }
+        for (std::int64_t n = begin; n < end; ++n) {
+            const float product = gm_.alpha() * row[n];
+            d_row[n] = c_row ? product + gm_.beta() * c_row[n] : product;
+        }
+    }
+
     static float dot(const float* x, const float* y, std::int64_t count) {
         constexpr std::int64_t lanes = 16;
         std::array<float, lanes> partial{};
@@ -90,6 +102,8 @@ class small_m_gemm_step final : public step {
     std::vector<int> ids_;
     int out_;
     op::gemm gm_;
+    const runtime::Context& ctx_;
+    int parts_ = 1;
     std::int64_t m_ = 0, n_ = 0, k_ = 0, c_row_step_ = 0;
     bool has_c_ = false;
     std::vector<float> row_, a_row_;  // one row of op(A) and of the product
@@ -144,7 +158,8 @@ void state_gemm(router& r) {
         },
         [](const op::gemm& gm, const build_context& b) {
             return routed_step(gemm_route(b.node.in), b, [&]() -> std::unique_ptr<step> {
-                if (small_m(gm, b.node.in)) return std::make_unique<small_m_gemm_step>(b.node, gm);
+                if (small_m(gm, b.node.in))
+                    return std::make_unique<small_m_gemm_step>(b.node, gm, b.ctx);
                 return std::make_unique<gemm_step>(b, gm);
             });
         });

@@ -67,5 +67,6 @@ void state_normalization(router& r);   // layer_norm as MVN, lrn as GRN
 void state_resize(router& r);          // resize_bilinear as Resample LINEAR
 void state_convert(router& r);         // element-type reorder as Convert
 void state_depth_to_space(router& r);  // depth_to_space as DepthToSpace
+void state_softmax(router& r);         // softmax as SoftMax
 
 }  // namespace tessera::plugins::myriad

@@ -15,11 +15,12 @@ const router& op_routes() {
         state_resize(r);
         state_convert(r);
         state_depth_to_space(r);
+        state_softmax(r);
         r.decline_others([](const op_desc& o) {
             return std::string(o.name()) +
                    " has no Myriad custom layer form (myriad runs custom ops, conv2d, "
-                   "activations, binary ops, layer_norm, lrn, resize_bilinear, depth_to_space "
-                   "and element-type reorders through bindings)";
+                   "activations, binary ops, layer_norm, lrn, resize_bilinear, depth_to_space, "
+                   "softmax and element-type reorders through bindings)";
         });
         return r;
     }();
