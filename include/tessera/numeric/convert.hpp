@@ -16,70 +16,51 @@
 
 namespace tessera::numeric {
 
+/// The value of type T stored at `p` (any alignment).
+template <typename T>
+T read_stored(const void* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// Stores `v` of type T at `p` (any alignment).
+template <typename T>
+void write_stored(void* p, T v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
 /// The stored (raw) value as a double: floats decoded, integers as they are (no dequantisation).
 inline double load_raw(dtype t, const void* p) {
     switch (t) {
-        case dtype::f32: {
-            float v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        case dtype::f16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return f16_to_f32(v);
-        }
-        case dtype::bf16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return bf16_to_f32(v);
-        }
-        case dtype::dlfloat16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return dlfloat16_to_f32(v);
-        }
+        case dtype::f32:
+            return read_stored<float>(p);
+        case dtype::f16:
+            return f16_to_f32(read_stored<std::uint16_t>(p));
+        case dtype::bf16:
+            return bf16_to_f32(read_stored<std::uint16_t>(p));
+        case dtype::dlfloat16:
+            return dlfloat16_to_f32(read_stored<std::uint16_t>(p));
         case dtype::i8:
-            return *static_cast<const std::int8_t*>(p);
+            return read_stored<std::int8_t>(p);
         case dtype::u8:
-            return *static_cast<const std::uint8_t*>(p);
+            return read_stored<std::uint8_t>(p);
         case dtype::boolean:
-            return *static_cast<const std::uint8_t*>(p) ? 1.0 : 0.0;
-        case dtype::i16: {
-            std::int16_t v;
-            std::memcpy(&v, p, 2);
-            return v;
-        }
-        case dtype::i32: {
-            std::int32_t v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        case dtype::i64: {  // exact up to 2^53; load_raw_wide is exact for every value
-            std::int64_t v;
-            std::memcpy(&v, p, 8);
-            return static_cast<double>(v);
-        }
-        case dtype::f64: {
-            double v;
-            std::memcpy(&v, p, 8);
-            return v;
-        }
-        case dtype::u16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return v;
-        }
-        case dtype::u32: {
-            std::uint32_t v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        case dtype::u64: {  // exact up to 2^53; load_raw_wide is exact for every value
-            std::uint64_t v;
-            std::memcpy(&v, p, 8);
-            return static_cast<double>(v);
-        }
+            return read_stored<std::uint8_t>(p) ? 1.0 : 0.0;
+        case dtype::i16:
+            return read_stored<std::int16_t>(p);
+        case dtype::i32:
+            return read_stored<std::int32_t>(p);
+        case dtype::i64:  // exact up to 2^53; load_raw_wide is exact for every value
+            return static_cast<double>(read_stored<std::int64_t>(p));
+        case dtype::f64:
+            return read_stored<double>(p);
+        case dtype::u16:
+            return read_stored<std::uint16_t>(p);
+        case dtype::u32:
+            return read_stored<std::uint32_t>(p);
+        case dtype::u64:  // exact up to 2^53; load_raw_wide is exact for every value
+            return static_cast<double>(read_stored<std::uint64_t>(p));
         case dtype::undef:
             break;
     }
@@ -88,16 +69,8 @@ inline double load_raw(dtype t, const void* p) {
 
 /// The stored value in extended precision: exact for every dtype, i64 and u64 included.
 inline long double load_raw_wide(dtype t, const void* p) {
-    if (t == dtype::i64) {
-        std::int64_t v;
-        std::memcpy(&v, p, 8);
-        return static_cast<long double>(v);
-    }
-    if (t == dtype::u64) {
-        std::uint64_t v;
-        std::memcpy(&v, p, 8);
-        return static_cast<long double>(v);
-    }
+    if (t == dtype::i64) return static_cast<long double>(read_stored<std::int64_t>(p));
+    if (t == dtype::u64) return static_cast<long double>(read_stored<std::uint64_t>(p));
     return load_raw(t, p);
 }
 
@@ -158,68 +131,34 @@ inline void store_raw(dtype t, void* p, double v,
                       rounding_policy rounding = rounding_policy::to_nearest_even,
                       overflow_policy overflow = overflow_policy::saturate) {
     switch (t) {
-        case dtype::f32: {
-            float f = static_cast<float>(v);
-            std::memcpy(p, &f, 4);
-            return;
-        }
-        case dtype::f16: {
-            auto b = f32_to_f16(narrow_to_odd(v));
-            std::memcpy(p, &b, 2);
-            return;
-        }
-        case dtype::bf16: {
-            auto b = f32_to_bf16(narrow_to_odd(v));
-            std::memcpy(p, &b, 2);
-            return;
-        }
-        case dtype::dlfloat16: {
-            auto b = f32_to_dlfloat16(narrow_to_odd(v));
-            std::memcpy(p, &b, 2);
-            return;
-        }
+        case dtype::f32:
+            return write_stored(p, static_cast<float>(v));
+        case dtype::f16:
+            return write_stored(p, f32_to_f16(narrow_to_odd(v)));
+        case dtype::bf16:
+            return write_stored(p, f32_to_bf16(narrow_to_odd(v)));
+        case dtype::dlfloat16:
+            return write_stored(p, f32_to_dlfloat16(narrow_to_odd(v)));
         case dtype::i8:
-            *static_cast<std::int8_t*>(p) = to_integer<std::int8_t>(v, rounding, overflow);
-            return;
+            return write_stored(p, to_integer<std::int8_t>(v, rounding, overflow));
         case dtype::u8:
-            *static_cast<std::uint8_t*>(p) = to_integer<std::uint8_t>(v, rounding, overflow);
-            return;
+            return write_stored(p, to_integer<std::uint8_t>(v, rounding, overflow));
         case dtype::boolean:
-            *static_cast<std::uint8_t*>(p) = v != 0.0 ? 1 : 0;
-            return;
-        case dtype::i16: {
-            auto x = to_integer<std::int16_t>(v, rounding, overflow);
-            std::memcpy(p, &x, 2);
-            return;
-        }
-        case dtype::i32: {
-            auto x = to_integer<std::int32_t>(v, rounding, overflow);
-            std::memcpy(p, &x, 4);
-            return;
-        }
-        case dtype::i64: {
-            const std::int64_t x = to_int64(v, rounding, overflow);
-            std::memcpy(p, &x, 8);
-            return;
-        }
+            return write_stored<std::uint8_t>(p, v != 0.0 ? 1 : 0);
+        case dtype::i16:
+            return write_stored(p, to_integer<std::int16_t>(v, rounding, overflow));
+        case dtype::i32:
+            return write_stored(p, to_integer<std::int32_t>(v, rounding, overflow));
+        case dtype::i64:
+            return write_stored(p, to_int64(v, rounding, overflow));
         case dtype::f64:
-            std::memcpy(p, &v, 8);
-            return;
-        case dtype::u16: {
-            auto x = to_integer<std::uint16_t>(v, rounding, overflow);
-            std::memcpy(p, &x, 2);
-            return;
-        }
-        case dtype::u32: {
-            auto x = to_integer<std::uint32_t>(v, rounding, overflow);
-            std::memcpy(p, &x, 4);
-            return;
-        }
-        case dtype::u64: {
-            const std::uint64_t x = to_uint64(v, rounding, overflow);
-            std::memcpy(p, &x, 8);
-            return;
-        }
+            return write_stored(p, v);
+        case dtype::u16:
+            return write_stored(p, to_integer<std::uint16_t>(v, rounding, overflow));
+        case dtype::u32:
+            return write_stored(p, to_integer<std::uint32_t>(v, rounding, overflow));
+        case dtype::u64:
+            return write_stored(p, to_uint64(v, rounding, overflow));
         case dtype::undef:
             return;
     }
@@ -243,16 +182,8 @@ inline double narrow_to_odd_double(long double v) {
 inline void store_raw_wide(dtype t, void* p, long double v,
                            rounding_policy rounding = rounding_policy::to_nearest_even,
                            overflow_policy overflow = overflow_policy::saturate) {
-    if (t == dtype::i64) {
-        const std::int64_t x = to_int64(v, rounding, overflow);
-        std::memcpy(p, &x, 8);
-        return;
-    }
-    if (t == dtype::u64) {
-        const std::uint64_t x = to_uint64(v, rounding, overflow);
-        std::memcpy(p, &x, 8);
-        return;
-    }
+    if (t == dtype::i64) return write_stored(p, to_int64(v, rounding, overflow));
+    if (t == dtype::u64) return write_stored(p, to_uint64(v, rounding, overflow));
     // Integers of 32 bits or fewer are exact in a double except for fractions far below 2^-20;
     // floating outputs round to odd first so they round once.
     const double d =
