@@ -43,6 +43,7 @@ struct outcome {
     bool passed = false;
     bool missing_op_only = false;  ///< failed only because ops are not in the op set
     bool emulated = false;         ///< some op ran on the reference kernels inside a plugin
+    std::set<std::string> emulated_ops;  ///< the descriptions of the ops that ran emulated
     std::string reason;
 };
 
@@ -128,7 +129,10 @@ outcome run_case(const fs::path& dir, const std::string& config) {
                                      : in.to_tensor();
         auto compiled = g.compile(config);
         for (const auto& p : compiled.placements())
-            r.emulated = r.emulated || p.level == TSR_SUPPORT_EMULATED;
+            if (p.level == TSR_SUPPORT_EMULATED) {
+                r.emulated = true;
+                r.emulated_ops.insert(p.description.empty() ? p.op : p.description);
+            }
         const auto results = compiled.run(feeds);
         for (const auto& e : outputs) {
             const auto it = results.find(e.name);
@@ -177,6 +181,7 @@ void run_suite(const std::string& config, const std::string& known_failures_file
     if (write_to) writer.open(write_to);
     int passed = 0, failed = 0, missing_op = 0, unexpected = 0, passed_emulated = 0;
     std::map<std::string, int> missing_by_op;
+    std::map<std::string, int> emulated_by_op;  // passing cases per op that ran emulated
     for (const auto& dir : cases) {
         const std::string name = dir.filename().string();
         const outcome r = run_case(dir, config);
@@ -184,6 +189,7 @@ void run_suite(const std::string& config, const std::string& known_failures_file
         if (r.passed) {
             ++passed;
             passed_emulated += r.emulated;
+            for (const auto& op : r.emulated_ops) ++emulated_by_op[op];
             if (listed) {
                 ++unexpected;
                 FAIL_CHECK(name << " passes on " << config << " but is listed in "
@@ -203,6 +209,14 @@ void run_suite(const std::string& config, const std::string& known_failures_file
               << " pass (" << passed_emulated << " with an op emulated), " << failed << " fail (" << missing_op
               << " only because an op is not in the Tessera op set yet), " << unexpected
               << " differ from " << fs::path(known_failures_file).filename().string() << "\n";
+    if (!emulated_by_op.empty()) {
+        std::vector<std::pair<int, std::string>> census;
+        for (const auto& [op, n] : emulated_by_op) census.emplace_back(-n, op);
+        std::sort(census.begin(), census.end());
+        std::cout << "  passing cases per op run emulated:";
+        for (const auto& [n, op] : census) std::cout << ' ' << op << '=' << -n;
+        std::cout << "\n";
+    }
     CHECK(unexpected == 0);
 }
 
