@@ -36,7 +36,13 @@ std::int32_t pack_row_avx512(const std::int16_t* values, std::size_t count, std:
             _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + x)));
         _mm512_mask_storeu_epi16(interleaved + 2 * x, even, v);
     }
-    for (; x < copy; ++x) interleaved[2 * x] = values[x];
+    if (x < copy) {  // the last copy - x < 16 values, masked
+        const std::size_t n = copy - x;
+        const __m512i v = _mm512_cvtepu16_epi32(
+            _mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << n) - 1u), values + x));
+        const auto m = static_cast<__mmask32>(even & ((std::uint64_t{1} << (2 * n)) - 1u));
+        _mm512_mask_storeu_epi16(interleaved + 2 * x, m, v);
+    }
     return largest;
 }
 
