@@ -195,6 +195,11 @@ std::int32_t* thread_scratch(std::size_t count) {
     return scratch.data();
 }
 
+/// Output columns [x_begin, x_end) of output row oy, whose sums start at `at` in a chunk's sums.
+struct row_segment {
+    vx_size oy, x_begin, x_end, at;
+};
+
 /// The convolution's packed weights, or nullptr when the node is outside the int16 path.
 q78_state* convolution_state(const _vx_node& node) {
     const _vx_tensor_t* in_t = tensor_param(node, 0);
@@ -419,6 +424,7 @@ const char* run_convolution_q78(const _vx_node& node) {
         tbb::blocked_range<vx_size>(0, batch * per_item),
         [&](const tbb::blocked_range<vx_size>& range) {
             std::int32_t* const sums = thread_scratch(block_o * chunk);
+            std::vector<row_segment> segments;
             q78::conv_args a = args;
             for (vx_size work = range.begin(); work != range.end(); ++work) {
                 const vx_size n = work / per_item;
@@ -431,19 +437,24 @@ const char* run_convolution_q78(const _vx_node& node) {
                 a.input_classes = classes ? state->input_classes.data() + n * class_item : nullptr;
                 table->conv_row(a, block, span_row, sums);
                 const vx_size width = a.last_col - a.first_col;
+                // The output row segments this chunk holds (the same for each output channel).
+                segments.clear();
+                for (vx_size j = a.first_col; j < a.last_col;) {
+                    const vx_size oy = flat ? j / cols : span_row;
+                    const vx_size row_begin = flat ? oy * cols : 0;
+                    const vx_size segment_end = std::min(a.last_col, row_begin + cols);
+                    if (oy >= out_h) break;
+                    const vx_size x_begin = j - row_begin;
+                    const vx_size x_end = std::min(out_w, segment_end - row_begin);
+                    if (x_begin < x_end) segments.push_back({oy, x_begin, x_end, j - a.first_col});
+                    j = segment_end;
+                }
                 for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
                     const vx_size o = block * block_o + oi;
-                    // The output row segments this chunk holds.
-                    for (vx_size j = a.first_col; j < a.last_col;) {
-                        const vx_size oy = flat ? j / cols : span_row;
-                        const vx_size row_begin = flat ? oy * cols : 0;
-                        const vx_size segment_end = std::min(a.last_col, row_begin + cols);
-                        if (oy >= out_h) break;
-                        const vx_size x_begin = j - row_begin;
-                        const vx_size x_end = std::min(out_w, segment_end - row_begin);
-                        const std::int32_t* s = sums + oi * width + (j - a.first_col);
-                        j = segment_end;
-                        if (x_begin >= x_end) continue;
+                    for (const row_segment& segment : segments) {
+                        const vx_size oy = segment.oy, x_begin = segment.x_begin,
+                                      x_end = segment.x_end;
+                        const std::int32_t* s = sums + oi * width + segment.at;
                         std::uint8_t* row =
                             out.base + oy * out.stride(1) + o * out.stride(2) + n * out.stride(3);
                         if (!per_location_bias && contiguous_out) {

@@ -199,24 +199,50 @@ void conv_row_half_up(const conv_args& a, std::size_t block, std::size_t oy, std
                              a.flush_steps, sums + (x0 - a.first_col), width);
 }
 
-/// tie_classes of the AVX-512 table: tie_class_input 16 values at a time, the last ones masked
-/// (a = 31 - lzcnt of the lowest set bit, -1 for 0).
+/// The lowest set bit 2^a of a 16-bit value times this, modulo 2^16, shifted right by 11, is a
+/// distinct nonzero 5-bit index for each a in 0..15 (0 for the value 0).
+constexpr std::uint16_t lowest_bit_multiplier = 0x08CF;
+
+/// For shift 1..8, the tie classes by that index: even[i] = 2a (a < shift) and odd[i] = 2a + 1
+/// for the index i of 2^a; tie_class_none elsewhere (a >= shift, the value 0, unused indexes).
+struct tie_class_tables {
+    std::int16_t even[8][32], odd[8][32];
+};
+constexpr tie_class_tables make_tie_class_tables() {
+    tie_class_tables t{};
+    for (int shift = 1; shift <= 8; ++shift)
+        for (int i = 0; i < 32; ++i) {
+            t.even[shift - 1][i] = tie_class_none;
+            t.odd[shift - 1][i] = tie_class_none;
+        }
+    for (int shift = 1; shift <= 8; ++shift)
+        for (int a = 0; a < shift; ++a) {
+            const int i = ((lowest_bit_multiplier << a) & 0xffff) >> 11;
+            t.even[shift - 1][i] = static_cast<std::int16_t>(2 * a);
+            t.odd[shift - 1][i] = static_cast<std::int16_t>(2 * a + 1);
+        }
+    return t;
+}
+constexpr tie_class_tables tie_class_by_lowest_bit = make_tie_class_tables();
+
+/// tie_classes of the AVX-512 table (shift 1..8): tie_class_input 32 values at a time, the last
+/// ones masked. With x = 2^a * odd, the lowest set bit 2^a = x & -x picks the class pair of a
+/// by its index (lowest_bit_multiplier), and bit a + 1 of x (bit 1 of odd) picks odd over even.
 void tie_classes_avx512(const std::int16_t* values, std::size_t count, int shift,
                         std::uint8_t* classes) {
-    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
-    const __m512i limit = _mm512_set1_epi32(shift), none = _mm512_set1_epi32(tie_class_none);
-    for (std::size_t i = 0; i < count; i += 16) {
-        const std::size_t n = count - i < 16 ? count - i : 16;
-        const auto in = static_cast<__mmask16>(n == 16 ? 0xffffu : (1u << n) - 1u);
-        const __m512i u = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(in, values + i));
-        const __m512i lowest = _mm512_and_si512(u, _mm512_sub_epi32(zero, u));
-        const __m512i a = _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(lowest));
-        const __m512i next = _mm512_and_si512(_mm512_srlv_epi32(u, _mm512_add_epi32(a, one)), one);
-        const __mmask16 outside =
-            _mm512_cmpge_epi32_mask(a, limit) | _mm512_cmplt_epi32_mask(a, zero);
+    const __m512i even = _mm512_loadu_si512(tie_class_by_lowest_bit.even[shift - 1]);
+    const __m512i odd = _mm512_loadu_si512(tie_class_by_lowest_bit.odd[shift - 1]);
+    const __m512i multiplier = _mm512_set1_epi16(static_cast<short>(lowest_bit_multiplier));
+    for (std::size_t i = 0; i < count; i += 32) {
+        const std::size_t n = count - i < 32 ? count - i : 32;
+        const auto in = static_cast<__mmask32>(n == 32 ? 0xffffffffu : (1u << n) - 1u);
+        const __m512i x = _mm512_maskz_loadu_epi16(in, values + i);
+        const __m512i lowest = _mm512_and_si512(x, _mm512_sub_epi16(_mm512_setzero_si512(), x));
+        const __m512i index = _mm512_srli_epi16(_mm512_mullo_epi16(lowest, multiplier), 11);
+        const __mmask32 next = _mm512_test_epi16_mask(_mm512_srli_epi16(x, 1), lowest);
         const __m512i cls =
-            _mm512_mask_mov_epi32(_mm512_add_epi32(_mm512_add_epi32(a, a), next), outside, none);
-        _mm_mask_storeu_epi8(classes + i, in, _mm512_cvtepi32_epi8(cls));
+            _mm512_mask_permutexvar_epi16(_mm512_permutexvar_epi16(index, even), next, index, odd);
+        _mm256_mask_storeu_epi8(classes + i, in, _mm512_cvtepi16_epi8(cls));
     }
 }
 
