@@ -17,6 +17,11 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
     if (std::holds_alternative<op::reshape>(v) || std::holds_alternative<op::permute>(v) ||
         std::holds_alternative<op::custom>(v))
         return std::nullopt;
+    // Reductions, scans and top-k computed in the reference's precision (ops/reduce.cpp,
+    // cumsum.cpp, topk.cpp).
+    if (std::holds_alternative<op::reduce>(v) || std::holds_alternative<op::cumsum>(v) ||
+        std::holds_alternative<op::topk>(v))
+        return std::nullopt;
     return route_choice{route::reference, TSR_REASON_DTYPE, wide + " has no runtime type"};
 }
 

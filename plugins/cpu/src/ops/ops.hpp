@@ -18,12 +18,14 @@ void state_binary(router& r);           // binary (element-wise add, sub, mul, m
 void state_batchnorm(router& r);        // batchnorm
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
-void state_softmax(router& r);          // softmax, log-softmax
+void state_softmax(router& r);          // softmax, log-softmax (every form)
 void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
 void state_unary(router& r);            // unary (erf, sqrt, rsqrt, neg, abs, reciprocal)
 void state_layer_norm(router& r);       // layer_norm (axes form)
-void state_reduce(router& r);           // reduce (sum, mean)
+void state_reduce(router& r);           // reduce (every kind), every dtype
+void state_cumsum(router& r);           // cumsum, every dtype
+void state_topk(router& r);             // topk, every dtype
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
 
