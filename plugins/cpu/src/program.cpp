@@ -95,7 +95,8 @@ const router& op_routes() {
                            &state_batchnorm, &state_fully_connected, &state_gemm, &state_softmax,
                            &state_matmul, &state_data_movement, &state_unary, &state_layer_norm,
                            &state_cumsum, &state_topk,
-                           &state_reduce, &state_reorder, &state_custom})
+                           &state_reduce, &state_reorder, &state_custom, &state_compare,
+                           &state_logical, &state_where})
             state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {

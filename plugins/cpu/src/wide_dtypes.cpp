@@ -17,6 +17,12 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
     if (std::holds_alternative<op::reshape>(v) || std::holds_alternative<op::permute>(v) ||
         std::holds_alternative<op::custom>(v))
         return std::nullopt;
+    // Element-wise ops typed on every element type (ops/binary.cpp, unary.cpp, compare.cpp,
+    // logical.cpp, where.cpp).
+    if (std::holds_alternative<op::binary>(v) || std::holds_alternative<op::unary>(v) ||
+        std::holds_alternative<op::compare>(v) || std::holds_alternative<op::logical>(v) ||
+        std::holds_alternative<op::where>(v))
+        return std::nullopt;
     // Reductions, scans and top-k computed in the reference's precision (ops/reduce.cpp,
     // cumsum.cpp, topk.cpp).
     if (std::holds_alternative<op::reduce>(v) || std::holds_alternative<op::cumsum>(v) ||

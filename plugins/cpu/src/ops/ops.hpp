@@ -14,20 +14,23 @@ namespace tessera::plugins::cpu {
 void state_conv2d(router& r);           // conv2d, and conv -> batchnorm -> activation chains
 void state_pooling(router& r);          // pooling
 void state_activation(router& r);       // activation
-void state_binary(router& r);           // binary (element-wise add, sub, mul, min, max, div)
+void state_binary(router& r);           // binary (every kind and form), every dtype
 void state_batchnorm(router& r);        // batchnorm
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
 void state_softmax(router& r);          // softmax, log-softmax (every form)
 void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
-void state_unary(router& r);            // unary (erf, sqrt, rsqrt, neg, abs, reciprocal)
+void state_unary(router& r);            // unary (every kind), every dtype
 void state_layer_norm(router& r);       // layer_norm (axes form)
 void state_reduce(router& r);           // reduce (every kind), every dtype
 void state_cumsum(router& r);           // cumsum, every dtype
 void state_topk(router& r);             // topk, every dtype
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
+void state_compare(router& r);          // compare (equal, less, ...), every dtype
+void state_logical(router& r);          // logical (and, or, xor, not)
+void state_where(router& r);            // where, every dtype
 
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
