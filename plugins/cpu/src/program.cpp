@@ -95,6 +95,8 @@ const router& op_routes() {
                            &state_batchnorm, &state_fully_connected, &state_gemm, &state_softmax,
                            &state_matmul, &state_data_movement, &state_unary, &state_layer_norm,
                            &state_cumsum, &state_topk,
+                           &state_slice, &state_gather, &state_concat, &state_expand_tile,
+                           &state_pad, &state_depth_to_space,
                            &state_reduce, &state_reorder, &state_custom, &state_compare,
                            &state_logical, &state_where})
             state(r);

@@ -26,7 +26,13 @@ void state_layer_norm(router& r);       // layer_norm (axes form)
 void state_reduce(router& r);           // reduce (every kind), every dtype
 void state_cumsum(router& r);           // cumsum, every dtype
 void state_topk(router& r);             // topk, every dtype
-void state_reorder(router& r);          // reorder
+void state_reorder(router& r);          // reorder (layouts, dtypes), every dtype
+void state_slice(router& r);            // slice, every dtype
+void state_gather(router& r);           // gather, every dtype
+void state_concat(router& r);           // concat, every dtype
+void state_expand_tile(router& r);      // expand, tile, every dtype
+void state_pad(router& r);              // pad (every mode), every dtype
+void state_depth_to_space(router& r);   // depth_to_space (DCR, CRD), every dtype
 void state_custom(router& r);           // custom (declined)
 void state_compare(router& r);          // compare (equal, less, ...), every dtype
 void state_logical(router& r);          // logical (and, or, xor, not)
