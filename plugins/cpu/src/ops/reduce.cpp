@@ -7,6 +7,7 @@
 // runtime's threads.
 #include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
@@ -30,10 +31,10 @@ bool is_max(reduce_kind k) {
 }
 
 /// Whether `v` replaces the extreme `acc` (the reference's test: strictly beyond, or equal
-/// when the last index is wanted; NaN never replaces).
-template <typename Real>
-bool replaces(Real v, Real acc, bool max, bool last) {
-    return (max ? v > acc : v < acc) || (last && v == acc);
+/// when the last index is wanted; NaN never replaces). Branch-free, so the loops vectorise.
+template <bool Max, bool Last, typename Real>
+bool replaces(Real v, Real acc) {
+    return (Max ? v > acc : v < acc) | (Last & (v == acc));
 }
 
 /// One line's result: the value and, for the extremes, its index.
@@ -46,8 +47,8 @@ struct line_result {
 /// The extreme of x[0, n) and its first (last) index, as the reference's sequential scan finds
 /// them: each lane scans its positions in order starting from x[0], then the lanes merge by
 /// value and, among equal values, by index.
-template <typename Real>
-line_result<Real> extreme_of(const Real* x, std::int64_t n, bool max, bool last) {
+template <bool Max, bool Last, typename Real>
+[[gnu::always_inline]] inline line_result<Real> extreme_of(const Real* x, std::int64_t n) {
     std::array<Real, lanes> value;
     std::array<std::int64_t, lanes> index{};
     value.fill(x[0]);
@@ -55,24 +56,71 @@ line_result<Real> extreme_of(const Real* x, std::int64_t n, bool max, bool last)
     for (; k + lanes <= n; k += lanes) {
         for (int l = 0; l < lanes; ++l) {
             const Real v = x[k + l];
-            const bool take = replaces(v, value[l], max, last);
+            const bool take = replaces<Max, Last>(v, value[l]);
             value[l] = take ? v : value[l];
             index[l] = take ? k + l : index[l];
         }
     }
     for (int l = 0; k < n; ++k, ++l) {
-        if (replaces(x[k], value[l], max, last)) {
+        if (replaces<Max, Last>(x[k], value[l])) {
             value[l] = x[k];
             index[l] = k;
         }
     }
     line_result<Real> r{value[0], index[0]};
     for (int l = 1; l < lanes; ++l) {
-        const bool beyond = max ? value[l] > r.value : value[l] < r.value;
-        const bool tie = value[l] == r.value && (last ? index[l] > r.index : index[l] < r.index);
+        const bool beyond = Max ? value[l] > r.value : value[l] < r.value;
+        const bool tie = value[l] == r.value && (Last ? index[l] > r.index : index[l] < r.index);
         if (beyond || tie) r = {value[l], index[l]};
     }
     return r;
+}
+
+/// Row `k` of an outer-axis reduction taken into the extremes a[0, n) and their indices.
+template <bool Max, bool Last, typename Real>
+[[gnu::always_inline]] inline void take_extremes(const Real* v, Real* a, std::int64_t* at,
+                                                 std::int64_t n, std::int64_t k) {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const bool take = replaces<Max, Last>(v[i], a[i]);
+        a[i] = take ? v[i] : a[i];
+        at[i] = take ? k : at[i];
+    }
+}
+
+/// The loops of one extreme kind (max or min, first or last index).
+template <typename Real>
+struct extreme_loops {
+    line_result<Real> (*line)(const Real*, std::int64_t);
+    void (*rows)(const Real*, Real*, std::int64_t*, std::int64_t, std::int64_t);
+};
+
+/// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
+/// blends vectorise only past the baseline's SSE2.
+template <bool Max, bool Last>
+[[gnu::target_clones("avx512f", "avx2", "default")]] line_result<double> extreme_line_simd(
+    const double* x, std::int64_t n) {
+    return extreme_of<Max, Last>(x, n);
+}
+
+template <bool Max, bool Last>
+[[gnu::target_clones("avx512f", "avx2", "default")]] void take_extremes_simd(
+    const double* v, double* a, std::int64_t* at, std::int64_t n, std::int64_t k) {
+    take_extremes<Max, Last>(v, a, at, n, k);
+}
+
+template <bool Max, bool Last, typename Real>
+extreme_loops<Real> loops_of() {
+    if constexpr (std::is_same_v<Real, double>) {
+        return {&extreme_line_simd<Max, Last>, &take_extremes_simd<Max, Last>};
+    } else {
+        return {&extreme_of<Max, Last, Real>, &take_extremes<Max, Last, Real>};
+    }
+}
+
+template <typename Real>
+extreme_loops<Real> extreme_loops_for(bool max, bool last) {
+    if (max) return last ? loops_of<true, true, Real>() : loops_of<true, false, Real>();
+    return last ? loops_of<false, true, Real>() : loops_of<false, false, Real>();
 }
 
 /// The sum of x[0, n) in `lanes` partial sums.
@@ -163,7 +211,7 @@ class reduce_step final : public step {
         load_reals(in_, x, o * length_, length_, 1, line.data());
         line_result<Real> r{};
         if (is_extreme(kind_)) {
-            r = extreme_of(line.data(), length_, is_max(kind_), last_);
+            r = extreme_loops_for<Real>(is_max(kind_), last_).line(line.data(), length_);
         } else if (kind_ == reduce_kind::prod) {
             r.value = product_of(line.data(), length_);
         } else {
@@ -191,7 +239,7 @@ class reduce_step final : public step {
         std::int64_t* at = index.data();
         const std::int64_t first = o * length_ * inner_ + i0;
         load_reals(in_, x, first, n, 1, a);
-        const bool max = is_max(kind_), last = last_;
+        const extreme_loops<Real> extremes = extreme_loops_for<Real>(is_max(kind_), last_);
         for (std::int64_t k = 1; k < length_; ++k) {
             load_reals(in_, x, first + k * inner_, n, 1, row.data());
             switch (kind_) {
@@ -203,11 +251,7 @@ class reduce_step final : public step {
                     for (std::int64_t i = 0; i < n; ++i) a[i] *= v[i];
                     break;
                 default:
-                    for (std::int64_t i = 0; i < n; ++i) {
-                        const bool take = replaces(v[i], a[i], max, last);
-                        a[i] = take ? v[i] : a[i];
-                        at[i] = take ? k : at[i];
-                    }
+                    extremes.rows(v, a, at, n, k);
                     break;
             }
         }
