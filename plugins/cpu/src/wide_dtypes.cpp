@@ -30,11 +30,12 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
         return std::nullopt;
     // Data movement and dtype conversions, by element size or exactly as the reference converts
     // (ops/reorder.cpp, slice.cpp, gather.cpp, concat.cpp, expand_tile.cpp, pad.cpp,
-    // depth_to_space.cpp).
+    // depth_to_space.cpp, data_movement.cpp).
     if (std::holds_alternative<op::reorder>(v) || std::holds_alternative<op::slice>(v) ||
         std::holds_alternative<op::gather>(v) || std::holds_alternative<op::concat>(v) ||
         std::holds_alternative<op::expand>(v) || std::holds_alternative<op::tile>(v) ||
-        std::holds_alternative<op::pad>(v) || std::holds_alternative<op::depth_to_space>(v))
+        std::holds_alternative<op::pad>(v) || std::holds_alternative<op::depth_to_space>(v) ||
+        std::holds_alternative<op::transpose>(v))
         return std::nullopt;
     return route_choice{route::reference, TSR_REASON_DTYPE, wide + " has no runtime type"};
 }

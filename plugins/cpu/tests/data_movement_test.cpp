@@ -205,6 +205,15 @@ TEST_CASE("depth_to_space in DCR and CRD order moves every dtype natively") {
     }
 }
 
+TEST_CASE("transpose (a permute of its rank) moves every dtype natively") {
+    load_cpu_plugin();
+    for (dtype t : all_dtypes) {
+        CAPTURE(to_string(t));
+        check_native_exact(op::transpose(), {random_bits(shape{2, 3, 5, 4}, t, 45)});
+        check_native_exact(op::transpose(), {random_bits(shape{7, 3}, t, 46)});
+    }
+}
+
 TEST_CASE("reorder converts between every pair of dtypes exactly as the reference") {
     load_cpu_plugin();
     const shape dims{3, 7, 5};

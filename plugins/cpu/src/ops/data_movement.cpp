@@ -1,6 +1,7 @@
-// ops/data_movement.cpp: reshape and permute on row-major tensors. A reshape is a copy of the
-// bytes (none when the memory plan gave the output the input's buffer); a permute walks the
-// output in order with the input strides of the permuted dims, the innermost dim as one loop.
+// ops/data_movement.cpp: reshape, permute and transpose (a permute) on row-major tensors. A
+// reshape is a copy of the bytes (none when the memory plan gave the output the input's buffer);
+// a permute walks the output in order with the input strides of the permuted dims, the innermost
+// dim as one loop.
 // Element sizes other than 1, 2, 4 and 8 bytes run on the reference kernel.
 #include <array>
 #include <cstring>
@@ -129,6 +130,15 @@ void state_data_movement(router& r) {
         [](const op::permute& p, const build_context& b) {
             return routed_step(movement_route(b.node.in), b,
                                [&] { return make_permute(b.node, p); });
+        });
+    r.state<op::transpose>(
+        [](const op::transpose&, const query_view& v) {
+            return answer(movement_route(v.q.inputs), v.in, v.out);
+        },
+        [](const op::transpose& t, const build_context& b) {
+            return routed_step(movement_route(b.node.in), b, [&] {
+                return make_permute(b.node, t.as_permute(b.node.in[0].rank()));
+            });
         });
 }
 
