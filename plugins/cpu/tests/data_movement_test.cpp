@@ -129,7 +129,7 @@ TEST_CASE("gather with i32 and i64 indices, negative ones included, matches the 
     }
 }
 
-TEST_CASE("gather of an index outside [-n, n) fails like the reference, without a wild read") {
+TEST_CASE("gather of an index out of range fails like the reference, without a wild read") {
     load_cpu_plugin();
     const tensor x = counting(shape{4, 3}, dtype::f32);
     for (std::int64_t bad : {std::int64_t{4}, std::int64_t{-5}, std::int64_t{1} << 40}) {
