@@ -119,7 +119,7 @@ TEST_CASE("cpu: an i64 add past 2^53 is exact") {
         g.output(g.apply("add", op::binary(binary_kind::add), {x, x}));
         auto cg = g.compile(b.config);
         REQUIRE(cg.placements().size() == 1);
-        CHECK(cg.placements()[0].level == TSR_SUPPORT_EMULATED);
+        CHECK(cg.placements()[0].level == TSR_SUPPORT_NATIVE);
         const tensor y = cg.run({{"x", wide_i64(shape{2}, {wide_big, -wide_big})}}).at("add");
         REQUIRE(y.type() == dtype::i64);
         CHECK(y.data_as<std::int64_t>()[0] == 2 * wide_big);
@@ -139,7 +139,7 @@ TEST_CASE("cpu: a u64 add past 2^63 wraps exactly") {
         g.output(g.apply("add", add, {x, x}));
         auto cg = g.compile(b.config);
         REQUIRE(cg.placements().size() == 1);
-        CHECK(cg.placements()[0].level == TSR_SUPPORT_EMULATED);
+        CHECK(cg.placements()[0].level == TSR_SUPPORT_NATIVE);
         const std::uint64_t top = ~std::uint64_t{0};
         const tensor y = cg.run({{"x", wide_u64(shape{2}, {top, wide_big})}}).at("add");
         REQUIRE(y.type() == dtype::u64);
