@@ -236,7 +236,7 @@ TEST_CASE("integer binary ops run natively and exactly: division by zero, overfl
     }
 }
 
-TEST_CASE("f64 binary ops run natively; scaled, gamma and quantised forms equal the reference") {
+TEST_CASE("f64 binary ops run natively and scaled, gamma and quantised forms equal the reference") {
     load_cpu_plugin();
     std::uint32_t seed = 90;
     for (const auto& form : broadcast_forms) {
