@@ -14,9 +14,9 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-constexpr std::int64_t row_block = 256;           // contiguous lines summed together, at most
-constexpr std::int64_t block_elements = 1 << 15;  // values held per block, about
-constexpr std::int64_t grain = 1 << 15;           // elements per thread, at least
+constexpr std::int64_t cumsum_row_block = 256;  // contiguous lines summed together, at most
+constexpr std::int64_t cumsum_block_elements = 1 << 15;  // values held per block, about
+constexpr std::int64_t cumsum_grain = 1 << 15;           // elements per thread, at least
 
 class cumsum_step final : public step {
   public:
@@ -32,10 +32,10 @@ class cumsum_step final : public step {
         const int axis = c.axis() < 0 ? c.axis() + src.rank() : c.axis();
         for (int d = 0; d < src.rank(); ++d)
             (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        block_ = std::clamp<std::int64_t>(block_elements / std::max<std::int64_t>(1, length_), 8,
-                                          row_block);
+        block_ = std::clamp<std::int64_t>(
+            cumsum_block_elements / std::max<std::int64_t>(1, length_), 8, cumsum_row_block);
         blocks_ = (inner_ + block_ - 1) / block_;
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, grain);
+        parts_ = parts_for(ctx_, outer_ * length_ * inner_, cumsum_grain);
     }
 
     void run(const buffers& b) override {
@@ -95,7 +95,7 @@ class cumsum_step final : public step {
     element_run in_, out_;
     bool exclusive_, reverse_;
     const runtime::Context& ctx_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, block_ = row_block, blocks_ = 1;
+    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, block_ = cumsum_row_block, blocks_ = 1;
     int parts_ = 1;
 };
 

@@ -1,10 +1,10 @@
 // ops/reduce.cpp: reduce along one axis (ONNX ReduceMax/Min/Sum/Mean/Prod, ArgMax/ArgMin with
 // select_last_index either way; several axes come as a chain of these) on row-major tensors of
 // every dtype the op accepts, in the reference's precision (real_lines.hpp) so integer results
-// and extremes are exact. Reducing the contiguous axis runs each line in lanes (partial sums,
-// per-lane extremes with their first or last index, merged); reducing an outer axis accumulates
-// whole rows, vectorised over the contiguous dims. Independent outputs are split over the
-// runtime's threads.
+// and extremes are exact. Reducing the contiguous axis runs each line in reduce_lanes (partial
+// sums, per-lane extremes with their first or last index, merged); reducing an outer axis
+// accumulates whole rows, vectorised over the contiguous dims. Independent outputs are split over
+// the runtime's threads.
 #include <algorithm>
 #include <array>
 #include <type_traits>
@@ -17,9 +17,9 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-constexpr int lanes = 8;                 // partial results per line of the contiguous axis
-constexpr std::int64_t row_block = 256;  // contiguous outputs accumulated together
-constexpr std::int64_t grain = 1 << 15;  // elements per thread, at least
+constexpr int reduce_lanes = 8;                 // partial results per line of the contiguous axis
+constexpr std::int64_t reduce_row_block = 256;  // contiguous outputs accumulated together
+constexpr std::int64_t reduce_grain = 1 << 15;  // elements per thread, at least
 
 bool is_extreme(reduce_kind k) {
     return k == reduce_kind::min || k == reduce_kind::min_idx || k == reduce_kind::max ||
@@ -45,16 +45,16 @@ struct line_result {
 };
 
 /// The extreme of x[0, n) and its first (last) index, as the reference's sequential scan finds
-/// them: each lane scans its positions in order starting from x[0], then the lanes merge by
+/// them: each lane scans its positions in order starting from x[0], then the reduce_lanes merge by
 /// value and, among equal values, by index.
 template <bool Max, bool Last, typename Real>
 [[gnu::always_inline]] inline line_result<Real> extreme_of(const Real* x, std::int64_t n) {
-    std::array<Real, lanes> value;
-    std::array<std::int64_t, lanes> index{};
+    std::array<Real, reduce_lanes> value;
+    std::array<std::int64_t, reduce_lanes> index{};
     value.fill(x[0]);
     std::int64_t k = 1;
-    for (; k + lanes <= n; k += lanes) {
-        for (int l = 0; l < lanes; ++l) {
+    for (; k + reduce_lanes <= n; k += reduce_lanes) {
+        for (int l = 0; l < reduce_lanes; ++l) {
             const Real v = x[k + l];
             const bool take = replaces<Max, Last>(v, value[l]);
             value[l] = take ? v : value[l];
@@ -68,7 +68,7 @@ template <bool Max, bool Last, typename Real>
         }
     }
     line_result<Real> r{value[0], index[0]};
-    for (int l = 1; l < lanes; ++l) {
+    for (int l = 1; l < reduce_lanes; ++l) {
         const bool beyond = Max ? value[l] > r.value : value[l] < r.value;
         const bool tie = value[l] == r.value && (Last ? index[l] > r.index : index[l] < r.index);
         if (beyond || tie) r = {value[l], index[l]};
@@ -123,16 +123,16 @@ extreme_loops<Real> extreme_loops_for(bool max, bool last) {
     return last ? loops_of<false, true, Real>() : loops_of<false, false, Real>();
 }
 
-/// The sum of x[0, n) in `lanes` partial sums.
+/// The sum of x[0, n) in `reduce_lanes` partial sums.
 template <typename Real>
 Real sum_of(const Real* x, std::int64_t n) {
-    std::array<Real, lanes> part{};
+    std::array<Real, reduce_lanes> part{};
     std::int64_t k = 0;
-    for (; k + lanes <= n; k += lanes)
-        for (int l = 0; l < lanes; ++l) part[l] += x[k + l];
+    for (; k + reduce_lanes <= n; k += reduce_lanes)
+        for (int l = 0; l < reduce_lanes; ++l) part[l] += x[k + l];
     Real total = 0;
     for (; k < n; ++k) total += x[k];
-    for (int l = 0; l < lanes; ++l) total += part[l];
+    for (int l = 0; l < reduce_lanes; ++l) total += part[l];
     return total;
 }
 
@@ -172,8 +172,8 @@ class reduce_step final : public step {
         const int axis = r.axis() < 0 ? r.axis() + src.rank() : r.axis();
         for (int d = 0; d < src.rank(); ++d)
             (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        blocks_ = (inner_ + row_block - 1) / row_block;
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, grain);
+        blocks_ = (inner_ + reduce_row_block - 1) / reduce_row_block;
+        parts_ = parts_for(ctx_, outer_ * length_ * inner_, reduce_grain);
     }
 
     void run(const buffers& b) override {
@@ -221,13 +221,13 @@ class reduce_step final : public step {
         store(y, o, 1, &r.value, &r.index);
     }
 
-    /// Outputs of block unit `u` (an outer index and a run of up to row_block contiguous
+    /// Outputs of block unit `u` (an outer index and a run of up to reduce_row_block contiguous
     /// outputs) when the reduced axis is an outer one: whole rows accumulated in order.
     template <typename Real>
     void reduce_rows(const void* x, void* y, std::int64_t u) const {
         const std::int64_t o = u / blocks_;
-        const std::int64_t i0 = (u % blocks_) * row_block;
-        const std::int64_t n = std::min(row_block, inner_ - i0);
+        const std::int64_t i0 = (u % blocks_) * reduce_row_block;
+        const std::int64_t n = std::min(reduce_row_block, inner_ - i0);
         std::vector<Real>& acc = scratch<Real>(0);
         std::vector<Real>& row = scratch<Real>(1);
         acc.resize(static_cast<std::size_t>(n));

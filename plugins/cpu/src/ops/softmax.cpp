@@ -18,9 +18,9 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-constexpr std::int64_t row_block = 256;           // contiguous vectors computed together, at most
-constexpr std::int64_t block_elements = 1 << 15;  // values held per block, about
-constexpr std::int64_t grain = 1 << 13;           // elements per thread, at least
+constexpr std::int64_t softmax_row_block = 256;  // contiguous vectors computed together, at most
+constexpr std::int64_t softmax_block_elements = 1 << 15;  // values held per block, about
+constexpr std::int64_t softmax_grain = 1 << 13;           // elements per thread, at least
 
 bool on_runtime(const op::softmax& s, const descs& in) {
     const bool last = s.axis() == -1 || s.axis() == in[0].rank() - 1;
@@ -50,9 +50,11 @@ class softmax_step final : public step {
           log_(s.log()),
           ctx_(ctx) {
         block_ = std::clamp<std::int64_t>(
-            block_elements / std::max<std::int64_t>(1, geometry_.length), 8, row_block);
+            softmax_block_elements / std::max<std::int64_t>(1, geometry_.length), 8,
+            softmax_row_block);
         blocks_ = (geometry_.inner + block_ - 1) / block_;
-        parts_ = parts_for(ctx_, geometry_.outer * geometry_.length * geometry_.inner, grain);
+        parts_ =
+            parts_for(ctx_, geometry_.outer * geometry_.length * geometry_.inner, softmax_grain);
     }
 
     void run(const buffers& b) override {
@@ -113,7 +115,7 @@ class softmax_step final : public step {
     double beta_;
     bool log_;
     const runtime::Context& ctx_;
-    std::int64_t block_ = row_block, blocks_ = 1;
+    std::int64_t block_ = softmax_row_block, blocks_ = 1;
     int parts_ = 1;
 };
 

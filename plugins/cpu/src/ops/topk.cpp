@@ -15,7 +15,7 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-constexpr std::int64_t grain = 1 << 14;  // elements per thread, at least
+constexpr std::int64_t topk_grain = 1 << 14;  // elements per thread, at least
 
 /// Whether element p comes before element q: the reference's order (NaN largest), then the
 /// lower index.
@@ -46,7 +46,7 @@ class topk_step final : public step {
         const int axis = t.axis() < 0 ? t.axis() + src.rank() : t.axis();
         for (int d = 0; d < src.rank(); ++d)
             (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, grain);
+        parts_ = parts_for(ctx_, outer_ * length_ * inner_, topk_grain);
     }
 
     void run(const buffers& b) override {
