@@ -94,7 +94,7 @@ const router& op_routes() {
         for (auto state : {&state_conv2d, &state_pooling, &state_activation, &state_binary,
                            &state_batchnorm, &state_fully_connected, &state_gemm, &state_softmax,
                            &state_matmul, &state_data_movement, &state_unary, &state_layer_norm,
-                           &state_reduce, &state_reorder, &state_custom})
+                           &state_reduce, &state_reorder, &state_custom, &state_gather_elements})
             state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {

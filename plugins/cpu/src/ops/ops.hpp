@@ -26,6 +26,7 @@ void state_layer_norm(router& r);       // layer_norm (axes form)
 void state_reduce(router& r);           // reduce (sum, mean)
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
+void state_gather_elements(router& r);  // gather_elements
 
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
