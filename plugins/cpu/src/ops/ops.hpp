@@ -27,6 +27,7 @@ void state_reduce(router& r);           // reduce (sum, mean)
 void state_reorder(router& r);          // reorder
 void state_custom(router& r);           // custom (declined)
 void state_gather_elements(router& r);  // gather_elements
+void state_recurrent(router& r);        // lstm, gru
 
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
