@@ -29,6 +29,10 @@ void state_custom(router& r);           // custom (declined)
 void state_gather_elements(router& r);  // gather_elements
 void state_recurrent(router& r);        // lstm, gru
 
+/// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
+route_choice transposed_conv_route(const op::conv2d& c, const descs& in);
+std::unique_ptr<step> make_transposed_conv_step(const build_context& b, const op::conv2d& c);
+
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
         if (d.type() != dtype::f32) return false;
