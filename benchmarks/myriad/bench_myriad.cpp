@@ -8,7 +8,8 @@
 // conversion kernels ran around the layer.
 // MYRIAD_BENCH_SHAPE=NxCxHxW sets the layer tensor (default 1x128x512x512 on GPUs and
 // accelerators, 1x64x208x208 on CPU devices); MYRIAD_KEEP_HALF_BUFFERS=0 converts half buffers
-// to float around the kernels on devices without cl_khr_fp16 (the runtime's fallback path).
+// to float around the kernels on devices without cl_khr_fp16 (the runtime's fallback path);
+// MYRIAD_DMA_DIRECT=1 runs mirror-only DMA companions on the direct path (Runtime::set_dma_direct).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -34,6 +35,8 @@ myriad::Runtime& runtime() {
     static const bool configured = [] {
         const char* keep = std::getenv("MYRIAD_KEEP_HALF_BUFFERS");
         rt.set_keep_half_buffers(!keep || std::string(keep) != "0");
+        if (const char* direct = std::getenv("MYRIAD_DMA_DIRECT"))
+            rt.set_dma_direct(std::string(direct) != "0");
         return true;
     }();
     (void)configured;

@@ -1,6 +1,7 @@
 // wide_dtype_support_test.cpp: what each backend of the build does with the dtypes no device
 // runtime has: i64, f64, u16, u32 and u64. The reference runs them; cpu moves them natively by
-// element size (reshape, permute) and runs every other op on them on its reference kernels
+// element size (reshape, permute), computes the element-wise ops (binary, unary, compare,
+// logical, where) natively and runs every other op on them on its reference kernels
 // (emulated, reason dtype); every other plugin declines them with reason dtype, so none runs an
 // wide_i64 or wide_f64 tensor as another dtype.
 #include <doctest/doctest.h>
@@ -55,13 +56,13 @@ std::vector<wide_case> wide_dtype_cases() {
     return {
         {"reshape i64", op::reshape({3, 2}), {a}, true},
         {"permute f64", op::permute({1, 0}), {d}, true},
-        {"add i64", op::binary(binary_kind::add), {a, a}, false},
-        {"mul f64", op::binary(binary_kind::mul), {d, d}, false},
+        {"add i64", op::binary(binary_kind::add), {a, a}, true},
+        {"mul f64", op::binary(binary_kind::mul), {d, d}, true},
         {"greater i64",
          op::compare(compare_kind::greater),
          {a, wide_i64(shape{1}, {wide_big - 1})},
-         false},
-        {"reduce sum i64", op::reduce(reduce_kind::sum).along(1), {a}, false},
+         true},
+        {"reduce sum i64", op::reduce(reduce_kind::sum).along(1), {a}, true},
         {"gather f64 by i64", op::gather(1), {d, wide_i64(shape{2}, {2, -3})}, false},
         {"cast i64 -> f32", op::reorder(tensor_desc(shape{2, 3}, dtype::f32)), {a}, false},
         {"cast f32 -> f64",
@@ -70,10 +71,10 @@ std::vector<wide_case> wide_dtype_cases() {
          false},
         {"concat i64", op::concat(0), {a, a}, false},
         {"reshape u64", op::reshape({3, 2}), {u}, true},
-        {"add u64", op::binary(binary_kind::add), {u, u}, false},
-        {"max u32", op::binary(binary_kind::max), {u32, u32}, false},
+        {"add u64", op::binary(binary_kind::add), {u, u}, true},
+        {"max u32", op::binary(binary_kind::max), {u32, u32}, true},
         {"cast u16 -> f32", op::reorder(tensor_desc(shape{2}, dtype::f32)), {u16}, false},
-        {"reduce sum u64", op::reduce(reduce_kind::sum).along(1), {u}, false},
+        {"reduce sum u64", op::reduce(reduce_kind::sum).along(1), {u}, true},
     };
 }
 

@@ -561,10 +561,10 @@ std::string half_storage_prelude() {
 }
 
 std::optional<std::string> program_text_half_storage(const std::string& source_text,
-                                                     const std::string& entry) {
+                                                     const std::string& entry, bool direct_dma) {
     const auto text = promote_half_keep_storage(strip_comments(source_text));
     if (!text) return std::nullopt;
-    const std::string fused = fuse_dma_companions(*text, entry);
+    const std::string fused = fuse_dma_companions(*text, entry, direct_dma);
     std::string prelude = myriad_prelude(false, true, has_fused_companions(fused));
     prelude.insert(prelude.rfind("#line 1\n"), half_storage_prelude());
     return prelude + fused;

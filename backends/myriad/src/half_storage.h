@@ -26,8 +26,10 @@ std::string half_storage_prelude();
 
 /// program_text's counterpart for a device without cl_khr_fp16 that keeps half buffers: the
 /// prelude (with half_storage_prelude), promote_half_keep_storage's output, DMA companions fused
-/// for `entry`; nullopt when promote_half_keep_storage gives up.
+/// for `entry` (with the direct path where `direct_dma`); nullopt when promote_half_keep_storage
+/// gives up.
 std::optional<std::string> program_text_half_storage(const std::string& source_text,
-                                                     const std::string& entry);
+                                                     const std::string& entry,
+                                                     bool direct_dma = false);
 
 }  // namespace myriad

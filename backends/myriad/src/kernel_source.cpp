@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "dma_mirror.h"
 #include "dma_prelude.h"
 #include "text_utils.h"
 
@@ -317,7 +318,8 @@ bool defer_transactions(std::string& text, const std::string& name) {
 
 }  // namespace
 
-std::string fuse_dma_companions(const std::string& stripped, const std::string& entry) {
+std::string fuse_dma_companions(const std::string& stripped, const std::string& entry,
+                                bool direct) {
     if (!find_kernel(stripped, entry)) return stripped;
     std::string out = stripped;
     const bool preload = defer_transactions(out, "__dma_preload_" + entry);
@@ -331,12 +333,20 @@ std::string fuse_dma_companions(const std::string& stripped, const std::string& 
         params += (params.empty() ? "" : ", ") + a.declaration;
         names += (names.empty() ? "" : ", ") + a.name;
     }
+    // Where every companion transaction is a mirror the body can use in place, the work group
+    // runs the body on the global regions (no copies, no barriers), else the copies.
+    const auto mirrors = direct ? mirror_path(out, entry) : std::nullopt;
+    if (mirrors) out += "\n" + mirrors->definitions;
     out += "\n__kernel void " + entry + "(" + params + ") {\n";
+    std::string copying;
     const std::string fence = "  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
-    if (preload) out += "  __dma_preload_" + entry + "(" + names + ");\n" + fence;
-    out += "  " + body_name + "(" + names + ");\n";
-    if (postwrite) out += fence + "  __dma_postwrite_" + entry + "(" + names + ");\n";
-    out += "}\n";
+    if (preload) copying += "  __dma_preload_" + entry + "(" + names + ");\n" + fence;
+    copying += "  " + body_name + "(" + names + ");\n";
+    if (postwrite) copying += fence + "  __dma_postwrite_" + entry + "(" + names + ");\n";
+    if (mirrors)
+        out += mirrors->plan + "  if (" + mirrors->condition + ") {\n    " + mirrors->direct_call +
+               "\n    return;\n  }\n";
+    out += copying + "}\n";
     return out;
 }
 
@@ -345,10 +355,10 @@ bool has_fused_companions(const std::string& program) {
 }
 
 std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
-                         bool promote) {
+                         bool promote, bool direct_dma) {
     const std::string stripped = strip_comments(source_text);
     const std::string text =
-        fuse_dma_companions(promote ? promote_half(stripped) : stripped, entry);
+        fuse_dma_companions(promote ? promote_half(stripped) : stripped, entry, direct_dma);
     return myriad_prelude(native_half && !promote, promote, has_fused_companions(text)) + text;
 }
 

@@ -57,11 +57,15 @@ bool has_fused_companions(const std::string& program);
 /// When `__dma_preload_<entry>` and/or `__dma_postwrite_<entry>` exist, renames the entry kernel
 /// and appends a kernel named `entry` that runs preload, body and postwrite in each work group
 /// with the same arguments (and so the same __local buffers). Otherwise returns the text as is.
-std::string fuse_dma_companions(const std::string& stripped, const std::string& entry);
+/// `direct`: where mirror_path (dma_mirror.h) proves the companions to be mirrors, the kernel
+/// runs the body on the global regions instead in the work groups whose geometry allows it.
+std::string fuse_dma_companions(const std::string& stripped, const std::string& entry,
+                                bool direct = false);
 
 /// The program text one stage compiles: the prelude, then `source_text` without comments, half
-/// promoted to float when `promote`, DMA companions fused for `entry`.
+/// promoted to float when `promote`, DMA companions fused for `entry` (with the direct path
+/// where `direct_dma`).
 std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
-                         bool promote);
+                         bool promote, bool direct_dma = false);
 
 }  // namespace myriad

@@ -167,7 +167,8 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     if (promoted && rt->keep_half_buffers) {
         half_buffers = true;
         for (const StagePlan& sp : plan.stages) {
-            const auto text = program_text_half_storage(sp.stage->source_text, sp.stage->entry);
+            const auto text =
+                program_text_half_storage(sp.stage->source_text, sp.stage->entry, rt->dma_direct);
             if (!text || !rt->try_program(*text)) {
                 half_buffers = false;
                 break;
@@ -178,8 +179,8 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     if (!half_buffers) {
         sources.clear();
         for (const StagePlan& sp : plan.stages)
-            sources.push_back(
-                program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16, promoted));
+            sources.push_back(program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16,
+                                           promoted, rt->dma_direct));
     }
     // Promoted buffers hold floats: twice the bytes the bindings give for half data.
     const std::size_t scale = promoted && !half_buffers ? 2 : 1;

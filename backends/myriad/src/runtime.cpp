@@ -312,6 +312,9 @@ void Runtime::set_force_half_promotion(bool force) {
 void Runtime::set_keep_half_buffers(bool keep) {
     state_->keep_half_buffers = keep;
 }
+void Runtime::set_dma_direct(bool direct) {
+    state_->dma_direct = direct;
+}
 std::string Runtime::device_name() const {
     std::string name = state_->device.getInfo<CL_DEVICE_NAME>();
     while (!name.empty() && name.back() == '\0') name.pop_back();  // CLHPP keeps the terminator

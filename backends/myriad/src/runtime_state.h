@@ -21,6 +21,7 @@ struct Runtime::State {
     bool nv_compiler_options = false;  ///< cl_nv_compiler_options: -cl-nv-maxrregcount exists
     bool force_promotion = false;
     bool keep_half_buffers = true;
+    bool dma_direct = false;                  ///< Runtime::set_dma_direct
     std::deque<CustomLayer> user_layers;      ///< searched first, in load order
     std::deque<CustomLayer> standard_layers;  ///< the shipped ones, searched last
     std::mutex programs_mutex;

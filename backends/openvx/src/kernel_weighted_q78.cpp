@@ -17,6 +17,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -186,6 +187,19 @@ std::int16_t load16(const std::uint8_t* p) {
     return v;
 }
 
+/// This thread's scratch of at least `count` int32 values (contents left from its last use; no
+/// task running on the thread uses it while another does: its users run no nested parallel work).
+std::int32_t* thread_scratch(std::size_t count) {
+    thread_local std::vector<std::int32_t> scratch;
+    if (scratch.size() < count) scratch.resize(count);
+    return scratch.data();
+}
+
+/// Output columns [x_begin, x_end) of output row oy, whose sums start at `at` in a chunk's sums.
+struct row_segment {
+    vx_size oy, x_begin, x_end, at;
+};
+
 /// The convolution's packed weights, or nullptr when the node is outside the int16 path.
 q78_state* convolution_state(const _vx_node& node) {
     const _vx_tensor_t* in_t = tensor_param(node, 0);
@@ -304,7 +318,7 @@ const char* run_convolution_q78(const _vx_node& node) {
     const std::int64_t max_in = tbb::parallel_reduce(
         tbb::blocked_range<vx_size>(0, batch * ifm_n), std::int64_t{0},
         [&](const tbb::blocked_range<vx_size>& range, std::int64_t most) {
-            std::vector<std::int16_t> values(in_w);  // one input row, contiguous
+            std::vector<std::int16_t> values;  // one strided input row, made contiguous
             for (vx_size nc = range.begin(); nc != range.end(); ++nc) {
                 const vx_size n = nc / ifm_n, ci = nc % ifm_n;
                 for (vx_size y = 0; y < in_h; ++y) {
@@ -319,13 +333,14 @@ const char* run_convolution_q78(const _vx_node& node) {
                     const std::uint8_t* src =
                         in.base + y * in.stride(1) + ci * in.stride(2) + n * in.stride(3);
                     const vx_size step = in.stride(0);
-                    // Separate simple loops (the copy, the largest |x| and the interleaving
-                    // vectorize).
-                    std::int16_t* v = values.data();
-                    if (step == sizeof(std::int16_t)) {
-                        std::memcpy(v, src, in_w * sizeof(std::int16_t));
-                    } else {
-                        for (vx_size x = 0; x < in_w; ++x) v[x] = load16(src + x * step);
+                    // Separate simple loops (the largest |x| and the interleaving vectorize);
+                    // a contiguous row is read in place, others are copied first.
+                    const std::int16_t* v = reinterpret_cast<const std::int16_t*>(src);
+                    if (step != sizeof(std::int16_t) ||
+                        reinterpret_cast<std::uintptr_t>(src) % alignof(std::int16_t) != 0) {
+                        values.resize(in_w);
+                        for (vx_size x = 0; x < in_w; ++x) values[x] = load16(src + x * step);
+                        v = values.data();
                     }
                     std::int32_t row_most = 0;
                     if (skip_x > 1) {  // phases: scattered columns
@@ -400,39 +415,46 @@ const char* run_convolution_q78(const _vx_node& node) {
     const bool saturate = c.overflow_policy == VX_CONVERT_POLICY_SATURATE;
     const bool per_location_bias = bias_t && bias_t->dims.size() == 3;
     const bool contiguous_out = out.stride(0) == sizeof(std::int16_t);
-    // Work items: (batch item, block of output channels, span row, chunk of its columns).
+    // Work items: (batch item, span row, chunk of its columns, block of output channels): the
+    // blocks of one chunk follow each other, so the chunk's input stays in cache for all of them.
     const vx_size chunk = tile * 4;
     const vx_size chunks = (span_cols + chunk - 1) / chunk;
     const vx_size per_item = blocks * span_rows * chunks;
     tbb::parallel_for(
         tbb::blocked_range<vx_size>(0, batch * per_item),
         [&](const tbb::blocked_range<vx_size>& range) {
-            std::vector<std::int32_t> sums(block_o * chunk);
+            std::int32_t* const sums = thread_scratch(block_o * chunk);
+            std::vector<row_segment> segments;
             q78::conv_args a = args;
             for (vx_size work = range.begin(); work != range.end(); ++work) {
                 const vx_size n = work / per_item;
-                const vx_size block = work / (span_rows * chunks) % blocks;
-                const vx_size span_row = work / chunks % span_rows;
-                a.first_col = work % chunks * chunk;
+                const vx_size block = work % blocks;
+                const vx_size span_row = work / (chunks * blocks) % span_rows;
+                a.first_col = work / blocks % chunks * chunk;
                 a.last_col = std::min(span_cols, a.first_col + chunk);
                 a.input = state->input.data() + n * item;
                 a.input_keys = keys ? state->input_keys.data() + n * item : nullptr;
                 a.input_classes = classes ? state->input_classes.data() + n * class_item : nullptr;
-                table->conv_row(a, block, span_row, sums.data());
+                table->conv_row(a, block, span_row, sums);
                 const vx_size width = a.last_col - a.first_col;
+                // The output row segments this chunk holds (the same for each output channel).
+                segments.clear();
+                for (vx_size j = a.first_col; j < a.last_col;) {
+                    const vx_size oy = flat ? j / cols : span_row;
+                    const vx_size row_begin = flat ? oy * cols : 0;
+                    const vx_size segment_end = std::min(a.last_col, row_begin + cols);
+                    if (oy >= out_h) break;
+                    const vx_size x_begin = j - row_begin;
+                    const vx_size x_end = std::min(out_w, segment_end - row_begin);
+                    if (x_begin < x_end) segments.push_back({oy, x_begin, x_end, j - a.first_col});
+                    j = segment_end;
+                }
                 for (vx_size oi = 0; oi < block_o && block * block_o + oi < ofm_n; ++oi) {
                     const vx_size o = block * block_o + oi;
-                    // The output row segments this chunk holds.
-                    for (vx_size j = a.first_col; j < a.last_col;) {
-                        const vx_size oy = flat ? j / cols : span_row;
-                        const vx_size row_begin = flat ? oy * cols : 0;
-                        const vx_size segment_end = std::min(a.last_col, row_begin + cols);
-                        if (oy >= out_h) break;
-                        const vx_size x_begin = j - row_begin;
-                        const vx_size x_end = std::min(out_w, segment_end - row_begin);
-                        const std::int32_t* s = sums.data() + oi * width + (j - a.first_col);
-                        j = segment_end;
-                        if (x_begin >= x_end) continue;
+                    for (const row_segment& segment : segments) {
+                        const vx_size oy = segment.oy, x_begin = segment.x_begin,
+                                      x_end = segment.x_end;
+                        const std::int32_t* s = sums + oi * width + segment.at;
                         std::uint8_t* row =
                             out.base + oy * out.stride(1) + o * out.stride(2) + n * out.stride(3);
                         if (!per_location_bias && contiguous_out) {

@@ -13,31 +13,33 @@ namespace openvx::q78 {
 namespace {
 
 /// pack_row of the AVX-512 table: interleaved[2 x] = values[x] for x < copy (the odd elements,
-/// the other channel of the pair, are kept); returns the largest |values[x]| for x < count.
+/// the other channel of the pair, are kept); returns the largest |values[x]| for x < count
+/// (count >= copy). One pass of 32 values at a time, the last ones masked.
 std::int32_t pack_row_avx512(const std::int16_t* values, std::size_t count, std::size_t copy,
                              std::int16_t* interleaved) {
     __m512i most = _mm512_setzero_si512();  // |x| as unsigned 16-bit (|-32768| = 32768)
-    std::size_t x = 0;
-    for (; x + 32 <= count; x += 32)
-        most = _mm512_max_epu16(most, _mm512_abs_epi16(_mm512_loadu_si512(values + x)));
-    if (x < count) {
-        const auto m = static_cast<__mmask32>((std::uint64_t{1} << (count - x)) - 1u);
-        most = _mm512_max_epu16(most, _mm512_abs_epi16(_mm512_maskz_loadu_epi16(m, values + x)));
+    constexpr __mmask32 even = 0x55555555u;
+    for (std::size_t x = 0; x < count; x += 32) {
+        const std::size_t n = count - x < 32 ? count - x : 32;
+        const auto in = static_cast<__mmask32>(n == 32 ? 0xffffffffu : (1u << n) - 1u);
+        const __m512i v = _mm512_maskz_loadu_epi16(in, values + x);
+        most = _mm512_max_epu16(most, _mm512_abs_epi16(v));
+        if (x >= copy) continue;
+        // Each value zero-extended into a 32-bit lane, stored to the even 16-bit elements only.
+        const std::size_t m = copy - x < 32 ? copy - x : 32;  // values to store
+        const std::uint64_t store =
+            m == 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * m)) - 1u;
+        _mm512_mask_storeu_epi16(interleaved + 2 * x, static_cast<__mmask32>(even & store),
+                                 _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v)));
+        if (m > 16)
+            _mm512_mask_storeu_epi16(interleaved + 2 * x + 32,
+                                     static_cast<__mmask32>(even & (store >> 32)),
+                                     _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1)));
     }
     const __m512i wide =
         _mm512_max_epu32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(most)),
                          _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(most, 1)));
-    const std::int32_t largest = _mm512_reduce_max_epi32(wide);
-    // Each value zero-extended into a 32-bit lane, stored to the even 16-bit elements only.
-    constexpr __mmask32 even = 0x55555555u;
-    x = 0;
-    for (; x + 16 <= copy; x += 16) {
-        const __m512i v =
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + x)));
-        _mm512_mask_storeu_epi16(interleaved + 2 * x, even, v);
-    }
-    for (; x < copy; ++x) interleaved[2 * x] = values[x];
-    return largest;
+    return _mm512_reduce_max_epi32(wide);
 }
 
 /// narrow_row of the AVX-512 table: out[x] = sums[x] + bias narrowed to int16 (saturate or wrap)

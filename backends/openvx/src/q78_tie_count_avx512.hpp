@@ -42,10 +42,44 @@ inline void ripple_add(__m512i* plane, __m512i bits) {
 
 /// Byte i: bit o set when the input class at classes[i] equals output channel o's weight class
 /// in `table` (16 bytes, indexed by class; tie_class_none has bit 7 set and gives 0).
-inline __m512i tap_ties(const std::uint8_t* classes, const std::uint8_t* table) {
+__attribute__((always_inline)) inline __m512i tap_ties(const std::uint8_t* classes,
+                                                       const std::uint8_t* table) {
     const __m512i lookup =
         _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table)));
     return _mm512_shuffle_epi8(lookup, _mm512_loadu_si512(classes));
+}
+
+/// Harley-Seal over 16 taps (offsets[0..16), tables + 16 * i): their tie bits added into planes
+/// 0..3; returns the carries of weight 16.
+__attribute__((always_inline)) inline __m512i sixteen_taps(__m512i* plane,
+                                                           const std::uint8_t* classes,
+                                                           const std::size_t* offsets,
+                                                           const std::uint8_t* tables) {
+    __m512i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
+    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[0], tables + 0),
+               tap_ties(classes + offsets[1], tables + 16));
+    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[2], tables + 32),
+               tap_ties(classes + offsets[3], tables + 48));
+    carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
+    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[4], tables + 64),
+               tap_ties(classes + offsets[5], tables + 80));
+    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[6], tables + 96),
+               tap_ties(classes + offsets[7], tables + 112));
+    carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
+    carry_save(eights_a, plane[2], plane[2], fours_a, fours_b);
+    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[8], tables + 128),
+               tap_ties(classes + offsets[9], tables + 144));
+    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[10], tables + 160),
+               tap_ties(classes + offsets[11], tables + 176));
+    carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
+    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[12], tables + 192),
+               tap_ties(classes + offsets[13], tables + 208));
+    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[14], tables + 224),
+               tap_ties(classes + offsets[15], tables + 240));
+    carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
+    carry_save(eights_b, plane[2], plane[2], fours_a, fours_b);
+    carry_save(sixteens, plane[3], plane[3], eights_a, eights_b);
+    return sixteens;
 }
 
 /// Subtracts from sums[o * width + i], i < columns (<= 64), the ties of output channel o at
@@ -60,30 +94,21 @@ void subtract_ties(const std::uint8_t* classes, const std::size_t* offsets,
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < tie_planes; ++k) plane[k] = _mm512_setzero_si512();
         std::size_t t = first;
-        const auto ties = [&](std::size_t i) {
-            return tap_ties(classes + offsets[t + i], tables + (t + i) * 16);
-        };
-        // Harley-Seal: 16 taps into planes 0..3 and one carry of weight 16.
-        for (; t + 16 <= last; t += 16) {
-            __m512i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
-            carry_save(twos_a, plane[0], plane[0], ties(0), ties(1));
-            carry_save(twos_b, plane[0], plane[0], ties(2), ties(3));
-            carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
-            carry_save(twos_a, plane[0], plane[0], ties(4), ties(5));
-            carry_save(twos_b, plane[0], plane[0], ties(6), ties(7));
-            carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
-            carry_save(eights_a, plane[2], plane[2], fours_a, fours_b);
-            carry_save(twos_a, plane[0], plane[0], ties(8), ties(9));
-            carry_save(twos_b, plane[0], plane[0], ties(10), ties(11));
-            carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
-            carry_save(twos_a, plane[0], plane[0], ties(12), ties(13));
-            carry_save(twos_b, plane[0], plane[0], ties(14), ties(15));
-            carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
-            carry_save(eights_b, plane[2], plane[2], fours_a, fours_b);
-            carry_save(sixteens, plane[3], plane[3], eights_a, eights_b);
-            ripple_add<4>(plane, sixteens);
+        // Harley-Seal: 16 taps into planes 0..3 and one carry of weight 16; two such carries
+        // into plane 4 and one carry of weight 32, rippled into the planes above.
+        for (; t + 32 <= last; t += 32) {
+            const __m512i sixteens_a = sixteen_taps(plane, classes, offsets + t, tables + t * 16);
+            const __m512i sixteens_b =
+                sixteen_taps(plane, classes, offsets + t + 16, tables + (t + 16) * 16);
+            __m512i thirty_twos;
+            carry_save(thirty_twos, plane[4], plane[4], sixteens_a, sixteens_b);
+            ripple_add<5>(plane, thirty_twos);
         }
-        for (; t < last; ++t) ripple_add<0>(plane, ties(0));
+        if (t + 16 <= last) {
+            ripple_add<4>(plane, sixteen_taps(plane, classes, offsets + t, tables + t * 16));
+            t += 16;
+        }
+        for (; t < last; ++t) ripple_add<0>(plane, tap_ties(classes + offsets[t], tables + t * 16));
         // Read back: the count of channel o is sum_k 2^k * (bit o of plane k), as int16 lanes
         // for columns 0..31 and 32..63, widened and subtracted 16 columns at a time.
         for (std::size_t o = 0; o < tie_block_o; ++o) {
@@ -117,14 +142,13 @@ inline void add_in_place(__m512i& acc, __m512i v) {
     asm("vpaddw %1, %0, %0" : "+v"(acc) : "v"(v));
 }
 
-/// conv_tile_fn without tie keys: the sums of one tile of 8 output channels x P vectors (16
-/// columns each) of products rounded half up (pmulhrsw), summed in int16 lanes for flush_steps
-/// steps, then pairwise into `wide`.
+/// The sums of one tile of 8 output channels x P vectors (16 columns each) of products rounded
+/// half up (pmulhrsw), summed in int16 lanes for flush_steps steps, then pairwise into
+/// sums[o * width + c], c < 16 P (stored by the first flush, added to by the others).
 template <std::size_t P>
-void conv_tile_half_up(const std::int16_t* input, const std::int16_t* /*input_keys*/,
-                       const std::size_t* offsets, std::size_t steps, const std::int16_t* weights,
-                       const std::int16_t* /*weight_keys*/, std::size_t flush_steps,
-                       std::int32_t* wide) {
+void conv_tile_half_up(const std::int16_t* input, const std::size_t* offsets, std::size_t steps,
+                       const std::int16_t* weights, std::size_t flush_steps, std::int32_t* sums,
+                       std::size_t width) {
     const __m512i ones = _mm512_set1_epi16(1);
     for (std::size_t first = 0; first < steps; first += flush_steps) {
         const std::size_t last = first + flush_steps < steps ? first + flush_steps : steps;
@@ -153,33 +177,73 @@ void conv_tile_half_up(const std::int16_t* input, const std::int16_t* /*input_ke
         for (std::size_t o = 0; o < tie_block_o; ++o)
 #pragma GCC unroll 32
             for (std::size_t p = 0; p < P; ++p) {
-                std::int32_t* sum = wide + (o * P + p) * 16;
-                _mm512_store_si512(sum, _mm512_add_epi32(_mm512_load_si512(sum),
-                                                         _mm512_madd_epi16(acc[o][p], ones)));
+                std::int32_t* sum = sums + o * width + p * 16;
+                __m512i v = _mm512_madd_epi16(acc[o][p], ones);
+                if (first != 0) v = _mm512_add_epi32(v, _mm512_loadu_si512(sum));
+                _mm512_storeu_si512(sum, v);
             }
     }
 }
 
-/// tie_classes of the AVX-512 table: tie_class_input 16 values at a time (a = 31 - lzcnt of the
-/// lowest set bit, -1 for 0).
+/// The half-up sums of output channels [block * 8, +8) for the columns [first_col, last_col) of
+/// span row oy: sums[o * width + x - first_col] (width = last_col - first_col, whole tiles).
+template <std::size_t P>
+void conv_row_half_up(const conv_args& a, std::size_t block, std::size_t oy, std::int32_t* sums) {
+    constexpr std::size_t tile = 16 * P;
+    const std::size_t steps = a.pairs * a.kernel_y * a.kernel_x;
+    const std::size_t row = oy * a.skip_y * a.cols;
+    const std::int16_t* block_weights = a.weights + block * steps * tie_block_o * 2;
+    const std::size_t width = a.last_col - a.first_col;
+    for (std::size_t x0 = a.first_col; x0 < a.last_col; x0 += tile)
+        conv_tile_half_up<P>(a.input + (row + x0) * 2, a.pair_offsets, steps, block_weights,
+                             a.flush_steps, sums + (x0 - a.first_col), width);
+}
+
+/// The lowest set bit 2^a of a 16-bit value times this, modulo 2^16, shifted right by 11, is a
+/// distinct nonzero 5-bit index for each a in 0..15 (0 for the value 0).
+constexpr std::uint16_t lowest_bit_multiplier = 0x08CF;
+
+/// For shift 1..8, the tie classes by that index: even[i] = 2a (a < shift) and odd[i] = 2a + 1
+/// for the index i of 2^a; tie_class_none elsewhere (a >= shift, the value 0, unused indexes).
+struct tie_class_tables {
+    std::int16_t even[8][32], odd[8][32];
+};
+constexpr tie_class_tables make_tie_class_tables() {
+    tie_class_tables t{};
+    for (int shift = 1; shift <= 8; ++shift)
+        for (int i = 0; i < 32; ++i) {
+            t.even[shift - 1][i] = tie_class_none;
+            t.odd[shift - 1][i] = tie_class_none;
+        }
+    for (int shift = 1; shift <= 8; ++shift)
+        for (int a = 0; a < shift; ++a) {
+            const int i = ((lowest_bit_multiplier << a) & 0xffff) >> 11;
+            t.even[shift - 1][i] = static_cast<std::int16_t>(2 * a);
+            t.odd[shift - 1][i] = static_cast<std::int16_t>(2 * a + 1);
+        }
+    return t;
+}
+constexpr tie_class_tables tie_class_by_lowest_bit = make_tie_class_tables();
+
+/// tie_classes of the AVX-512 table (shift 1..8): tie_class_input 32 values at a time, the last
+/// ones masked. With x = 2^a * odd, the lowest set bit 2^a = x & -x picks the class pair of a
+/// by its index (lowest_bit_multiplier), and bit a + 1 of x (bit 1 of odd) picks odd over even.
 void tie_classes_avx512(const std::int16_t* values, std::size_t count, int shift,
                         std::uint8_t* classes) {
-    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
-    const __m512i limit = _mm512_set1_epi32(shift), none = _mm512_set1_epi32(tie_class_none);
-    std::size_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        const __m512i u =
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + i)));
-        const __m512i lowest = _mm512_and_si512(u, _mm512_sub_epi32(zero, u));
-        const __m512i a = _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(lowest));
-        const __m512i next = _mm512_and_si512(_mm512_srlv_epi32(u, _mm512_add_epi32(a, one)), one);
-        const __mmask16 outside =
-            _mm512_cmpge_epi32_mask(a, limit) | _mm512_cmplt_epi32_mask(a, zero);
+    const __m512i even = _mm512_loadu_si512(tie_class_by_lowest_bit.even[shift - 1]);
+    const __m512i odd = _mm512_loadu_si512(tie_class_by_lowest_bit.odd[shift - 1]);
+    const __m512i multiplier = _mm512_set1_epi16(static_cast<short>(lowest_bit_multiplier));
+    for (std::size_t i = 0; i < count; i += 32) {
+        const std::size_t n = count - i < 32 ? count - i : 32;
+        const auto in = static_cast<__mmask32>(n == 32 ? 0xffffffffu : (1u << n) - 1u);
+        const __m512i x = _mm512_maskz_loadu_epi16(in, values + i);
+        const __m512i lowest = _mm512_and_si512(x, _mm512_sub_epi16(_mm512_setzero_si512(), x));
+        const __m512i index = _mm512_srli_epi16(_mm512_mullo_epi16(lowest, multiplier), 11);
+        const __mmask32 next = _mm512_test_epi16_mask(_mm512_srli_epi16(x, 1), lowest);
         const __m512i cls =
-            _mm512_mask_mov_epi32(_mm512_add_epi32(_mm512_add_epi32(a, a), next), outside, none);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(classes + i), _mm512_cvtepi32_epi8(cls));
+            _mm512_mask_permutexvar_epi16(_mm512_permutexvar_epi16(index, even), next, index, odd);
+        _mm256_mask_storeu_epi8(classes + i, in, _mm512_cvtepi16_epi8(cls));
     }
-    for (; i < count; ++i) classes[i] = tie_class_input(values[i], shift);
 }
 
 /// conv_row_fn of the AVX-512 table: sums of products rounded half up, less the ties counted
@@ -192,7 +256,7 @@ void conv_row_tie_classes(const conv_args& a, std::size_t block, std::size_t oy,
                  &conv_tile<xsimd::avx512bw, tie_block_o, P, true>>(a, block, oy, sums);
         return;
     }
-    conv_row<xsimd::avx512bw, tie_block_o, P, &conv_tile_half_up<P>>(a, block, oy, sums);
+    conv_row_half_up<P>(a, block, oy, sums);
     const std::size_t taps = a.channels * a.kernel_y * a.kernel_x;
     const std::uint8_t* classes = a.input_classes + oy * a.skip_y * a.cols;
     const std::uint8_t* tables = a.weight_classes + block * taps * 16;

@@ -287,6 +287,44 @@ TEST_CASE("kernel paths: convolution ties of every class at shifts 1..15") {
     }
 }
 
+TEST_CASE("kernel paths: convolution over every int16 input, every tie class at shifts 1..8") {
+    // A 1x1 convolution of the 65536 int16 values (one plane of 256 x 256) with weights
+    // +-odd * 2^b for every b < shift and odd in {1, 3, 5, 7}: each input's tie class (from its
+    // lowest set bit and the bit above it, 0 and -32768 included) meets every weight class.
+    test_context context;
+    for (int shift = 1; shift <= 8; ++shift) {
+        raw_t weights;
+        for (int b = 0; b < shift; ++b)
+            for (const std::int64_t odd : {1, 3, 5, 7})
+                if ((odd << b) < (std::int64_t{1} << shift)) {
+                    weights.push_back(odd << b);
+                    weights.push_back(-(odd << b));
+                }
+        const vx_size ofm = weights.size();
+        raw_t xv(65536);
+        for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<std::int64_t>(i) - 32768;
+        vx_tensor in =
+            make_tensor(context, {256, 256, 1}, VX_TYPE_INT16, static_cast<vx_uint8>(shift));
+        vx_tensor w = make_tensor(context, {1, 1, 1, ofm}, VX_TYPE_INT16, 8);
+        vx_tensor out = make_tensor(context, {256, 256, ofm}, VX_TYPE_INT16, 8);
+        write_tensor(in, xv);
+        write_tensor(w, weights);
+        vx_graph graph = vxCreateGraph(context);
+        vx_node node = vxConvolutionLayer(
+            graph, in, w, nullptr, 0, 0, 32, VX_CONVERT_POLICY_SATURATE,
+            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+        REQUIRE(node != nullptr);
+        const std::string kernel =
+            check_paths(context, graph, out, "every input at shift " + std::to_string(shift));
+        CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
+        vxReleaseNode(&node);
+        vxReleaseGraph(&graph);
+        vxReleaseTensor(&in);
+        vxReleaseTensor(&w);
+        vxReleaseTensor(&out);
+    }
+}
+
 TEST_CASE("kernel paths: the largest input anywhere in a row bounds the int16 sums") {
     // Small inputs except for one stretch of columns (past the first 32, away from the row's
     // ends) with near-full-range values: the bound on a rounded product, and so how many

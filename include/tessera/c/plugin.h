@@ -146,7 +146,10 @@ typedef enum tsr_tensor_flag {
      * transfer between backends, or the caller (a graph output). A tensor produced and consumed
      * inside the partition without this flag may be elided (e.g. by fusing its producer and its
      * consumer). */
-    TSR_TENSOR_READ_LATER = 1
+    TSR_TENSOR_READ_LATER = 1,
+    /* The tensor is a graph constant: its contents are the same on every execution, so a backend
+     * may transform them once (e.g. pack weights on the first run) and reuse the result. */
+    TSR_TENSOR_CONSTANT = 2
 } tsr_tensor_flag;
 
 typedef struct tsr_partition {

@@ -363,7 +363,11 @@ class graph_compiler {
                 const auto& r = readers[s];
                 const bool later = std::any_of(
                     r.begin(), r.end(), [&](int reader) { return reader != static_cast<int>(k); });
-                flags.push_back(later ? TSR_TENSOR_READ_LATER : 0);
+                const bool constant =
+                    std::any_of(constant_uploads_.begin(), constant_uploads_.end(),
+                                [&](const auto& upload) { return upload.first == s; });
+                flags.push_back(static_cast<std::uint8_t>((later ? TSR_TENSOR_READ_LATER : 0) |
+                                                          (constant ? TSR_TENSOR_CONSTANT : 0)));
             }
             tsr_partition p{};
             p.struct_size = sizeof p;

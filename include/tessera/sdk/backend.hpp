@@ -101,10 +101,19 @@ struct node {
 /// Ops placed on this backend, in execution order, with concrete tensor descriptors.
 /// `read_later[id]`: the tensor is read after the partition ran (a later partition, a transfer,
 /// a graph output); true for every tensor when the host did not say (see tsr_tensor_flag).
+/// `constant[id]`: the tensor is a graph constant, the same on every execution; false when the
+/// host did not say.
 struct partition {
     std::vector<tensor_desc> tensors;
     std::vector<node> nodes;
     std::vector<bool> read_later;
+    std::vector<bool> constant;
+
+    /// Whether tensor `id` holds the same values on every execution (a graph constant).
+    bool is_constant(int id) const {
+        return static_cast<std::size_t>(id) < constant.size() &&
+               constant[static_cast<std::size_t>(id)];
+    }
 
     /// Whether the partition's result in tensor `id` is needed after it has run.
     bool is_read_later(int id) const {

@@ -209,9 +209,12 @@ struct table_functions {
             const bool has_flags =
                 p->struct_size >= offsetof(tsr_partition, tensor_flags) + sizeof p->tensor_flags &&
                 p->tensor_flags;
-            for (std::int32_t i = 0; i < p->num_tensors; ++i)
+            for (std::int32_t i = 0; i < p->num_tensors; ++i) {
                 part.read_later.push_back(!has_flags ||
                                           (p->tensor_flags[i] & TSR_TENSOR_READ_LATER) != 0);
+                part.constant.push_back(has_flags &&
+                                        (p->tensor_flags[i] & TSR_TENSOR_CONSTANT) != 0);
+            }
             for (std::int32_t i = 0; i < p->num_nodes; ++i) {
                 const tsr_node& n = p->nodes[i];
                 node nd{

@@ -29,8 +29,40 @@ TESSERA_CPU_VECTOR_CLONES void apply_unary(unary_kind k, float epsilon, const fl
             return each([](float x) { return std::fabs(x); });
         case unary_kind::reciprocal:
             return each([](float x) { return 1.0f / x; });
-        default:
-            return each([](float) { return std::nanf(""); });  // never asked: see native_unary
+        case unary_kind::log:
+            return each([](float x) { return std::log(x); });
+        case unary_kind::exp:
+            return each([](float x) { return std::exp(x); });
+        case unary_kind::floor:
+            return each([](float x) { return std::floor(x); });
+        case unary_kind::ceil:
+            return each([](float x) { return std::ceil(x); });
+        case unary_kind::round:  // half to even (the default rounding mode), as the reference
+            return each([](float x) { return std::nearbyint(x); });
+        case unary_kind::sign:
+            return each([](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); });
+        case unary_kind::sin:
+            return each([](float x) { return std::sin(x); });
+        case unary_kind::cos:
+            return each([](float x) { return std::cos(x); });
+        case unary_kind::tan:
+            return each([](float x) { return std::tan(x); });
+        case unary_kind::asin:
+            return each([](float x) { return std::asin(x); });
+        case unary_kind::acos:
+            return each([](float x) { return std::acos(x); });
+        case unary_kind::atan:
+            return each([](float x) { return std::atan(x); });
+        case unary_kind::sinh:
+            return each([](float x) { return std::sinh(x); });
+        case unary_kind::cosh:
+            return each([](float x) { return std::cosh(x); });
+        case unary_kind::asinh:
+            return each([](float x) { return std::asinh(x); });
+        case unary_kind::acosh:
+            return each([](float x) { return std::acosh(x); });
+        case unary_kind::atanh:
+            return each([](float x) { return std::atanh(x); });
     }
 }
 

@@ -1,6 +1,6 @@
 // elementwise_math.hpp: the element-wise arithmetic of the cpu plugin's own loops (unary ops,
 // fused element-wise chains, per-channel broadcasts in nchw16c) over f32 arrays: which unary
-// kinds run natively, erf as a rational approximation, the binary kinds, and the array loops
+// kinds join fused chains, erf as a rational approximation, the binary kinds, and the array loops
 // (elementwise_math.cpp: compiled for AVX-512, AVX2 and the baseline, chosen at load time).
 #pragma once
 
@@ -30,13 +30,15 @@ inline float fast_erf(float v) {
     return x * p / q;
 }
 
-/// Whether the plugin runs unary kind `k` on f32 natively.
+/// Whether unary kind `k` joins fused element-wise chains (elementwise_chain.hpp); apply_unary
+/// computes every kind.
 constexpr bool native_unary(unary_kind k) {
     return k == unary_kind::erf || k == unary_kind::sqrt || k == unary_kind::rsqrt ||
            k == unary_kind::neg || k == unary_kind::abs || k == unary_kind::reciprocal;
 }
 
-/// dst[i] = k(src[i]) for a native kind (`epsilon`: rsqrt's 1 / sqrt(x + epsilon)).
+/// dst[i] = k(src[i]) in f32 (`epsilon`: rsqrt's 1 / sqrt(x + epsilon)); round is half to
+/// even and sign keeps NaN and signed zeros, as the reference.
 void apply_unary(unary_kind k, float epsilon, const float* src, float* dst, std::int64_t count);
 
 /// One operand of an element-wise binary loop: an array, or one value for every element.

@@ -32,6 +32,31 @@ bool feeds_only(const sdk::partition& p, const tensor_use& use, int prev, int ne
                p.tensors[static_cast<std::size_t>(t)];
 }
 
+/// The other operand of node `next` when it is an unscaled f32 add of the output of node `prev`
+/// (read nowhere else) and a tensor of the add's output desc (blocked, 4-D) that exists before
+/// node `first` runs; -1 otherwise.
+int residual_operand(const sdk::partition& p, const tensor_use& use, int first, int prev,
+                     int next) {
+    if (next >= static_cast<int>(p.nodes.size())) return -1;
+    const sdk::node& a = p.nodes[static_cast<std::size_t>(prev)];
+    const sdk::node& b = p.nodes[static_cast<std::size_t>(next)];
+    const auto* add = std::get_if<op::binary>(&b.op.variant());
+    if (!add || add->kind() != binary_kind::add || add->alpha() != 1.0f || add->beta() != 1.0f ||
+        add->uses_c() || b.inputs.size() != 2 || b.outputs.size() != 1 || a.outputs.size() != 1)
+        return -1;
+    const int t = a.outputs[0];
+    const int k = b.inputs[0] == t ? 0 : b.inputs[1] == t ? 1 : -1;
+    if (k < 0 || use.reads[static_cast<std::size_t>(t)] != 1 || p.is_read_later(t)) return -1;
+    const int other = b.inputs[static_cast<std::size_t>(1 - k)];
+    const tensor_desc& out = p.tensors[static_cast<std::size_t>(b.outputs[0])];
+    if (other == t || out.type() != dtype::f32 || !is_blocked(out) ||
+        p.tensors[static_cast<std::size_t>(t)] != out ||
+        p.tensors[static_cast<std::size_t>(other)] != out ||
+        use.producer[static_cast<std::size_t>(other)] >= first)
+        return -1;
+    return other;
+}
+
 /// Whether every input of `n` but the first exists before node `first` runs.
 bool parameters_ready(const sdk::node& n, const tensor_use& use, int first) {
     for (std::size_t i = 1; i < n.inputs.size(); ++i)
@@ -44,6 +69,7 @@ bool parameters_ready(const sdk::node& n, const tensor_use& use, int first) {
 std::vector<int> fusion_chain::nodes() const {
     std::vector<int> v{head};
     if (normalization >= 0) v.push_back(normalization);
+    if (residual >= 0) v.push_back(residual);
     if (epilogue >= 0) v.push_back(epilogue);
     return v;
 }
@@ -67,6 +93,13 @@ std::vector<fusion_chain> plan_fusion(const sdk::partition& p,
             }
         }
         const bool closed = chain.normalization >= 0 && chain.normalization_role.closes_chain;
+        if (!closed && role_of(i).takes_residual) {
+            const int other = residual_operand(p, use, i, last, last + 1);
+            if (other >= 0) {
+                chain.residual = ++last;
+                chain.residual_input = other;
+            }
+        }
         if (!closed && feeds_only(p, use, last, last + 1)) {
             const fusion_role next = role_of(last + 1);
             if (next.stage == fusion_stage::epilogue) {

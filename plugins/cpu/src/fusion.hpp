@@ -1,8 +1,11 @@
 // fusion.hpp: which nodes of a cpu partition fold into the node before them. Each op states its
 // part with its rules (a fusion_role, the router's trait rule): a convolution may head a chain,
 // an inference batch-norm may be folded into the head's weights and bias, an activation into
-// the head's epilogue. A chain head -> batchnorm -> activation runs as one step when the tensors
-// between them have no other reader, inside or after the partition.
+// the head's epilogue. A head that takes a residual also absorbs an unscaled f32 add of its
+// (batch-normed) result and a blocked tensor of the same shape computed before the head (a
+// ResNet or MobileNetV2 skip connection), added before the activation. A chain head ->
+// batchnorm -> residual add -> activation runs as one step when the tensors between them have
+// no other reader, inside or after the partition.
 #pragma once
 
 #include <functional>
@@ -33,6 +36,8 @@ struct fusion_role {
     bool closes_chain = false;
     /// normalization: the batch-norm epsilon.
     float epsilon = 0.0f;
+    /// head: its step can add a residual tensor before the activation.
+    bool takes_residual = false;
 };
 
 /// One fused chain: node indices of the partition, -1 where the chain has no such stage, and
@@ -40,6 +45,8 @@ struct fusion_role {
 struct fusion_chain {
     int head = -1;
     int normalization = -1;
+    int residual = -1;        ///< the residual add node
+    int residual_input = -1;  ///< partition tensor id of the add's other operand
     int epilogue = -1;
     fusion_role normalization_role;
     fusion_role epilogue_role;
@@ -48,7 +55,10 @@ struct fusion_chain {
     std::vector<int> nodes() const;
     /// The node whose output is the chain's result.
     int last() const {
-        return epilogue >= 0 ? epilogue : normalization >= 0 ? normalization : head;
+        return epilogue >= 0        ? epilogue
+               : residual >= 0      ? residual
+               : normalization >= 0 ? normalization
+                                    : head;
     }
 };
 

@@ -13,6 +13,7 @@
 #include <tessera/reference/execute.hpp>
 
 #include "elementwise_chain.hpp"
+#include "layer_norm_pattern.hpp"
 #include "ops/ops.hpp"
 #include "wide_dtypes.hpp"
 
@@ -91,11 +92,16 @@ void function_step::run(const buffers& b) {
 const router& op_routes() {
     static const router routes = [] {
         router r(backend_name);
-        for (auto state :
-             {&state_conv2d, &state_pooling, &state_activation, &state_binary, &state_batchnorm,
-              &state_fully_connected, &state_gemm, &state_softmax, &state_matmul,
-              &state_data_movement, &state_unary, &state_layer_norm, &state_reduce, &state_reorder,
-              &state_custom, &state_gather_elements, &state_recurrent})
+        for (auto state : {&state_conv2d,        &state_pooling,        &state_activation,
+                           &state_binary,        &state_batchnorm,      &state_fully_connected,
+                           &state_gemm,          &state_softmax,        &state_matmul,
+                           &state_data_movement, &state_unary,          &state_layer_norm,
+                           &state_cumsum,        &state_topk,           &state_slice,
+                           &state_gather,        &state_concat,         &state_expand_tile,
+                           &state_pad,           &state_depth_to_space, &state_reduce,
+                           &state_reorder,       &state_custom,         &state_compare,
+                           &state_logical,       &state_where,          &state_gather_elements,
+                           &state_recurrent})
             state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
@@ -122,6 +128,13 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
     });
     std::vector<bool> taken(p.nodes.size());
     for (std::size_t i = 0; i < p.nodes.size(); ++i) taken[i] = chains[i].head >= 0;
+    // Decomposed layer norms, by first node; their other nodes skipped.
+    std::vector<const decomposed_layer_norm*> norm_at(p.nodes.size());
+    const std::vector<decomposed_layer_norm> norms = plan_decomposed_layer_norms(p, taken);
+    for (const auto& norm : norms) {
+        for (int k = 0; k < norm.count; ++k) taken[static_cast<std::size_t>(norm.first + k)] = true;
+        norm_at[static_cast<std::size_t>(norm.first)] = &norm;
+    }
     // Element-wise runs outside the convolution chains, by first node; their other nodes skipped.
     std::vector<const elementwise_chain*> pass_at(p.nodes.size());
     const std::vector<elementwise_chain> passes = plan_elementwise_chains(p, taken);
@@ -137,10 +150,12 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         const std::size_t before = steps_.size();
         try {
             const node_view v(p, n);
-            if (pass_at[i]) {
+            if (norm_at[i]) {
+                steps_.push_back(decomposed_layer_norm_step(*norm_at[i], ctx));
+            } else if (pass_at[i]) {
                 steps_.push_back(elementwise_chain_step(*pass_at[i], ctx));
             } else if (chain.head < 0 && taken[i]) {
-                ++fused;  // runs inside its element-wise pass
+                ++fused;  // runs inside its element-wise pass or layer norm
             } else if (wide_dtype_route(n.op, v.in, v.out)) {
                 steps_.push_back(reference_step(v));
                 ++emulated;

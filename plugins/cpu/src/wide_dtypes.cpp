@@ -18,6 +18,25 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
     if (std::holds_alternative<op::reshape>(v) || std::holds_alternative<op::permute>(v) ||
         std::holds_alternative<op::gather_elements>(v) || std::holds_alternative<op::custom>(v))
         return std::nullopt;
+    // Element-wise ops typed on every element type (ops/binary.cpp, unary.cpp, compare.cpp,
+    // logical.cpp, where.cpp).
+    if (std::holds_alternative<op::binary>(v) || std::holds_alternative<op::unary>(v) ||
+        std::holds_alternative<op::compare>(v) || std::holds_alternative<op::logical>(v) ||
+        std::holds_alternative<op::where>(v))
+        return std::nullopt;
+    // Reductions, scans and top-k computed in the reference's precision (ops/reduce.cpp,
+    // cumsum.cpp, topk.cpp).
+    if (std::holds_alternative<op::reduce>(v) || std::holds_alternative<op::cumsum>(v) ||
+        std::holds_alternative<op::topk>(v))
+        return std::nullopt;
+    // Data movement and dtype conversions, by element size or exactly as the reference converts
+    // (ops/reorder.cpp, slice.cpp, gather.cpp, concat.cpp, expand_tile.cpp, pad.cpp,
+    // depth_to_space.cpp).
+    if (std::holds_alternative<op::reorder>(v) || std::holds_alternative<op::slice>(v) ||
+        std::holds_alternative<op::gather>(v) || std::holds_alternative<op::concat>(v) ||
+        std::holds_alternative<op::expand>(v) || std::holds_alternative<op::tile>(v) ||
+        std::holds_alternative<op::pad>(v) || std::holds_alternative<op::depth_to_space>(v))
+        return std::nullopt;
     return route_choice{route::reference, TSR_REASON_DTYPE, wide + " has no runtime type"};
 }
 

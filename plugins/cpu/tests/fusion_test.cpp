@@ -274,3 +274,83 @@ TEST_CASE("the plugin fuses only across tensors the host says are not read later
     CHECK(compile_by_hand(conv_out_too).steps == 2);
     CHECK(compile_by_hand(nullptr).steps == 2);  // an older host says nothing: no fusion
 }
+
+namespace {
+
+struct residual_options {
+    int channels = 24, kernel = 3;
+    bool conv_first = true;  ///< Add(conv, skip) rather than Add(skip, conv)
+    bool relu_after = true;  ///< a ReLU after the add
+    bool batchnorm = true;
+};
+
+/// x -> conv bn relu (the skip tensor) -> conv [bn] -> add(skip) [-> relu]: a ResNet basic block
+/// (3x3) or a MobileNetV2 projection with its skip connection (1x1). The add's convolution-side
+/// operand is returned in `before_add`.
+void residual_block(graph& g, const residual_options& o, int seed,
+                    graph::tensor_id* before_add = nullptr) {
+    block_options first;
+    first.channels_out = o.channels;
+    const auto skip =
+        conv_bn_act(g, g.input("x", tensor_desc(input_shape, dtype::f32)), "b1", first, seed);
+    const int c = o.channels, k = o.kernel, pad = o.kernel / 2;
+    auto t = g.apply("b2.conv", op::conv2d().padding(pad, pad, pad, pad).bias(),
+                     {skip, g.constant("b2.w", values(shape{c, c, k, k}, seed + 10, -0.2f, 0.2f)),
+                      g.constant("b2.b", values(shape{c}, seed + 11, -0.1f, 0.1f))});
+    if (o.batchnorm)
+        t = g.apply("b2.bn", op::batchnorm(),
+                    {t, g.constant("b2.mean", values(shape{c}, seed + 12, -0.2f, 0.2f)),
+                     g.constant("b2.var", values(shape{c}, seed + 13, 0.6f, 1.4f))});
+    if (before_add) *before_add = t;
+    t = g.apply("add", op::binary(binary_kind::add),
+                o.conv_first ? std::vector{t, skip} : std::vector{skip, t});
+    if (o.relu_after) t = g.apply("relu", op::activation(TSR_ACT_RELU), {t});
+    g.output(t);
+}
+
+}  // namespace
+
+TEST_CASE("a residual add and its relu run in the preceding convolution's step") {
+    struct Variant {
+        const char* name;
+        residual_options options;
+        int fused_nodes;  // of the second block: batchnorm, add, relu as present
+    };
+    residual_options plain, swapped, no_relu, pointwise, no_bn, chunked, odd;
+    swapped.conv_first = false;
+    no_relu.relu_after = false;
+    pointwise.kernel = 1;  // runs over the flattened plane
+    no_bn.batchnorm = false;
+    chunked.channels = 96;  // 3x3 over 96 channels: the reduction runs in several chunks
+    odd.channels = 20;      // a partly filled channel block
+    const Variant variants[] = {
+        {"3x3 conv bn add relu", plain, 3},
+        {"add with the skip tensor first", swapped, 3},
+        {"no activation after the add", no_relu, 2},
+        {"1x1 projection", pointwise, 3},
+        {"conv add relu without batchnorm", no_bn, 2},
+        {"reduction in chunks", chunked, 3},
+        {"20 channels", odd, 3},
+    };
+    for (const Variant& v : variants) {
+        SUBCASE(v.name) {
+            const auto report =
+                check_against_reference([&](graph& g) { residual_block(g, v.options, 150); });
+            CHECK(report.partitions == 1);
+            CHECK(report.steps == 2);  // block 1, and block 2 with its add
+            CHECK(report.fused_nodes == 2 + v.fused_nodes);
+        }
+    }
+}
+
+TEST_CASE("a residual add whose other operand is read elsewhere stays a step of its own") {
+    const auto report = check_against_reference([](graph& g) {
+        graph::tensor_id bn = -1;
+        residual_block(g, residual_options{}, 160, &bn);
+        g.output(bn);
+    });
+    // conv + batchnorm still fuse; the add and relu run as their own steps
+    CHECK(report.nodes == 7);
+    CHECK(report.fused_nodes == 3);
+    CHECK(report.steps == 4);
+}

@@ -1,5 +1,6 @@
 // Conv2d: plans the direct convolution, pads/converts the input when needed, folds batch-norm into
-// shared packed weights (weights manager) and runs the kernels on the Context's scheduler.
+// shared packed weights (weights manager), starts the output from the residual when given, and
+// runs the kernels on the Context's scheduler.
 #include "tessera/cpu/functions/conv2d.hpp"
 
 #include <cmath>
@@ -94,6 +95,12 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         m.bn = b;
         m.has_bn = true;
     }
+    if (info.residual) {
+        const TensorInfo& r = info.residual->info();
+        require(r.data_type() == DataType::f32 && r.layout() == DataLayout::nchw16c &&
+                    r.shape() == dst.info().shape(),
+                fn, r.name(), "residual must be f32 nchw16c of the output's shape");
+    }
     m.src = &src;
     m.weights = &weights;
     m.bias = bias;
@@ -134,6 +141,7 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         m.activation.configure(table, dst, dst, info.activation);
     }
     m.conv.configure(table, input, dst, m.plan, params);
+    m.conv.set_residual(info.residual);
     m.input.end_lifetime();
 }
 

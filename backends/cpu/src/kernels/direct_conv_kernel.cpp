@@ -2,6 +2,7 @@
 #include "kernels/direct_conv_kernel.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -69,6 +70,8 @@ struct DirectConvKernel::Layout {
     int64_t src_rows = 0, src_cols = 0;  ///< input extent, padding excluded
     int64_t dst_n = 0, dst_c = 0, dst_h = 0, dst_w = 0;
     int64_t out_h = 0, out_w = 0;
+    const float* res = nullptr;  ///< the residual, or null
+    int64_t res_n = 0, res_c = 0, res_h = 0, res_w = 0;
 };
 
 void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor& dst,
@@ -205,6 +208,9 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const int64_t nv = block.width / t.vec_width;
     const float* const bias = bias_ ? bias_ + block.oc_start : nullptr;
     const FusedAct act = a.act;
+    // With a residual, C starts from its values (loaded below on the first chunk): every call
+    // accumulates.
+    const bool preloaded = l.res != nullptr;
     // Steps [s0, s1) of the chunk into `m`, with the epilogue when `epilogue` and C loaded when
     // `load_c`.
     const auto set_steps = [&](MicroArgs& m, int64_t s0, int64_t s1, bool load_c, bool epilogue) {
@@ -234,7 +240,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     float* out = l.dst + n * l.dst_n + (block.oc_start / kChannelBlock) * l.dst_c;
     if (span_ > 0) {
         // The flattened plane of an unpadded 1x1 convolution: every step of every tile.
-        set_steps(a, k0, k1, chunk > 0, chunk + 2 == bounds.size());
+        set_steps(a, k0, k1, chunk > 0 || preloaded, chunk + 2 == bounds.size());
         // `count` pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal widths
         // (even_tile_rows; 7 pixels ran faster as 4 + 3 than as 6 + 1).
         const auto run_pixels = [&](const float* in_px, float* out_px, int64_t count) {
@@ -249,6 +255,13 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
             }
         };
         const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
+        if (preloaded && chunk == 0)
+            for (int64_t p = p0; p < p1;) {
+                const int64_t oh = p / l.out_w, ow = p % l.out_w;
+                const int64_t end = std::min(p1, (oh + 1) * l.out_w);
+                load_residual(l, n, block, oh, ow, end - p);
+                p = end;
+            }
         if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
             run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0);
             return;
@@ -271,6 +284,8 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     a.c_rs = l.dst_h;
     const float* in_row = in + (tile.oh * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w;
     float* out_row = out + tile.oh * l.dst_h;
+    if (preloaded && chunk == 0)
+        for (int64_t r = 0; r < tile.rows; ++r) load_residual(l, n, block, tile.oh + r, 0, l.out_w);
     const ConvTaps taps{g,
                         plan_->kh,
                         plan_->kw,
@@ -293,7 +308,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
 
     // Tiles that read no padding (all but the edges) run every step of the chunk, with the
     // arguments set once per row: the tiles of a 7x7 s2 3->64 layer are ~1000 cycles long.
-    set_steps(a, k0, k1, chunk > 0, chunk + 2 == bounds.size());
+    set_steps(a, k0, k1, chunk > 0 || preloaded, chunk + 2 == bounds.size());
     const auto& row_kernels = tile.rows == 2 ? micro_two_rows_ : micro_;
     const bool rows_inside = rows_read_no_padding(taps, tile);
     const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
@@ -312,7 +327,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         // Phases run one behind the walk, so that the tile's last phase (which carries the
         // epilogue) is known when it runs. C holds earlier chunks' sums when the first phase
         // began before this chunk.
-        bool has_c = chunk > 0, finished = false;
+        bool has_c = chunk > 0 || preloaded, finished = false;
         const auto phase = [&](const TilePhase& p, bool last_phase) {
             const int64_t s0 = std::max(k0, p.step_begin), s1 = std::min(k1, p.step_end);
             if (s0 >= s1) return;
@@ -330,7 +345,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
             if (any)
                 phase(pending, false);
             else
-                has_c = k0 > p.step_begin;
+                has_c = preloaded || k0 > p.step_begin;
             pending = p;
             any = true;
         });
@@ -346,22 +361,48 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     }
 }
 
+void DirectConvKernel::load_residual(const Layout& l, int64_t n,
+                                     const ConvChannelPlan::Block& block, int64_t oh, int64_t ow,
+                                     int64_t count) const {
+    const int64_t first = block.oc_start / kChannelBlock;
+    const int64_t last = (block.oc_start + block.width) / kChannelBlock;
+    for (int64_t cb = first; cb < last; ++cb) {
+        const float* from = l.res + n * l.res_n + cb * l.res_c + oh * l.res_h + ow * l.res_w;
+        float* to = l.dst + n * l.dst_n + cb * l.dst_c + oh * l.dst_h + ow * l.dst_w;
+        if (from == to) continue;
+        if (l.res_w == kChannelBlock && l.dst_w == kChannelBlock) {
+            std::memcpy(to, from, static_cast<std::size_t>(count * kChannelBlock) * sizeof(float));
+            continue;
+        }
+        for (int64_t p = 0; p < count; ++p)
+            std::memcpy(to + p * l.dst_w, from + p * l.res_w, kChannelBlock * sizeof(float));
+    }
+}
+
 void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
-    const Layout l{src_->data<float>(),
-                   dst_->data<float>(),
-                   s.stride_n(),
-                   s.stride_h(),
-                   s.stride_w(),
-                   s.h(),
-                   s.w(),
-                   d.stride_n(),
-                   d.stride_c(),
-                   d.stride_h(),
-                   d.stride_w(),
-                   d.h(),
-                   d.w()};
+    Layout l{src_->data<float>(),
+             dst_->data<float>(),
+             s.stride_n(),
+             s.stride_h(),
+             s.stride_w(),
+             s.h(),
+             s.w(),
+             d.stride_n(),
+             d.stride_c(),
+             d.stride_h(),
+             d.stride_w(),
+             d.h(),
+             d.w()};
+    if (residual_) {
+        const TensorInfo& r = residual_->info();
+        l.res = residual_->data<float>();
+        l.res_n = r.stride_n();
+        l.res_c = r.stride_c();
+        l.res_h = r.stride_h();
+        l.res_w = r.stride_w();
+    }
     auto chunks_of = [this](int64_t b) {
         return chunks_[plan_->blocks[static_cast<std::size_t>(b)].table].size() - 1;
     };

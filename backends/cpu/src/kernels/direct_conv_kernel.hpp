@@ -104,6 +104,9 @@ class DirectConvKernel final : public ICpuKernel {
         weights_ = packed;
         bias_ = bias;
     }
+    /// A tensor of dst's shape (f32 nchw16c, any padding) added before the epilogue's
+    /// activation: each tile's output starts from its values instead of zero. Null: none.
+    void set_residual(const ITensor* residual) { residual_ = residual; }
     void run(const Window& window, const ThreadInfo& info) override;
     /// Whether a kh x kw convolution of `g` from `src` to `dst` runs over the flattened plane
     /// (1x1, stride 1, unpadded, dense input rows; see span_) rather than output row by row.
@@ -120,6 +123,10 @@ class DirectConvKernel final : public ICpuKernel {
     struct Layout;
     void run_row(const Layout& layout, int64_t n, int64_t row, int64_t block, std::size_t chunk,
                  int64_t share, int64_t shares) const;
+    /// Copies the residual's values of pixels [ow, ow + count) of output row oh, channels of
+    /// `block`, into dst (nothing when the residual is dst itself).
+    void load_residual(const Layout& layout, int64_t n, const ConvChannelPlan::Block& block,
+                       int64_t oh, int64_t ow, int64_t count) const;
 
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;
@@ -140,6 +147,7 @@ class DirectConvKernel final : public ICpuKernel {
     std::vector<std::vector<std::vector<int64_t>>> lines_;
     const float* weights_ = nullptr;
     const float* bias_ = nullptr;
+    const ITensor* residual_ = nullptr;
     bool blocks_inner_ = true;
     /// Microkernels for the input's pixel stride: [pixels - 1][vectors - 1]; two-row ones when
     /// the plan asks for them (then a row index below counts pairs of output rows).

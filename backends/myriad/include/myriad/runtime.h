@@ -90,6 +90,13 @@ class Runtime {
     /// kernels' loads and stores (default true; a kernel the rewriting cannot follow has its
     /// buffers converted to float around it instead, as with false).
     void set_keep_half_buffers(bool keep);
+    /// Opt-in (default false; applies to layers created afterwards): kernels fused with
+    /// __dma_preload_/__dma_postwrite_ companions whose transactions are plain mirrors of global
+    /// regions (the body only reads the preloaded buffers and only stores to the postwritten
+    /// ones) run the body on the global regions directly, without the copies and their barriers,
+    /// in work groups where the copy geometry allows it. Same results; measured slower than the
+    /// copies on an H100 and on PoCL (backends/myriad/README.md), hence off.
+    void set_dma_direct(bool direct);
     std::string device_name() const;
 
     const cl::Context& context() const;

@@ -2,10 +2,11 @@
 // ElementwiseBinary: in nchw16c when both operands are 4-D of one shape, row-major otherwise;
 // a 4-D operand times (or plus, ...) a per-channel [N, C, 1, 1] one (the squeeze-excite scaling
 // of MobileNetV3) in nchw16c in the plugin's own loop. Scaled (alpha, beta, gamma) and non-f32
-// forms run on the reference kernel.
+// forms run in the plugin's typed broadcast loops (binary_typed.cpp).
 #include <tessera/cpu/functions/elementwise.hpp>
 
 #include "../elementwise_math.hpp"
+#include "binary_typed.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -27,8 +28,7 @@ int per_channel_operand(const descs& in) {
 }
 
 route_choice binary_route(const op::binary& b, const descs& in) {
-    if (!all_f32(in) || b.alpha() != 1.0f || b.beta() != 1.0f || b.uses_c() || in.size() != 2)
-        return reference_because("scaled or integer element-wise form");
+    if (!runtime_binary_form(b, in)) return native(route::native_plain);  // binary_typed.cpp
     if (in[0].rank() == 4 && in[0].dims() == in[1].dims()) return native(route::native_blocked);
     if (per_channel_operand(in) >= 0) return native(route::native_blocked);
     return native(route::native_plain);
@@ -133,6 +133,7 @@ void state_binary(router& r) {
         },
         [](const op::binary& o, const build_context& b) {
             return routed_step(binary_route(o, b.node.in), b, [&]() -> std::unique_ptr<step> {
+                if (!runtime_binary_form(o, b.node.in)) return typed_binary_step(o, b);
                 if (is_blocked(b.node.in[0]) && b.node.in[0].dims() != b.node.in[1].dims())
                     return std::make_unique<channel_broadcast_step>(b.node, o.kind());
                 return std::make_unique<binary_step>(b, o);

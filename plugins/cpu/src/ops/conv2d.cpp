@@ -1,8 +1,9 @@
 // ops/conv2d.cpp: 2-D convolution on the runtime's Conv2d / DepthwiseConv2d in nchw16c, and the
-// chains it heads: conv -> inference batch-norm -> activation run as one runtime convolution
-// (batch-norm folded into the weights and bias, the activation in the epilogue). Transposed,
-// non-f32, per-location-bias and output-rounding forms, and activations the runtime lacks, run
-// on the reference kernel.
+// chains it heads: conv -> inference batch-norm -> residual add -> activation run as one runtime
+// convolution (batch-norm folded into the weights and bias, the residual loaded into each output
+// tile before the reduction, the activation in the epilogue; depthwise heads take no residual).
+// Transposed, non-f32, per-location-bias and output-rounding forms, and activations the runtime
+// lacks, run on the reference kernel.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -86,6 +87,8 @@ fusion_role conv_fusion(const op::conv2d& c, const node_view& v) {
         return role;
     if (c.has_bias() && v.in[2].rank() != 1) return role;
     role.stage = fusion_stage::head;
+    const auto g = c.geometry(v.in[0], v.in[1]);
+    role.takes_residual = !(g.c / g.group_in == g.c && g.o == g.c);  // not depthwise
     return role;
 }
 
@@ -166,6 +169,10 @@ class fused_conv_step final : public step {
                                          chain.normalization_role.epsilon};
         }
         if (chain.epilogue >= 0) act = chain.epilogue_role.activation;
+        if (chain.residual >= 0) {
+            residual_ = chain.residual_input;
+            residual_tensor_ = &bound(p, residual_);
+        }
 
         const runtime::Conv2dGeometry geo = runtime_geometry(c, src_desc, w_desc);
         const auto g = c.geometry(src_desc, w_desc);
@@ -193,6 +200,7 @@ class fused_conv_step final : public step {
             info.geometry = geo;
             info.activation = act;
             if (chain.normalization >= 0) info.batch_norm = &bn_;
+            info.residual = residual_tensor_;
             auto f = std::make_unique<runtime::Conv2d>(b.ctx, b.memory);
             f->configure(src, weights, bias, *dst_, info);
             function_ = std::move(f);
@@ -207,9 +215,14 @@ class fused_conv_step final : public step {
             t->allocator().import_memory(b[static_cast<std::size_t>(id)]->host_data(),
                                          size_of(*b[static_cast<std::size_t>(id)]));
         sdk::buffer& out = *b[static_cast<std::size_t>(output_)];
+        // The output may be the residual's own buffer: each tile reads its residual values
+        // before it writes them.
         bool aliased = false;
-        for (int id : input_ids_)
-            aliased = aliased || overlaps(out, *b[static_cast<std::size_t>(id)]);
+        for (int id : input_ids_) {
+            sdk::buffer& input = *b[static_cast<std::size_t>(id)];
+            const bool in_place = id == residual_ && input.host_data() == out.host_data();
+            aliased = aliased || (!in_place && overlaps(out, input));
+        }
         sdk::buffer& target = aliased ? *b[static_cast<std::size_t>(scratch_)] : out;
         if (aliased)
             for (int id : input_ids_)
@@ -264,6 +277,8 @@ class fused_conv_step final : public step {
     std::vector<int> input_ids_;
     std::unique_ptr<runtime::Tensor> dst_;
     int output_ = -1, scratch_ = -1;
+    int residual_ = -1;  ///< partition tensor id of the residual, -1 without one
+    const runtime::Tensor* residual_tensor_ = nullptr;
     runtime::BatchNormFold bn_;
     const runtime::Tensor* weights_ = nullptr;
     const runtime::Tensor* bias_ = nullptr;

@@ -3,7 +3,8 @@
 // before the run and scaled by beta there. Products of at most small_m_rows rows (a classifier
 // at batch 1) run as dot products straight from B: the runtime's Gemm would pack all of B into
 // panels on every run, several times the work of the product itself; their output columns are
-// split over the threads. Non-f32 and batched forms run on the reference kernel.
+// split over the threads. A B that is a graph constant is packed once, not on every run.
+// Non-f32 and batched forms run on the reference kernel.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -120,6 +121,8 @@ class gemm_step final : public function_step {
         info.trans_a = gm.trans_a();
         info.trans_b = gm.trans_b();
         info.alpha = gm.alpha();
+        // A constant B (weights) is packed into the kernel's panels once, on the first run.
+        info.b_is_constant = b.node.p.is_constant(b.node.n.inputs[1]);
         const bool has_c = b.node.in.size() > 2 && gm.beta() != 0.0f;
         const bool row_c = has_c && b.node.in[2].rank() == 1;
         const bool c_as_bias = row_c && gm.beta() == 1.0f;

@@ -1,8 +1,10 @@
 // ops/matmul.cpp: the matrix product with addition (A [m,n] or [s,m,n] times B [n,p] or [s,n,p],
 // plus C [p] or [s,p]) on the runtime's Gemm, row-major. One Gemm is configured on 2-D views of
 // one stack and run once per stack with the views moved along the buffers; a stacked A times an
-// unstacked B without transposes runs as one [s*m, n] x [n, p] product. Comparisons, transposed
-// stacked forms the views cannot express and non-f32 tensors run on the reference kernel.
+// unstacked B without transposes runs as one [s*m, n] x [n, p] product. An unstacked B that is a
+// graph constant is packed once (the runtime's weights manager) instead of on every run.
+// Comparisons, transposed stacked forms the views cannot express and non-f32 tensors run on the
+// reference kernel.
 #include <tessera/cpu/functions/gemm.hpp>
 
 #include "ops.hpp"
@@ -47,6 +49,8 @@ class matmul_step final : public step {
         runtime::GemmInfo info;
         info.trans_a = ta;
         info.trans_b = tb;
+        // A constant B (weights) is packed into the kernel's panels once, on the first run.
+        info.b_is_constant = !g.b_stacked && b.node.p.is_constant(b.node.n.inputs[1]);
         gemm_ = std::make_unique<runtime::Gemm>(b.ctx, b.memory);
         gemm_->configure(*a_, *b_, c_.get(), *d_, info);
     }

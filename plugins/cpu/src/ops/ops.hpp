@@ -14,20 +14,31 @@ namespace tessera::plugins::cpu {
 void state_conv2d(router& r);           // conv2d, and conv -> batchnorm -> activation chains
 void state_pooling(router& r);          // pooling
 void state_activation(router& r);       // activation
-void state_binary(router& r);           // binary (element-wise add, sub, mul, min, max, div)
+void state_binary(router& r);           // binary (every kind and form), every dtype
 void state_batchnorm(router& r);        // batchnorm
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
-void state_softmax(router& r);          // softmax, log-softmax
+void state_softmax(router& r);          // softmax, log-softmax (every form)
 void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
-void state_unary(router& r);            // unary (erf, sqrt, rsqrt, neg, abs, reciprocal)
+void state_unary(router& r);            // unary (every kind), every dtype
 void state_layer_norm(router& r);       // layer_norm (axes form)
-void state_reduce(router& r);           // reduce (sum, mean)
-void state_reorder(router& r);          // reorder
+void state_reduce(router& r);           // reduce (every kind), every dtype
+void state_cumsum(router& r);           // cumsum, every dtype
+void state_topk(router& r);             // topk, every dtype
+void state_reorder(router& r);          // reorder (layouts, dtypes), every dtype
+void state_slice(router& r);            // slice, every dtype
+void state_gather(router& r);           // gather, every dtype
+void state_concat(router& r);           // concat, every dtype
+void state_expand_tile(router& r);      // expand, tile, every dtype
+void state_pad(router& r);              // pad (every mode), every dtype
+void state_depth_to_space(router& r);   // depth_to_space (DCR, CRD), every dtype
 void state_custom(router& r);           // custom (declined)
 void state_gather_elements(router& r);  // gather_elements
 void state_recurrent(router& r);        // lstm, gru
+void state_compare(router& r);          // compare (equal, less, ...), every dtype
+void state_logical(router& r);          // logical (and, or, xor, not)
+void state_where(router& r);            // where, every dtype
 
 /// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
 route_choice transposed_conv_route(const op::conv2d& c, const descs& in);

@@ -1,65 +1,257 @@
-// ops/reduce.cpp: sum and mean along one axis (ONNX ReduceMean/ReduceSum, e.g. a decomposed layer
-// norm) on row-major f32 tensors: for each outer index, the reduced dim is summed in double
-// with the dims after it as the contiguous inner loop. Other kinds and dtypes run on the
-// reference kernel.
+// ops/reduce.cpp: reduce along one axis (ONNX ReduceMax/Min/Sum/Mean/Prod, ArgMax/ArgMin with
+// select_last_index either way; several axes come as a chain of these) on row-major tensors of
+// every dtype the op accepts, in the reference's precision (real_lines.hpp) so integer results
+// and extremes are exact. Reducing the contiguous axis runs each line in lanes (partial sums,
+// per-lane extremes with their first or last index, merged); reducing an outer axis accumulates
+// whole rows, vectorised over the contiguous dims. Independent outputs are split over the
+// runtime's threads.
 #include <algorithm>
+#include <array>
 
+#include "../parallel_ranges.hpp"
+#include "../real_lines.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
 
-route_choice reduce_route(const op::reduce& r, const descs& in) {
-    if (r.kind() != reduce_kind::sum && r.kind() != reduce_kind::mean)
-        return {route::reference, TSR_REASON_OP_KIND, "reduce kind"};
-    if (!all_f32(in)) return reference_because("non-f32 reduction");
-    return native(route::native_plain);
+constexpr int lanes = 8;                 // partial results per line of the contiguous axis
+constexpr std::int64_t row_block = 256;  // contiguous outputs accumulated together
+constexpr std::int64_t grain = 1 << 15;  // elements per thread, at least
+
+bool is_extreme(reduce_kind k) {
+    return k == reduce_kind::min || k == reduce_kind::min_idx || k == reduce_kind::max ||
+           k == reduce_kind::max_idx;
+}
+
+bool is_max(reduce_kind k) {
+    return k == reduce_kind::max || k == reduce_kind::max_idx;
+}
+
+/// Whether `v` replaces the extreme `acc` (the reference's test: strictly beyond, or equal
+/// when the last index is wanted; NaN never replaces).
+template <typename Real>
+bool replaces(Real v, Real acc, bool max, bool last) {
+    return (max ? v > acc : v < acc) || (last && v == acc);
+}
+
+/// One line's result: the value and, for the extremes, its index.
+template <typename Real>
+struct line_result {
+    Real value;
+    std::int64_t index = 0;
+};
+
+/// The extreme of x[0, n) and its first (last) index, as the reference's sequential scan finds
+/// them: each lane scans its positions in order starting from x[0], then the lanes merge by
+/// value and, among equal values, by index.
+template <typename Real>
+line_result<Real> extreme_of(const Real* x, std::int64_t n, bool max, bool last) {
+    std::array<Real, lanes> value;
+    std::array<std::int64_t, lanes> index{};
+    value.fill(x[0]);
+    std::int64_t k = 1;
+    for (; k + lanes <= n; k += lanes) {
+        for (int l = 0; l < lanes; ++l) {
+            const Real v = x[k + l];
+            const bool take = replaces(v, value[l], max, last);
+            value[l] = take ? v : value[l];
+            index[l] = take ? k + l : index[l];
+        }
+    }
+    for (int l = 0; k < n; ++k, ++l) {
+        if (replaces(x[k], value[l], max, last)) {
+            value[l] = x[k];
+            index[l] = k;
+        }
+    }
+    line_result<Real> r{value[0], index[0]};
+    for (int l = 1; l < lanes; ++l) {
+        const bool beyond = max ? value[l] > r.value : value[l] < r.value;
+        const bool tie = value[l] == r.value && (last ? index[l] > r.index : index[l] < r.index);
+        if (beyond || tie) r = {value[l], index[l]};
+    }
+    return r;
+}
+
+/// The sum of x[0, n) in `lanes` partial sums.
+template <typename Real>
+Real sum_of(const Real* x, std::int64_t n) {
+    std::array<Real, lanes> part{};
+    std::int64_t k = 0;
+    for (; k + lanes <= n; k += lanes)
+        for (int l = 0; l < lanes; ++l) part[l] += x[k + l];
+    Real total = 0;
+    for (; k < n; ++k) total += x[k];
+    for (int l = 0; l < lanes; ++l) total += part[l];
+    return total;
+}
+
+/// The product of x[0, n) in the reference's order (products round at every step).
+template <typename Real>
+Real product_of(const Real* x, std::int64_t n) {
+    Real p = x[0];
+    for (std::int64_t k = 1; k < n; ++k) p *= x[k];
+    return p;
+}
+
+/// Per-thread buffers of the loops: `which` 0 and 1.
+template <typename Real>
+std::vector<Real>& scratch(int which) {
+    thread_local std::array<std::vector<Real>, 2> buffers;
+    return buffers[static_cast<std::size_t>(which)];
+}
+
+std::vector<std::int64_t>& index_scratch() {
+    thread_local std::vector<std::int64_t> indices;
+    return indices;
 }
 
 class reduce_step final : public step {
   public:
-    reduce_step(const node_view& v, const op::reduce& r)
-        : src_(v.n.inputs[0]), dst_(v.n.outputs[0]), mean_(r.kind() == reduce_kind::mean) {
+    reduce_step(const node_view& v, const op::reduce& r, const runtime::Context& ctx)
+        : src_(v.n.inputs[0]),
+          dst_(v.n.outputs[0]),
+          in_(run_of(v.in[0])),
+          out_(run_of(v.out[0])),
+          kind_(r.kind()),
+          last_(r.is_index() && r.select_last_index()),
+          index_(r.is_index()),
+          rounding_(r.rounding()),
+          ctx_(ctx) {
         const tensor_desc& src = v.in[0];
         const int axis = r.axis() < 0 ? r.axis() + src.rank() : r.axis();
         for (int d = 0; d < src.rank(); ++d)
             (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        sums_.resize(static_cast<std::size_t>(inner_));
+        blocks_ = (inner_ + row_block - 1) / row_block;
+        parts_ = parts_for(ctx_, outer_ * length_ * inner_, grain);
     }
 
     void run(const buffers& b) override {
-        const auto* x = static_cast<const float*>(b[static_cast<std::size_t>(src_)]->host_data());
-        auto* y = static_cast<float*>(b[static_cast<std::size_t>(dst_)]->host_data());
-        const double scale = mean_ ? 1.0 / static_cast<double>(length_) : 1.0;
-        for (std::int64_t o = 0; o < outer_; ++o, y += inner_) {
-            std::fill(sums_.begin(), sums_.end(), 0.0);
-            for (std::int64_t k = 0; k < length_; ++k, x += inner_)
-                for (std::int64_t i = 0; i < inner_; ++i)
-                    sums_[static_cast<std::size_t>(i)] += x[i];
-            for (std::int64_t i = 0; i < inner_; ++i)
-                y[i] = static_cast<float>(sums_[static_cast<std::size_t>(i)] * scale);
+        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
+        void* y = b[static_cast<std::size_t>(dst_)]->host_data();
+        if (wide_reals(in_.type)) {
+            reduce<long double>(x, y);
+        } else {
+            reduce<double>(x, y);
         }
     }
 
   private:
+    template <typename Real>
+    void reduce(const void* x, void* y) const {
+        if (inner_ == 1) {
+            const int parts = static_cast<int>(std::min<std::int64_t>(parts_, outer_));
+            parallel_ranges(ctx_, outer_, parts, [&](std::int64_t begin, std::int64_t end, int) {
+                for (std::int64_t o = begin; o < end; ++o) reduce_line<Real>(x, y, o);
+            });
+            return;
+        }
+        const std::int64_t units = outer_ * blocks_;
+        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
+        parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
+            for (std::int64_t u = begin; u < end; ++u) reduce_rows<Real>(x, y, u);
+        });
+    }
+
+    /// Output `o` when the reduced axis is the contiguous one.
+    template <typename Real>
+    void reduce_line(const void* x, void* y, std::int64_t o) const {
+        std::vector<Real>& line = scratch<Real>(0);
+        line.resize(static_cast<std::size_t>(length_));
+        load_reals(in_, x, o * length_, length_, 1, line.data());
+        line_result<Real> r{};
+        if (is_extreme(kind_)) {
+            r = extreme_of(line.data(), length_, is_max(kind_), last_);
+        } else if (kind_ == reduce_kind::prod) {
+            r.value = product_of(line.data(), length_);
+        } else {
+            r.value = sum_of(line.data(), length_);
+            if (kind_ == reduce_kind::mean) r.value /= static_cast<Real>(length_);
+        }
+        store(y, o, 1, &r.value, &r.index);
+    }
+
+    /// Outputs of block unit `u` (an outer index and a run of up to row_block contiguous
+    /// outputs) when the reduced axis is an outer one: whole rows accumulated in order.
+    template <typename Real>
+    void reduce_rows(const void* x, void* y, std::int64_t u) const {
+        const std::int64_t o = u / blocks_;
+        const std::int64_t i0 = (u % blocks_) * row_block;
+        const std::int64_t n = std::min(row_block, inner_ - i0);
+        std::vector<Real>& acc = scratch<Real>(0);
+        std::vector<Real>& row = scratch<Real>(1);
+        acc.resize(static_cast<std::size_t>(n));
+        row.resize(static_cast<std::size_t>(n));
+        std::vector<std::int64_t>& index = index_scratch();
+        index.assign(static_cast<std::size_t>(n), 0);
+        Real* a = acc.data();
+        const Real* v = row.data();
+        std::int64_t* at = index.data();
+        const std::int64_t first = o * length_ * inner_ + i0;
+        load_reals(in_, x, first, n, 1, a);
+        const bool max = is_max(kind_), last = last_;
+        for (std::int64_t k = 1; k < length_; ++k) {
+            load_reals(in_, x, first + k * inner_, n, 1, row.data());
+            switch (kind_) {
+                case reduce_kind::sum:
+                case reduce_kind::mean:
+                    for (std::int64_t i = 0; i < n; ++i) a[i] += v[i];
+                    break;
+                case reduce_kind::prod:
+                    for (std::int64_t i = 0; i < n; ++i) a[i] *= v[i];
+                    break;
+                default:
+                    for (std::int64_t i = 0; i < n; ++i) {
+                        const bool take = replaces(v[i], a[i], max, last);
+                        a[i] = take ? v[i] : a[i];
+                        at[i] = take ? k : at[i];
+                    }
+                    break;
+            }
+        }
+        if (kind_ == reduce_kind::mean)
+            for (std::int64_t i = 0; i < n; ++i) a[i] /= static_cast<Real>(length_);
+        store(y, o * inner_ + i0, n, a, at);
+    }
+
+    template <typename Real>
+    void store(void* y, std::int64_t first, std::int64_t n, const Real* value,
+               const std::int64_t* index) const {
+        if (!index_) {
+            store_reals(out_, y, first, n, 1, value, rounding_);
+            return;
+        }
+        auto* out = static_cast<std::int32_t*>(y) + first;  // the index forms output i32
+        for (std::int64_t i = 0; i < n; ++i) out[i] = static_cast<std::int32_t>(index[i]);
+    }
+
     int src_, dst_;
-    bool mean_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1;
-    std::vector<double> sums_;
+    element_run in_, out_;
+    reduce_kind kind_;
+    bool last_, index_;
+    rounding_policy rounding_;
+    const runtime::Context& ctx_;
+    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, blocks_ = 1;
+    int parts_ = 1;
 };
+
+/// Every kind, axis and dtype runs natively.
+route_choice reduce_route() {
+    return native(route::native_plain);
+}
 
 }  // namespace
 
 void state_reduce(router& r) {
-    r.state<op::reduce>(
-        [](const op::reduce& o, const query_view& v) {
-            return answer(reduce_route(o, v.q.inputs), v.in, v.out);
-        },
-        [](const op::reduce& o, const build_context& b) {
-            return routed_step(reduce_route(o, b.node.in), b,
-                               [&] { return std::make_unique<reduce_step>(b.node, o); });
-        });
+    r.state<op::reduce>([](const op::reduce& o,
+                           const query_view& v) { return answer(reduce_route(), v.in, v.out); },
+                        [](const op::reduce& o, const build_context& b) {
+                            return routed_step(reduce_route(), b, [&] {
+                                return std::make_unique<reduce_step>(b.node, o, b.ctx);
+                            });
+                        });
 }
 
 }  // namespace tessera::plugins::cpu

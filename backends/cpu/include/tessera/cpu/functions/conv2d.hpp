@@ -1,6 +1,7 @@
 // Conv2d: 2-D convolution (groups, stride, dilation, padding) with fused bias, batch-norm folded
-// into the weights, and activation. Output in the blocked layout nchw16c; input nchw16c, nchw or
-// nhwc (f32, or f16/bf16 converted on the fly). Weights are OIHW f32 [OC, IC/groups, KH, KW].
+// into the weights, a residual tensor added before the activation, and activation. Output in the
+// blocked layout nchw16c; input nchw16c, nchw or nhwc (f32, or f16/bf16 converted on the fly).
+// Weights are OIHW f32 [OC, IC/groups, KH, KW].
 #pragma once
 
 #include <memory>
@@ -25,6 +26,9 @@ struct Conv2dInfo {
     Conv2dGeometry geometry;
     ActivationInfo activation;
     const BatchNormFold* batch_norm = nullptr;
+    /// Added to the (batch-normed) convolution before the activation: f32 nchw16c of the
+    /// output's shape, e.g. a residual connection. It may share the output's memory.
+    const ITensor* residual = nullptr;
 };
 
 class Conv2d final : public IFunction {

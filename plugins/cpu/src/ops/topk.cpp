@@ -1,0 +1,122 @@
+// ops/topk.cpp: topk (ONNX TopK: the k largest or smallest elements along any axis and their
+// i32 indices) on row-major tensors of every numeric dtype. Each line is ordered as the
+// reference's stable sort orders it (NaN above every number, equal values by lower index first)
+// with a partial sort of the first k; values are stored as the reference stores them
+// (real_lines.hpp). Lines are split over the runtime's threads.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "../parallel_ranges.hpp"
+#include "../real_lines.hpp"
+#include "ops.hpp"
+
+namespace tessera::plugins::cpu {
+
+namespace {
+
+constexpr std::int64_t grain = 1 << 14;  // elements per thread, at least
+
+/// Whether element p comes before element q: the reference's order (NaN largest), then the
+/// lower index.
+template <typename Real>
+bool comes_before(const Real* x, std::int64_t p, std::int64_t q, bool largest) {
+    const Real a = x[p], b = x[q];
+    const bool a_nan = std::isnan(a), b_nan = std::isnan(b);
+    if (a_nan || b_nan) {
+        if (a_nan != b_nan) return largest ? a_nan : b_nan;
+    } else if (a != b) {
+        return largest ? a > b : a < b;
+    }
+    return p < q;
+}
+
+class topk_step final : public step {
+  public:
+    topk_step(const node_view& v, const op::topk& t, const runtime::Context& ctx)
+        : src_(v.n.inputs[0]),
+          values_(v.n.outputs[0]),
+          indices_(v.n.outputs[1]),
+          in_(run_of(v.in[0])),
+          out_(run_of(v.out[0])),
+          k_(t.k()),
+          largest_(t.largest()),
+          ctx_(ctx) {
+        const tensor_desc& src = v.in[0];
+        const int axis = t.axis() < 0 ? t.axis() + src.rank() : t.axis();
+        for (int d = 0; d < src.rank(); ++d)
+            (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
+        parts_ = parts_for(ctx_, outer_ * length_ * inner_, grain);
+    }
+
+    void run(const buffers& b) override {
+        if (k_ == 0 || outer_ * inner_ == 0) return;
+        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
+        void* values = b[static_cast<std::size_t>(values_)]->host_data();
+        auto* indices =
+            static_cast<std::int32_t*>(b[static_cast<std::size_t>(indices_)]->host_data());
+        if (wide_reals(in_.type)) {
+            select<long double>(x, values, indices);
+        } else {
+            select<double>(x, values, indices);
+        }
+    }
+
+  private:
+    template <typename Real>
+    void select(const void* x, void* values, std::int32_t* indices) const {
+        const std::int64_t lines = outer_ * inner_;
+        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, lines));
+        parallel_ranges(ctx_, lines, parts, [&](std::int64_t begin, std::int64_t end, int) {
+            for (std::int64_t l = begin; l < end; ++l) line<Real>(x, values, indices, l);
+        });
+    }
+
+    /// Line `l` (outer index l / inner, inner index l % inner).
+    template <typename Real>
+    void line(const void* x, void* values, std::int32_t* indices, std::int64_t l) const {
+        thread_local std::vector<Real> line, kept;
+        thread_local std::vector<std::int64_t> order;
+        const std::int64_t o = l / inner_, i = l % inner_;
+        line.resize(static_cast<std::size_t>(length_));
+        kept.resize(static_cast<std::size_t>(k_));
+        order.resize(static_cast<std::size_t>(length_));
+        load_reals(in_, x, o * length_ * inner_ + i, length_, inner_, line.data());
+        std::iota(order.begin(), order.end(), std::int64_t{0});
+        const Real* v = line.data();
+        const bool largest = largest_;
+        std::partial_sort(order.begin(), order.begin() + k_, order.end(),
+                          [v, largest](std::int64_t p, std::int64_t q) {
+                              return comes_before(v, p, q, largest);
+                          });
+        const std::int64_t first = o * k_ * inner_ + i;
+        for (std::int64_t j = 0; j < k_; ++j) {
+            const std::int64_t at = order[static_cast<std::size_t>(j)];
+            kept[static_cast<std::size_t>(j)] = v[at];
+            indices[first + j * inner_] = static_cast<std::int32_t>(at);
+        }
+        store_reals(out_, values, first, k_, inner_, kept.data());
+    }
+
+    int src_, values_, indices_;
+    element_run in_, out_;
+    std::int64_t k_;
+    bool largest_;
+    const runtime::Context& ctx_;
+    std::int64_t outer_ = 1, length_ = 1, inner_ = 1;
+    int parts_ = 1;
+};
+
+}  // namespace
+
+void state_topk(router& r) {
+    r.state<op::topk>(
+        [](const op::topk&, const query_view& v) {
+            return answer(native(route::native_plain), v.in, v.out);
+        },
+        [](const op::topk& t, const build_context& b) {
+            return std::make_unique<topk_step>(b.node, t, b.ctx);
+        });
+}
+
+}  // namespace tessera::plugins::cpu
