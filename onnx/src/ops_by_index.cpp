@@ -1,10 +1,11 @@
-// ops_by_index.cpp: ONNX ops that read or write elements named by index tensors, lowered at load
-// onto compare, where and reductions: GatherElements, ScatterElements, GatherND, ScatterND,
-// ReverseSequence, NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. An index tensor is
-// compared with a ramp along the indexed axis (or the flattened indexed dims), the matching
-// elements kept and the axis reduced away. Only the element an index names contributes, so
-// indices of any integer dtype work, and an index outside the axis (ignore_index of the losses)
-// selects nothing instead of reading or writing out of bounds.
+// ops_by_index.cpp: ONNX ops that read or write elements named by index tensors. GatherElements
+// and ReverseSequence map onto op::gather_elements. ScatterElements, GatherND, ScatterND,
+// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss are lowered at load onto compare, where
+// and reductions: an index tensor is compared with a ramp along the indexed axis (or the
+// flattened indexed dims), the matching elements kept and the axis reduced away. Only the
+// element an index names contributes, so indices of any integer dtype work, and an index outside
+// the axis (ignore_index of the losses) selects nothing instead of reading or writing out of
+// bounds.
 #include "context.hpp"
 
 namespace tessera::onnx::detail {
@@ -57,42 +58,11 @@ graph::tensor_id integer_index(context& ctx, std::size_t input, const std::strin
     return index;
 }
 
-/// out[.., i, ..] = data[.., index[.., i, ..], ..] along `axis` (index dims no larger than
-/// data's elsewhere); an index outside [0, extent) gives 0.
-graph::tensor_id gather_along(context& ctx, graph::tensor_id data, graph::tensor_id index, int axis,
-                              const std::string& out) {
-    const shape dd = ctx.desc_of(data).dims(), id = ctx.desc_of(index).dims();
-    if (dd.rank() != id.rank()) ctx.unsupported("data and indices differ in rank");
-    if (dd.rank() + 1 > TSR_MAX_DIMS) ctx.unsupported("rank " + std::to_string(dd.rank()));
-    op::slice crop;
-    bool cropped = false;
-    for (int k = 0; k < dd.rank(); ++k) {
-        if (k == axis) continue;
-        if (id[k] > dd[k]) ctx.unsupported("indices dim " + std::to_string(k) + " exceeds data's");
-        if (id[k] < dd[k]) {
-            crop.set_dim(k, 0, id[k]);
-            cropped = true;
-        }
-    }
-    if (cropped) data = ctx.emit(crop, {data});
-    const auto data_wide = ctx.reshape(data, with_unit_dim(ctx.desc_of(data).dims(), axis));
-    const auto index_wide = ctx.reshape(index, with_unit_dim(id, axis + 1));
-    const auto mask = one_hot_mask(ctx, index_wide, axis, dd[axis]);
-    const dtype type = ctx.desc_of(data).type();
-    const auto picked =
-        ctx.emit(op::where{}, {mask, data_wide, scalar_constant(ctx, type, 0.0, "zero")});
-    op::reduce sum(reduce_kind::sum);
-    sum.along(axis + 1).keep(false);
-    return ctx.emit(sum, {picked}, out);
-}
-
 void map_gather_elements(context& ctx) {
     const auto data = ctx.tensor_input(0);
-    const int rank = ctx.desc_of(data).rank();
-    const int axis = normalize_axis(ctx.attr_int("axis", 0), rank, "axis");
-    const auto index =
-        wrap_negative(ctx, integer_index(ctx, 1, "indices"), ctx.desc_of(data).dims()[axis]);
-    gather_along(ctx, data, index, axis, ctx.output_name(0));
+    const int axis = normalize_axis(ctx.attr_int("axis", 0), ctx.desc_of(data).rank(), "axis");
+    ctx.emit(op::gather_elements(axis), {data, integer_index(ctx, 1, "indices")},
+             ctx.output_name(0));
 }
 
 /// Writes `updates` into `data` where `mask` holds, the written-over index running along
@@ -303,8 +273,8 @@ void map_reverse_sequence(context& ctx) {
             ctx.unsupported("sequence length " + std::to_string(len) + " is out of range");
         set_integer(index, i, t < len ? len - 1 - t : t);
     }
-    gather_along(ctx, x, ctx.constant_tensor(index, ctx.node_label + "/indices"), time,
-                 ctx.output_name(0));
+    ctx.emit(op::gather_elements(time),
+             {x, ctx.constant_tensor(index, ctx.node_label + "/indices")}, ctx.output_name(0));
 }
 
 /// The loss of NegativeLogLikelihoodLoss on log-probabilities `input` [N, C, d..]: per element

@@ -1,6 +1,7 @@
 // cases_indexing.cpp: conformance cases of the selecting and indexing ops: compare (every
 // comparison, broadcast forms, ties), logical (and, or, xor, not), where, slice (positive and
-// negative steps, clamped and negative bounds), gather (every axis, negative indices), expand,
+// negative steps, clamped and negative bounds), gather (every axis, negative indices),
+// gather_elements (every axis, cropped and longer index tensors, i32 and i64 indices), expand,
 // tile, cumsum (exclusive, reverse), topk (largest, smallest, ties) and the index reductions'
 // select_last_index; the data-movement ones in every dtype their descriptor admits.
 #include <limits>
@@ -28,6 +29,23 @@ tensor indices(draw& d, const shape& s, std::int64_t lo, std::int64_t hi) {
         t.data_as<std::int32_t>()[i] =
             static_cast<std::int32_t>(lo + d.pick(static_cast<int>(hi - lo + 1)));
     return t;
+}
+
+/// The same indices as i64.
+tensor as_i64(const tensor& t) {
+    tensor wide(tensor_desc(t.dims(), dtype::i64));
+    for (std::int64_t i = 0; i < t.num_elements(); ++i)
+        wide.data_as<std::int64_t>()[i] = t.data_as<std::int32_t>()[i];
+    return wide;
+}
+
+/// `s` with each dim other than `axis` cut to a random length in [1, dim], and `axis` of
+/// length `along`.
+shape cropped_around(draw& d, const shape& s, int axis, std::int64_t along) {
+    shape c = s;
+    for (int k = 0; k < s.rank(); ++k)
+        c = with_dim(c, k, k == axis ? along : 1 + d.pick(static_cast<int>(s[k])));
+    return c;
 }
 
 const compare_kind all_compares[] = {compare_kind::equal, compare_kind::less,
@@ -154,6 +172,16 @@ case_list indexing_cases(draw& d, int repeats) {
              "scalar index (drops the axis)",
              op::gather(axis),
              {d.values(s), indices(d, shape{}, -n, n - 1)},
+             1},
+            {"gather_elements",
+             "axis " + std::to_string(axis) + ", indices of the data's shape",
+             op::gather_elements(axis),
+             {d.values(s), indices(d, s, -n, n - 1)},
+             1},
+            {"gather_elements",
+             "negative axis, cropped i64 indices longer along the axis",
+             op::gather_elements(axis - rank),
+             {d.values(s), as_i64(indices(d, cropped_around(d, s, axis, n + 2), -n, n - 1))},
              1},
             {"expand",
              "size-1 dims to the target",

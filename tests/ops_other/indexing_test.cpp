@@ -1,5 +1,6 @@
-// indexing_test.cpp: op::slice, op::gather, op::expand and op::tile: hand-indexed values, ONNX's
-// clamping of slice bounds, negative indices, shape inference and validation errors.
+// indexing_test.cpp: op::slice, op::gather, op::gather_elements, op::expand and op::tile:
+// hand-indexed values, ONNX's clamping of slice bounds, negative indices, shape inference and
+// validation errors.
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -86,6 +87,58 @@ TEST_CASE("gather: validation and out-of-range indices") {
             run1(op::gather(1), {make(shape{2, 3}, iota(6)), i32(shape{1}, {3})});
         },
         {"gather", "indices", "index 3 is outside [-3, 3)"});
+}
+
+TEST_CASE("gather_elements: take_along_axis on each axis, negative and i64 indices") {
+    const auto x = make(shape{2, 3}, iota(6));
+    // out[i][j] = x[i][index[i][j]]
+    const auto along1 = run1(op::gather_elements(1), {x, i32(shape{2, 2}, {2, 0, -1, 1})});
+    CHECK(along1.dims() == shape{2, 2});
+    check_close(values(along1), {2, 0, 5, 4});
+    // out[i][j] = x[index[i][j]][j], fewer rows than the data
+    check_close(values(run1(op::gather_elements(-2), {x, i32(shape{1, 3}, {1, 0, 1})})), {3, 1, 5});
+    // ONNX's own example, int64 indices
+    const auto onnx_data = make(shape{2, 2}, {1, 2, 3, 4});
+    check_close(values(run1(op::gather_elements(1),
+                            {onnx_data, make(shape{2, 2}, {0, 0, 1, 0}, dtype::i64)})),
+                {1, 1, 4, 3});
+    // Raw elements of any dtype move unchanged.
+    const auto bytes = make(shape{3}, {7, -8, 9}, dtype::i8);
+    const auto picked = run1(op::gather_elements(0), {bytes, i32(shape{4}, {2, 2, 0, -2})});
+    CHECK(picked.type() == dtype::i8);
+    check_close(values(picked), {9, 9, 7, -8});
+}
+
+TEST_CASE("gather_elements: validation and out-of-range indices") {
+    const tensor_desc x(shape{2, 3}, dtype::f32);
+    check_error(
+        [&] {
+            op::gather_elements(0).infer({x, tensor_desc(shape{2, 3}, dtype::f32)});
+        },
+        {"gather_elements", "tensor 'indices'", "dtype f32 not allowed"});
+    check_error(
+        [&] {
+            op::gather_elements(0).infer({x, tensor_desc(shape{2}, dtype::i32)});
+        },
+        {"gather_elements", "tensor 'indices'", "rank 1 differs from data's 2"});
+    check_error(
+        [&] {
+            op::gather_elements(1).infer({x, tensor_desc(shape{3, 1}, dtype::i32)});
+        },
+        {"gather_elements", "tensor 'indices'", "dim 0 is 3, more than data's 2"});
+    check_error(
+        [&] {
+            op::gather_elements(-3).infer({x, tensor_desc(shape{2, 3}, dtype::i32)});
+        },
+        {"gather_elements", "axis -3 is out of range for rank 2"});
+    // Along the axis the indices may be longer than the data.
+    CHECK(op::gather_elements(1).infer({x, tensor_desc(shape{2, 5}, dtype::i64)})[0].dims() ==
+          shape{2, 5});
+    check_error(
+        [&] {
+            run1(op::gather_elements(1), {make(shape{2, 3}, iota(6)), i32(shape{2, 1}, {0, -4})});
+        },
+        {"gather_elements", "indices", "index -4 is outside [-3, 3)"});
 }
 
 TEST_CASE("expand: numpy broadcast both ways") {

@@ -149,6 +149,8 @@ TEST_CASE("op_desc: the indexing, selection and scan ops round-trip the ABI and 
     check_round_trip(op::where{}, {flags, x, x}, "where");
     check_round_trip(op::slice().set_dim(2, -1, 0, -2), {x}, "slice");
     check_round_trip(op::gather(-1), {x, tensor_desc(shape{5}, dtype::i32)}, "gather");
+    check_round_trip(op::gather_elements(-1), {x, tensor_desc(x.dims(), dtype::i64)},
+                     "gather_elements");
     check_round_trip(op::expand(shape{3, 2, 1, 4}), {x}, "expand");
     check_round_trip(op::tile({1, 2, 3}), {x}, "tile");
     check_round_trip(op::cumsum(1).set_reverse(true), {x}, "cumsum");

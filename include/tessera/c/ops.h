@@ -55,7 +55,8 @@ typedef enum tsr_op_kind {
     TSR_OP_SLICE = 60,
     TSR_OP_GATHER = 61,
     TSR_OP_EXPAND = 62,
-    TSR_OP_TILE = 63
+    TSR_OP_TILE = 63,
+    TSR_OP_GATHER_ELEMENTS = 64
 } tsr_op_kind;
 
 /* Activation functions, shared by the activation op and fused activations. f(x) uses a and b:

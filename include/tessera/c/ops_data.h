@@ -131,6 +131,15 @@ typedef struct tsr_gather_params {
     int32_t axis; /* negative counts from the end */
 } tsr_gather_params;
 
+/* GatherElements: inputs data and indices (i32 or i64, data's rank, each dim other than `axis`
+ * at most data's; negative counts from the end of `axis`); out[i] = data[i with its `axis`
+ * coordinate replaced by indices[i]] (ONNX GatherElements, numpy take_along_axis), the
+ * indices' dims. An index outside [-n, n) is an error when the op runs. */
+typedef struct tsr_gather_elements_params {
+    uint32_t struct_size;
+    int32_t axis; /* negative counts from the end */
+} tsr_gather_elements_params;
+
 /* Expand: input src broadcast (numpy, both ways) against dims[0..rank): the output shape is the
  * broadcast of src's shape and dims (ONNX Expand). */
 typedef struct tsr_expand_params {

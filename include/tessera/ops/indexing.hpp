@@ -1,5 +1,6 @@
-// tessera/ops/indexing.hpp: slice (numpy/ONNX start:end:step per dim, clamped) and gather
-// (numpy take along one axis with i32 or i64 indices). Both move raw elements: every dtype works.
+// tessera/ops/indexing.hpp: slice (numpy/ONNX start:end:step per dim, clamped), gather (numpy
+// take along one axis with i32 or i64 indices) and gather_elements (take_along_axis). They move
+// raw elements: every dtype works.
 #pragma once
 
 #include <cstdint>
@@ -149,6 +150,57 @@ struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
         for (int i = 0; i < a; ++i) out.push_back(data.dim(i), data.dims().label(i));
         for (int i = 0; i < indices.rank(); ++i) out.push_back(indices.dim(i));
         for (int i = a + 1; i < data.rank(); ++i) out.push_back(data.dim(i), data.dims().label(i));
+        check.fits("indices", out, data.type());
+        return {output_like(out, data)};
+    }
+};
+
+/// GatherElements (ONNX; numpy take_along_axis). Input order: data (any dtype), indices (i32 or
+/// i64, data's rank, each dim other than `axis` at most data's; negative counts from the end of
+/// the axis). Output: the indices' dims, data's dtype and quantisation, out[i] = data[i with its
+/// `axis` coordinate replaced by indices[i]]. An index outside [-n, n) fails when the op runs.
+struct gather_elements
+    : pod_op<gather_elements, tsr_gather_elements_params, TSR_OP_GATHER_ELEMENTS> {
+    static constexpr std::string_view name = "gather_elements";
+
+    gather_elements() { raw().axis = 0; }
+    explicit gather_elements(int axis) : gather_elements() { raw().axis = axis; }
+
+    gather_elements& along(int a) {
+        raw().axis = a;
+        return *this;
+    }
+    /// The indexed dim; negative counts from the end.
+    int axis() const { return raw().axis; }
+
+    std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
+        const checker check{name};
+        check.count(inputs, 2, 2);
+        const tensor_desc& data = inputs[0];
+        const tensor_desc& indices = inputs[1];
+        check_valid_type(check, "data", data);
+        check.type_in("indices", indices, {dtype::i32, dtype::i64});
+        if (data.rank() < 1) check.fail("data", "rank is 0, expected at least 1");
+        check_non_negative_dims(check, "data", data);
+        check_non_negative_dims(check, "indices", indices);
+        const int a = normalize_axis(check, "axis", raw().axis, data.rank());
+        if (indices.rank() != data.rank()) {
+            check.fail("indices", "rank " + std::to_string(indices.rank()) +
+                                      " differs from data's " + std::to_string(data.rank()));
+        }
+        bool any_index = true;
+        for (int i = 0; i < data.rank(); ++i) {
+            any_index = any_index && indices.dim(i) > 0;
+            if (i != a && indices.dim(i) > data.dim(i)) {
+                check.fail("indices", "dim " + std::to_string(i) + " is " +
+                                          std::to_string(indices.dim(i)) + ", more than data's " +
+                                          std::to_string(data.dim(i)));
+            }
+        }
+        if (data.dim(a) == 0 && any_index)
+            check.fail("data", "dim " + std::to_string(a) + " is 0: nothing to gather from");
+        shape out;
+        for (int i = 0; i < indices.rank(); ++i) out.push_back(indices.dim(i));
         check.fits("indices", out, data.type());
         return {output_like(out, data)};
     }

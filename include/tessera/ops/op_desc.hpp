@@ -42,7 +42,7 @@ using op_variant =
                  op::concat, op::permute, op::transpose, op::reshape, op::depth_to_space,
                  op::resize_bilinear, op::pad, op::fill, op::table_lookup, op::reorder, op::lstm,
                  op::gru, op::custom, op::compare, op::logical, op::where, op::slice, op::gather,
-                 op::expand, op::tile, op::cumsum, op::topk>;
+                 op::expand, op::tile, op::cumsum, op::topk, op::gather_elements>;
 
 namespace detail {
 

@@ -1,5 +1,6 @@
-// tessera/reference/indexing.hpp: reference kernels of op::slice, op::gather, op::expand and
-// op::tile. They copy raw elements (every dtype works); gather reads i32 or i64 indices.
+// tessera/reference/indexing.hpp: reference kernels of op::slice, op::gather,
+// op::gather_elements, op::expand and op::tile. They copy raw elements (every dtype works); the
+// gathers read i32 or i64 indices.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,28 @@ inline void run(const op::gather& op, const std::vector<tensor>& in,
         for (int k = 0; k < axis; ++k) s[k] = o[k];
         s[axis] = at;
         for (int k = axis + 1; k < rank; ++k) s[k] = o[k - 1 + index_rank];
+        detail::copy_element(data, s, out[0], o);
+    });
+}
+
+inline void run(const op::gather_elements& op, const std::vector<tensor>& in,
+                const std::vector<tensor>& out) {
+    const tensor& data = in[0];
+    const tensor& indices = in[1];
+    const int rank = data.desc().rank();
+    const int axis = op.axis() < 0 ? op.axis() + rank : op.axis();
+    const std::int64_t n = data.desc().dim(axis);
+    tessera::detail::for_each_index(out[0].dims(), [&](const detail::index_t& o) {
+        const std::int64_t raw = detail::load_index(indices, o);
+        const std::int64_t at = raw < 0 ? raw + n : raw;
+        if (at < 0 || at >= n) {
+            throw error(status::invalid_argument,
+                        "index " + std::to_string(raw) + " is outside [-" + std::to_string(n) +
+                            ", " + std::to_string(n) + ")",
+                        {"reference", "gather_elements", "indices"});
+        }
+        detail::index_t s = o;
+        s[axis] = at;
         detail::copy_element(data, s, out[0], o);
     });
 }

@@ -13,9 +13,10 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
     const std::string wide = sdk::first_wide_tensor(in, out);
     if (wide.empty()) return std::nullopt;
     const auto& v = o.variant();
-    // Element moves by size (ops/data_movement.cpp) and the custom op's own rule.
+    // Element moves by size (ops/data_movement.cpp, ops/gather_elements.cpp) and the custom
+    // op's own rule.
     if (std::holds_alternative<op::reshape>(v) || std::holds_alternative<op::permute>(v) ||
-        std::holds_alternative<op::custom>(v))
+        std::holds_alternative<op::gather_elements>(v) || std::holds_alternative<op::custom>(v))
         return std::nullopt;
     // Element-wise ops typed on every element type (ops/binary.cpp, unary.cpp, compare.cpp,
     // logical.cpp, where.cpp).

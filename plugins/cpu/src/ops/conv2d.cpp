@@ -43,7 +43,7 @@ runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc&
 }
 
 route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc& out) {
-    if (c.kind() == conv_kind::transposed) return reference_because("transposed convolution");
+    if (c.kind() == conv_kind::transposed) return transposed_conv_route(c, in);
     if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
     const int bias = c.slots().bias;
     if (bias >= 0 && in[static_cast<std::size_t>(bias)].rank() != 1)
@@ -298,7 +298,11 @@ void state_conv2d(router& r) {
         [](const op::conv2d& c, const build_context& b) -> std::unique_ptr<step> {
             if (b.chain) return std::make_unique<fused_conv_step>(b, c);
             return routed_step(conv_route(c, b.node.in, b.node.out[0]), b,
-                               [&] { return std::make_unique<conv_step>(b, c); });
+                               [&]() -> std::unique_ptr<step> {
+                                   if (c.kind() == conv_kind::transposed)
+                                       return make_transposed_conv_step(b, c);
+                                   return std::make_unique<conv_step>(b, c);
+                               });
         },
         &conv_fusion);
 }

@@ -34,9 +34,15 @@ void state_expand_tile(router& r);      // expand, tile, every dtype
 void state_pad(router& r);              // pad (every mode), every dtype
 void state_depth_to_space(router& r);   // depth_to_space (DCR, CRD), every dtype
 void state_custom(router& r);           // custom (declined)
+void state_gather_elements(router& r);  // gather_elements
+void state_recurrent(router& r);        // lstm, gru
 void state_compare(router& r);          // compare (equal, less, ...), every dtype
 void state_logical(router& r);          // logical (and, or, xor, not)
 void state_where(router& r);            // where, every dtype
+
+/// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
+route_choice transposed_conv_route(const op::conv2d& c, const descs& in);
+std::unique_ptr<step> make_transposed_conv_step(const build_context& b, const op::conv2d& c);
 
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
