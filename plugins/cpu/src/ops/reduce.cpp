@@ -95,18 +95,24 @@ struct extreme_loops {
 };
 
 /// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
-/// blends vectorise only past the baseline's SSE2.
+/// blends vectorise only past the baseline's SSE2. clang cannot multiversion function templates,
+/// so its builds keep the baseline loops.
+#if defined(__clang__)
+#define TESSERA_CPU_EXTREME_CLONES
+#else
+#define TESSERA_CPU_EXTREME_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
 template <bool Max, bool Last>
-[[gnu::target_clones("avx512f", "avx2", "default")]] line_result<double> extreme_line_simd(
-    const double* x, std::int64_t n) {
+TESSERA_CPU_EXTREME_CLONES line_result<double> extreme_line_simd(const double* x, std::int64_t n) {
     return extreme_of<Max, Last>(x, n);
 }
 
 template <bool Max, bool Last>
-[[gnu::target_clones("avx512f", "avx2", "default")]] void take_extremes_simd(
-    const double* v, double* a, std::int64_t* at, std::int64_t n, std::int64_t k) {
+TESSERA_CPU_EXTREME_CLONES void take_extremes_simd(const double* v, double* a, std::int64_t* at,
+                                                   std::int64_t n, std::int64_t k) {
     take_extremes<Max, Last>(v, a, at, n, k);
 }
+#undef TESSERA_CPU_EXTREME_CLONES
 
 template <bool Max, bool Last, typename Real>
 extreme_loops<Real> loops_of() {
