@@ -101,7 +101,7 @@ const router& op_routes() {
                            &state_pad,           &state_depth_to_space, &state_reduce,
                            &state_reorder,       &state_custom,         &state_compare,
                            &state_logical,       &state_where,          &state_gather_elements,
-                           &state_recurrent})
+                           &state_recurrent,     &state_resize_bilinear})
             state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {

@@ -36,7 +36,7 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
         std::holds_alternative<op::gather>(v) || std::holds_alternative<op::concat>(v) ||
         std::holds_alternative<op::expand>(v) || std::holds_alternative<op::tile>(v) ||
         std::holds_alternative<op::pad>(v) || std::holds_alternative<op::depth_to_space>(v) ||
-        std::holds_alternative<op::transpose>(v))
+        std::holds_alternative<op::transpose>(v) || std::holds_alternative<op::resize_bilinear>(v))
         return std::nullopt;
     return route_choice{route::reference, TSR_REASON_DTYPE, wide + " has no runtime type"};
 }

@@ -39,6 +39,7 @@ void state_recurrent(router& r);        // lstm, gru
 void state_compare(router& r);          // compare (equal, less, ...), every dtype
 void state_logical(router& r);          // logical (and, or, xor, not)
 void state_where(router& r);            // where, every dtype
+void state_resize_bilinear(router& r);  // resize_bilinear (every form), every dtype
 
 /// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
 route_choice transposed_conv_route(const op::conv2d& c, const descs& in);
