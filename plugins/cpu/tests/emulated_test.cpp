@@ -5,19 +5,6 @@
 
 using namespace cpu_test;
 
-TEST_CASE("conv2d with a per-location bias [O, OH, OW] is answered emulated") {
-    load_cpu_plugin();
-    const op_desc conv = op::conv2d().padding(1, 1, 1, 1).bias();
-    const std::vector<tensor_desc> in{tensor_desc(shape::nchw(1, 3, 6, 5), dtype::f32),
-                                      tensor_desc(shape{4, 3, 3, 3}, dtype::f32),
-                                      tensor_desc(shape{4, 6, 5}, dtype::f32)};
-    const std::vector<tensor_desc> out{
-        tensor_desc(shape::nchw(1, 4, 6, 5), dtype::f32).with_layout(layout::any())};
-    CHECK(backend::create("cpu").query(conv, in, out).level == TSR_SUPPORT_EMULATED);
-    const std::vector<tensor_desc> per_channel{in[0], in[1], tensor_desc(shape{4}, dtype::f32)};
-    CHECK(backend::create("cpu").query(conv, per_channel, out).level == TSR_SUPPORT_NATIVE);
-}
-
 TEST_CASE("ops the runtime lacks are answered emulated, naming the reference kernel") {
     load_cpu_plugin();
     backend b = backend::create("cpu");

@@ -2,8 +2,10 @@
 // chains it heads: conv -> inference batch-norm -> residual add -> activation run as one runtime
 // convolution (batch-norm folded into the weights and bias, the residual loaded into each output
 // tile before the reduction, the activation in the epilogue; depthwise heads take no residual).
-// Transposed, non-f32, per-location-bias and output-rounding forms, and activations the runtime
-// lacks, run on the reference kernel.
+// A per-location bias [O, OH, OW] is Conv2d's residual, activations the runtime lacks are applied
+// after it (conv_epilogue.hpp), ceil-rounded outputs read padding the runtime adds past the
+// declared padding. Transposed convolutions are ops/conv_transposed.cpp's; non-f32 forms run on
+// the reference kernel.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,18 +13,21 @@
 #include <tessera/cpu/functions/conv2d.hpp>
 #include <tessera/cpu/functions/depthwise_conv2d.hpp>
 
+#include "conv_epilogue.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
 
-/// Trailing padding no window reaches: the runtime copies the padded input, so padding past the
-/// last window is left out (it is never read; the output extent stays the same).
+/// Trailing padding up to the end of the last window: the runtime copies the padded input, so
+/// padding past the last window is left out (it is never read; the output extent stays the
+/// same), and a ceil-rounded last window reaching past the declared padding reads zeros there,
+/// as the reference's skipped positions add nothing.
 std::int64_t reached_pad_after(const op::spatial_extent& e, std::int64_t in, std::int64_t kernel,
                                std::int64_t stride, std::int64_t dilation) {
     const std::int64_t last_window_end = (e.out - 1) * stride + (kernel - 1) * dilation + 1;
-    return std::min(e.pad_after, std::max<std::int64_t>(0, last_window_end - in - e.pad_before));
+    return std::max<std::int64_t>(0, last_window_end - in - e.pad_before);
 }
 
 /// The convolution's geometry (padding resolved, groups counted) for the runtime.
@@ -45,10 +50,6 @@ runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc&
 route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc& out) {
     if (c.kind() == conv_kind::transposed) return transposed_conv_route(c, in);
     if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
-    const int bias = c.slots().bias;
-    if (bias >= 0 && in[static_cast<std::size_t>(bias)].rank() != 1)
-        return reference_because("per-location bias [O, OH, OW]: the runtime adds O values");
-    if (!runtime_has(c.fused_activation())) return reference_because("fused activation");
     const runtime::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);
     // The runtime works on a padded copy of the input: leading padding far beyond the input
     // (windows that read padding only) would make that copy huge; the reference kernel reads
@@ -92,8 +93,14 @@ fusion_role conv_fusion(const op::conv2d& c, const node_view& v) {
     return role;
 }
 
+/// Whether the convolution's bias is per location [O, OH, OW].
+bool location_bias(const op::conv2d& c, const descs& in) {
+    return c.has_bias() && in[static_cast<std::size_t>(c.slots().bias)].rank() == 3;
+}
+
 /// One convolution node: depthwise on DepthwiseConv2d, otherwise Conv2d (with the op's own
-/// batch-norm folded in by the runtime).
+/// batch-norm folded in by the runtime, a per-location bias as its residual). An activation the
+/// runtime lacks is applied afterwards (with_activation_after).
 class conv_step final : public function_step {
   public:
     conv_step(const build_context& b, const op::conv2d& c) : function_step(b.node) {
@@ -102,11 +109,18 @@ class conv_step final : public function_step {
             in(0).info() = runtime_info(t[0], true);
             in(0).info().set_resizable(false);
         }
-        const runtime::ActivationInfo act = runtime_activation(c.fused_activation());
+        const runtime::ActivationInfo act = runtime_has(c.fused_activation())
+                                                ? runtime_activation(c.fused_activation())
+                                                : runtime::ActivationInfo{};
         const auto g = c.geometry(t[0], t[1]);
         const runtime::Conv2dGeometry geo = runtime_geometry(c, t[0], t[1]);
         const auto s = c.slots();
-        const bool depthwise = geo.groups == g.c && g.o == g.c && !c.fuse_batchnorm();
+        if (location_bias(c, t)) {
+            location_bias_ = std::make_unique<location_bias_residual>(b.node.out[0]);
+            bias_ = &in(s.bias);
+        }
+        const bool depthwise =
+            geo.groups == g.c && g.o == g.c && !c.fuse_batchnorm() && !location_bias_;
         if (depthwise) {
             auto f = std::make_unique<runtime::DepthwiseConv2d>(b.ctx, b.memory);
             runtime::DepthwiseConv2dInfo info;
@@ -124,14 +138,31 @@ class conv_step final : public function_step {
                                              &in(s.shift), c.bn_epsilon()};
                 info.batch_norm = &bn_;
             }
-            f->configure(in(0), in(1), optional_in(s.bias), out(), info);
+            if (location_bias_) info.residual = &location_bias_->tensor();
+            f->configure(in(0), in(1), location_bias_ ? nullptr : optional_in(s.bias), out(), info);
             set_function(std::move(f));
         }
+        batch_norm_ = c.fuse_batchnorm();
     }
 
   private:
+    void before_run() override {
+        if (location_bias_) location_bias_->fill(*bias_, batch_norm_ ? &bn_ : nullptr);
+    }
+
     runtime::BatchNormFold bn_;
+    bool batch_norm_ = false;
+    std::unique_ptr<location_bias_residual> location_bias_;
+    const runtime::Tensor* bias_ = nullptr;
 };
+
+/// The step of a convolution on the runtime, with an activation the runtime lacks after it.
+std::unique_ptr<step> runtime_conv_step(const build_context& b, const op::conv2d& c) {
+    std::unique_ptr<step> conv = std::make_unique<conv_step>(b, c);
+    if (runtime_has(c.fused_activation())) return conv;
+    return with_activation_after(std::move(conv), b.node, c.fused_activation(), c.slots().slope,
+                                 b.ctx);
+}
 
 bool overlaps(sdk::buffer& a, sdk::buffer& b) {
     const auto* pa = static_cast<const unsigned char*>(a.host_data());
@@ -301,7 +332,7 @@ void state_conv2d(router& r) {
                                [&]() -> std::unique_ptr<step> {
                                    if (c.kind() == conv_kind::transposed)
                                        return make_transposed_conv_step(b, c);
-                                   return std::make_unique<conv_step>(b, c);
+                                   return runtime_conv_step(b, c);
                                });
         },
         &conv_fusion);
