@@ -4,8 +4,8 @@
 // tile before the reduction, the activation in the epilogue; depthwise heads take no residual).
 // A per-location bias [O, OH, OW] is Conv2d's residual, activations the runtime lacks are applied
 // after it (conv_epilogue.hpp), ceil-rounded outputs read padding the runtime adds past the
-// declared padding. Transposed convolutions are ops/conv_transposed.cpp's; non-f32 forms run on
-// the reference kernel.
+// declared padding. Transposed convolutions are ops/conv_transposed.cpp's, i16 fixed-point ones
+// ops/conv_fixed_point.cpp's; other non-f32 forms run on the reference kernel.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,6 +14,7 @@
 #include <tessera/cpu/functions/depthwise_conv2d.hpp>
 
 #include "conv_epilogue.hpp"
+#include "conv_fixed_point.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -49,7 +50,8 @@ runtime::Conv2dGeometry runtime_geometry(const op::conv2d& c, const tensor_desc&
 
 route_choice conv_route(const op::conv2d& c, const descs& in, const tensor_desc& out) {
     if (c.kind() == conv_kind::transposed) return transposed_conv_route(c, in);
-    if (!all_f32(in)) return reference_because("integer or 16-bit convolution");
+    if (in[0].type() == dtype::i16) return native(route::native_plain);  // conv_fixed_point.hpp
+    if (!all_f32(in)) return reference_because("quantised or 16-bit floating convolution");
     const runtime::Conv2dGeometry geo = runtime_geometry(c, in[0], in[1]);
     // The runtime works on a padded copy of the input: leading padding far beyond the input
     // (windows that read padding only) would make that copy huge; the reference kernel reads
@@ -332,6 +334,8 @@ void state_conv2d(router& r) {
                                [&]() -> std::unique_ptr<step> {
                                    if (c.kind() == conv_kind::transposed)
                                        return make_transposed_conv_step(b, c);
+                                   if (b.node.in[0].type() == dtype::i16)
+                                       return make_fixed_point_conv_step(b, c);
                                    return runtime_conv_step(b, c);
                                });
         },
