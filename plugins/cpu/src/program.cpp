@@ -104,6 +104,7 @@ const router& op_routes() {
                            &state_logical,       &state_where,          &state_gather_elements,
                            &state_recurrent})
             state(r);
+        for (auto state : {&state_lrn, &state_statistics}) state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
                 return answer(no_runtime_function(o), v.in, v.out);
