@@ -168,3 +168,32 @@ TEST_CASE("moments, mean_reduce2d and norm run natively and match the reference 
         CHECK(static_cast<const std::uint8_t*>(even.data())[0] == 2);
     }
 }
+
+TEST_CASE("split over three threads, the loops match the reference exactly") {
+    load_cpu_plugin();
+    // Large enough for three parts; ranges and chunks start inside a channel's run of 4177.
+    const tensor x = values(shape{3, 5, 4177}, 60, -2.0f, 2.0f);
+    const tensor c5 = values(shape{5}, 61, -0.5f, 0.5f), v5 = values(shape{5}, 62, 0.5f, 2.0f);
+    const tensor big = values(shape{2, 8, 60, 70}, 63, -2.0f, 2.0f);
+    const std::vector<std::pair<op_desc, std::vector<tensor>>> cases = {
+        {op::batchnorm().fuse(activation_kind::elu, 1.0f), {x, c5, v5}},
+        {op::batchnorm().affine(), {x, v5, c5}},
+        {op::layer_norm().statistics(),
+         {big, values(shape{2, 8, 1, 1}, 64, -0.5f, 0.5f),
+          values(shape{1, 8, 60, 1}, 65, 0.5f, 2.0f)}},
+        {op::lrn(), {big}},
+        {op::lrn().kind(lrn_kind::within_channel), {big}},
+        {op::moments().from_axis(2), {big}},
+        {op::mean_reduce2d(), {big}},
+        {op::norm().along(1), {big, values(shape{2, 8, 60, 70}, 66, -2.0f, 2.0f)}},
+    };
+    for (const auto& [op, inputs] : cases) {
+        std::string report;
+        const auto got = run_op(op, inputs, "cpu!:threads=3", {}, &report);
+        INFO(report);
+        CHECK(report.find(" 0 emulated,") != std::string::npos);
+        const auto want = reference::execute(op, inputs);
+        for (std::size_t i = 0; i < want.size(); ++i)
+            check_same_bytes(got.at(i), want[i], op.describe());
+    }
+}
