@@ -9,7 +9,9 @@
 // MYRIAD_BENCH_SHAPE=NxCxHxW sets the layer tensor (default 1x128x512x512 on GPUs and
 // accelerators, 1x64x208x208 on CPU devices); MYRIAD_KEEP_HALF_BUFFERS=0 converts half buffers
 // to float around the kernels on devices without cl_khr_fp16 (the runtime's fallback path);
-// MYRIAD_DMA_DIRECT=1 runs mirror-only DMA companions on the direct path (Runtime::set_dma_direct).
+// MYRIAD_DMA_DIRECT=1 runs mirror-only DMA companions on the direct path (Runtime::set_dma_direct);
+// MYRIAD_DMA_HOST_GEOMETRY=0 computes the DMA transactions' geometry on the device instead of
+// compiling it into the programs (Runtime::set_dma_host_geometry).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -37,6 +39,8 @@ myriad::Runtime& runtime() {
         rt.set_keep_half_buffers(!keep || std::string(keep) != "0");
         if (const char* direct = std::getenv("MYRIAD_DMA_DIRECT"))
             rt.set_dma_direct(std::string(direct) != "0");
+        if (const char* host = std::getenv("MYRIAD_DMA_HOST_GEOMETRY"))
+            rt.set_dma_host_geometry(std::string(host) != "0");
         return true;
     }();
     (void)configured;

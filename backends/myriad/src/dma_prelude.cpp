@@ -30,14 +30,12 @@ std::string unrolled(const std::string& text, int batch) {
 /// one-line planes (the common case) go in batches of `batch` loads before their stores, at
 /// addresses affine in the row. Wide rows: the group spreads over each row in turn, in batches.
 std::string rows_function(const std::string& tag, const std::string& t, const std::string& src,
-                          const std::string& dst, int batch) {
+                          const std::string& dst, int batch, const WorkGroupShape& group) {
     std::string f =
         "void __myriad_dma_rows_$TAG($DST dst, $SRC src, uint w, uint n, uint lpp, uint rows, "
         "size_t ss, size_t ds, size_t sp, size_t dp) {\n"
-        "  const uint lsize = (uint)(get_local_size(0) * get_local_size(1) * "
-        "get_local_size(2));\n"
-        "  const uint lid = (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
-        "get_local_size(1) * get_local_id(2)));\n"
+        "  const uint lsize = $GROUP_SIZE;\n"
+        "  const uint lid = $GROUP_ID;\n"
         "  if (w <= lsize) {\n"
         "    const uint per = lsize / w, x = lid % w;\n"
         "    if (lid >= per * w) return;\n"
@@ -75,7 +73,9 @@ std::string rows_function(const std::string& tag, const std::string& t, const st
                           {"$SRC", src},
                           {"$DST", dst},
                           {"$IN_FLIGHT", std::to_string(batch - 1)},
-                          {"$STEP", std::to_string(batch)}});
+                          {"$STEP", std::to_string(batch)},
+                          {"$GROUP_SIZE", group.size},
+                          {"$GROUP_ID", group.linear_id}});
 }
 
 }  // namespace
@@ -85,13 +85,12 @@ std::string dma_builtins(const DmaPair& pair) {
     // Into local memory a local fence suffices; out of it, global writes must be visible too.
     const std::string fence =
         to_local ? "CLK_LOCAL_MEM_FENCE" : "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE";
-    std::string p = rows_function(pair.tag, pair.element, pair.src, pair.dst, pair.loads_in_flight);
+    std::string p =
+        rows_function(pair.tag, pair.element, pair.src, pair.dst, pair.loads_in_flight, pair.group);
     // Differing line widths: element by element.
     p += "void __myriad_dma_scatter_$TAG($DST dst, $SRC src, size_t sw, size_t dw, size_t ss, "
          "size_t ds, size_t n, size_t planes, size_t sp, size_t dp) {\n"
-         "  const size_t lsize = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
-         "  const size_t lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
-         "get_local_size(1) * get_local_id(2));\n"
+         "  const size_t lsize = $GROUP_SIZE, lid = $GROUP_ID;\n"
          "  for (size_t plane = 0; plane < planes; ++plane)\n"
          "    for (size_t k = lid; k < n; k += lsize)\n"
          "      dst[plane * dp + (k / dw) * ds + k % dw] = src[plane * sp + (k / sw) * ss + k % "
@@ -168,7 +167,9 @@ std::string dma_builtins(const DmaPair& pair) {
                           {"$DST", pair.dst},
                           {"$E", pair.element_bytes},
                           {"$FENCE", fence},
-                          {"$OVL", "__attribute__((overloadable)) "}});
+                          {"$OVL", "__attribute__((overloadable)) "},
+                          {"$GROUP_SIZE", pair.group.size},
+                          {"$GROUP_ID", pair.group.linear_id}});
 }
 
 std::string untyped_async_copies() {

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "dma_geometry.h"
+
 namespace myriad {
 
 /// One source and one destination pointer type of the same element type.
@@ -18,6 +20,7 @@ struct DmaPair {
     std::string element_bytes;  ///< the element size the kernel's byte counts use
     std::string direction;      ///< "g2l" (global to local) or "l2g"
     int loads_in_flight = 8;    ///< loads each work item issues before their stores, in a row copy
+    WorkGroupShape group = work_group_shape(std::nullopt);  ///< the copies' work-group size and id
 };
 
 /// The name prefix of the transactions that leave the wait to their caller: the fused companion

@@ -561,11 +561,16 @@ std::string half_storage_prelude() {
 }
 
 std::optional<std::string> program_text_half_storage(const std::string& source_text,
-                                                     const std::string& entry, bool direct_dma) {
-    const auto text = promote_half_keep_storage(strip_comments(source_text));
+                                                     const std::string& entry, bool direct_dma,
+                                                     const LaunchConstants* launch) {
+    const std::string stripped = strip_comments(source_text);
+    const auto text = promote_half_keep_storage(stripped);
     if (!text) return std::nullopt;
-    const std::string fused = fuse_dma_companions(*text, entry, direct_dma);
-    std::string prelude = myriad_prelude(false, true, has_fused_companions(fused));
+    std::string fused = fuse_dma_companions(*text, entry, direct_dma);
+    const LaunchConstants* fixed = dma_launch_constants(stripped, launch);
+    if (fixed) fused = fold_dma_geometry(std::move(fused), entry, *fixed);
+    std::string prelude = myriad_prelude(false, true, has_fused_companions(fused),
+                                         fixed ? fixed->local : std::nullopt);
     prelude.insert(prelude.rfind("#line 1\n"), half_storage_prelude());
     return prelude + fused;
 }

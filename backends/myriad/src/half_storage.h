@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "dma_geometry.h"
+
 namespace myriad {
 
 /// Rewrites comment-free source: `half`/`halfN` become `float`/`floatN` except as the pointee of
@@ -26,10 +28,11 @@ std::string half_storage_prelude();
 
 /// program_text's counterpart for a device without cl_khr_fp16 that keeps half buffers: the
 /// prelude (with half_storage_prelude), promote_half_keep_storage's output, DMA companions fused
-/// for `entry` (with the direct path where `direct_dma`); nullopt when promote_half_keep_storage
-/// gives up.
+/// for `entry` (with the direct path where `direct_dma`), the DMA geometry folded as program_text
+/// does with `launch`; nullopt when promote_half_keep_storage gives up.
 std::optional<std::string> program_text_half_storage(const std::string& source_text,
                                                      const std::string& entry,
-                                                     bool direct_dma = false);
+                                                     bool direct_dma = false,
+                                                     const LaunchConstants* launch = nullptr);
 
 }  // namespace myriad

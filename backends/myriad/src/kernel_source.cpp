@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "c_tokens.h"
 #include "dma_mirror.h"
 #include "dma_prelude.h"
 #include "text_utils.h"
@@ -252,7 +253,9 @@ std::string promote_half(const std::string& stripped) {
     return out;
 }
 
-std::string myriad_prelude(bool native_half, bool promoted, bool fused_companions) {
+std::string myriad_prelude(bool native_half, bool promoted, bool fused_companions,
+                           const std::optional<std::array<std::size_t, 3>>& local) {
+    const WorkGroupShape group = work_group_shape(local);
     std::string p = "// Myriad custom-layer prelude: portable forms of the VPU-only builtins.\n";
     if (native_half) p += "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
     if (promoted) {
@@ -275,7 +278,7 @@ std::string myriad_prelude(bool native_half, bool promoted, bool fused_companion
             // eight in the fused DMA GRN of bench_myriad on an H100 (with the register cap of
             // Runtime::State::build_options); elsewhere eight keep register use lower.
             p += dma_builtins(DmaPair{t + "_" + direction, t, src, dst, "sizeof(" + t + ")",
-                                      direction, fused_companions ? 16 : 8});
+                                      direction, fused_companions ? 16 : 8, group});
         }
     }
     p += untyped_async_copies();
@@ -354,12 +357,31 @@ bool has_fused_companions(const std::string& program) {
     return program.find(kFusedBodyPrefix) != std::string::npos;
 }
 
+const LaunchConstants* dma_launch_constants(const std::string& stripped,
+                                            const LaunchConstants* launch) {
+    return launch && uses_dma_transactions(stripped) && !has_directives_besides_pragma(stripped)
+               ? launch
+               : nullptr;
+}
+
+std::string fold_dma_geometry(std::string fused, const std::string& entry,
+                              const LaunchConstants& launch) {
+    for (const std::string& kernel :
+         {entry, kFusedBodyPrefix + entry, "__dma_preload_" + entry, "__dma_postwrite_" + entry})
+        fold_transaction_geometry(fused, kernel, launch);
+    return fused;
+}
+
 std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
-                         bool promote, bool direct_dma) {
+                         bool promote, bool direct_dma, const LaunchConstants* launch) {
     const std::string stripped = strip_comments(source_text);
-    const std::string text =
+    std::string text =
         fuse_dma_companions(promote ? promote_half(stripped) : stripped, entry, direct_dma);
-    return myriad_prelude(native_half && !promote, promote, has_fused_companions(text)) + text;
+    const LaunchConstants* fixed = dma_launch_constants(stripped, launch);
+    if (fixed) text = fold_dma_geometry(std::move(text), entry, *fixed);
+    return myriad_prelude(native_half && !promote, promote, has_fused_companions(text),
+                          fixed ? fixed->local : std::nullopt) +
+           text;
 }
 
 }  // namespace myriad

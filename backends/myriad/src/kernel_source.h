@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dma_geometry.h"
+
 namespace myriad {
 
 enum class AddressSpace { private_, global, local, constant };
@@ -45,8 +47,10 @@ std::string promote_half(const std::string& stripped);
 /// WorkGroupDmaCreateStrideTransaction, WorkGroupDmaCreate3DTransaction) for every element type,
 /// half included when `native_half`; `promoted` adds the helpers promote_half's output uses.
 /// `fused_companions` (the program fuses __dma_preload_/__dma_postwrite_ kernels): the row copies
-/// keep sixteen loads in flight per work item instead of eight.
-std::string myriad_prelude(bool native_half, bool promoted, bool fused_companions = false);
+/// keep sixteen loads in flight per work item instead of eight. `local`: the work-group size every
+/// launch of the program uses, which the copies then take as constants.
+std::string myriad_prelude(bool native_half, bool promoted, bool fused_companions = false,
+                           const std::optional<std::array<std::size_t, 3>>& local = std::nullopt);
 
 /// The name prefix of the body of a kernel fused with its DMA companions.
 inline const char* const kFusedBodyPrefix = "__myriad_body_";
@@ -62,10 +66,23 @@ bool has_fused_companions(const std::string& program);
 std::string fuse_dma_companions(const std::string& stripped, const std::string& entry,
                                 bool direct = false);
 
+/// The launch constants a program text may be specialized on: `launch` where the (comment-free)
+/// source calls the work-group DMA transactions and has no preprocessor lines besides #pragma,
+/// else none.
+const LaunchConstants* dma_launch_constants(const std::string& stripped,
+                                            const LaunchConstants* launch);
+
+/// `fused` (fuse_dma_companions' output for `entry`) with the geometry of the transactions in
+/// `entry`, its fused body and its companions folded to constants (fold_transaction_geometry).
+std::string fold_dma_geometry(std::string fused, const std::string& entry,
+                              const LaunchConstants& launch);
+
 /// The program text one stage compiles: the prelude, then `source_text` without comments, half
 /// promoted to float when `promote`, DMA companions fused for `entry` (with the direct path
-/// where `direct_dma`).
+/// where `direct_dma`). `launch` (what every launch of the stage has in common): where the source
+/// calls the DMA transactions, their geometry and the copies' work-group size become constants.
 std::string program_text(const std::string& source_text, const std::string& entry, bool native_half,
-                         bool promote, bool direct_dma = false);
+                         bool promote, bool direct_dma = false,
+                         const LaunchConstants* launch = nullptr);
 
 }  // namespace myriad

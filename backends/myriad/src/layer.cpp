@@ -106,13 +106,18 @@ std::vector<float> from_bytes(const std::vector<unsigned char>& bytes, DType typ
     return values;
 }
 
+/// The value of a scalar argument (a float source truncated where the binding says int).
+double scalar_value(const ArgPlan& a) {
+    const ExprValue v = a.scalar;
+    return a.scalar_is_float
+               ? v.as_double()
+               : static_cast<double>(v.is_float ? static_cast<std::int64_t>(v.f) : v.i);
+}
+
 /// Sets a scalar kernel argument in the C type the kernel declares.
 void set_scalar(cl::Kernel& k, cl_uint index, const ArgPlan& a, bool promoted,
                 const std::string& layer) {
-    const ExprValue v = a.scalar;
-    const double d = a.scalar_is_float
-                         ? v.as_double()
-                         : static_cast<double>(v.is_float ? static_cast<std::int64_t>(v.f) : v.i);
+    const double d = scalar_value(a);
     const std::string& t = a.decl.scalar_type;
     if (a.decl.vector_width != 1)
         fail(tessera::status::unsupported, layer, a.decl.name,
@@ -146,6 +151,29 @@ void set_scalar(cl::Kernel& k, cl_uint index, const ArgPlan& a, bool promoted,
              "scalar argument type '" + t + "' is not supported");
 }
 
+/// What every launch of a stage has in common: its work sizes and the integer scalar arguments
+/// whose value the declared type holds unchanged.
+LaunchConstants launch_constants(const StagePlan& sp) {
+    static const std::map<std::string, double> type_limits = {
+        {"char", 127.0},        {"uchar", 255.0},       {"short", 32767.0},
+        {"ushort", 65535.0},    {"int", 2147483647.0},  {"uint", 2147483647.0},
+        {"long", 2147483647.0}, {"ulong", 2147483647.0}};
+    LaunchConstants launch;
+    launch.global = sp.global;
+    if (sp.has_local) launch.local = sp.local;
+    for (const ArgPlan& a : sp.args) {
+        std::optional<std::int64_t> value;
+        const auto limit = type_limits.find(a.decl.scalar_type);
+        if (a.kind == ArgKind::scalar && a.decl.vector_width == 1 && limit != type_limits.end()) {
+            const double d = scalar_value(a);
+            if (d >= 0 && d <= limit->second && d == std::floor(d))
+                value = static_cast<std::int64_t>(d);
+        }
+        launch.integer_args.push_back(value);
+    }
+    return launch;
+}
+
 }  // namespace
 
 Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
@@ -164,11 +192,17 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     // (no conversion passes); when a stage's source cannot be rewritten so or does not build,
     // every stage promotes its buffers too (the stages share their buffers).
     std::vector<std::string> sources;
+    std::vector<LaunchConstants> launches;
+    for (const StagePlan& sp : plan.stages) launches.push_back(launch_constants(sp));
+    auto launch_of = [&](std::size_t stage) {
+        return rt->dma_host_geometry ? &launches[stage] : nullptr;
+    };
     if (promoted && rt->keep_half_buffers) {
         half_buffers = true;
-        for (const StagePlan& sp : plan.stages) {
-            const auto text =
-                program_text_half_storage(sp.stage->source_text, sp.stage->entry, rt->dma_direct);
+        for (std::size_t si = 0; si < plan.stages.size(); ++si) {
+            const StagePlan& sp = plan.stages[si];
+            const auto text = program_text_half_storage(sp.stage->source_text, sp.stage->entry,
+                                                        rt->dma_direct, launch_of(si));
             if (!text || !rt->try_program(*text)) {
                 half_buffers = false;
                 break;
@@ -178,9 +212,10 @@ Layer::Impl::Impl(std::shared_ptr<Runtime::State> runtime, LayerSpec layer_spec,
     }
     if (!half_buffers) {
         sources.clear();
-        for (const StagePlan& sp : plan.stages)
-            sources.push_back(program_text(sp.stage->source_text, sp.stage->entry, rt->has_fp16,
-                                           promoted, rt->dma_direct));
+        for (std::size_t si = 0; si < plan.stages.size(); ++si)
+            sources.push_back(program_text(plan.stages[si].stage->source_text,
+                                           plan.stages[si].stage->entry, rt->has_fp16, promoted,
+                                           rt->dma_direct, launch_of(si)));
     }
     // Promoted buffers hold floats: twice the bytes the bindings give for half data.
     const std::size_t scale = promoted && !half_buffers ? 2 : 1;

@@ -315,6 +315,9 @@ void Runtime::set_keep_half_buffers(bool keep) {
 void Runtime::set_dma_direct(bool direct) {
     state_->dma_direct = direct;
 }
+void Runtime::set_dma_host_geometry(bool host_geometry) {
+    state_->dma_host_geometry = host_geometry;
+}
 std::string Runtime::device_name() const {
     std::string name = state_->device.getInfo<CL_DEVICE_NAME>();
     while (!name.empty() && name.back() == '\0') name.pop_back();  // CLHPP keeps the terminator

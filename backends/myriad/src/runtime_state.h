@@ -22,6 +22,7 @@ struct Runtime::State {
     bool force_promotion = false;
     bool keep_half_buffers = true;
     bool dma_direct = false;                  ///< Runtime::set_dma_direct
+    bool dma_host_geometry = true;            ///< Runtime::set_dma_host_geometry
     std::deque<CustomLayer> user_layers;      ///< searched first, in load order
     std::deque<CustomLayer> standard_layers;  ///< the shipped ones, searched last
     std::mutex programs_mutex;

@@ -2,8 +2,9 @@
 // WorkGroupDmaCreateStrideTransaction over the geometries their emulation treats differently
 // (lines narrower and wider than the work group, a partial last line, contiguous lines and
 // planes, batches of eight loads, differing source and destination widths), on
-// float and on half data (half buffers, copied as ushort when half is promoted). Expected values
-// follow the seed's definition, computed on the host.
+// float and on half data (half buffers, copied as ushort when half is promoted), with the
+// geometry compiled into the program and computed on the device. Expected values follow the
+// seed's definition, computed on the host.
 #include <doctest/doctest.h>
 
 #include "myriad/runtime.h"
@@ -72,9 +73,8 @@ std::vector<double> transaction_reference(const TransactionGeometry& g,
 TEST_CASE("DMA transactions: every copy geometry on float and half data") {
     ScratchDir dir("dma_transactions");
     dir.write("dma.cl", transaction_kernel("float") + transaction_kernel("half"));
-    Runtime rt(myriad_test::device_index());
-    rt.set_force_half_promotion(true);
-    rt.load_bindings(dir.write("dma.xml", transaction_xml("float") + transaction_xml("half")));
+    const std::string xml =
+        dir.write("dma.xml", transaction_xml("float") + transaction_xml("half"));
     const TransactionGeometry geometries[] = {
         {"narrow lines, partial last line", 3, 3, 5, 3, 2, 17, 10, 8, 18, 30},
         {"lines wider than the work group", 20, 20, 24, 20, 2, 50, 40, 40, 80, 96},
@@ -87,21 +87,29 @@ TEST_CASE("DMA transactions: every copy geometry on float and half data") {
         {"lines apart over plane ends", 32, 32, 40, 32, 2, 240, 160, 160, 320, 480},
         {"narrow lines apart, three planes", 8, 8, 12, 8, 3, 40, 24, 20, 72, 120},
     };
-    for (const char* type : {"float", "half"}) {
-        for (const TransactionGeometry& g : geometries) {
-            CAPTURE(type);
-            CAPTURE(g.what);
-            LayerParams params;
-            const int values[] = {g.sw, g.dw, g.ss, g.ds, g.planes, g.sp, g.dp, g.size, g.T};
-            const char* names[] = {"sw", "dw", "ss", "ds", "planes", "sp", "dp", "size", "T"};
-            for (int k = 0; k < 9; ++k) params[names[k]] = std::to_string(values[k]);
-            Layer layer = rt.create_layer(
-                LayerSpec{std::string("Dma_") + type, params, {{g.N}}, {}, {g.T}, {}});
-            CHECK(layer.conversion_passes() == 0);
-            std::vector<float> src(static_cast<std::size_t>(g.N));
-            for (int i = 0; i < g.N; ++i) src[i] = static_cast<float>(i + 1);
-            check_close(layer.run({{{g.N}, Layout::BFYX, src}}).values,
-                        transaction_reference(g, src), 0, 0);
+    // The geometry compiled into each layer's program, and computed on the device.
+    for (const bool host_geometry : {true, false}) {
+        Runtime rt(myriad_test::device_index());
+        rt.set_force_half_promotion(true);
+        rt.set_dma_host_geometry(host_geometry);
+        rt.load_bindings(xml);
+        for (const char* type : {"float", "half"}) {
+            for (const TransactionGeometry& g : geometries) {
+                CAPTURE(host_geometry);
+                CAPTURE(type);
+                CAPTURE(g.what);
+                LayerParams params;
+                const int values[] = {g.sw, g.dw, g.ss, g.ds, g.planes, g.sp, g.dp, g.size, g.T};
+                const char* names[] = {"sw", "dw", "ss", "ds", "planes", "sp", "dp", "size", "T"};
+                for (int k = 0; k < 9; ++k) params[names[k]] = std::to_string(values[k]);
+                Layer layer = rt.create_layer(
+                    LayerSpec{std::string("Dma_") + type, params, {{g.N}}, {}, {g.T}, {}});
+                CHECK(layer.conversion_passes() == 0);
+                std::vector<float> src(static_cast<std::size_t>(g.N));
+                for (int i = 0; i < g.N; ++i) src[i] = static_cast<float>(i + 1);
+                check_close(layer.run({{{g.N}, Layout::BFYX, src}}).values,
+                            transaction_reference(g, src), 0, 0);
+            }
         }
     }
 }

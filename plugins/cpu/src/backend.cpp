@@ -1,6 +1,7 @@
 // backend.cpp: the cpu backend's options, devices, queries, compilation and copies.
 #include "backend.hpp"
 
+#include "f32_staging.hpp"
 #include "layouts.hpp"
 #include "program.hpp"
 #include "wide_dtypes.hpp"
@@ -70,7 +71,8 @@ std::vector<sdk::device> cpu_backend::devices() const {
 
 /// Every op is answered in one frame: inputs in another backend's opaque layout are declined,
 /// the outputs are inferred from the logical inputs (an invalid op throws: the host declines it
-/// as invalid), then the op's own rule (ops/*.cpp) decides.
+/// as invalid), then the op's own rule (ops/*.cpp) decides, on the tensors as they are or, for a
+/// compute op on 16-bit floats or quantised integers, on their f32 views (f32_staging.hpp).
 sdk::support cpu_backend::query(const sdk::op_query& q) const {
     for (const auto& d : q.inputs) {
         if (d.is_opaque() && !is_blocked(d))
@@ -83,6 +85,7 @@ sdk::support cpu_backend::query(const sdk::op_query& q) const {
     const descs logical_out = q.op.infer(logical_in);
     if (const auto wide = wide_dtype_route(q.op, logical_in, logical_out))
         return answer(*wide, logical_in, logical_out);
+    if (auto staged = staged_answer(op_routes(), q, logical_in, logical_out)) return *staged;
     return op_routes().query(q.op, query_view{q, logical_in, logical_out});
 }
 

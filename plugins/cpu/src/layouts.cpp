@@ -86,7 +86,8 @@ bool strided_f32(const tensor& t) {
 
 }  // namespace
 
-void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst) {
+void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst,
+                     rounding_policy rounding, overflow_policy overflow) {
     const runtime::TensorInfo info = runtime_info(src_desc);
     const auto* bytes = static_cast<const unsigned char*>(src);
     if (strided_f32(dst)) {
@@ -106,7 +107,8 @@ void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor&
     tessera::detail::for_each_index(dst.dims(), [&](const tessera::detail::index_t& i) {
         float v;
         std::memcpy(&v, bytes + info.offset_of(i[0], i[1], i[2], i[3]), sizeof v);
-        numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(i), v);
+        numeric::store_real(dst.type(), dst.desc().quant(), dst.address_of(i), v, rounding,
+                            overflow);
     });
 }
 

@@ -31,8 +31,11 @@ tensor_desc blocked(const tensor_desc& d);
 /// row-major ones nchw when `as_image` and the rank is 4 (what Reorder needs), plain otherwise.
 runtime::TensorInfo runtime_info(const tensor_desc& d, bool as_image = false);
 
-/// Blocked buffer -> strided host tensor (any dtype) and back. Padding cells are written as zero.
-void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst);
+/// Blocked buffer -> strided host tensor (any dtype; integer results rounded and narrowed with
+/// `rounding` and `overflow`) and back. Padding cells are written as zero.
+void blocked_to_host(const void* src, const tensor_desc& src_desc, const tensor& dst,
+                     rounding_policy rounding = rounding_policy::to_nearest_even,
+                     overflow_policy overflow = overflow_policy::saturate);
 void host_to_blocked(const tensor& src, void* dst, std::int64_t dst_bytes,
                      const tensor_desc& dst_desc);
 

@@ -13,6 +13,7 @@
 #include <tessera/reference/execute.hpp>
 
 #include "elementwise_chain.hpp"
+#include "f32_staging.hpp"
 #include "layer_norm_pattern.hpp"
 #include "ops/ops.hpp"
 #include "wide_dtypes.hpp"
@@ -103,6 +104,7 @@ const router& op_routes() {
                            &state_logical,       &state_where,          &state_gather_elements,
                            &state_recurrent,     &state_resize_bilinear})
             state(r);
+        for (auto state : {&state_lrn, &state_statistics}) state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
                 return answer(no_runtime_function(o), v.in, v.out);
@@ -122,7 +124,8 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         if (!role) {
             const sdk::node& n = p.nodes[static_cast<std::size_t>(i)];
             const node_view v(p, n);
-            role = wide_dtype_route(n.op, v.in, v.out) ? fusion_role{} : routes.trait(n.op, v);
+            const bool alone = wide_dtype_route(n.op, v.in, v.out) || stages(n.op, v.in, v.out);
+            role = alone ? fusion_role{} : routes.trait(n.op, v);
         }
         return *role;
     });
@@ -160,7 +163,9 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
                 steps_.push_back(reference_step(v));
                 ++emulated;
             } else if (chain.head < 0) {
-                steps_.push_back(routes.build(n.op, build_context{v, ctx, memory_, nullptr}));
+                const build_context b{v, ctx, memory_, nullptr};
+                auto staged = staged_step(routes, b);
+                steps_.push_back(staged ? std::move(staged) : routes.build(n.op, b));
                 emulated += steps_.back()->emulated();
             } else if (chain.head == static_cast<int>(i)) {
                 steps_.push_back(routes.build(n.op, build_context{v, ctx, memory_, &chain}));

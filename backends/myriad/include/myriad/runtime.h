@@ -97,6 +97,12 @@ class Runtime {
     /// in work groups where the copy geometry allows it. Same results; measured slower than the
     /// copies on an H100 and on PoCL (backends/myriad/README.md), hence off.
     void set_dma_direct(bool direct);
+    /// Default true (applies to layers created afterwards): the geometry of the work-group DMA
+    /// transactions (widths, strides, plane strides, sizes) that the host can compute from the
+    /// stage's work sizes and integer scalar arguments, and the work-group size of the copies
+    /// where WorkSizes gives it, are compiled into the layer's program as constants. false
+    /// compiles one program per kernel source that computes them on the device.
+    void set_dma_host_geometry(bool host_geometry);
     std::string device_name() const;
 
     const cl::Context& context() const;

@@ -15,14 +15,14 @@ void state_conv2d(router& r);           // conv2d, and conv -> batchnorm -> acti
 void state_pooling(router& r);          // pooling
 void state_activation(router& r);       // activation
 void state_binary(router& r);           // binary (every kind and form), every dtype
-void state_batchnorm(router& r);        // batchnorm
+void state_batchnorm(router& r);        // batchnorm (every form)
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
 void state_softmax(router& r);          // softmax, log-softmax (every form)
 void state_matmul(router& r);           // matmul with addition
 void state_data_movement(router& r);    // reshape, permute
 void state_unary(router& r);            // unary (every kind), every dtype
-void state_layer_norm(router& r);       // layer_norm (axes form)
+void state_layer_norm(router& r);       // layer_norm (every form)
 void state_reduce(router& r);           // reduce (every kind), every dtype
 void state_cumsum(router& r);           // cumsum, every dtype
 void state_topk(router& r);             // topk, every dtype
@@ -39,6 +39,8 @@ void state_recurrent(router& r);        // lstm, gru
 void state_compare(router& r);          // compare (equal, less, ...), every dtype
 void state_logical(router& r);          // logical (and, or, xor, not)
 void state_where(router& r);            // where, every dtype
+void state_lrn(router& r);              // lrn (both modes)
+void state_statistics(router& r);       // moments, mean_reduce2d, norm
 void state_resize_bilinear(router& r);  // resize_bilinear (every form), every dtype
 
 /// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
