@@ -1,13 +1,12 @@
 // ops/reduce.cpp: reduce along one axis (ONNX ReduceMax/Min/Sum/Mean/Prod, ArgMax/ArgMin with
 // select_last_index either way; several axes come as a chain of these) on row-major tensors of
 // every dtype the op accepts, in the reference's precision (real_lines.hpp) so integer results
-// and extremes are exact. Reducing the contiguous axis runs each line in reduce_lanes (partial
+// and extremes are exact. Reducing the contiguous axis runs each line in lanes (partial
 // sums, per-lane extremes with their first or last index, merged); reducing an outer axis
 // accumulates whole rows, vectorised over the contiguous dims. Independent outputs are split over
 // the runtime's threads.
 #include <algorithm>
 #include <array>
-#include <type_traits>
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
@@ -45,7 +44,7 @@ struct line_result {
 };
 
 /// The extreme of x[0, n) and its first (last) index, as the reference's sequential scan finds
-/// them: each lane scans its positions in order starting from x[0], then the reduce_lanes merge by
+/// them: each lane scans its positions in order starting from x[0], then the lanes merge by
 /// value and, among equal values, by index.
 template <bool Max, bool Last, typename Real>
 [[gnu::always_inline]] inline line_result<Real> extreme_of(const Real* x, std::int64_t n) {
@@ -87,46 +86,41 @@ template <bool Max, bool Last, typename Real>
     }
 }
 
-/// The loops of one extreme kind (max or min, first or last index).
+/// The extreme of x[0, n) and its index for the kind chosen at run time: max or min, the first or
+/// the last index. Inlined into its callers, so each caller's instruction set compiles the loops.
 template <typename Real>
-struct extreme_loops {
-    line_result<Real> (*line)(const Real*, std::int64_t);
-    void (*rows)(const Real*, Real*, std::int64_t*, std::int64_t, std::int64_t);
-};
-
-/// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
-/// blends vectorise only past the baseline's SSE2. clang cannot multiversion function templates,
-/// so its builds keep the baseline loops.
-#if defined(__clang__)
-#define TESSERA_CPU_EXTREME_CLONES
-#else
-#define TESSERA_CPU_EXTREME_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
-template <bool Max, bool Last>
-TESSERA_CPU_EXTREME_CLONES line_result<double> extreme_line_simd(const double* x, std::int64_t n) {
-    return extreme_of<Max, Last>(x, n);
+[[gnu::always_inline]] inline line_result<Real> extreme_line(const Real* x, std::int64_t n,
+                                                             bool max, bool last) {
+    if (max) return last ? extreme_of<true, true>(x, n) : extreme_of<true, false>(x, n);
+    return last ? extreme_of<false, true>(x, n) : extreme_of<false, false>(x, n);
 }
 
-template <bool Max, bool Last>
-TESSERA_CPU_EXTREME_CLONES void take_extremes_simd(const double* v, double* a, std::int64_t* at,
-                                                   std::int64_t n, std::int64_t k) {
-    take_extremes<Max, Last>(v, a, at, n, k);
-}
-#undef TESSERA_CPU_EXTREME_CLONES
-
-template <bool Max, bool Last, typename Real>
-extreme_loops<Real> loops_of() {
-    if constexpr (std::is_same_v<Real, double>) {
-        return {&extreme_line_simd<Max, Last>, &take_extremes_simd<Max, Last>};
-    } else {
-        return {&extreme_of<Max, Last, Real>, &take_extremes<Max, Last, Real>};
+/// Row `k` taken into the extremes a[0, n) for the kind chosen at run time (as extreme_line).
+template <typename Real>
+[[gnu::always_inline]] inline void take_extreme_row(const Real* v, Real* a, std::int64_t* at,
+                                                    std::int64_t n, std::int64_t k, bool max,
+                                                    bool last) {
+    if (max) {
+        if (last) return take_extremes<true, true>(v, a, at, n, k);
+        return take_extremes<true, false>(v, a, at, n, k);
     }
+    if (last) return take_extremes<false, true>(v, a, at, n, k);
+    return take_extremes<false, false>(v, a, at, n, k);
 }
 
-template <typename Real>
-extreme_loops<Real> extreme_loops_for(bool max, bool last) {
-    if (max) return last ? loops_of<true, true, Real>() : loops_of<true, false, Real>();
-    return last ? loops_of<false, true, Real>() : loops_of<false, false, Real>();
+// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
+// blends vectorise only past the baseline's SSE2. These overloads are plain functions, which GCC
+// and clang both multiversion; each calls the template above with explicit arguments.
+
+[[gnu::target_clones("avx512f", "avx2", "default")]] line_result<double> extreme_line(
+    const double* x, std::int64_t n, bool max, bool last) {
+    return extreme_line<double>(x, n, max, last);
+}
+
+[[gnu::target_clones("avx512f", "avx2", "default")]] void take_extreme_row(
+    const double* v, double* a, std::int64_t* at, std::int64_t n, std::int64_t k, bool max,
+    bool last) {
+    take_extreme_row<double>(v, a, at, n, k, max, last);
 }
 
 /// The sum of x[0, n) in `reduce_lanes` partial sums.
@@ -217,7 +211,7 @@ class reduce_step final : public step {
         load_reals(in_, x, o * length_, length_, 1, line.data());
         line_result<Real> r{};
         if (is_extreme(kind_)) {
-            r = extreme_loops_for<Real>(is_max(kind_), last_).line(line.data(), length_);
+            r = extreme_line(line.data(), length_, is_max(kind_), last_);
         } else if (kind_ == reduce_kind::prod) {
             r.value = product_of(line.data(), length_);
         } else {
@@ -245,7 +239,7 @@ class reduce_step final : public step {
         std::int64_t* at = index.data();
         const std::int64_t first = o * length_ * inner_ + i0;
         load_reals(in_, x, first, n, 1, a);
-        const extreme_loops<Real> extremes = extreme_loops_for<Real>(is_max(kind_), last_);
+        const bool max = is_max(kind_);
         for (std::int64_t k = 1; k < length_; ++k) {
             load_reals(in_, x, first + k * inner_, n, 1, row.data());
             switch (kind_) {
@@ -257,7 +251,7 @@ class reduce_step final : public step {
                     for (std::int64_t i = 0; i < n; ++i) a[i] *= v[i];
                     break;
                 default:
-                    extremes.rows(v, a, at, n, k);
+                    take_extreme_row(v, a, at, n, k, max, last_);
                     break;
             }
         }
