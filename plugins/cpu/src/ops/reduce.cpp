@@ -10,6 +10,8 @@
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -167,36 +169,30 @@ class reduce_step final : public step {
           last_(r.is_index() && r.select_last_index()),
           index_(r.is_index()),
           rounding_(r.rounding()),
-          ctx_(ctx) {
-        const tensor_desc& src = v.in[0];
-        const int axis = r.axis() < 0 ? r.axis() + src.rank() : r.axis();
-        for (int d = 0; d < src.rank(); ++d)
-            (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        blocks_ = (inner_ + reduce_row_block - 1) / reduce_row_block;
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, reduce_grain);
-    }
+          ctx_(ctx),
+          split_(split_at_axis(v.in[0], r.axis())),
+          blocks_((split_.inner + reduce_row_block - 1) / reduce_row_block),
+          parts_(parts_for(ctx_, split_.count(), reduce_grain)) {}
 
     void run(const buffers& b) override {
-        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
-        void* y = b[static_cast<std::size_t>(dst_)]->host_data();
-        if (wide_reals(in_.type)) {
-            reduce<long double>(x, y);
-        } else {
-            reduce<double>(x, y);
-        }
+        const void* x = host_data_of(b, src_);
+        void* y = host_data_of(b, dst_);
+        with_reals_of(in_.type, [&](auto real) { reduce<decltype(real)>(x, y); });
     }
 
   private:
     template <typename Real>
     void reduce(const void* x, void* y) const {
-        if (inner_ == 1) {
-            const int parts = static_cast<int>(std::min<std::int64_t>(parts_, outer_));
-            parallel_ranges(ctx_, outer_, parts, [&](std::int64_t begin, std::int64_t end, int) {
-                for (std::int64_t o = begin; o < end; ++o) reduce_line<Real>(x, y, o);
-            });
+        if (split_.inner == 1) {
+            const int parts = static_cast<int>(std::min<std::int64_t>(parts_, split_.outer));
+            parallel_ranges(ctx_, split_.outer, parts,
+                            [&](std::int64_t begin, std::int64_t end, int) {
+                                for (std::int64_t o = begin; o < end; ++o)
+                                    reduce_line<Real>(x, y, o);
+                            });
             return;
         }
-        const std::int64_t units = outer_ * blocks_;
+        const std::int64_t units = split_.outer * blocks_;
         const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
         parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
             for (std::int64_t u = begin; u < end; ++u) reduce_rows<Real>(x, y, u);
@@ -207,16 +203,16 @@ class reduce_step final : public step {
     template <typename Real>
     void reduce_line(const void* x, void* y, std::int64_t o) const {
         std::vector<Real>& line = scratch<Real>(0);
-        line.resize(static_cast<std::size_t>(length_));
-        load_reals(in_, x, o * length_, length_, 1, line.data());
+        line.resize(static_cast<std::size_t>(split_.length));
+        load_reals(in_, x, o * split_.length, split_.length, 1, line.data());
         line_result<Real> r{};
         if (is_extreme(kind_)) {
-            r = extreme_line(line.data(), length_, is_max(kind_), last_);
+            r = extreme_line(line.data(), split_.length, is_max(kind_), last_);
         } else if (kind_ == reduce_kind::prod) {
-            r.value = product_of(line.data(), length_);
+            r.value = product_of(line.data(), split_.length);
         } else {
-            r.value = sum_of(line.data(), length_);
-            if (kind_ == reduce_kind::mean) r.value /= static_cast<Real>(length_);
+            r.value = sum_of(line.data(), split_.length);
+            if (kind_ == reduce_kind::mean) r.value /= static_cast<Real>(split_.length);
         }
         store(y, o, 1, &r.value, &r.index);
     }
@@ -227,7 +223,7 @@ class reduce_step final : public step {
     void reduce_rows(const void* x, void* y, std::int64_t u) const {
         const std::int64_t o = u / blocks_;
         const std::int64_t i0 = (u % blocks_) * reduce_row_block;
-        const std::int64_t n = std::min(reduce_row_block, inner_ - i0);
+        const std::int64_t n = std::min(reduce_row_block, split_.inner - i0);
         std::vector<Real>& acc = scratch<Real>(0);
         std::vector<Real>& row = scratch<Real>(1);
         acc.resize(static_cast<std::size_t>(n));
@@ -237,11 +233,11 @@ class reduce_step final : public step {
         Real* a = acc.data();
         const Real* v = row.data();
         std::int64_t* at = index.data();
-        const std::int64_t first = o * length_ * inner_ + i0;
+        const std::int64_t first = o * split_.length * split_.inner + i0;
         load_reals(in_, x, first, n, 1, a);
         const bool max = is_max(kind_);
-        for (std::int64_t k = 1; k < length_; ++k) {
-            load_reals(in_, x, first + k * inner_, n, 1, row.data());
+        for (std::int64_t k = 1; k < split_.length; ++k) {
+            load_reals(in_, x, first + k * split_.inner, n, 1, row.data());
             switch (kind_) {
                 case reduce_kind::sum:
                 case reduce_kind::mean:
@@ -256,8 +252,8 @@ class reduce_step final : public step {
             }
         }
         if (kind_ == reduce_kind::mean)
-            for (std::int64_t i = 0; i < n; ++i) a[i] /= static_cast<Real>(length_);
-        store(y, o * inner_ + i0, n, a, at);
+            for (std::int64_t i = 0; i < n; ++i) a[i] /= static_cast<Real>(split_.length);
+        store(y, o * split_.inner + i0, n, a, at);
     }
 
     template <typename Real>
@@ -277,25 +273,15 @@ class reduce_step final : public step {
     bool last_, index_;
     rounding_policy rounding_;
     const runtime::Context& ctx_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, blocks_ = 1;
+    axis_split split_;  // the source around the reduced axis
+    std::int64_t blocks_ = 1;
     int parts_ = 1;
 };
 
-/// Every kind, axis and dtype runs natively.
-route_choice reduce_route() {
-    return native(route::native_plain);
-}
-
 }  // namespace
 
-void state_reduce(router& r) {
-    r.state<op::reduce>([](const op::reduce& o,
-                           const query_view& v) { return answer(reduce_route(), v.in, v.out); },
-                        [](const op::reduce& o, const build_context& b) {
-                            return routed_step(reduce_route(), b, [&] {
-                                return std::make_unique<reduce_step>(b.node, o, b.ctx);
-                            });
-                        });
+void state_reduce(router& r) {  // every kind, axis and dtype runs natively
+    state_native_step<op::reduce, reduce_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu
