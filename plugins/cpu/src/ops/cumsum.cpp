@@ -47,11 +47,8 @@ class cumsum_step final : public step {
   private:
     template <typename Real>
     void sums(const void* x, void* y) const {
-        const std::int64_t units = split_.outer * blocks_;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
-        parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t u = begin; u < end; ++u) unit<Real>(x, y, u);
-        });
+        parallel_items(ctx_, split_.outer * blocks_, parts_,
+                       [&](std::int64_t u) { unit<Real>(x, y, u); });
     }
 
     /// The lines of unit `u`: an outer index and a run of up to block_ inner indices, as

@@ -184,19 +184,12 @@ class reduce_step final : public step {
     template <typename Real>
     void reduce(const void* x, void* y) const {
         if (split_.inner == 1) {
-            const int parts = static_cast<int>(std::min<std::int64_t>(parts_, split_.outer));
-            parallel_ranges(ctx_, split_.outer, parts,
-                            [&](std::int64_t begin, std::int64_t end, int) {
-                                for (std::int64_t o = begin; o < end; ++o)
-                                    reduce_line<Real>(x, y, o);
-                            });
+            parallel_items(ctx_, split_.outer, parts_,
+                           [&](std::int64_t o) { reduce_line<Real>(x, y, o); });
             return;
         }
-        const std::int64_t units = split_.outer * blocks_;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
-        parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t u = begin; u < end; ++u) reduce_rows<Real>(x, y, u);
-        });
+        parallel_items(ctx_, split_.outer * blocks_, parts_,
+                       [&](std::int64_t u) { reduce_rows<Real>(x, y, u); });
     }
 
     /// Output `o` when the reduced axis is the contiguous one.

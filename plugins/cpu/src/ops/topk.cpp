@@ -58,11 +58,8 @@ class topk_step final : public step {
   private:
     template <typename Real>
     void select(const void* x, void* values, std::int32_t* indices) const {
-        const std::int64_t lines = split_.outer * split_.inner;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, lines));
-        parallel_ranges(ctx_, lines, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t l = begin; l < end; ++l) line<Real>(x, values, indices, l);
-        });
+        parallel_items(ctx_, split_.outer * split_.inner, parts_,
+                       [&](std::int64_t l) { line<Real>(x, values, indices, l); });
     }
 
     /// Line `l` (outer index l / inner, inner index l % inner).
