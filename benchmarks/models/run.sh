@@ -5,6 +5,9 @@
 # backend and ONNX Runtime's CPU execution provider on the same file and input and prints
 #   model NAME threads N tessera_ms X ort_ms Y ratio X/Y max_diff D
 # (medians of --runs runs after warm-up; max_diff is max |Tessera - ONNX Runtime| over the output).
+# With --rounds R (default 1) the two are timed alternately R times, --runs runs each time, so that
+# a busy or throttled host slows both alike: tessera_ms and ort_ms are the medians of the R
+# medians, ratio the median of the R per-round ratios (each round's figures go to stderr).
 # Each model also gets one line per other Tessera backend (--backends, default qcom-ml and zaiu,
 # each with cpu as fallback for the ops it declines), timed once at the first thread count, median
 # of --backend-runs runs (default 10: the emulated accelerators are slow):
@@ -15,7 +18,7 @@
 #
 # usage: benchmarks/models/run.sh [--threads 1,2] [--runs 30] [--models a,b] [--backends qcom-ml,zaiu]
 #                                 [--backend-runs 10] [--build-dir DIR] [--no-build]
-#                                 [--cpu-options ,scheduler=pool]
+#                                 [--cpu-options ,scheduler=pool] [--rounds 1]
 # --threads takes any counts (e.g. 1,2,4,8,16); --cpu-options is appended to each cpu config
 # ("cpu:threads=N" + OPTIONS).
 # Environment: TESSERA_BENCH_CACHE (default ~/.cache/tessera-bench) holds onnxruntime-node and the
@@ -31,6 +34,7 @@ backends=qcom-ml,zaiu
 build_dir="$repo/build-models"
 build=1
 cpu_options=""
+rounds=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
@@ -41,7 +45,8 @@ while [[ $# -gt 0 ]]; do
     --build-dir) build_dir=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --cpu-options) cpu_options=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -88,6 +93,11 @@ field() {  # field NAME LINE: the value after NAME in a "key value key value" li
   awk -v k="$1" '{ for (i = 1; i < NF; ++i) if ($i == k) { print $(i + 1); exit } }' <<<"$2"
 }
 
+median() {  # median of the arguments
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 for name in "${model_list[@]}"; do
   model="$work/$name.onnx"
   dir="$work/$name.out"
@@ -121,7 +131,24 @@ for name in "${model_list[@]}"; do
       --runs "$runs" "${compares[@]}")
     ort_ms=$(field median_ms "$(grep '^ort ' <<<"$ort")")
     diff=$(grep '^diff cpu ' <<<"$ort" | awk '{ print $4 }')
-    ratio=$(awk -v a="$tessera_ms" -v b="$ort_ms" 'BEGIN { printf "%.2f", a / b }')
+    # Further rounds, alternating: same input, no outputs written or compared.
+    tessera_round=("$tessera_ms") ort_round=("$ort_ms") ratio_round=()
+    for ((round = 1; round < rounds; ++round)); do
+      t=$(field median_ms "$("$bench" "$model" --config "cpu:threads=$n$cpu_options" \
+        --runs "$runs" --input "$dir/input.bin" 2>>"$dir/stderr" | grep '^tessera ')")
+      o=$(field median_ms "$(node "$repo/benchmarks/models/ort_bench.js" "$model" "$dir/input" \
+        --threads "$n" --runs "$runs" | grep '^ort ')")
+      tessera_round+=("$t") ort_round+=("$o")
+    done
+    for ((round = 0; round < rounds; ++round)); do
+      ratio_round+=("$(awk -v a="${tessera_round[round]}" -v b="${ort_round[round]}" \
+        'BEGIN { printf "%.4f", a / b }')")
+      [[ $rounds -gt 1 ]] && echo "round $round $name threads $n tessera_ms" \
+        "${tessera_round[round]} ort_ms ${ort_round[round]} ratio ${ratio_round[round]}" >&2
+    done
+    tessera_ms=$(median "${tessera_round[@]}")
+    ort_ms=$(median "${ort_round[@]}")
+    ratio=$(awk -v r="$(median "${ratio_round[@]}")" 'BEGIN { printf "%.2f", r }')
     echo "model $name threads $n tessera_ms $tessera_ms ort_ms $ort_ms ratio $ratio max_diff $diff"
     if [[ $first == 1 ]]; then
       for b in "${backend_list[@]}"; do

@@ -5,7 +5,7 @@
 # OUT_DIR/models.txt), then bench_cpu's paired cases matching CPU_CASES (Tessera next to oneDNN;
 # OUT_DIR/bench_cpu.txt and .json; at most CPU_SECONDS, default 240). OUT_DIR/host.txt gets the
 # CPU's description. MODELS, RUNS and CPU_OPTIONS are passed to run.sh (--models, --runs,
-# --cpu-options); CPU_SECONDS=0 skips bench_cpu.
+# --cpu-options), ROUNDS to --rounds; CPU_SECONDS=0 skips bench_cpu.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bundle=$(cd "$1" && pwd)
@@ -30,7 +30,8 @@ export PATH="$bin:$PATH" TESSERA_PLUGIN_PATH="$bundle/plugins" ORT_NODE_MODULES=
 { lscpu; nproc; } >"$out/host.txt" 2>&1 || true
 TESSERA_BENCH_CACHE=/tmp/tessera-scaling-cache "$repo"/benchmarks/models/run.sh --no-build \
   --build-dir "$bundle" --backends "" --threads "$threads" --runs "${RUNS:-30}" \
-  --models "${MODELS:-}" --cpu-options "${CPU_OPTIONS:-}" 2>"$out/models.stderr" |
+  --models "${MODELS:-}" --cpu-options "${CPU_OPTIONS:-}" --rounds "${ROUNDS:-1}" \
+  2>"$out/models.stderr" |
   tee "$out/models.txt"
 [[ ${CPU_SECONDS:-240} == 0 ]] && exit 0
 cases=${CPU_CASES:-'paired/(sgemm_1024|sgemm_2048|conv3x3_64_56|conv1x1_256to64_56|dwconv3x3_144_56)/'}

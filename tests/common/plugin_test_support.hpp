@@ -19,6 +19,7 @@
 #include <tessera/tessera.hpp>
 
 #include "backend_tolerances.hpp"
+#include "lcg_sequence.hpp"
 
 namespace plugin_test {
 
@@ -43,10 +44,9 @@ inline float cleanse(float v) {
 /// Deterministic f32 values in [lo, hi] (a linear congruential sequence per seed), DLFLOAT16-exact.
 inline tensor values(const shape& dims, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
     tensor t(tensor_desc(dims, dtype::f32));
-    std::uint32_t state = seed * 2654435761u + 12345u;
+    tessera_test::lcg_sequence draws(seed, 12345u);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        state = state * 1664525u + 1013904223u;
-        const float u = static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
+        const float u = static_cast<float>(draws.next() >> 8) / static_cast<float>(1u << 24);
         t.data_as<float>()[i] = cleanse(lo + (hi - lo) * u);
     }
     return t;

@@ -20,6 +20,7 @@
 
 #include <tessera/tessera.hpp>
 
+#include "../common/lcg_sequence.hpp"
 #include "fuzz_input.hpp"
 
 namespace {
@@ -64,10 +65,10 @@ shape constant_shape(fuzz_input& in, const std::vector<pool_tensor>& pool) {
 /// Deterministic values in [-2, 2] for inputs and constants.
 tensor values(const shape& s, std::uint32_t seed) {
     tensor t(tensor_desc(s, dtype::f32));
-    std::uint32_t state = seed * 2654435761u + 1u;
+    tessera_test::lcg_sequence draws(seed, 1u);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        state = state * 1664525u + 1013904223u;
-        t.data_as<float>()[i] = static_cast<float>(state >> 8) / static_cast<float>(1u << 24) * 4.0f - 2.0f;
+        t.data_as<float>()[i] =
+            static_cast<float>(draws.next() >> 8) / static_cast<float>(1u << 24) * 4.0f - 2.0f;
     }
     return t;
 }

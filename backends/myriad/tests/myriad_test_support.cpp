@@ -14,6 +14,25 @@
 
 namespace myriad_test {
 
+std::string src_dst_layer_xml(const std::string& name, const std::string& entry,
+                              const std::string& source,
+                              const std::vector<std::pair<std::string, std::string>>& local_data,
+                              const std::vector<std::string>& int_scalars,
+                              const std::string& work_sizes) {
+    std::string xml = "<CustomLayer name=\"" + name +
+                      "\" type=\"MVCL\" version=\"1\">\n<Kernel entry=\"" + entry +
+                      "\"><Source filename=\"" + source +
+                      "\"/></Kernel>\n<Parameters>\n"
+                      "<Tensor arg-name=\"src\" type=\"input\" port-index=\"0\"/>\n"
+                      "<Tensor arg-name=\"dst\" type=\"output\" port-index=\"0\"/>\n";
+    for (const auto& [arg, size] : local_data)
+        xml += "<Data arg-name=\"" + arg + "\" type=\"local_data\" dim=\"output,0\" size=\"" +
+               size + "\"/>\n";
+    for (const std::string& s : int_scalars)
+        xml += "<Scalar arg-name=\"" + s + "\" type=\"int\" source=\"" + s + "\"/>\n";
+    return xml + "</Parameters>\n<WorkSizes " + work_sizes + "/>\n</CustomLayer>\n";
+}
+
 ScratchDir::ScratchDir(const std::string& name) {
     // The whole path: a copied test binary may run where its build tree does not exist.
     path_ = std::string(MYRIAD_TEST_TMPDIR) + "/" + name;

@@ -1,8 +1,10 @@
 // myriad_test_support.h -- helpers of the Myriad tests: a scratch directory for bindings files and
-// kernels, one shared Runtime, random data, fp16 rounding and tolerance checks.
+// kernels, the bindings XML of a custom layer, one shared Runtime, random data, fp16 rounding and
+// tolerance checks.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "myriad/runtime.h"
@@ -34,6 +36,16 @@ std::vector<float> to_half(const std::vector<float>& v);
 /// Checks |got - want| <= atol + rtol * |want| for every element (doctest CHECKs, first 5 misses).
 void check_close(const std::vector<float>& got, const std::vector<double>& want, double atol,
                  double rtol);
+
+/// The bindings XML of custom layer `name` running kernel `entry` of file `source` on tensor src
+/// (input port 0) into dst (output port 0), with the local buffers `local_data` (arg name, size
+/// expression; sized along output 0), the int scalars `int_scalars` (each taken from the layer
+/// parameter of its name) and the work sizes `work_sizes` (the attributes of <WorkSizes>).
+std::string src_dst_layer_xml(const std::string& name, const std::string& entry,
+                              const std::string& source,
+                              const std::vector<std::pair<std::string, std::string>>& local_data,
+                              const std::vector<std::string>& int_scalars,
+                              const std::string& work_sizes);
 
 /// NCHW <-> NHWC reordering of host values.
 std::vector<float> nchw_to_nhwc(const std::vector<float>& v, const myriad::Shape& s);

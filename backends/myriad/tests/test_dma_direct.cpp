@@ -121,20 +121,10 @@ std::string tile_kernel(const std::string& t) {
 }
 
 std::string tile_xml(const std::string& t) {
-    std::string scalars;
-    for (const char* s : {"W", "L", "SS", "SP", "GS", "OW", "OS", "OP", "GD", "planes"})
-        scalars +=
-            std::string("<Scalar arg-name=\"") + s + "\" type=\"int\" source=\"" + s + "\"/>\n";
-    return "<CustomLayer name=\"Tile_" + t +
-           "\" type=\"MVCL\" version=\"1\">\n<Kernel entry=\"tile_" + t +
-           "\"><Source filename=\"tile.cl\"/></Kernel>\n<Parameters>\n"
-           "<Tensor arg-name=\"src\" type=\"input\" port-index=\"0\"/>\n"
-           "<Tensor arg-name=\"dst\" type=\"output\" port-index=\"0\"/>\n"
-           "<Data arg-name=\"a\" type=\"local_data\" dim=\"output,0\" size=\"planes*L*4\"/>\n"
-           "<Data arg-name=\"b\" type=\"local_data\" dim=\"output,0\" size=\"planes*L*4\"/>\n" +
-           scalars +
-           "</Parameters>\n<WorkSizes dim=\"output,0\" global=\"16,1,1\" local=\"8,1,1\"/>\n"
-           "</CustomLayer>\n";
+    return myriad_test::src_dst_layer_xml(
+        "Tile_" + t, "tile_" + t, "tile.cl", {{"a", "planes*L*4"}, {"b", "planes*L*4"}},
+        {"W", "L", "SS", "SP", "GS", "OW", "OS", "OP", "GD", "planes"},
+        R"(dim="output,0" global="16,1,1" local="8,1,1")");
 }
 
 struct TileGeometry {
@@ -218,18 +208,9 @@ __kernel void __dma_postwrite_shift(__global const float* src, __global float* d
 }
 )";
 
-const char* const shift_xml = R"(<CustomLayer name="Shift" type="MVCL" version="1">
-  <Kernel entry="shift"><Source filename="shift.cl"/></Kernel>
-  <Parameters>
-    <Tensor arg-name="src" type="input" port-index="0"/>
-    <Tensor arg-name="dst" type="output" port-index="0"/>
-    <Data arg-name="a" type="local_data" dim="output,0" size="X*2"/>
-    <Data arg-name="b" type="local_data" dim="output,0" size="X*2"/>
-    <Scalar arg-name="N" type="int" source="N"/>
-  </Parameters>
-  <WorkSizes dim="output,0" global="2,1,1" local="1,1,1"/>
-</CustomLayer>
-)";
+const std::string shift_xml =
+    myriad_test::src_dst_layer_xml("Shift", "shift", "shift.cl", {{"a", "X*2"}, {"b", "X*2"}},
+                                   {"N"}, R"(dim="output,0" global="2,1,1" local="1,1,1")");
 
 }  // namespace
 

@@ -36,19 +36,10 @@ std::string transaction_kernel(const std::string& t) {
 }
 
 std::string transaction_xml(const std::string& t) {
-    std::string scalars;
-    for (const char* s : {"sw", "dw", "ss", "ds", "planes", "sp", "dp", "size", "T"})
-        scalars +=
-            std::string("<Scalar arg-name=\"") + s + "\" type=\"int\" source=\"" + s + "\"/>\n";
-    return "<CustomLayer name=\"Dma_" + t +
-           "\" type=\"MVCL\" version=\"1\">\n<Kernel entry=\"dma_" + t +
-           "\"><Source filename=\"dma.cl\"/></Kernel>\n<Parameters>\n"
-           "<Tensor arg-name=\"src\" type=\"input\" port-index=\"0\"/>\n"
-           "<Tensor arg-name=\"dst\" type=\"output\" port-index=\"0\"/>\n"
-           "<Data arg-name=\"tile\" type=\"local_data\" dim=\"output,0\" size=\"T*4\"/>\n" +
-           scalars +
-           "</Parameters>\n<WorkSizes dim=\"input,0\" global=\"8,1,1\" local=\"8,1,1\"/>\n"
-           "</CustomLayer>\n";
+    return myriad_test::src_dst_layer_xml(
+        "Dma_" + t, "dma_" + t, "dma.cl", {{"tile", "T*4"}},
+        {"sw", "dw", "ss", "ds", "planes", "sp", "dp", "size", "T"},
+        R"(dim="input,0" global="8,1,1" local="8,1,1")");
 }
 
 struct TransactionGeometry {

@@ -49,37 +49,32 @@ __attribute__((always_inline)) inline __m512i tap_ties(const std::uint8_t* class
     return _mm512_shuffle_epi8(lookup, _mm512_loadu_si512(classes));
 }
 
-/// Harley-Seal over 16 taps (offsets[0..16), tables + 16 * i): their tie bits added into planes
-/// 0..3; returns the carries of weight 16.
-__attribute__((always_inline)) inline __m512i sixteen_taps(__m512i* plane,
-                                                           const std::uint8_t* classes,
-                                                           const std::size_t* offsets,
-                                                           const std::uint8_t* tables) {
-    __m512i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
-    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[0], tables + 0),
-               tap_ties(classes + offsets[1], tables + 16));
-    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[2], tables + 32),
-               tap_ties(classes + offsets[3], tables + 48));
-    carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
-    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[4], tables + 64),
-               tap_ties(classes + offsets[5], tables + 80));
-    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[6], tables + 96),
-               tap_ties(classes + offsets[7], tables + 112));
-    carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
-    carry_save(eights_a, plane[2], plane[2], fours_a, fours_b);
-    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[8], tables + 128),
-               tap_ties(classes + offsets[9], tables + 144));
-    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[10], tables + 160),
-               tap_ties(classes + offsets[11], tables + 176));
-    carry_save(fours_a, plane[1], plane[1], twos_a, twos_b);
-    carry_save(twos_a, plane[0], plane[0], tap_ties(classes + offsets[12], tables + 192),
-               tap_ties(classes + offsets[13], tables + 208));
-    carry_save(twos_b, plane[0], plane[0], tap_ties(classes + offsets[14], tables + 224),
-               tap_ties(classes + offsets[15], tables + 240));
-    carry_save(fours_b, plane[1], plane[1], twos_a, twos_b);
-    carry_save(eights_b, plane[2], plane[2], fours_a, fours_b);
-    carry_save(sixteens, plane[3], plane[3], eights_a, eights_b);
-    return sixteens;
+/// The plane that holds weight Taps / 2: log2(Taps) - 1.
+constexpr std::size_t carry_plane(std::size_t taps) {
+    return taps <= 2 ? 0 : 1 + carry_plane(taps / 2);
+}
+
+/// Harley-Seal over Taps taps (a power of two >= 2; offsets[0..Taps), tables + 16 * i): their
+/// tie bits added into planes 0..log2(Taps) - 1; returns the carries of weight Taps. The two
+/// halves are counted the same way, then their carries added into the plane of weight Taps / 2.
+template <std::size_t Taps>
+__attribute__((always_inline)) inline __m512i tap_carries(__m512i* plane,
+                                                          const std::uint8_t* classes,
+                                                          const std::size_t* offsets,
+                                                          const std::uint8_t* tables) {
+    constexpr std::size_t k = carry_plane(Taps);
+    __m512i carries;
+    if constexpr (Taps == 2) {
+        carry_save(carries, plane[k], plane[k], tap_ties(classes + offsets[0], tables),
+                   tap_ties(classes + offsets[1], tables + 16));
+    } else {
+        constexpr std::size_t half = Taps / 2;
+        const __m512i first = tap_carries<half>(plane, classes, offsets, tables);
+        const __m512i second =
+            tap_carries<half>(plane, classes, offsets + half, tables + half * 16);
+        carry_save(carries, plane[k], plane[k], first, second);
+    }
+    return carries;
 }
 
 /// Subtracts from sums[o * width + i], i < columns (<= 64), the ties of output channel o at
@@ -94,18 +89,12 @@ void subtract_ties(const std::uint8_t* classes, const std::size_t* offsets,
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < tie_planes; ++k) plane[k] = _mm512_setzero_si512();
         std::size_t t = first;
-        // Harley-Seal: 16 taps into planes 0..3 and one carry of weight 16; two such carries
-        // into plane 4 and one carry of weight 32, rippled into the planes above.
-        for (; t + 32 <= last; t += 32) {
-            const __m512i sixteens_a = sixteen_taps(plane, classes, offsets + t, tables + t * 16);
-            const __m512i sixteens_b =
-                sixteen_taps(plane, classes, offsets + t + 16, tables + (t + 16) * 16);
-            __m512i thirty_twos;
-            carry_save(thirty_twos, plane[4], plane[4], sixteens_a, sixteens_b);
-            ripple_add<5>(plane, thirty_twos);
-        }
+        // Harley-Seal: 32 taps into planes 0..4 and one carry of weight 32, rippled into the
+        // planes above.
+        for (; t + 32 <= last; t += 32)
+            ripple_add<5>(plane, tap_carries<32>(plane, classes, offsets + t, tables + t * 16));
         if (t + 16 <= last) {
-            ripple_add<4>(plane, sixteen_taps(plane, classes, offsets + t, tables + t * 16));
+            ripple_add<4>(plane, tap_carries<16>(plane, classes, offsets + t, tables + t * 16));
             t += 16;
         }
         for (; t < last; ++t) ripple_add<0>(plane, tap_ties(classes + offsets[t], tables + t * 16));

@@ -32,6 +32,40 @@ std::string check_paths(test_context& context, vx_graph graph, vx_tensor out,
     return best.kernel;
 }
 
+/// An int16 convolution without bias: equal pads in x and y, saturating, output size rounded
+/// down.
+struct int16_conv {
+    std::vector<vx_size> in_dims, w_dims, out_dims;
+    int in_pos = 8, w_pos = 8, out_pos = 8;  // fixed-point positions
+    vx_uint32 pad = 0;
+    vx_uint8 accumulator_bits = 32;
+    vx_enum rounding = VX_ROUND_POLICY_TO_NEAREST_EVEN;
+};
+
+/// Runs `c` on inputs `xv` and weights `wv` on every path (check_paths); returns the default
+/// path's kernel.
+std::string check_conv_paths(test_context& context, const int16_conv& c, const raw_t& xv,
+                             const raw_t& wv, const std::string& what) {
+    vx_tensor in = make_tensor(context, c.in_dims, VX_TYPE_INT16, static_cast<vx_uint8>(c.in_pos));
+    vx_tensor w = make_tensor(context, c.w_dims, VX_TYPE_INT16, static_cast<vx_uint8>(c.w_pos));
+    vx_tensor out =
+        make_tensor(context, c.out_dims, VX_TYPE_INT16, static_cast<vx_uint8>(c.out_pos));
+    write_tensor(in, xv);
+    write_tensor(w, wv);
+    vx_graph graph = vxCreateGraph(context);
+    vx_node node = vxConvolutionLayer(graph, in, w, nullptr, c.pad, c.pad, c.accumulator_bits,
+                                      VX_CONVERT_POLICY_SATURATE, c.rounding,
+                                      VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
+    REQUIRE(node != nullptr);
+    const std::string kernel = check_paths(context, graph, out, what);
+    vxReleaseNode(&node);
+    vxReleaseGraph(&graph);
+    vxReleaseTensor(&in);
+    vxReleaseTensor(&w);
+    vxReleaseTensor(&out);
+    return kernel;
+}
+
 /// Data regimes of the grids.
 enum class data_kind {
     in_domain,         // |w| < 1.0 (Q7.8), moderate inputs: the int16 path runs
@@ -262,28 +296,15 @@ TEST_CASE("kernel paths: convolution ties of every class at shifts 1..15") {
     test_context context;
     rng r(2206);
     for (int shift = 1; shift <= 15; ++shift) {
-        const int in_pos = shift <= 8 ? shift : 8, w_pos = shift <= 8 ? 8 : shift;
-        const std::vector<vx_size> in_dims{70, 4, 20}, w_dims{3, 3, 20, 10}, out_dims{70, 4, 10};
-        raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+        int16_conv c{{70, 4, 20}, {3, 3, 20, 10}, {70, 4, 10}};
+        c.in_pos = shift <= 8 ? shift : 8;
+        c.w_pos = shift <= 8 ? 8 : shift;
+        c.pad = 1;
+        raw_t xv(element_count(c.in_dims)), wv(element_count(c.w_dims));
         fill_mixed_ties(r, shift, xv, wv);
-        vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, static_cast<vx_uint8>(in_pos));
-        vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, static_cast<vx_uint8>(w_pos));
-        vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
-        write_tensor(in, xv);
-        write_tensor(w, wv);
-        vx_graph graph = vxCreateGraph(context);
-        vx_node node = vxConvolutionLayer(
-            graph, in, w, nullptr, 1, 1, 32, VX_CONVERT_POLICY_SATURATE,
-            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
-        REQUIRE(node != nullptr);
         const std::string kernel =
-            check_paths(context, graph, out, "ties at shift " + std::to_string(shift));
+            check_conv_paths(context, c, xv, wv, "ties at shift " + std::to_string(shift));
         CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
-        vxReleaseNode(&node);
-        vxReleaseGraph(&graph);
-        vxReleaseTensor(&in);
-        vxReleaseTensor(&w);
-        vxReleaseTensor(&out);
     }
 }
 
@@ -303,25 +324,11 @@ TEST_CASE("kernel paths: convolution over every int16 input, every tie class at 
         const vx_size ofm = weights.size();
         raw_t xv(65536);
         for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<std::int64_t>(i) - 32768;
-        vx_tensor in =
-            make_tensor(context, {256, 256, 1}, VX_TYPE_INT16, static_cast<vx_uint8>(shift));
-        vx_tensor w = make_tensor(context, {1, 1, 1, ofm}, VX_TYPE_INT16, 8);
-        vx_tensor out = make_tensor(context, {256, 256, ofm}, VX_TYPE_INT16, 8);
-        write_tensor(in, xv);
-        write_tensor(w, weights);
-        vx_graph graph = vxCreateGraph(context);
-        vx_node node = vxConvolutionLayer(
-            graph, in, w, nullptr, 0, 0, 32, VX_CONVERT_POLICY_SATURATE,
-            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
-        REQUIRE(node != nullptr);
-        const std::string kernel =
-            check_paths(context, graph, out, "every input at shift " + std::to_string(shift));
+        int16_conv c{{256, 256, 1}, {1, 1, 1, ofm}, {256, 256, ofm}};
+        c.in_pos = shift;
+        const std::string kernel = check_conv_paths(
+            context, c, xv, weights, "every input at shift " + std::to_string(shift));
         CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
-        vxReleaseNode(&node);
-        vxReleaseGraph(&graph);
-        vxReleaseTensor(&in);
-        vxReleaseTensor(&w);
-        vxReleaseTensor(&out);
     }
 }
 
@@ -332,33 +339,20 @@ TEST_CASE("kernel paths: the largest input anywhere in a row bounds the int16 su
     test_context context;
     rng r(2207);
     for (vx_size first_large : {vx_size{0}, vx_size{33}, vx_size{40}, vx_size{64}}) {
-        const std::vector<vx_size> in_dims{70, 3, 64}, w_dims{3, 3, 64, 8}, out_dims{70, 3, 8};
-        raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+        int16_conv c{{70, 3, 64}, {3, 3, 64, 8}, {70, 3, 8}};
+        c.pad = 1;
+        raw_t xv(element_count(c.in_dims)), wv(element_count(c.w_dims));
         for (std::size_t i = 0; i < xv.size(); ++i) {
             const vx_size col = i % 70;
             const bool large = col >= first_large && col < first_large + 6;
             xv[i] = large ? r.uniform(29000, 32767) * (r.uniform(0, 1) ? 1 : -1) : r.uniform(-2, 2);
         }
         for (auto& v : wv) v = r.uniform(150, 255);
-        vx_tensor in = make_tensor(context, in_dims, VX_TYPE_INT16, 8);
-        vx_tensor w = make_tensor(context, w_dims, VX_TYPE_INT16, 8);
-        vx_tensor out = make_tensor(context, out_dims, VX_TYPE_INT16, 8);
-        write_tensor(in, xv);
-        write_tensor(w, wv);
-        vx_graph graph = vxCreateGraph(context);
-        // Saturate: int16 lanes that wrapped would agree with the exact sums modulo 2^16.
-        vx_node node = vxConvolutionLayer(
-            graph, in, w, nullptr, 1, 1, 32, VX_CONVERT_POLICY_SATURATE,
-            VX_ROUND_POLICY_TO_NEAREST_EVEN, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
-        REQUIRE(node != nullptr);
-        const std::string kernel =
-            check_paths(context, graph, out, "large from column " + std::to_string(first_large));
+        // Saturate (check_conv_paths does): int16 lanes that wrapped would agree with the exact
+        // sums modulo 2^16.
+        const std::string kernel = check_conv_paths(
+            context, c, xv, wv, "large from column " + std::to_string(first_large));
         CHECK_MESSAGE(int16_kernel(kernel), "column " << first_large << ": " << kernel);
-        vxReleaseNode(&node);
-        vxReleaseGraph(&graph);
-        vxReleaseTensor(&in);
-        vxReleaseTensor(&w);
-        vxReleaseTensor(&out);
     }
 }
 
@@ -372,38 +366,22 @@ TEST_CASE("kernel paths: fixed-point positions other than Q7.8") {
     for (const auto& pos : positions) {
         for (vx_enum rounding : {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}) {
             const int shift = pos[0] + pos[1] - pos[2];
-            const std::vector<vx_size> in_dims{20, 5, 6}, w_dims{3, 3, 6, 5}, out_dims{18, 3, 5};
-            raw_t xv(element_count(in_dims)), wv(element_count(w_dims));
+            int16_conv c{{20, 5, 6}, {3, 3, 6, 5}, {18, 3, 5}, pos[0], pos[1], pos[2]};
+            c.accumulator_bits = 0;
+            c.rounding = rounding;
+            raw_t xv(element_count(c.in_dims)), wv(element_count(c.w_dims));
             for (auto& v : xv) v = r.uniform(-32768, 32767);
             const std::int64_t w_limit =
                 shift >= 1 && shift <= 15 ? (std::int64_t{1} << shift) - 1 : 32767;
             for (auto& v : wv) v = r.uniform(-w_limit, w_limit);
-            vx_tensor in =
-                make_tensor(context, in_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[0]));
-            vx_tensor w =
-                make_tensor(context, w_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[1]));
-            vx_tensor out =
-                make_tensor(context, out_dims, VX_TYPE_INT16, static_cast<vx_uint8>(pos[2]));
-            write_tensor(in, xv);
-            write_tensor(w, wv);
-            vx_graph graph = vxCreateGraph(context);
-            vx_node node =
-                vxConvolutionLayer(graph, in, w, nullptr, 0, 0, 0, VX_CONVERT_POLICY_SATURATE,
-                                   rounding, VX_CONVOLUTIONAL_NETWORK_DS_SIZE_ROUNDING_FLOOR, out);
-            REQUIRE(node != nullptr);
             const std::string kernel =
-                check_paths(context, graph, out,
-                            "positions " + std::to_string(pos[0]) + "," + std::to_string(pos[1]) +
-                                "," + std::to_string(pos[2]));
+                check_conv_paths(context, c, xv, wv,
+                                 "positions " + std::to_string(pos[0]) + "," +
+                                     std::to_string(pos[1]) + "," + std::to_string(pos[2]));
             if (shift >= 1 && shift <= 15) {
                 CHECK_MESSAGE(int16_kernel(kernel), "shift " << shift << ": " << kernel);
             }
             if (shift < 1 || shift > 15) CHECK(!int16_kernel(kernel));
-            vxReleaseNode(&node);
-            vxReleaseGraph(&graph);
-            vxReleaseTensor(&in);
-            vxReleaseTensor(&w);
-            vxReleaseTensor(&out);
         }
     }
 }

@@ -11,6 +11,7 @@
 
 #include "tessera/c/ops_data.h"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
 
@@ -110,48 +111,65 @@ struct slice : pod_op<slice, tsr_slice_params, TSR_OP_SLICE> {
     }
 };
 
+/// The inputs of gather and gather_elements with the axis resolved against data's rank.
+struct gather_operands {
+    const tensor_desc& data;
+    const tensor_desc& indices;
+    int axis;
+};
+
+/// Checks the data and indices inputs of gather and gather_elements (data of any dtype and rank
+/// >= 1, indices i32 or i64, no negative dims) and resolves `axis` against data's rank.
+inline gather_operands check_gather_inputs(const checker& check,
+                                           const std::vector<tensor_desc>& inputs, int axis) {
+    check.count(inputs, 2, 2);
+    const tensor_desc& data = inputs[0];
+    const tensor_desc& indices = inputs[1];
+    check_valid_type(check, "data", data);
+    check.type_in("indices", indices, {dtype::i32, dtype::i64});
+    if (data.rank() < 1) check.fail("data", "rank is 0, expected at least 1");
+    check_non_negative_dims(check, "data", data);
+    check_non_negative_dims(check, "indices", indices);
+    return {data, indices, normalize_axis(check, "axis", axis, data.rank())};
+}
+
+/// Fails when there is an index to look up but data's dim `axis` is empty.
+inline void check_gather_source(const checker& check, const gather_operands& in) {
+    bool any_index = true;
+    for (int i = 0; i < in.indices.rank(); ++i) any_index = any_index && in.indices.dim(i) > 0;
+    if (in.data.dim(in.axis) == 0 && any_index)
+        check.fail("data", "dim " + std::to_string(in.axis) + " is 0: nothing to gather from");
+}
+
 /// Gather (numpy take). Input order: data (any dtype), indices (i32 or i64, any shape; negative
 /// counts from the end of the axis). Output: data's dims with dim `axis` replaced by the indices'
 /// dims, data's dtype and quantisation. An index outside [-n, n) fails when the op runs.
-struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
+struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER>, axis_setters<gather> {
+    friend struct axis_setters<gather>;
     static constexpr std::string_view name = "gather";
 
     gather() { raw().axis = 0; }
     explicit gather(int axis) : gather() { raw().axis = axis; }
 
-    gather& along(int a) {
-        raw().axis = a;
-        return *this;
-    }
     /// The gathered dim; negative counts from the end.
     int axis() const { return raw().axis; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.count(inputs, 2, 2);
-        const tensor_desc& data = inputs[0];
-        const tensor_desc& indices = inputs[1];
-        check_valid_type(check, "data", data);
-        check.type_in("indices", indices, {dtype::i32, dtype::i64});
-        if (data.rank() < 1) check.fail("data", "rank is 0, expected at least 1");
-        check_non_negative_dims(check, "data", data);
-        check_non_negative_dims(check, "indices", indices);
-        const int a = normalize_axis(check, "axis", raw().axis, data.rank());
-        if (data.rank() - 1 + indices.rank() > TSR_MAX_DIMS) {
+        const gather_operands in = check_gather_inputs(check, inputs, raw().axis);
+        if (in.data.rank() - 1 + in.indices.rank() > TSR_MAX_DIMS) {
             check.fail("indices", "the output rank " +
-                                      std::to_string(data.rank() - 1 + indices.rank()) +
+                                      std::to_string(in.data.rank() - 1 + in.indices.rank()) +
                                       " exceeds " + std::to_string(TSR_MAX_DIMS));
         }
-        bool any_index = true;
-        for (int i = 0; i < indices.rank(); ++i) any_index = any_index && indices.dim(i) > 0;
-        if (data.dim(a) == 0 && any_index)
-            check.fail("data", "dim " + std::to_string(a) + " is 0: nothing to gather from");
+        check_gather_source(check, in);
         shape out;
-        for (int i = 0; i < a; ++i) out.push_back(data.dim(i), data.dims().label(i));
-        for (int i = 0; i < indices.rank(); ++i) out.push_back(indices.dim(i));
-        for (int i = a + 1; i < data.rank(); ++i) out.push_back(data.dim(i), data.dims().label(i));
-        check.fits("indices", out, data.type());
-        return {output_like(out, data)};
+        for (int i = 0; i < in.axis; ++i) out.push_back(in.data.dim(i), in.data.dims().label(i));
+        for (int i = 0; i < in.indices.rank(); ++i) out.push_back(in.indices.dim(i));
+        for (int i = in.axis + 1; i < in.data.rank(); ++i)
+            out.push_back(in.data.dim(i), in.data.dims().label(i));
+        check.fits("indices", out, in.data.type());
+        return {output_like(out, in.data)};
     }
 };
 
@@ -160,49 +178,36 @@ struct gather : pod_op<gather, tsr_gather_params, TSR_OP_GATHER> {
 /// the axis). Output: the indices' dims, data's dtype and quantisation, out[i] = data[i with its
 /// `axis` coordinate replaced by indices[i]]. An index outside [-n, n) fails when the op runs.
 struct gather_elements
-    : pod_op<gather_elements, tsr_gather_elements_params, TSR_OP_GATHER_ELEMENTS> {
+    : pod_op<gather_elements, tsr_gather_elements_params, TSR_OP_GATHER_ELEMENTS>,
+      axis_setters<gather_elements> {
+    friend struct axis_setters<gather_elements>;
     static constexpr std::string_view name = "gather_elements";
 
     gather_elements() { raw().axis = 0; }
     explicit gather_elements(int axis) : gather_elements() { raw().axis = axis; }
 
-    gather_elements& along(int a) {
-        raw().axis = a;
-        return *this;
-    }
     /// The indexed dim; negative counts from the end.
     int axis() const { return raw().axis; }
 
     std::vector<tensor_desc> infer(const std::vector<tensor_desc>& inputs) const {
         const checker check{name};
-        check.count(inputs, 2, 2);
-        const tensor_desc& data = inputs[0];
-        const tensor_desc& indices = inputs[1];
-        check_valid_type(check, "data", data);
-        check.type_in("indices", indices, {dtype::i32, dtype::i64});
-        if (data.rank() < 1) check.fail("data", "rank is 0, expected at least 1");
-        check_non_negative_dims(check, "data", data);
-        check_non_negative_dims(check, "indices", indices);
-        const int a = normalize_axis(check, "axis", raw().axis, data.rank());
-        if (indices.rank() != data.rank()) {
-            check.fail("indices", "rank " + std::to_string(indices.rank()) +
-                                      " differs from data's " + std::to_string(data.rank()));
+        const gather_operands in = check_gather_inputs(check, inputs, raw().axis);
+        if (in.indices.rank() != in.data.rank()) {
+            check.fail("indices", "rank " + std::to_string(in.indices.rank()) +
+                                      " differs from data's " + std::to_string(in.data.rank()));
         }
-        bool any_index = true;
-        for (int i = 0; i < data.rank(); ++i) {
-            any_index = any_index && indices.dim(i) > 0;
-            if (i != a && indices.dim(i) > data.dim(i)) {
+        for (int i = 0; i < in.data.rank(); ++i) {
+            if (i != in.axis && in.indices.dim(i) > in.data.dim(i)) {
                 check.fail("indices", "dim " + std::to_string(i) + " is " +
-                                          std::to_string(indices.dim(i)) + ", more than data's " +
-                                          std::to_string(data.dim(i)));
+                                          std::to_string(in.indices.dim(i)) +
+                                          ", more than data's " + std::to_string(in.data.dim(i)));
             }
         }
-        if (data.dim(a) == 0 && any_index)
-            check.fail("data", "dim " + std::to_string(a) + " is 0: nothing to gather from");
+        check_gather_source(check, in);
         shape out;
-        for (int i = 0; i < indices.rank(); ++i) out.push_back(indices.dim(i));
-        check.fits("indices", out, data.type());
-        return {output_like(out, data)};
+        for (int i = 0; i < in.indices.rank(); ++i) out.push_back(in.indices.dim(i));
+        check.fits("indices", out, in.data.type());
+        return {output_like(out, in.data)};
     }
 };
 

@@ -10,6 +10,7 @@
 #include "tessera/ops/compute_common.hpp"
 #include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -269,14 +270,11 @@ struct layer_norm : pod_op<layer_norm, tsr_layer_norm_params, TSR_OP_LAYER_NORM>
 
 /// zDNN norm. Inputs: 0 a, 1 b of one shape. y = sqrt(sum over `axis` of (b - a)^2); output as
 /// the inputs with dim `axis` (default -1, zDNN's innermost dimension 1) equal to 1. Floating only.
-struct norm : pod_op<norm, tsr_norm_params, TSR_OP_NORM> {
+struct norm : pod_op<norm, tsr_norm_params, TSR_OP_NORM>, axis_setters<norm> {
+    friend struct axis_setters<norm>;
     static constexpr std::string_view name = "norm";
 
     norm() { raw().axis = -1; }
-    norm& along(int a) {
-        raw().axis = a;
-        return *this;
-    }
 
     /// The summed dim; negative counts from the end.
     int axis() const { return raw().axis; }

@@ -10,6 +10,7 @@
 #include "tessera/ops/compute_common.hpp"
 #include "tessera/ops/kinds.hpp"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
@@ -92,7 +93,8 @@ struct mean_reduce2d : pod_op<mean_reduce2d, tsr_mean_reduce2d_params, TSR_OP_ME
 /// *_IDX forms output i32 indices of the first (select_last_index: last) minimum/maximum. Integer
 /// sums and products
 /// saturate; integer means round with `rounding`.
-struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
+struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE>, axis_setters<reduce> {
+    friend struct axis_setters<reduce>;
     static constexpr std::string_view name = "reduce";
 
     reduce() {
@@ -111,10 +113,6 @@ struct reduce : pod_op<reduce, tsr_reduce_params, TSR_OP_REDUCE> {
     reduce& operation(reduce_kind o) { return operation(to_c(o)); }
     /// The operation as a typed value (throws for a raw value outside the enum).
     reduce_kind kind() const { return tessera::from_c<reduce_kind>(op); }
-    reduce& along(int a) {
-        raw().axis = a;
-        return *this;
-    }
     reduce& keep(bool k) {
         raw().keep_dims = k ? 1 : 0;
         return *this;

@@ -10,23 +10,34 @@
 
 #include "tessera/c/ops_compute.h"
 #include "tessera/ops/pod_op.hpp"
+#include "tessera/ops/setters.hpp"
 #include "tessera/ops/shape_rules.hpp"
 #include "tessera/ops/validate.hpp"
 
 namespace tessera::op {
 
+/// Checks the one numeric input of a scan (any dtype but bool, rank >= 1, no negative dims) and
+/// returns `axis` resolved against its rank.
+inline int check_scan_input(const checker& check, const std::vector<tensor_desc>& inputs,
+                            int axis) {
+    check.count(inputs, 1, 1);
+    const tensor_desc& src = inputs[0];
+    check_valid_type(check, "src", src);
+    if (src.type() == dtype::boolean) check.fail("src", "dtype bool is not numeric");
+    if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
+    check_non_negative_dims(check, "src", src);
+    return normalize_axis(check, "axis", axis, src.rank());
+}
+
 /// CumSum. Input order: src (numeric). Output like src: running sums along axis(); exclusive
 /// leaves the element itself out, reverse sums from the end. Integer sums saturate.
-struct cumsum : pod_op<cumsum, tsr_cumsum_params, TSR_OP_CUMSUM> {
+struct cumsum : pod_op<cumsum, tsr_cumsum_params, TSR_OP_CUMSUM>, axis_setters<cumsum> {
+    friend struct axis_setters<cumsum>;
     static constexpr std::string_view name = "cumsum";
 
     cumsum() { raw().axis = 0; }
     explicit cumsum(int axis) : cumsum() { raw().axis = axis; }
 
-    cumsum& along(int a) {
-        raw().axis = a;
-        return *this;
-    }
     cumsum& set_exclusive(bool on) {
         raw().exclusive = on ? 1 : 0;
         return *this;
@@ -46,14 +57,8 @@ struct cumsum : pod_op<cumsum, tsr_cumsum_params, TSR_OP_CUMSUM> {
         const checker check{name};
         check_flag(check, "exclusive", raw().exclusive);
         check_flag(check, "reverse", raw().reverse);
-        check.count(inputs, 1, 1);
-        const tensor_desc& src = inputs[0];
-        check_valid_type(check, "src", src);
-        if (src.type() == dtype::boolean) check.fail("src", "dtype bool is not numeric");
-        if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
-        check_non_negative_dims(check, "src", src);
-        normalize_axis(check, "axis", raw().axis, src.rank());
-        return {output_like(src.dims(), src)};
+        check_scan_input(check, inputs, raw().axis);
+        return {output_like(inputs[0].dims(), inputs[0])};
     }
 };
 
@@ -61,7 +66,8 @@ struct cumsum : pod_op<cumsum, tsr_cumsum_params, TSR_OP_CUMSUM> {
 /// with axis() of extent k(): the k largest (smallest when !largest()) elements along the axis,
 /// in descending (ascending) order; equal values keep the lower index first, NaN counts as the
 /// largest value. sorted() = false allows any order (the reference kernel still sorts).
-struct topk : pod_op<topk, tsr_topk_params, TSR_OP_TOPK> {
+struct topk : pod_op<topk, tsr_topk_params, TSR_OP_TOPK>, axis_setters<topk> {
+    friend struct axis_setters<topk>;
     static constexpr std::string_view name = "topk";
 
     topk() {
@@ -77,10 +83,6 @@ struct topk : pod_op<topk, tsr_topk_params, TSR_OP_TOPK> {
 
     topk& set_k(std::int64_t k) {
         raw().k = k;
-        return *this;
-    }
-    topk& along(int a) {
-        raw().axis = a;
         return *this;
     }
     topk& set_largest(bool on) {
@@ -104,13 +106,8 @@ struct topk : pod_op<topk, tsr_topk_params, TSR_OP_TOPK> {
         const checker check{name};
         check_flag(check, "largest", raw().largest);
         check_flag(check, "sorted", raw().sorted);
-        check.count(inputs, 1, 1);
+        const int a = check_scan_input(check, inputs, raw().axis);
         const tensor_desc& src = inputs[0];
-        check_valid_type(check, "src", src);
-        if (src.type() == dtype::boolean) check.fail("src", "dtype bool is not numeric");
-        if (src.rank() < 1) check.fail("src", "rank is 0, expected at least 1");
-        check_non_negative_dims(check, "src", src);
-        const int a = normalize_axis(check, "axis", raw().axis, src.rank());
         if (raw().k < 0 || raw().k > src.dim(a)) {
             check.fail("src", "k is " + std::to_string(raw().k) + ", must be in [0, " +
                                   std::to_string(src.dim(a)) + "] (dim " + std::to_string(a) + ")");

@@ -1,8 +1,9 @@
 // tessera/ops/setters.hpp: fluent setters shared by several op descriptors, written once as CRTP
 // mixins over the descriptor's C parameter fields: the sliding-window setters of conv2d and
 // pooling (stride, padding, output rounding) and the epilogue setters of conv2d and
-// fully_connected (bias, fused activation, integer rounding/overflow policies), with the typed
-// getters of the same parameters and the small value types they return (hw, pads2d). A
+// fully_connected (bias, fused activation, integer rounding/overflow policies), the axis setter of
+// the ops that run along one dim (gather, gather_elements, cumsum, topk, reduce, norm), with the
+// typed getters of the same parameters and the small value types they return (hw, pads2d). A
 // descriptor using a mixin makes it a friend: the mixins write the descriptor's C fields.
 #pragma once
 
@@ -117,6 +118,22 @@ struct epilogue_setters {
     /// enum).
     activation_spec fused_activation() const {
         return activation_spec::from_c(fields().activation);
+    }
+
+  private:
+    Derived& self() { return static_cast<Derived&>(*this); }
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
+    auto& fields() { return self().raw(); }
+    const auto& fields() const { return self().raw(); }
+};
+
+/// along over the field axis: the one dim the op runs along (negative counts from the end). The
+/// getter axis() is the descriptor's own, as with epilogue_setters.
+template <typename Derived>
+struct axis_setters {
+    Derived& along(int a) {
+        fields().axis = a;
+        return self();
     }
 
   private:

@@ -34,4 +34,14 @@ void parallel_ranges(const runtime::Context& ctx, std::int64_t count, int parts,
     });
 }
 
+/// Calls item(i) for every i in [0, count), in order within each of at most `max_parts` parallel
+/// ranges.
+template <typename Item>
+void parallel_items(const runtime::Context& ctx, std::int64_t count, int max_parts, Item&& item) {
+    const int parts = static_cast<int>(std::min<std::int64_t>(max_parts, count));
+    parallel_ranges(ctx, count, parts, [&](std::int64_t begin, std::int64_t end, int) {
+        for (std::int64_t i = begin; i < end; ++i) item(i);
+    });
+}
+
 }  // namespace tessera::plugins::cpu

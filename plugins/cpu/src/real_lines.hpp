@@ -32,6 +32,14 @@ inline bool wide_reals(dtype t) {
     return is_int64_class(t);
 }
 
+/// Returns f(Real{}) with Real the type the reference computes `t`'s values in: long double
+/// where wide_reals(t), else double.
+template <typename F>
+decltype(auto) with_reals_of(dtype t, F&& f) {
+    if (wide_reals(t)) return f(static_cast<long double>(0));
+    return f(0.0);
+}
+
 namespace real_lines_detail {
 
 template <typename Stored, typename Real, typename Decode>

@@ -3,7 +3,8 @@
 // written at dst + sum i_k * dst_step[k] (element steps of any sign; 0 repeats an element).
 // Dims are merged where both sides are contiguous across them, so inner runs are as long as
 // possible: a run contiguous on both sides is one memcpy, a repeated element a fill. Large walks
-// are split over the runtime's threads by outer rows.
+// are split over the runtime's threads by outer rows. Also the stating of the ops that move
+// elements unchanged from one input to one output.
 #pragma once
 
 #include <algorithm>
@@ -13,8 +14,10 @@
 
 #include <vector>
 
+#include "element_moves.hpp"
 #include "parallel_ranges.hpp"
 #include "program.hpp"
+#include "step_buffers.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -140,22 +143,7 @@ void copy_elements(const runtime::Context& ctx, const copy_plan& plan, const voi
 /// copy_elements for an element of `size` bytes (1, 2, 4 or 8).
 inline void copy_elements(const runtime::Context& ctx, const copy_plan& plan, const void* src,
                           void* dst, std::size_t size) {
-    switch (size) {
-        case 1:
-            return copy_elements<std::uint8_t>(ctx, plan, src, dst);
-        case 2:
-            return copy_elements<std::uint16_t>(ctx, plan, src, dst);
-        case 4:
-            return copy_elements<std::uint32_t>(ctx, plan, src, dst);
-        default:
-            return copy_elements<std::uint64_t>(ctx, plan, src, dst);
-    }
-}
-
-/// Whether elements of `d` can be moved as unsigned integers of their size.
-inline bool movable_by_size(const tensor_desc& d) {
-    const std::size_t s = size_of(d.type());
-    return s == 1 || s == 2 || s == 4 || s == 8;
+    with_element_bits(size, [&](auto bits) { copy_elements<decltype(bits)>(ctx, plan, src, dst); });
 }
 
 /// Whether two tensors store values alike (dtype and quantisation): elements move as bytes.
@@ -190,8 +178,7 @@ class copy_step final : public step {
 
     void run(const buffers& b) override {
         for (const copy_piece& p : pieces_)
-            copy_elements(ctx_, p.plan, b[static_cast<std::size_t>(p.src)]->host_data(),
-                          b[static_cast<std::size_t>(p.dst)]->host_data(), size_);
+            copy_elements(ctx_, p.plan, host_data_of(b, p.src), host_data_of(b, p.dst), size_);
     }
 
   private:
@@ -199,5 +186,32 @@ class copy_step final : public step {
     std::size_t size_;
     const runtime::Context& ctx_;
 };
+
+/// States `Op`, which moves elements of its input 0 unchanged into its output 0, on the route
+/// element_move_route chooses; the native step is make_step(op, build_context).
+template <typename Op, typename MakeStep>
+void state_element_move(router& r, MakeStep make_step) {
+    r.state<Op>(
+        [](const Op&, const query_view& v) {
+            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
+        },
+        [make_step](const Op& o, const build_context& b) {
+            return routed_step(element_move_route(b.node.in[0], b.node.out[0]), b,
+                               [&] { return make_step(o, b); });
+        });
+}
+
+/// States `Op` as one strided copy of its input 0 into its output 0 along the walk
+/// plan_of(op, in, out) (state_element_move's route).
+template <typename Op, typename PlanOf>
+void state_single_copy(router& r, PlanOf plan_of) {
+    state_element_move<Op>(
+        r, [plan_of](const Op& o, const build_context& b) -> std::unique_ptr<step> {
+            const node_view& v = b.node;
+            std::vector<copy_piece> pieces{
+                {v.n.inputs[0], v.n.outputs[0], plan_of(o, v.in[0], v.out[0])}};
+            return std::make_unique<copy_step>(std::move(pieces), size_of(v.in[0].type()), b.ctx);
+        });
+}
 
 }  // namespace tessera::plugins::cpu

@@ -32,12 +32,11 @@ void quiet_nans(void* data, std::int64_t n, Bits exponent, Bits quiet) {
 tensor random_bits(const shape& dims, dtype type, std::uint32_t seed, quantization q = {}) {
     tensor t(tensor_desc(dims, type, layout::row_major(), q));
     auto* bytes = static_cast<unsigned char*>(t.data());
-    std::uint32_t state = seed * 2654435761u + 7u;
+    tessera_test::lcg_sequence draws(seed, 7u);
     const std::int64_t count = t.num_elements();
     const std::int64_t n = count * static_cast<std::int64_t>(size_of(type));
     for (std::int64_t i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
-        bytes[i] = static_cast<unsigned char>(state >> 24);
+        bytes[i] = static_cast<unsigned char>(draws.next() >> 24);
         if (type == dtype::boolean) bytes[i] &= 1u;
     }
     if (type == dtype::f32) quiet_nans<std::uint32_t>(bytes, count, 0x7f800000u, 0x7fc00000u);

@@ -33,16 +33,12 @@ const std::vector<dtype> plain_dtypes = {dtype::f32, dtype::f64, dtype::i8,  dty
 /// quantised by `q`).
 tensor typed_values(const shape& dims, dtype type, std::uint32_t seed, const quantization& q = {}) {
     tensor t(tensor_desc(dims, type, layout::row_major(), q));
-    std::uint32_t state = seed * 2654435761u + 7u;
-    const auto next = [&] {
-        state = state * 1664525u + 1013904223u;
-        return state;
-    };
+    tessera_test::lcg_sequence draws(seed, 7u);
     const double inf = std::numeric_limits<double>::infinity();
     const double floats[] = {std::nan(""), inf, -inf, 0.0, -0.0, 0.5, -2.5, 1.5, 3.0, -1.0};
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
         void* p = static_cast<char*>(t.data()) + i * static_cast<std::int64_t>(size_of(type));
-        const std::uint32_t r = next();
+        const std::uint32_t r = draws.next();
         if (is_floating(type)) {
             const double v =
                 (r % 4 == 0) ? floats[(r >> 4) % 10]
@@ -50,7 +46,7 @@ tensor typed_values(const shape& dims, dtype type, std::uint32_t seed, const qua
             numeric::store_raw(type, p, v);
             continue;
         }
-        const std::uint64_t bits = (std::uint64_t{next()} << 32) | next();
+        const std::uint64_t bits = (std::uint64_t{draws.next()} << 32) | draws.next();
         std::int64_t v = 0;
         switch (r % 6) {
             case 0:  // the extremes through the wide store (saturating)
@@ -77,10 +73,9 @@ tensor typed_values(const shape& dims, dtype type, std::uint32_t seed, const qua
 
 tensor booleans(const shape& dims, std::uint32_t seed) {
     tensor t(tensor_desc(dims, dtype::boolean));
-    std::uint32_t state = seed * 2654435761u + 3u;
+    tessera_test::lcg_sequence draws(seed, 3u);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        state = state * 1664525u + 1013904223u;
-        t.data_as<std::uint8_t>()[i] = (state >> 13) % 2;
+        t.data_as<std::uint8_t>()[i] = (draws.next() >> 13) % 2;
     }
     return t;
 }

@@ -15,10 +15,9 @@ namespace {
 /// Indices of `type` and `dims` in [-extent, extent) from a fixed sequence.
 tensor gather_indices(const shape& dims, dtype type, std::int64_t extent, std::uint32_t seed) {
     tensor t(tensor_desc(dims, type));
-    std::uint32_t state = seed * 2654435761u + 7u;
+    tessera_test::lcg_sequence draws(seed, 7u);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        state = state * 1664525u + 1013904223u;
-        const std::int64_t v = static_cast<std::int64_t>(state >> 8) % (2 * extent) - extent;
+        const std::int64_t v = static_cast<std::int64_t>(draws.next() >> 8) % (2 * extent) - extent;
         if (type == dtype::i64)
             t.data_as<std::int64_t>()[i] = v;
         else

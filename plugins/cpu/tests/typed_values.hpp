@@ -27,11 +27,11 @@ struct typed_input {
 inline tensor grid(const shape& dims, dtype type, std::uint32_t seed, double lo, double step,
                    int steps, const quantization& q = {}, std::int64_t nan_at = -1) {
     tensor t(tensor_desc(dims, type, layout::row_major(), q));
-    std::uint32_t state = seed * 2654435761u + 12345u;
+    tessera_test::lcg_sequence draws(seed, 12345u);
     for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-        state = state * 1664525u + 1013904223u;
+        const std::uint32_t r = draws.next();
         const double v = i == nan_at ? std::numeric_limits<double>::quiet_NaN()
-                                     : lo + step * static_cast<double>((state >> 8) % steps);
+                                     : lo + step * static_cast<double>((r >> 8) % steps);
         numeric::store_raw(type, static_cast<char*>(t.data()) + i * size_of(type), v);
     }
     return t;

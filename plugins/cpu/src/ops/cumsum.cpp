@@ -8,6 +8,8 @@
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -27,36 +29,26 @@ class cumsum_step final : public step {
           out_(run_of(v.out[0])),
           exclusive_(c.exclusive()),
           reverse_(c.reverse()),
-          ctx_(ctx) {
-        const tensor_desc& src = v.in[0];
-        const int axis = c.axis() < 0 ? c.axis() + src.rank() : c.axis();
-        for (int d = 0; d < src.rank(); ++d)
-            (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
+          ctx_(ctx),
+          split_(split_at_axis(v.in[0], c.axis())) {
         block_ = std::clamp<std::int64_t>(
-            cumsum_block_elements / std::max<std::int64_t>(1, length_), 8, cumsum_row_block);
-        blocks_ = (inner_ + block_ - 1) / block_;
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, cumsum_grain);
+            cumsum_block_elements / std::max<std::int64_t>(1, split_.length), 8, cumsum_row_block);
+        blocks_ = (split_.inner + block_ - 1) / block_;
+        parts_ = parts_for(ctx_, split_.count(), cumsum_grain);
     }
 
     void run(const buffers& b) override {
-        if (outer_ * length_ * inner_ == 0) return;
-        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
-        void* y = b[static_cast<std::size_t>(dst_)]->host_data();
-        if (wide_reals(in_.type)) {
-            sums<long double>(x, y);
-        } else {
-            sums<double>(x, y);
-        }
+        if (split_.count() == 0) return;
+        const void* x = host_data_of(b, src_);
+        void* y = host_data_of(b, dst_);
+        with_reals_of(in_.type, [&](auto real) { sums<decltype(real)>(x, y); });
     }
 
   private:
     template <typename Real>
     void sums(const void* x, void* y) const {
-        const std::int64_t units = outer_ * blocks_;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
-        parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t u = begin; u < end; ++u) unit<Real>(x, y, u);
-        });
+        parallel_items(ctx_, split_.outer * blocks_, parts_,
+                       [&](std::int64_t u) { unit<Real>(x, y, u); });
     }
 
     /// The lines of unit `u`: an outer index and a run of up to block_ inner indices, as
@@ -66,16 +58,17 @@ class cumsum_step final : public step {
         thread_local std::vector<Real> values, acc;
         const std::int64_t o = u / blocks_;
         const std::int64_t i0 = (u % blocks_) * block_;
-        const std::int64_t n = std::min(block_, inner_ - i0);
-        const std::int64_t first = o * length_ * inner_ + i0;
-        const bool line = inner_ == 1;  // one load and one store for the whole line
-        values.resize(static_cast<std::size_t>(length_ * n));
+        const std::int64_t n = std::min(block_, split_.inner - i0);
+        const std::int64_t first = o * split_.length * split_.inner + i0;
+        const bool line = split_.inner == 1;  // one load and one store for the whole line
+        values.resize(static_cast<std::size_t>(split_.length * n));
         acc.assign(static_cast<std::size_t>(n), Real{0});
-        for (std::int64_t k = 0; k < (line ? 1 : length_); ++k)
-            load_reals(in_, x, first + k * inner_, line ? length_ : n, 1, values.data() + k * n);
+        for (std::int64_t k = 0; k < (line ? 1 : split_.length); ++k)
+            load_reals(in_, x, first + k * split_.inner, line ? split_.length : n, 1,
+                       values.data() + k * n);
         Real* a = acc.data();
-        for (std::int64_t step = 0; step < length_; ++step) {
-            const std::int64_t k = reverse_ ? length_ - 1 - step : step;
+        for (std::int64_t step = 0; step < split_.length; ++step) {
+            const std::int64_t k = reverse_ ? split_.length - 1 - step : step;
             Real* row = values.data() + k * n;
             if (exclusive_) {
                 for (std::int64_t i = 0; i < n; ++i) {
@@ -86,29 +79,24 @@ class cumsum_step final : public step {
             } else {
                 for (std::int64_t i = 0; i < n; ++i) row[i] = a[i] += row[i];
             }
-            if (!line) store_reals(out_, y, first + k * inner_, n, 1, row);
+            if (!line) store_reals(out_, y, first + k * split_.inner, n, 1, row);
         }
-        if (line) store_reals(out_, y, first, length_, 1, values.data());
+        if (line) store_reals(out_, y, first, split_.length, 1, values.data());
     }
 
     int src_, dst_;
     element_run in_, out_;
     bool exclusive_, reverse_;
     const runtime::Context& ctx_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, block_ = cumsum_row_block, blocks_ = 1;
+    axis_split split_;  // the source around the summed axis
+    std::int64_t block_ = cumsum_row_block, blocks_ = 1;
     int parts_ = 1;
 };
 
 }  // namespace
 
 void state_cumsum(router& r) {
-    r.state<op::cumsum>(
-        [](const op::cumsum&, const query_view& v) {
-            return answer(native(route::native_plain), v.in, v.out);
-        },
-        [](const op::cumsum& c, const build_context& b) {
-            return std::make_unique<cumsum_step>(b.node, c, b.ctx);
-        });
+    state_native_step<op::cumsum, cumsum_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu

@@ -7,25 +7,14 @@
 #include <cstring>
 #include <vector>
 
+#include "../element_moves.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
-
-bool plain_element(const tensor_desc& d) {
-    const std::size_t s = size_of(d.type());
-    return s == 1 || s == 2 || s == 4 || s == 8;
-}
-
-route_choice movement_route(const descs& in) {
-    if (!plain_element(in[0])) return reference_because("element size");
-    return native(route::native_plain);
-}
-
-void* data_of(const buffers& b, int id) {
-    return b[static_cast<std::size_t>(id)]->host_data();
-}
 
 class reshape_step final : public step {
   public:
@@ -35,8 +24,8 @@ class reshape_step final : public step {
           bytes_(static_cast<std::size_t>(v.out[0].num_elements()) * size_of(v.out[0].type())) {}
 
     void run(const buffers& b) override {
-        void* dst = data_of(b, dst_);
-        const void* src = data_of(b, src_);
+        void* dst = host_data_of(b, dst_);
+        const void* src = host_data_of(b, src_);
         if (dst != src) std::memmove(dst, src, bytes_);
     }
 
@@ -53,12 +42,7 @@ class permute_step final : public step {
         : src_(v.n.inputs[0]), dst_(v.n.outputs[0]), rank_(p.rank()) {
         const tensor_desc& in = v.in[0];
         const std::vector<int> order = p.order();
-        std::array<std::int64_t, TSR_MAX_DIMS> in_stride{};
-        std::int64_t s = 1;
-        for (int d = rank_ - 1; d >= 0; --d) {
-            in_stride[static_cast<std::size_t>(d)] = s;
-            s *= in.dim(d);
-        }
+        const std::array<std::int64_t, TSR_MAX_DIMS> in_stride = row_major_strides(in);
         for (int i = 0; i < rank_; ++i) {
             extent_[static_cast<std::size_t>(i)] = in.dim(order[static_cast<std::size_t>(i)]);
             stride_[static_cast<std::size_t>(i)] =
@@ -69,8 +53,8 @@ class permute_step final : public step {
 
     void run(const buffers& b) override {
         if (count_ == 0) return;
-        const auto* src = static_cast<const Element*>(data_of(b, src_));
-        auto* dst = static_cast<Element*>(data_of(b, dst_));
+        const auto* src = static_cast<const Element*>(host_data_of(b, src_));
+        auto* dst = static_cast<Element*>(host_data_of(b, dst_));
         if (rank_ == 0) {
             dst[0] = src[0];
             return;
@@ -100,16 +84,9 @@ class permute_step final : public step {
 };
 
 std::unique_ptr<step> make_permute(const node_view& v, const op::permute& p) {
-    switch (size_of(v.in[0].type())) {
-        case 1:
-            return std::make_unique<permute_step<std::uint8_t>>(v, p);
-        case 2:
-            return std::make_unique<permute_step<std::uint16_t>>(v, p);
-        case 4:
-            return std::make_unique<permute_step<std::uint32_t>>(v, p);
-        default:
-            return std::make_unique<permute_step<std::uint64_t>>(v, p);
-    }
+    return with_element_bits(size_of(v.in[0].type()), [&](auto bits) -> std::unique_ptr<step> {
+        return std::make_unique<permute_step<decltype(bits)>>(v, p);
+    });
 }
 
 }  // namespace
@@ -117,26 +94,26 @@ std::unique_ptr<step> make_permute(const node_view& v, const op::permute& p) {
 void state_data_movement(router& r) {
     r.state<op::reshape>(
         [](const op::reshape&, const query_view& v) {
-            return answer(movement_route(v.q.inputs), v.in, v.out);
+            return answer(element_size_route(v.q.inputs[0]), v.in, v.out);
         },
         [](const op::reshape&, const build_context& b) {
-            return routed_step(movement_route(b.node.in), b,
+            return routed_step(element_size_route(b.node.in[0]), b,
                                [&] { return std::make_unique<reshape_step>(b.node); });
         });
     r.state<op::permute>(
         [](const op::permute&, const query_view& v) {
-            return answer(movement_route(v.q.inputs), v.in, v.out);
+            return answer(element_size_route(v.q.inputs[0]), v.in, v.out);
         },
         [](const op::permute& p, const build_context& b) {
-            return routed_step(movement_route(b.node.in), b,
+            return routed_step(element_size_route(b.node.in[0]), b,
                                [&] { return make_permute(b.node, p); });
         });
     r.state<op::transpose>(
         [](const op::transpose&, const query_view& v) {
-            return answer(movement_route(v.q.inputs), v.in, v.out);
+            return answer(element_size_route(v.q.inputs[0]), v.in, v.out);
         },
         [](const op::transpose& t, const build_context& b) {
-            return routed_step(movement_route(b.node.in), b, [&] {
+            return routed_step(element_size_route(b.node.in[0]), b, [&] {
                 return make_permute(b.node, t.as_permute(b.node.in[0].rank()));
             });
         });

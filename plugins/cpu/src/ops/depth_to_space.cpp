@@ -27,19 +27,7 @@ copy_plan depth_to_space_plan(const op::depth_to_space& d, const tensor_desc& in
 }  // namespace
 
 void state_depth_to_space(router& r) {
-    r.state<op::depth_to_space>(
-        [](const op::depth_to_space&, const query_view& v) {
-            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
-        },
-        [](const op::depth_to_space& d, const build_context& b) {
-            const node_view& v = b.node;
-            return routed_step(element_move_route(v.in[0], v.out[0]), b, [&] {
-                std::vector<copy_piece> pieces{
-                    {v.n.inputs[0], v.n.outputs[0], depth_to_space_plan(d, v.in[0], v.out[0])}};
-                return std::make_unique<copy_step>(std::move(pieces), size_of(v.in[0].type()),
-                                                   b.ctx);
-            });
-        });
+    state_single_copy<op::depth_to_space>(r, depth_to_space_plan);
 }
 
 }  // namespace tessera::plugins::cpu

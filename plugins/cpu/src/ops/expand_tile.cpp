@@ -10,7 +10,7 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-copy_plan expand_plan(const tensor_desc& in, const tensor_desc& out) {
+copy_plan expand_plan(const op::expand&, const tensor_desc& in, const tensor_desc& out) {
     copy_plan plan;
     const int lead = out.rank() - in.rank();
     for (int i = 0; i < out.rank(); ++i) {
@@ -22,7 +22,7 @@ copy_plan expand_plan(const tensor_desc& in, const tensor_desc& out) {
     return plan;
 }
 
-copy_plan tile_plan(const tensor_desc& in, const tensor_desc& out) {
+copy_plan tile_plan(const op::tile&, const tensor_desc& in, const tensor_desc& out) {
     copy_plan plan;
     for (int i = 0; i < in.rank(); ++i) {
         const std::int64_t n = in.dim(i);
@@ -34,33 +34,11 @@ copy_plan tile_plan(const tensor_desc& in, const tensor_desc& out) {
     return plan;
 }
 
-/// The copy step of a one-input movement whose walk `plan_of` builds.
-template <typename PlanOf>
-std::unique_ptr<step> single_copy(const build_context& b, PlanOf plan_of) {
-    const node_view& v = b.node;
-    std::vector<copy_piece> pieces{{v.n.inputs[0], v.n.outputs[0], plan_of(v.in[0], v.out[0])}};
-    return std::make_unique<copy_step>(std::move(pieces), size_of(v.in[0].type()), b.ctx);
-}
-
 }  // namespace
 
 void state_expand_tile(router& r) {
-    r.state<op::expand>(
-        [](const op::expand&, const query_view& v) {
-            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
-        },
-        [](const op::expand&, const build_context& b) {
-            return routed_step(element_move_route(b.node.in[0], b.node.out[0]), b,
-                               [&] { return single_copy(b, expand_plan); });
-        });
-    r.state<op::tile>(
-        [](const op::tile&, const query_view& v) {
-            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
-        },
-        [](const op::tile&, const build_context& b) {
-            return routed_step(element_move_route(b.node.in[0], b.node.out[0]), b,
-                               [&] { return single_copy(b, tile_plan); });
-        });
+    state_single_copy<op::expand>(r, expand_plan);
+    state_single_copy<op::tile>(r, tile_plan);
 }
 
 }  // namespace tessera::plugins::cpu

@@ -9,33 +9,15 @@
 #include <cstdint>
 #include <string>
 
+#include "../element_moves.hpp"
 #include "../parallel_ranges.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
-
-bool element_moves_by_size(const tensor_desc& d) {
-    const std::size_t s = size_of(d.type());
-    return s == 1 || s == 2 || s == 4 || s == 8;
-}
-
-route_choice gather_elements_route(const descs& in) {
-    if (!element_moves_by_size(in[0])) return reference_because("element size");
-    return native(route::native_plain);
-}
-
-/// Row-major strides of `d`, in elements.
-std::array<std::int64_t, TSR_MAX_DIMS> row_major_strides(const tensor_desc& d) {
-    std::array<std::int64_t, TSR_MAX_DIMS> s{};
-    std::int64_t step = 1;
-    for (int k = d.rank() - 1; k >= 0; --k) {
-        s[static_cast<std::size_t>(k)] = step;
-        step *= d.dim(k);
-    }
-    return s;
-}
 
 template <typename Element, typename Index>
 class gather_elements_step final : public step {
@@ -47,7 +29,7 @@ class gather_elements_step final : public step {
           dst_(b.node.n.outputs[0]),
           rank_(b.node.in[0].rank()),
           data_stride_(row_major_strides(b.node.in[0])) {
-        axis_ = g.axis() < 0 ? g.axis() + rank_ : g.axis();
+        axis_ = resolved_axis(g.axis(), rank_);
         extent_ = b.node.in[0].dim(axis_);
         for (int k = 0; k < rank_; ++k)
             out_dims_[static_cast<std::size_t>(k)] = b.node.out[0].dim(k);
@@ -57,11 +39,9 @@ class gather_elements_step final : public step {
 
     void run(const buffers& b) override {
         if (count_ == 0) return;
-        const auto* data =
-            static_cast<const Element*>(b[static_cast<std::size_t>(data_)]->host_data());
-        const auto* index =
-            static_cast<const Index*>(b[static_cast<std::size_t>(indices_)]->host_data());
-        auto* dst = static_cast<Element*>(b[static_cast<std::size_t>(dst_)]->host_data());
+        const auto* data = static_cast<const Element*>(host_data_of(b, data_));
+        const auto* index = static_cast<const Index*>(host_data_of(b, indices_));
+        auto* dst = static_cast<Element*>(host_data_of(b, dst_));
         const std::int64_t rows = count_ / width_;
         std::atomic<bool> bad{false};
         std::atomic<std::int64_t> bad_value{0};
@@ -127,16 +107,10 @@ class gather_elements_step final : public step {
 
 template <typename Index>
 std::unique_ptr<step> make_for_index(const build_context& b, const op::gather_elements& g) {
-    switch (size_of(b.node.in[0].type())) {
-        case 1:
-            return std::make_unique<gather_elements_step<std::uint8_t, Index>>(b, g);
-        case 2:
-            return std::make_unique<gather_elements_step<std::uint16_t, Index>>(b, g);
-        case 4:
-            return std::make_unique<gather_elements_step<std::uint32_t, Index>>(b, g);
-        default:
-            return std::make_unique<gather_elements_step<std::uint64_t, Index>>(b, g);
-    }
+    return with_element_bits(size_of(b.node.in[0].type()), [&](auto bits) -> std::unique_ptr<step> {
+        using Element = decltype(bits);
+        return std::make_unique<gather_elements_step<Element, Index>>(b, g);
+    });
 }
 
 std::unique_ptr<step> make_gather_elements(const build_context& b, const op::gather_elements& g) {
@@ -149,10 +123,10 @@ std::unique_ptr<step> make_gather_elements(const build_context& b, const op::gat
 void state_gather_elements(router& r) {
     r.state<op::gather_elements>(
         [](const op::gather_elements&, const query_view& v) {
-            return answer(gather_elements_route(v.q.inputs), v.in, v.out);
+            return answer(element_size_route(v.q.inputs[0]), v.in, v.out);
         },
         [](const op::gather_elements& g, const build_context& b) {
-            return routed_step(gather_elements_route(b.node.in), b,
+            return routed_step(element_size_route(b.node.in[0]), b,
                                [&] { return make_gather_elements(b, g); });
         });
 }

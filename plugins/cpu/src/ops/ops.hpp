@@ -68,6 +68,18 @@ inline route_choice native(route how) {
     return {how, TSR_REASON_NONE, {}};
 }
 
+/// States `Op` as native in every form, run by Step(node, op, ctx).
+template <typename Op, typename Step>
+void state_native_step(router& r) {
+    r.state<Op>(
+        [](const Op&, const query_view& v) {
+            return answer(native(route::native_plain), v.in, v.out);
+        },
+        [](const Op& o, const build_context& b) -> std::unique_ptr<step> {
+            return std::make_unique<Step>(b.node, o, b.ctx);
+        });
+}
+
 /// Whether the runtime has the activation `spec`.
 inline bool runtime_has(const activation_spec& spec) {
     runtime::ActivationInfo unused;

@@ -40,18 +40,9 @@ class pad_step final : public step {
     }
 
     void run(const buffers& b) override {
-        const void* src = b[static_cast<std::size_t>(src_)]->host_data();
-        void* dst = b[static_cast<std::size_t>(dst_)]->host_data();
-        switch (size_) {
-            case 1:
-                return pad_rows<std::uint8_t>(src, dst);
-            case 2:
-                return pad_rows<std::uint16_t>(src, dst);
-            case 4:
-                return pad_rows<std::uint32_t>(src, dst);
-            default:
-                return pad_rows<std::uint64_t>(src, dst);
-        }
+        const void* src = host_data_of(b, src_);
+        void* dst = host_data_of(b, dst_);
+        with_element_bits(size_, [&](auto bits) { pad_rows<decltype(bits)>(src, dst); });
     }
 
   private:
@@ -131,14 +122,9 @@ class pad_step final : public step {
 }  // namespace
 
 void state_pad(router& r) {
-    r.state<op::pad>(
-        [](const op::pad&, const query_view& v) {
-            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
-        },
-        [](const op::pad& p, const build_context& b) {
-            return routed_step(element_move_route(b.node.in[0], b.node.out[0]), b,
-                               [&] { return std::make_unique<pad_step>(b.node, p, b.ctx); });
-        });
+    state_element_move<op::pad>(r, [](const op::pad& p, const build_context& b) {
+        return std::make_unique<pad_step>(b.node, p, b.ctx);
+    });
 }
 
 }  // namespace tessera::plugins::cpu

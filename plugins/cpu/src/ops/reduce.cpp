@@ -1,16 +1,17 @@
 // ops/reduce.cpp: reduce along one axis (ONNX ReduceMax/Min/Sum/Mean/Prod, ArgMax/ArgMin with
 // select_last_index either way; several axes come as a chain of these) on row-major tensors of
 // every dtype the op accepts, in the reference's precision (real_lines.hpp) so integer results
-// and extremes are exact. Reducing the contiguous axis runs each line in reduce_lanes (partial
+// and extremes are exact. Reducing the contiguous axis runs each line in lanes (partial
 // sums, per-lane extremes with their first or last index, merged); reducing an outer axis
 // accumulates whole rows, vectorised over the contiguous dims. Independent outputs are split over
 // the runtime's threads.
 #include <algorithm>
 #include <array>
-#include <type_traits>
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -45,7 +46,7 @@ struct line_result {
 };
 
 /// The extreme of x[0, n) and its first (last) index, as the reference's sequential scan finds
-/// them: each lane scans its positions in order starting from x[0], then the reduce_lanes merge by
+/// them: each lane scans its positions in order starting from x[0], then the lanes merge by
 /// value and, among equal values, by index.
 template <bool Max, bool Last, typename Real>
 [[gnu::always_inline]] inline line_result<Real> extreme_of(const Real* x, std::int64_t n) {
@@ -87,46 +88,41 @@ template <bool Max, bool Last, typename Real>
     }
 }
 
-/// The loops of one extreme kind (max or min, first or last index).
+/// The extreme of x[0, n) and its index for the kind chosen at run time: max or min, the first or
+/// the last index. Inlined into its callers, so each caller's instruction set compiles the loops.
 template <typename Real>
-struct extreme_loops {
-    line_result<Real> (*line)(const Real*, std::int64_t);
-    void (*rows)(const Real*, Real*, std::int64_t*, std::int64_t, std::int64_t);
-};
-
-/// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
-/// blends vectorise only past the baseline's SSE2. clang cannot multiversion function templates,
-/// so its builds keep the baseline loops.
-#if defined(__clang__)
-#define TESSERA_CPU_EXTREME_CLONES
-#else
-#define TESSERA_CPU_EXTREME_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
-template <bool Max, bool Last>
-TESSERA_CPU_EXTREME_CLONES line_result<double> extreme_line_simd(const double* x, std::int64_t n) {
-    return extreme_of<Max, Last>(x, n);
+[[gnu::always_inline]] inline line_result<Real> extreme_line(const Real* x, std::int64_t n,
+                                                             bool max, bool last) {
+    if (max) return last ? extreme_of<true, true>(x, n) : extreme_of<true, false>(x, n);
+    return last ? extreme_of<false, true>(x, n) : extreme_of<false, false>(x, n);
 }
 
-template <bool Max, bool Last>
-TESSERA_CPU_EXTREME_CLONES void take_extremes_simd(const double* v, double* a, std::int64_t* at,
-                                                   std::int64_t n, std::int64_t k) {
-    take_extremes<Max, Last>(v, a, at, n, k);
-}
-#undef TESSERA_CPU_EXTREME_CLONES
-
-template <bool Max, bool Last, typename Real>
-extreme_loops<Real> loops_of() {
-    if constexpr (std::is_same_v<Real, double>) {
-        return {&extreme_line_simd<Max, Last>, &take_extremes_simd<Max, Last>};
-    } else {
-        return {&extreme_of<Max, Last, Real>, &take_extremes<Max, Last, Real>};
+/// Row `k` taken into the extremes a[0, n) for the kind chosen at run time (as extreme_line).
+template <typename Real>
+[[gnu::always_inline]] inline void take_extreme_row(const Real* v, Real* a, std::int64_t* at,
+                                                    std::int64_t n, std::int64_t k, bool max,
+                                                    bool last) {
+    if (max) {
+        if (last) return take_extremes<true, true>(v, a, at, n, k);
+        return take_extremes<true, false>(v, a, at, n, k);
     }
+    if (last) return take_extremes<false, true>(v, a, at, n, k);
+    return take_extremes<false, false>(v, a, at, n, k);
 }
 
-template <typename Real>
-extreme_loops<Real> extreme_loops_for(bool max, bool last) {
-    if (max) return last ? loops_of<true, true, Real>() : loops_of<true, false, Real>();
-    return last ? loops_of<false, true, Real>() : loops_of<false, false, Real>();
+// The double loops compiled for AVX-512, AVX2 and the baseline, chosen at load time: their
+// blends vectorise only past the baseline's SSE2. These overloads are plain functions, which GCC
+// and clang both multiversion; each calls the template above with explicit arguments.
+
+[[gnu::target_clones("avx512f", "avx2", "default")]] line_result<double> extreme_line(
+    const double* x, std::int64_t n, bool max, bool last) {
+    return extreme_line<double>(x, n, max, last);
+}
+
+[[gnu::target_clones("avx512f", "avx2", "default")]] void take_extreme_row(
+    const double* v, double* a, std::int64_t* at, std::int64_t n, std::int64_t k, bool max,
+    bool last) {
+    take_extreme_row<double>(v, a, at, n, k, max, last);
 }
 
 /// The sum of x[0, n) in `reduce_lanes` partial sums.
@@ -173,56 +169,43 @@ class reduce_step final : public step {
           last_(r.is_index() && r.select_last_index()),
           index_(r.is_index()),
           rounding_(r.rounding()),
-          ctx_(ctx) {
-        const tensor_desc& src = v.in[0];
-        const int axis = r.axis() < 0 ? r.axis() + src.rank() : r.axis();
-        for (int d = 0; d < src.rank(); ++d)
-            (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        blocks_ = (inner_ + reduce_row_block - 1) / reduce_row_block;
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, reduce_grain);
-    }
+          ctx_(ctx),
+          split_(split_at_axis(v.in[0], r.axis())),
+          blocks_((split_.inner + reduce_row_block - 1) / reduce_row_block),
+          parts_(parts_for(ctx_, split_.count(), reduce_grain)) {}
 
     void run(const buffers& b) override {
-        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
-        void* y = b[static_cast<std::size_t>(dst_)]->host_data();
-        if (wide_reals(in_.type)) {
-            reduce<long double>(x, y);
-        } else {
-            reduce<double>(x, y);
-        }
+        const void* x = host_data_of(b, src_);
+        void* y = host_data_of(b, dst_);
+        with_reals_of(in_.type, [&](auto real) { reduce<decltype(real)>(x, y); });
     }
 
   private:
     template <typename Real>
     void reduce(const void* x, void* y) const {
-        if (inner_ == 1) {
-            const int parts = static_cast<int>(std::min<std::int64_t>(parts_, outer_));
-            parallel_ranges(ctx_, outer_, parts, [&](std::int64_t begin, std::int64_t end, int) {
-                for (std::int64_t o = begin; o < end; ++o) reduce_line<Real>(x, y, o);
-            });
+        if (split_.inner == 1) {
+            parallel_items(ctx_, split_.outer, parts_,
+                           [&](std::int64_t o) { reduce_line<Real>(x, y, o); });
             return;
         }
-        const std::int64_t units = outer_ * blocks_;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, units));
-        parallel_ranges(ctx_, units, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t u = begin; u < end; ++u) reduce_rows<Real>(x, y, u);
-        });
+        parallel_items(ctx_, split_.outer * blocks_, parts_,
+                       [&](std::int64_t u) { reduce_rows<Real>(x, y, u); });
     }
 
     /// Output `o` when the reduced axis is the contiguous one.
     template <typename Real>
     void reduce_line(const void* x, void* y, std::int64_t o) const {
         std::vector<Real>& line = scratch<Real>(0);
-        line.resize(static_cast<std::size_t>(length_));
-        load_reals(in_, x, o * length_, length_, 1, line.data());
+        line.resize(static_cast<std::size_t>(split_.length));
+        load_reals(in_, x, o * split_.length, split_.length, 1, line.data());
         line_result<Real> r{};
         if (is_extreme(kind_)) {
-            r = extreme_loops_for<Real>(is_max(kind_), last_).line(line.data(), length_);
+            r = extreme_line(line.data(), split_.length, is_max(kind_), last_);
         } else if (kind_ == reduce_kind::prod) {
-            r.value = product_of(line.data(), length_);
+            r.value = product_of(line.data(), split_.length);
         } else {
-            r.value = sum_of(line.data(), length_);
-            if (kind_ == reduce_kind::mean) r.value /= static_cast<Real>(length_);
+            r.value = sum_of(line.data(), split_.length);
+            if (kind_ == reduce_kind::mean) r.value /= static_cast<Real>(split_.length);
         }
         store(y, o, 1, &r.value, &r.index);
     }
@@ -233,7 +216,7 @@ class reduce_step final : public step {
     void reduce_rows(const void* x, void* y, std::int64_t u) const {
         const std::int64_t o = u / blocks_;
         const std::int64_t i0 = (u % blocks_) * reduce_row_block;
-        const std::int64_t n = std::min(reduce_row_block, inner_ - i0);
+        const std::int64_t n = std::min(reduce_row_block, split_.inner - i0);
         std::vector<Real>& acc = scratch<Real>(0);
         std::vector<Real>& row = scratch<Real>(1);
         acc.resize(static_cast<std::size_t>(n));
@@ -243,11 +226,11 @@ class reduce_step final : public step {
         Real* a = acc.data();
         const Real* v = row.data();
         std::int64_t* at = index.data();
-        const std::int64_t first = o * length_ * inner_ + i0;
+        const std::int64_t first = o * split_.length * split_.inner + i0;
         load_reals(in_, x, first, n, 1, a);
-        const extreme_loops<Real> extremes = extreme_loops_for<Real>(is_max(kind_), last_);
-        for (std::int64_t k = 1; k < length_; ++k) {
-            load_reals(in_, x, first + k * inner_, n, 1, row.data());
+        const bool max = is_max(kind_);
+        for (std::int64_t k = 1; k < split_.length; ++k) {
+            load_reals(in_, x, first + k * split_.inner, n, 1, row.data());
             switch (kind_) {
                 case reduce_kind::sum:
                 case reduce_kind::mean:
@@ -257,13 +240,13 @@ class reduce_step final : public step {
                     for (std::int64_t i = 0; i < n; ++i) a[i] *= v[i];
                     break;
                 default:
-                    extremes.rows(v, a, at, n, k);
+                    take_extreme_row(v, a, at, n, k, max, last_);
                     break;
             }
         }
         if (kind_ == reduce_kind::mean)
-            for (std::int64_t i = 0; i < n; ++i) a[i] /= static_cast<Real>(length_);
-        store(y, o * inner_ + i0, n, a, at);
+            for (std::int64_t i = 0; i < n; ++i) a[i] /= static_cast<Real>(split_.length);
+        store(y, o * split_.inner + i0, n, a, at);
     }
 
     template <typename Real>
@@ -283,25 +266,15 @@ class reduce_step final : public step {
     bool last_, index_;
     rounding_policy rounding_;
     const runtime::Context& ctx_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1, blocks_ = 1;
+    axis_split split_;  // the source around the reduced axis
+    std::int64_t blocks_ = 1;
     int parts_ = 1;
 };
 
-/// Every kind, axis and dtype runs natively.
-route_choice reduce_route() {
-    return native(route::native_plain);
-}
-
 }  // namespace
 
-void state_reduce(router& r) {
-    r.state<op::reduce>([](const op::reduce& o,
-                           const query_view& v) { return answer(reduce_route(), v.in, v.out); },
-                        [](const op::reduce& o, const build_context& b) {
-                            return routed_step(reduce_route(), b, [&] {
-                                return std::make_unique<reduce_step>(b.node, o, b.ctx);
-                            });
-                        });
+void state_reduce(router& r) {  // every kind, axis and dtype runs natively
+    state_native_step<op::reduce, reduce_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu

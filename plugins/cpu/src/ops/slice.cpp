@@ -23,19 +23,7 @@ copy_plan slice_plan(const op::slice& s, const tensor_desc& in, const tensor_des
 }  // namespace
 
 void state_slice(router& r) {
-    r.state<op::slice>(
-        [](const op::slice&, const query_view& v) {
-            return answer(element_move_route(v.in[0], v.out[0]), v.in, v.out);
-        },
-        [](const op::slice& s, const build_context& b) {
-            const node_view& v = b.node;
-            return routed_step(element_move_route(v.in[0], v.out[0]), b, [&] {
-                std::vector<copy_piece> pieces{
-                    {v.n.inputs[0], v.n.outputs[0], slice_plan(s, v.in[0], v.out[0])}};
-                return std::make_unique<copy_step>(std::move(pieces), size_of(v.in[0].type()),
-                                                   b.ctx);
-            });
-        });
+    state_single_copy<op::slice>(r, slice_plan);
 }
 
 }  // namespace tessera::plugins::cpu

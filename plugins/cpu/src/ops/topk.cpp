@@ -9,6 +9,8 @@
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
+#include "../row_major.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -41,35 +43,23 @@ class topk_step final : public step {
           out_(run_of(v.out[0])),
           k_(t.k()),
           largest_(t.largest()),
-          ctx_(ctx) {
-        const tensor_desc& src = v.in[0];
-        const int axis = t.axis() < 0 ? t.axis() + src.rank() : t.axis();
-        for (int d = 0; d < src.rank(); ++d)
-            (d < axis ? outer_ : d == axis ? length_ : inner_) *= src.dim(d);
-        parts_ = parts_for(ctx_, outer_ * length_ * inner_, topk_grain);
-    }
+          ctx_(ctx),
+          split_(split_at_axis(v.in[0], t.axis())),
+          parts_(parts_for(ctx_, split_.count(), topk_grain)) {}
 
     void run(const buffers& b) override {
-        if (k_ == 0 || outer_ * inner_ == 0) return;
-        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
-        void* values = b[static_cast<std::size_t>(values_)]->host_data();
-        auto* indices =
-            static_cast<std::int32_t*>(b[static_cast<std::size_t>(indices_)]->host_data());
-        if (wide_reals(in_.type)) {
-            select<long double>(x, values, indices);
-        } else {
-            select<double>(x, values, indices);
-        }
+        if (k_ == 0 || split_.outer * split_.inner == 0) return;
+        const void* x = host_data_of(b, src_);
+        void* values = host_data_of(b, values_);
+        auto* indices = static_cast<std::int32_t*>(host_data_of(b, indices_));
+        with_reals_of(in_.type, [&](auto real) { select<decltype(real)>(x, values, indices); });
     }
 
   private:
     template <typename Real>
     void select(const void* x, void* values, std::int32_t* indices) const {
-        const std::int64_t lines = outer_ * inner_;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, lines));
-        parallel_ranges(ctx_, lines, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t l = begin; l < end; ++l) line<Real>(x, values, indices, l);
-        });
+        parallel_items(ctx_, split_.outer * split_.inner, parts_,
+                       [&](std::int64_t l) { line<Real>(x, values, indices, l); });
     }
 
     /// Line `l` (outer index l / inner, inner index l % inner).
@@ -77,11 +67,12 @@ class topk_step final : public step {
     void line(const void* x, void* values, std::int32_t* indices, std::int64_t l) const {
         thread_local std::vector<Real> line, kept;
         thread_local std::vector<std::int64_t> order;
-        const std::int64_t o = l / inner_, i = l % inner_;
-        line.resize(static_cast<std::size_t>(length_));
+        const std::int64_t o = l / split_.inner, i = l % split_.inner;
+        line.resize(static_cast<std::size_t>(split_.length));
         kept.resize(static_cast<std::size_t>(k_));
-        order.resize(static_cast<std::size_t>(length_));
-        load_reals(in_, x, o * length_ * inner_ + i, length_, inner_, line.data());
+        order.resize(static_cast<std::size_t>(split_.length));
+        load_reals(in_, x, o * split_.length * split_.inner + i, split_.length, split_.inner,
+                   line.data());
         std::iota(order.begin(), order.end(), std::int64_t{0});
         const Real* v = line.data();
         const bool largest = largest_;
@@ -89,13 +80,13 @@ class topk_step final : public step {
                           [v, largest](std::int64_t p, std::int64_t q) {
                               return comes_before(v, p, q, largest);
                           });
-        const std::int64_t first = o * k_ * inner_ + i;
+        const std::int64_t first = o * k_ * split_.inner + i;
         for (std::int64_t j = 0; j < k_; ++j) {
             const std::int64_t at = order[static_cast<std::size_t>(j)];
             kept[static_cast<std::size_t>(j)] = v[at];
-            indices[first + j * inner_] = static_cast<std::int32_t>(at);
+            indices[first + j * split_.inner] = static_cast<std::int32_t>(at);
         }
-        store_reals(out_, values, first, k_, inner_, kept.data());
+        store_reals(out_, values, first, k_, split_.inner, kept.data());
     }
 
     int src_, values_, indices_;
@@ -103,20 +94,14 @@ class topk_step final : public step {
     std::int64_t k_;
     bool largest_;
     const runtime::Context& ctx_;
-    std::int64_t outer_ = 1, length_ = 1, inner_ = 1;
+    axis_split split_;  // the source around the searched axis
     int parts_ = 1;
 };
 
 }  // namespace
 
 void state_topk(router& r) {
-    r.state<op::topk>(
-        [](const op::topk&, const query_view& v) {
-            return answer(native(route::native_plain), v.in, v.out);
-        },
-        [](const op::topk& t, const build_context& b) {
-            return std::make_unique<topk_step>(b.node, t, b.ctx);
-        });
+    state_native_step<op::topk, topk_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu

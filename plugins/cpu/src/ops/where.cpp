@@ -1,6 +1,7 @@
 // ops/where.cpp: element-wise selection out = condition ? X : Y (numpy broadcasting of all
 // three) for every dtype, in the plugin's own typed loops (typed_broadcast.hpp). X, Y and the
 // output store values alike (validated), so elements are copied bit for bit by their size.
+#include "../element_moves.hpp"
 #include "../typed_broadcast.hpp"
 #include "ops.hpp"
 
@@ -8,24 +9,9 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-/// The unsigned integer of `size` bytes, which carries any element of that size.
-template <typename F>
-void with_where_element_bits(std::size_t size, F&& f) {
-    switch (size) {
-        case 1:
-            return f(std::uint8_t{});
-        case 2:
-            return f(std::uint16_t{});
-        case 4:
-            return f(std::uint32_t{});
-        default:
-            return f(std::uint64_t{});
-    }
-}
-
 run_kernel<3> where_kernel(std::size_t element_size, const std::array<bool, 3>& uniform) {
     run_kernel<3> kernel;
-    with_where_element_bits(element_size, [&](auto bits) {
+    with_element_bits(element_size, [&](auto bits) {
         using T = decltype(bits);
         kernel = elementwise_kernel<T, std::uint8_t, T, T>(
             [](std::uint8_t c, T x, T y) { return c != 0 ? x : y; }, uniform);
