@@ -3,11 +3,11 @@
 // runtime's threads, and where a row of an image starts.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "parallel_ranges.hpp"
 #include "program.hpp"
+#include "step_buffers.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -21,16 +21,13 @@ class image_row_step : public step {
           dst_(v.n.outputs[0]),
           lines_(v.out[0].dim(0) * v.out[0].dim(1) * v.out[0].dim(2)),
           ctx_(ctx) {
-        parts_ = static_cast<int>(
-            std::min<std::int64_t>(parts_for(ctx_, v.out[0].num_elements(), grain), lines_));
+        parts_ = parts_for(ctx_, v.out[0].num_elements(), grain);
     }
 
     void run(const buffers& b) final {
-        const void* x = b[static_cast<std::size_t>(src_)]->host_data();
-        void* y = b[static_cast<std::size_t>(dst_)]->host_data();
-        parallel_ranges(ctx_, lines_, parts_, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t line = begin; line < end; ++line) output_row(x, y, line);
-        });
+        const void* x = host_data_of(b, src_);
+        void* y = host_data_of(b, dst_);
+        parallel_items(ctx_, lines_, parts_, [&](std::int64_t line) { output_row(x, y, line); });
     }
 
   protected:

@@ -8,6 +8,7 @@
 #include <tessera/reference/activation_function.hpp>
 
 #include "../parallel_ranges.hpp"
+#include "../step_buffers.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -46,11 +47,9 @@ class activation_after_step final : public step {
 
     void run(const buffers& b) override {
         conv_->run(b);
-        void* y = b[static_cast<std::size_t>(out_)]->host_data();
+        void* y = host_data_of(b, out_);
         const float* slope =
-            slope_ >= 0
-                ? static_cast<const float*>(b[static_cast<std::size_t>(slope_)]->host_data())
-                : nullptr;
+            slope_ >= 0 ? static_cast<const float*>(host_data_of(b, slope_)) : nullptr;
         const std::int64_t rows = info_.n() * info_.c() * info_.h();
         const int parts = static_cast<int>(std::min<std::int64_t>(parts_, rows));
         parallel_ranges(ctx_, rows, parts, [&](std::int64_t begin, std::int64_t end, int) {

@@ -12,6 +12,7 @@
 
 #include "../parallel_ranges.hpp"
 #include "../real_lines.hpp"
+#include "../step_buffers.hpp"
 
 namespace tessera::plugins::cpu {
 
@@ -58,7 +59,7 @@ class fixed_point_conv_step final : public step {
 
     void run(const buffers& b) override {
         namespace cd = reference::compute_detail;
-        const auto data = [&](int id) { return b[static_cast<std::size_t>(id)]->host_data(); };
+        const auto data = [&](int id) { return host_data_of(b, id); };
         const std::vector<std::int64_t> x =
             stored_integers(dtype::i16, data(src_), g_.n * g_.c * g_.h * g_.w);
         const std::vector<std::int64_t> w =
@@ -73,11 +74,8 @@ class fixed_point_conv_step final : public step {
         std::vector<double> slope(static_cast<std::size_t>(slope_count_));
         if (slope_ >= 0) load_reals(slope_run_, data(slope_), 0, slope_count_, 1, slope.data());
         void* y = data(dst_);
-        const std::int64_t planes = g_.n * g_.o;
-        const int parts = static_cast<int>(std::min<std::int64_t>(parts_, planes));
-        parallel_ranges(ctx_, planes, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t p = begin; p < end; ++p) plane(x, w, bias, slope, y, p);
-        });
+        parallel_items(ctx_, g_.n * g_.o, parts_,
+                       [&](std::int64_t p) { plane(x, w, bias, slope, y, p); });
     }
 
   private:

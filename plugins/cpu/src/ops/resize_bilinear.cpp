@@ -93,13 +93,7 @@ class resize_bilinear_step final : public image_row_step {
 }  // namespace
 
 void state_resize_bilinear(router& r) {
-    r.state<op::resize_bilinear>(
-        [](const op::resize_bilinear&, const query_view& v) {
-            return answer(native(route::native_plain), v.in, v.out);
-        },
-        [](const op::resize_bilinear& rb, const build_context& b) -> std::unique_ptr<step> {
-            return std::make_unique<resize_bilinear_step>(b.node, rb, b.ctx);
-        });
+    state_native_step<op::resize_bilinear, resize_bilinear_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu
