@@ -260,3 +260,46 @@ TEST_CASE("table_lookup runs natively on u8 and i16 and matches the reference") 
     check_exact(op::table_lookup(40), {grid(shape{3, 50}, dtype::i16, 316, -60.0, 1.0, 120),
                                        grid(shape{64}, dtype::i16, 317, -900.0, 7.0, 257)});
 }
+
+TEST_CASE("a per-channel f32 PReLU between convolutions stays in nchw16c and matches exactly") {
+    load_cpu_plugin();
+    // 20 channels: the second block has 12 padding lanes, which must stay 0 for the next conv.
+    // Slope forms and the conversions the compiler inserts: none for the per-channel and single
+    // slopes; a trailing [H, W] slope runs row-major, with a conversion on each side.
+    const std::vector<std::pair<shape, int>> forms = {{shape{20}, 0},
+                                                      {shape{1, 20, 1, 1}, 0},
+                                                      {shape{20, 1, 1}, 0},
+                                                      {shape{1}, 0},
+                                                      {shape{5, 4}, 2}};
+    for (const auto& form : forms) {
+        const shape& slope_dims = form.first;  // captured by the build lambda
+        CAPTURE(slope_dims);
+        const auto build = [&](graph& g) {
+            const auto x = g.input("x", tensor_desc(shape::nchw(2, 20, 5, 4), dtype::f32));
+            auto t = g.apply("conv1", op::conv2d().padding(1, 1, 1, 1),
+                             {x, g.constant("w1", values(shape{20, 20, 3, 3}, 401, -0.2f, 0.2f))});
+            t = g.apply("prelu", op::activation(activation_kind::prelu),
+                        {t, g.constant("slope", values(slope_dims, 402, -0.5f, 0.5f))});
+            t = g.apply("conv2", op::conv2d(),
+                        {t, g.constant("w2", values(shape{8, 20, 1, 1}, 403, -0.5f, 0.5f))});
+            g.output(t);
+            return g.tensors()[static_cast<std::size_t>(t)].name;
+        };
+        graph g, r;
+        const std::string y = build(g);
+        build(r);
+        compiled_graph cg = g.compile("cpu!");
+        const std::string report = cg.placement_report();
+        CAPTURE(report);
+        int inserted = 0;
+        for (const auto& p : cg.placements()) inserted += p.inserted;
+        CHECK(inserted == form.second);
+        const tensor x = values(shape::nchw(2, 20, 5, 4), 404, -2.0f, 2.0f);
+        check_close(cg.run({{"x", x}}).at(y), r.compile("reference").run({{"x", x}}).at(y),
+                    tolerance_of("cpu"), 2, "conv -> prelu -> conv");
+    }
+    // The PReLU step alone equals the reference byte for byte (its input converted to nchw16c).
+    check_exact(op::activation(activation_kind::prelu),
+                {grid(shape{2, 20, 5, 4}, dtype::f32, 405, -2.0, 0.0625, 65),
+                 grid(shape{20}, dtype::f32, 406, -0.5, 0.0625, 17)});
+}

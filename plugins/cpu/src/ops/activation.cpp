@@ -1,11 +1,14 @@
 // ops/activation.cpp: element-wise activations. f32 tensors with a kind the runtime has (NaN
 // kept, no clipping value) run on the runtime's Activation (nchw16c for 4-D tensors, row-major
-// otherwise) and may be a fused chain's epilogue. Every other form (PReLU with any slope
-// broadcast, the tanh form of GELU, NaN suppression, a clipping value, every other dtype) runs
-// on row-major tensors in the plugin's own loops split over the runtime's threads
-// (typed_broadcast.hpp), computing each element in double with the reference's activation
-// function: f32 and f64 in their own type's loops, every other dtype through its real value,
-// stored as the reference stores it (element_values.hpp).
+// otherwise) and may be a fused chain's epilogue. An f32 PReLU of a 4-D tensor with one slope
+// per channel or one for all runs in nchw16c in the plugin's own loop (so it stays between
+// blocked convolutions). Every other form (PReLU with any other slope broadcast, the tanh form
+// of GELU, NaN suppression, a clipping value, every other dtype) runs on row-major tensors in
+// the plugin's own loops split over the runtime's threads (typed_broadcast.hpp), computing each
+// element in double with the reference's activation function: f32 and f64 in their own type's
+// loops, every other dtype through its real value, stored as the reference stores it
+// (element_values.hpp).
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -26,16 +29,30 @@ bool on_runtime_activation(const op::activation& a, const descs& in) {
     return all_f32(in) && runtime_has(a.spec()) && a.propagate_nan() && a.clipping_value() == 0.0f;
 }
 
+/// Whether `a` is an f32 PReLU of a 4-D src (NaN kept, no clipping value) whose slope is one per
+/// channel ([C], [1, C, 1, 1], [C, 1, 1]) or one for all: computed in nchw16c.
+bool blocked_prelu(const op::activation& a, const descs& in) {
+    if (!a.has_slope() || !all_f32(in) || in[0].rank() != 4 || !a.propagate_nan() ||
+        a.clipping_value() != 0.0f)
+        return false;
+    const tensor_desc& slope = in[1];
+    const std::int64_t count = slope.num_elements();
+    if (count == 1) return true;
+    if (count != in[0].dim(1)) return false;
+    const shape& s = slope.dims();
+    return s.rank() == 1 || s == shape{1, count, 1, 1} || s == shape{count, 1, 1};
+}
+
 route_choice activation_route(const op::activation& a, const descs& in) {
-    if (on_runtime_activation(a, in))
+    if (on_runtime_activation(a, in) || blocked_prelu(a, in))
         return native(in[0].rank() == 4 ? route::native_blocked : route::native_plain);
     return native(route::native_plain);
 }
 
-/// A blocked activation may be a chain's epilogue.
+/// An activation on the runtime in nchw16c may be a chain's epilogue.
 fusion_role activation_fusion(const op::activation& a, const node_view& v) {
     fusion_role role;
-    if (activation_route(a, v.in).how != route::native_blocked) return role;
+    if (!on_runtime_activation(a, v.in) || v.in[0].rank() != 4) return role;
     role.stage = fusion_stage::epilogue;
     role.activation = runtime_activation(a.spec());
     return role;
@@ -153,6 +170,65 @@ std::unique_ptr<step> own_activation_step(const op::activation& a, const build_c
         });
 }
 
+/// f32 PReLU in nchw16c, the slope per channel or one for all: each 16-channel block of slopes
+/// applies to every pixel of the block, blocks split over the runtime's threads. y = x where x
+/// is positive or NaN, else slope * x (the float product rounds like the reference's double
+/// one, which is exact). Channels past C in the last block are written as zero.
+class blocked_prelu_step final : public step {
+  public:
+    explicit blocked_prelu_step(const build_context& b)
+        : ctx_(b.ctx),
+          src_(b.node.n.inputs[0]),
+          slope_(b.node.n.inputs[1]),
+          dst_(b.node.n.outputs[0]),
+          per_channel_(b.node.in[1].num_elements() > 1),
+          image_(runtime_info(b.node.in[0])),
+          out_(runtime_info(b.node.out[0])) {}
+
+    void run(const buffers& b) override {
+        const auto base = [&](int id) {
+            return static_cast<unsigned char*>(b[static_cast<std::size_t>(id)]->host_data());
+        };
+        const unsigned char* x = base(src_);
+        const auto* slope = reinterpret_cast<const float*>(base(slope_));
+        unsigned char* y = base(dst_);
+        const std::int64_t blocks = (out_.c() + block - 1) / block, items = out_.n() * blocks;
+        const std::int64_t elements = items * block * out_.h() * out_.w();
+        const int parts = static_cast<int>(std::min<std::int64_t>(
+            parts_for(ctx_, elements, broadcast_grain), std::max<std::int64_t>(items, 1)));
+        parallel_ranges(ctx_, items, parts, [&](std::int64_t begin, std::int64_t end, int) {
+            for (std::int64_t i = begin; i < end; ++i)
+                run_block(i / blocks, (i % blocks) * block, x, slope, y);
+        });
+    }
+
+  private:
+    static constexpr std::int64_t block = 16;
+
+    void run_block(std::int64_t n, std::int64_t c, const unsigned char* x, const float* slope,
+                   unsigned char* y) const {
+        const std::int64_t valid = std::min(block, out_.c() - c);
+        float s[block] = {};
+        for (std::int64_t l = 0; l < valid; ++l) s[l] = slope[per_channel_ ? c + l : 0];
+        for (std::int64_t h = 0; h < out_.h(); ++h) {
+            const auto* in = reinterpret_cast<const float*>(x + image_.offset_of(n, c, h, 0));
+            auto* to = reinterpret_cast<float*>(y + out_.offset_of(n, c, h, 0));
+            for (std::int64_t w = 0; w < out_.w(); ++w) {
+                const float* xv = in + w * image_.stride_w();
+                float* yv = to + w * out_.stride_w();
+                for (std::int64_t l = 0; l < block; ++l)
+                    yv[l] = !(xv[l] <= 0.0f) ? xv[l] : s[l] * xv[l];
+                for (std::int64_t l = valid; l < block; ++l) yv[l] = 0.0f;
+            }
+        }
+    }
+
+    const runtime::Context& ctx_;
+    int src_, slope_, dst_;
+    bool per_channel_;
+    runtime::TensorInfo image_, out_;
+};
+
 }  // namespace
 
 void state_activation(router& r) {
@@ -162,6 +238,8 @@ void state_activation(router& r) {
         },
         [](const op::activation& a, const build_context& b) -> std::unique_ptr<step> {
             if (on_runtime_activation(a, b.node.in)) return std::make_unique<activation_step>(b, a);
+            if (blocked_prelu(a, b.node.in) && is_blocked(b.node.in[0]))
+                return std::make_unique<blocked_prelu_step>(b);
             return own_activation_step(a, b);
         },
         &activation_fusion);
