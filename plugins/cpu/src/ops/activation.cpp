@@ -16,6 +16,7 @@
 #include <tessera/numeric/convert.hpp>
 #include <tessera/reference/activation_function.hpp>
 
+#include "../blocked_pixels.hpp"
 #include "../element_values.hpp"
 #include "../typed_broadcast.hpp"
 #include "ops.hpp"
@@ -192,35 +193,27 @@ class blocked_prelu_step final : public step {
         const unsigned char* x = base(src_);
         const auto* slope = reinterpret_cast<const float*>(base(slope_));
         unsigned char* y = base(dst_);
-        const std::int64_t blocks = (out_.c() + block - 1) / block, items = out_.n() * blocks;
-        const std::int64_t elements = items * block * out_.h() * out_.w();
+        const std::int64_t blocks = (out_.c() + channel_block - 1) / channel_block;
+        const std::int64_t items = out_.n() * blocks;
+        const std::int64_t elements = items * channel_block * out_.h() * out_.w();
         const int parts = static_cast<int>(std::min<std::int64_t>(
             parts_for(ctx_, elements, broadcast_grain), std::max<std::int64_t>(items, 1)));
         parallel_ranges(ctx_, items, parts, [&](std::int64_t begin, std::int64_t end, int) {
             for (std::int64_t i = begin; i < end; ++i)
-                run_block(i / blocks, (i % blocks) * block, x, slope, y);
+                run_block(i / blocks, (i % blocks) * channel_block, x, slope, y);
         });
     }
 
   private:
-    static constexpr std::int64_t block = 16;
-
     void run_block(std::int64_t n, std::int64_t c, const unsigned char* x, const float* slope,
                    unsigned char* y) const {
-        const std::int64_t valid = std::min(block, out_.c() - c);
-        float s[block] = {};
-        for (std::int64_t l = 0; l < valid; ++l) s[l] = slope[per_channel_ ? c + l : 0];
-        for (std::int64_t h = 0; h < out_.h(); ++h) {
-            const auto* in = reinterpret_cast<const float*>(x + image_.offset_of(n, c, h, 0));
-            auto* to = reinterpret_cast<float*>(y + out_.offset_of(n, c, h, 0));
-            for (std::int64_t w = 0; w < out_.w(); ++w) {
-                const float* xv = in + w * image_.stride_w();
-                float* yv = to + w * out_.stride_w();
-                for (std::int64_t l = 0; l < block; ++l)
-                    yv[l] = !(xv[l] <= 0.0f) ? xv[l] : s[l] * xv[l];
-                for (std::int64_t l = valid; l < block; ++l) yv[l] = 0.0f;
-            }
-        }
+        float s[channel_block] = {};
+        for (std::int64_t l = 0; l < std::min(channel_block, out_.c() - c); ++l)
+            s[l] = slope[per_channel_ ? c + l : 0];
+        for_block_pixels(image_, x, out_, y, n, c, [&](const float* xv, float* yv) {
+            for (std::int64_t l = 0; l < channel_block; ++l)
+                yv[l] = !(xv[l] <= 0.0f) ? xv[l] : s[l] * xv[l];
+        });
     }
 
     const runtime::Context& ctx_;
