@@ -18,6 +18,7 @@
 
 #include "../blocked_pixels.hpp"
 #include "../element_values.hpp"
+#include "../step_buffers.hpp"
 #include "../typed_broadcast.hpp"
 #include "ops.hpp"
 
@@ -187,21 +188,16 @@ class blocked_prelu_step final : public step {
           out_(runtime_info(b.node.out[0])) {}
 
     void run(const buffers& b) override {
-        const auto base = [&](int id) {
-            return static_cast<unsigned char*>(b[static_cast<std::size_t>(id)]->host_data());
-        };
-        const unsigned char* x = base(src_);
-        const auto* slope = reinterpret_cast<const float*>(base(slope_));
-        unsigned char* y = base(dst_);
+        const auto* x = static_cast<const unsigned char*>(host_data_of(b, src_));
+        const auto* slope = static_cast<const float*>(host_data_of(b, slope_));
+        auto* y = static_cast<unsigned char*>(host_data_of(b, dst_));
         const std::int64_t blocks = (out_.c() + channel_block - 1) / channel_block;
         const std::int64_t items = out_.n() * blocks;
         const std::int64_t elements = items * channel_block * out_.h() * out_.w();
-        const int parts = static_cast<int>(std::min<std::int64_t>(
-            parts_for(ctx_, elements, broadcast_grain), std::max<std::int64_t>(items, 1)));
-        parallel_ranges(ctx_, items, parts, [&](std::int64_t begin, std::int64_t end, int) {
-            for (std::int64_t i = begin; i < end; ++i)
-                run_block(i / blocks, (i % blocks) * channel_block, x, slope, y);
-        });
+        parallel_items(ctx_, items, parts_for(ctx_, elements, broadcast_grain),
+                       [&](std::int64_t i) {
+                           run_block(i / blocks, (i % blocks) * channel_block, x, slope, y);
+                       });
     }
 
   private:

@@ -5,9 +5,10 @@
 #include <array>
 #include <cstring>
 
+#include "../element_moves.hpp"
 #include "../element_values.hpp"
 #include "../parallel_ranges.hpp"
-#include "../strided_copy.hpp"
+#include "../step_buffers.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -17,50 +18,32 @@ namespace {
 /// Output elements per thread before a fill is split over the runtime's threads.
 constexpr std::int64_t fill_grain = 1 << 16;
 
-route_choice fill_route(const tensor_desc& out) {
-    if (!movable_by_size(out)) return {route::reference, TSR_REASON_DTYPE, "element size"};
-    return native(route::native_plain);
-}
-
 class fill_step final : public step {
   public:
     fill_step(const build_context& b, const op::fill& f)
         : ctx_(b.ctx),
-          dst_(static_cast<std::size_t>(b.node.n.outputs[0])),
+          dst_(b.node.n.outputs[0]),
           count_(b.node.out[0].num_elements()),
           size_(size_of(b.node.out[0].type())) {
         store_real_value(b.node.out[0].type(), b.node.out[0].quant(), value_.data(), f.value());
     }
 
     void run(const buffers& b) override {
-        void* out = b[dst_]->host_data();
-        switch (size_) {
-            case 1:
-                return fill_with<std::uint8_t>(out);
-            case 2:
-                return fill_with<std::uint16_t>(out);
-            case 4:
-                return fill_with<std::uint32_t>(out);
-            default:
-                return fill_with<std::uint64_t>(out);
-        }
+        with_element_bits(size_, [&](auto bits) {
+            using Element = decltype(bits);
+            Element value;
+            std::memcpy(&value, value_.data(), sizeof value);
+            auto* to = static_cast<Element*>(host_data_of(b, dst_));
+            parallel_ranges(ctx_, count_, parts_for(ctx_, count_, fill_grain),
+                            [&](std::int64_t begin, std::int64_t end, int) {
+                                std::fill(to + begin, to + end, value);
+                            });
+        });
     }
 
   private:
-    /// Writes the stored value to every element (Element: an unsigned integer of its size).
-    template <typename Element>
-    void fill_with(void* out) const {
-        Element value;
-        std::memcpy(&value, value_.data(), sizeof value);
-        auto* to = static_cast<Element*>(out);
-        parallel_ranges(ctx_, count_, parts_for(ctx_, count_, fill_grain),
-                        [&](std::int64_t begin, std::int64_t end, int) {
-                            std::fill(to + begin, to + end, value);
-                        });
-    }
-
     const runtime::Context& ctx_;
-    std::size_t dst_;
+    int dst_;
     std::int64_t count_;
     std::size_t size_;
     std::array<unsigned char, 8> value_{};  // one element as stored
@@ -69,12 +52,14 @@ class fill_step final : public step {
 }  // namespace
 
 void state_fill(router& r) {
-    r.state<op::fill>([](const op::fill&,
-                         const query_view& v) { return answer(fill_route(v.out[0]), v.in, v.out); },
-                      [](const op::fill& f, const build_context& b) {
-                          return routed_step(fill_route(b.node.out[0]), b,
-                                             [&] { return std::make_unique<fill_step>(b, f); });
-                      });
+    r.state<op::fill>(
+        [](const op::fill&, const query_view& v) {
+            return answer(element_size_route(v.out[0]), v.in, v.out);
+        },
+        [](const op::fill& f, const build_context& b) {
+            return routed_step(element_size_route(b.node.out[0]), b,
+                               [&] { return std::make_unique<fill_step>(b, f); });
+        });
 }
 
 }  // namespace tessera::plugins::cpu

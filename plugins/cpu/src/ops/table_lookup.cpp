@@ -9,6 +9,7 @@
 #include <tessera/numeric/convert.hpp>
 
 #include "../parallel_ranges.hpp"
+#include "../step_buffers.hpp"
 #include "../strided_copy.hpp"
 #include "ops.hpp"
 
@@ -21,15 +22,15 @@ constexpr std::int64_t lookup_grain = 1 << 16;
 
 class table_lookup_step final : public step {
   public:
-    table_lookup_step(const build_context& b, const op::table_lookup& t)
-        : ctx_(b.ctx),
-          src_(static_cast<std::size_t>(b.node.n.inputs[0])),
-          lut_(static_cast<std::size_t>(b.node.n.inputs[1])),
-          dst_(static_cast<std::size_t>(b.node.n.outputs[0])),
-          src_desc_(b.node.in[0]),
-          lut_desc_(b.node.in[1]),
-          count_(b.node.in[1].dim(0)),
-          offset_(t.effective_offset(b.node.in[0].type(), b.node.in[1].dim(0))) {}
+    table_lookup_step(const node_view& v, const op::table_lookup& t, const runtime::Context& ctx)
+        : ctx_(ctx),
+          src_(v.n.inputs[0]),
+          lut_(v.n.inputs[1]),
+          dst_(v.n.outputs[0]),
+          src_desc_(v.in[0]),
+          lut_desc_(v.in[1]),
+          count_(v.in[1].dim(0)),
+          offset_(t.effective_offset(v.in[0].type(), v.in[1].dim(0))) {}
 
     void run(const buffers& b) override {
         if (src_desc_.type() == dtype::u8) return look_up<std::uint8_t>(b);
@@ -40,7 +41,7 @@ class table_lookup_step final : public step {
     /// The table in src's storage: the lut buffer itself, or its elements converted.
     template <typename T>
     const T* table(const buffers& b) {
-        const auto* lut = static_cast<const T*>(b[lut_]->host_data());
+        const auto* lut = static_cast<const T*>(host_data_of(b, lut_));
         if (stores_alike(lut_desc_, src_desc_)) return lut;
         converted_.resize(static_cast<std::size_t>(count_) * sizeof(T));
         auto* to = reinterpret_cast<T*>(converted_.data());
@@ -54,8 +55,8 @@ class table_lookup_step final : public step {
     template <typename T>
     void look_up(const buffers& b) {
         const T* lut = table<T>(b);
-        const auto* src = static_cast<const T*>(b[src_]->host_data());
-        auto* out = static_cast<T*>(b[dst_]->host_data());
+        const auto* src = static_cast<const T*>(host_data_of(b, src_));
+        auto* out = static_cast<T*>(host_data_of(b, dst_));
         const std::int64_t n = src_desc_.num_elements(), count = count_, offset = offset_;
         parallel_ranges(ctx_, n, parts_for(ctx_, n, lookup_grain),
                         [&](std::int64_t begin, std::int64_t end, int) {
@@ -67,7 +68,7 @@ class table_lookup_step final : public step {
     }
 
     const runtime::Context& ctx_;
-    std::size_t src_, lut_, dst_;
+    int src_, lut_, dst_;
     tensor_desc src_desc_, lut_desc_;
     std::int64_t count_, offset_;
     std::vector<unsigned char> converted_;  // the table in src's storage, when it differs
@@ -76,13 +77,7 @@ class table_lookup_step final : public step {
 }  // namespace
 
 void state_table_lookup(router& r) {
-    r.state<op::table_lookup>(
-        [](const op::table_lookup&, const query_view& v) {
-            return answer(native(route::native_plain), v.in, v.out);
-        },
-        [](const op::table_lookup& t, const build_context& b) -> std::unique_ptr<step> {
-            return std::make_unique<table_lookup_step>(b, t);
-        });
+    state_native_step<op::table_lookup, table_lookup_step>(r);
 }
 
 }  // namespace tessera::plugins::cpu
