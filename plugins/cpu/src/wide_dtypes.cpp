@@ -19,10 +19,11 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
         std::holds_alternative<op::gather_elements>(v) || std::holds_alternative<op::custom>(v))
         return std::nullopt;
     // Element-wise ops typed on every element type (ops/binary.cpp, unary.cpp, compare.cpp,
-    // logical.cpp, where.cpp).
+    // logical.cpp, where.cpp, activation.cpp, fill.cpp).
     if (std::holds_alternative<op::binary>(v) || std::holds_alternative<op::unary>(v) ||
         std::holds_alternative<op::compare>(v) || std::holds_alternative<op::logical>(v) ||
-        std::holds_alternative<op::where>(v))
+        std::holds_alternative<op::where>(v) || std::holds_alternative<op::activation>(v) ||
+        std::holds_alternative<op::fill>(v))
         return std::nullopt;
     // Reductions, scans and top-k computed in the reference's precision (ops/reduce.cpp,
     // cumsum.cpp, topk.cpp).

@@ -41,6 +41,8 @@ void state_logical(router& r);          // logical (and, or, xor, not)
 void state_where(router& r);            // where, every dtype
 void state_lrn(router& r);              // lrn (both modes)
 void state_statistics(router& r);       // moments, mean_reduce2d, norm
+void state_fill(router& r);             // fill, every dtype
+void state_table_lookup(router& r);     // table_lookup (u8, i16)
 
 /// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
 route_choice transposed_conv_route(const op::conv2d& c, const descs& in);
