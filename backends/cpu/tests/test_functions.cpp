@@ -404,6 +404,48 @@ TEST_CASE("int8 matmul (u8 x s8 -> s32) with zero offsets, odd K, matches exact 
     }
 }
 
+TEST_CASE("int8 matmul with a non-constant B packs B's new values on every run") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        const int64_t m = 11, k = 37, n = 19;
+        Tensor a(TensorInfo({m, k}, DataType::u8, DataLayout::plain, {1.0f, 255}));
+        Tensor b(TensorInfo({k, n}, DataType::s8, DataLayout::plain, {1.0f, 127}));
+        Tensor c(TensorInfo({m, n}, DataType::s32));
+        for (Tensor* t : {&a, &b, &c}) t->allocator().allocate();
+        std::mt19937 rng(5);
+        for (int64_t i = 0; i < m * k; ++i)
+            a.data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 256);
+        auto mm = std::make_shared<MemoryManager>();
+        QuantizedMatmul q(ctx, mm);
+        q.configure(a, b, c, false);
+        for (int run = 0; run < 3; ++run) {
+            // Extremes on the first run: (0 - 255) * (-128 - 127) per product.
+            for (int64_t i = 0; i < k * n; ++i)
+                b.data<int8_t>()[i] =
+                    run == 0 ? int8_t{-128}
+                             : static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+            if (run == 0)
+                for (int64_t i = 0; i < m * k; ++i) a.data<uint8_t>()[i] = 0;
+            q.run();
+            bool ok = true;
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    int64_t s = 0;
+                    for (int64_t p = 0; p < k; ++p)
+                        s += (static_cast<int64_t>(a.data<uint8_t>()[i * k + p]) - 255) *
+                             (static_cast<int64_t>(b.data<int8_t>()[p * n + j]) - 127);
+                    ok = ok && c.data<int32_t>()[i * n + j] == s;
+                }
+            CAPTURE(run);
+            CHECK(ok);
+            if (run == 0) CHECK(c.data<int32_t>()[0] == 255 * 255 * k);
+            if (run == 0)
+                for (int64_t i = 0; i < m * k; ++i)
+                    a.data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 256);
+        }
+    }
+}
+
 TEST_CASE("reorders round-trip between layouts and data types") {
     Context ctx(ContextOptions{2});
     const auto x = random_vector(2 * 21 * 5 * 6, 70);
