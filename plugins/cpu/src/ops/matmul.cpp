@@ -7,6 +7,7 @@
 // reference kernel.
 #include <tessera/cpu/functions/gemm.hpp>
 
+#include "bound_views.hpp"
 #include "ops.hpp"
 
 namespace tessera::plugins::cpu {
@@ -19,14 +20,6 @@ route_choice matmul_route(const op::matmul& mm, const descs& in) {
     return native(route::native_plain);
 }
 
-/// A runtime tensor of `dims` (plain f32) whose memory is set on every run.
-std::unique_ptr<runtime::Tensor> plain_view(std::vector<std::int64_t> dims) {
-    auto t = std::make_unique<runtime::Tensor>(
-        runtime::TensorInfo(std::move(dims), runtime::DataType::f32, runtime::DataLayout::plain));
-    t->info().set_resizable(false);
-    return t;
-}
-
 class matmul_step final : public step {
   public:
     matmul_step(const build_context& b, const op::matmul& mm) : node_(b.node.n) {
@@ -37,11 +30,11 @@ class matmul_step final : public step {
         const bool tall = g.a_stacked && !g.b_stacked && !ta && !g.c_stacked;
         stacks_ = tall || !g.stacks ? 1 : g.stacks;
         const std::int64_t m = tall ? g.stacks * g.m : g.m;
-        a_ = plain_view(ta ? std::vector<std::int64_t>{g.n, m} : std::vector<std::int64_t>{m, g.n});
-        b_ = plain_view(tb ? std::vector<std::int64_t>{g.p, g.n}
+        a_ = bound_view(ta ? std::vector<std::int64_t>{g.n, m} : std::vector<std::int64_t>{m, g.n});
+        b_ = bound_view(tb ? std::vector<std::int64_t>{g.p, g.n}
                            : std::vector<std::int64_t>{g.n, g.p});
-        d_ = plain_view({m, g.p});
-        if (in.size() > 2) c_ = plain_view({g.p});
+        d_ = bound_view({m, g.p});
+        if (in.size() > 2) c_ = bound_view({g.p});
         a_step_ = g.a_stacked && !tall ? g.m * g.n : 0;
         b_step_ = g.b_stacked ? g.n * g.p : 0;
         c_step_ = g.c_stacked ? g.p : 0;
@@ -49,7 +42,8 @@ class matmul_step final : public step {
         runtime::GemmInfo info;
         info.trans_a = ta;
         info.trans_b = tb;
-        // A constant B (weights) is packed into the kernel's panels once, on the first run.
+        // A constant B (weights) is packed into the kernel's panels once, on the
+        // first run.
         info.b_is_constant = !g.b_stacked && b.node.p.is_constant(b.node.n.inputs[1]);
         gemm_ = std::make_unique<runtime::Gemm>(b.ctx, b.memory);
         gemm_->configure(*a_, *b_, c_.get(), *d_, info);
@@ -64,19 +58,15 @@ class matmul_step final : public step {
         float* c = c_ ? data(node_.inputs[2]) : nullptr;
         float* d = data(node_.outputs[0]);
         for (std::int64_t s = 0; s < stacks_; ++s) {
-            bind(*a_, a + s * a_step_);
-            bind(*b_, bm + s * b_step_);
-            if (c_) bind(*c_, c + s * c_step_);
-            bind(*d_, d + s * d_step_);
+            bind_view(*a_, a + s * a_step_);
+            bind_view(*b_, bm + s * b_step_);
+            if (c_) bind_view(*c_, c + s * c_step_);
+            bind_view(*d_, d + s * d_step_);
             gemm_->run();
         }
     }
 
   private:
-    static void bind(runtime::Tensor& t, float* p) {
-        t.allocator().import_memory(p, t.info().total_size_in_bytes());
-    }
-
     sdk::node node_;
     std::int64_t stacks_ = 1, a_step_ = 0, b_step_ = 0, c_step_ = 0, d_step_ = 0;
     std::unique_ptr<runtime::Tensor> a_, b_, c_, d_;
