@@ -1,13 +1,29 @@
 // dense_test.cpp: the matrix products beyond f32 matmul's addition run natively on the cpu plugin:
 // matmul's comparisons, its f64/f16/bf16/dlfloat16 forms and gemm's 16-bit forms (loops in
-// double, equal to the reference byte for byte), fully_connected flattened from any axis, with
-// transposed weights or PReLU (within the cpu tolerance) and on i16 fixed-point tensors (the
-// OpenVX per-product arithmetic, byte for byte).
+// double, equal to the reference byte for byte), quantized_matmul in every form (exact integer dot
+// products, the reference's arithmetic around them, byte for byte), fully_connected flattened from
+// any axis, with transposed weights or PReLU (within the cpu tolerance) and on i16 fixed-point
+// tensors (the OpenVX per-product arithmetic, byte for byte).
 #include "typed_values.hpp"
 
 using namespace cpu_test;
 
 namespace {
+
+/// i8 values in [lo, lo + steps) with scale `scale` and zero point `zero_point`.
+tensor int8s(const shape& dims, std::uint32_t seed, int lo, int steps, float scale,
+             int zero_point) {
+    return grid(dims, dtype::i8, seed, lo, 1.0, steps, {scale, zero_point, 0});
+}
+
+/// Whether the cpu backend answers `op` on `inputs` with TSR_SUPPORT_EMULATED.
+bool answered_emulated(const op_desc& op, const std::vector<tensor>& inputs) {
+    std::vector<tensor_desc> in;
+    for (const auto& t : inputs) in.push_back(t.desc());
+    return backend::create("cpu")
+               .query(op, in, {op.infer(in).at(0).with_layout(layout::any())})
+               .level == TSR_SUPPORT_EMULATED;
+}
 
 /// A matmul form: A, B and C dims and the transposes.
 struct matmul_shapes {
@@ -128,6 +144,141 @@ TEST_CASE("matmul in f64 keeps the precision f32 would lose") {
     const auto [got, want] = run_native(op::matmul(), {a, b, c});
     CHECK(got.at(0).data_as<double>()[0] == -1.0 + std::ldexp(1.0, -30));
     check_same_bytes(got.at(0), want.at(0), "f64 matmul");
+}
+
+TEST_CASE("quantized_matmul of one hand-computed element") {
+    load_cpu_plugin();
+    // qa = {3, -2} (Sa 0.5, Za 1), qb = {4, 5} (Sb 0.25, Zb 2), qc = 10 (Sc 0.125, Zc 2):
+    // D = (3 - 1)(4 - 2) + (-2 - 1)(5 - 2) = -5; Y = 0.5 * 0.25 * -5 + 0.125 * (10 - 2) = 0.375.
+    tensor a(tensor_desc(shape{1, 2}, dtype::i8, layout::row_major(), {0.5f, 1, 0}));
+    tensor b(tensor_desc(shape{2, 1}, dtype::i8, layout::row_major(), {0.25f, 2, 0}));
+    tensor c(tensor_desc(shape{1}, dtype::i8, layout::row_major(), {0.125f, 2, 0}));
+    a.data_as<std::int8_t>()[0] = 3;
+    a.data_as<std::int8_t>()[1] = -2;
+    b.data_as<std::int8_t>()[0] = 4;
+    b.data_as<std::int8_t>()[1] = 5;
+    c.data_as<std::int8_t>()[0] = 10;
+    const auto [got, want] = run_native(op::quantized_matmul(), {a, b, c});
+    CHECK(got.at(0).data_as<float>()[0] == 0.375f);
+    CHECK(want.at(0).data_as<float>()[0] == 0.375f);
+    // Quantised output (Sy 0.25, Zy 1): 0.375 / 0.25 + 1 = 2.5, rounded to even: 2.
+    const auto [q_got, q_want] = run_native(
+        op::quantized_matmul().dequantized(false).output_quantization(0.25f, 1), {a, b, c});
+    CHECK(q_got.at(0).data_as<float>()[0] == 2.0f);
+    check_same_bytes(q_got.at(0), q_want.at(0), "quantised output");
+}
+
+TEST_CASE("quantized_matmul runs natively in every form and equals the reference exactly") {
+    load_cpu_plugin();
+    const auto outputs = [](op::quantized_matmul q) {
+        return std::vector<op::quantized_matmul>{
+            q,
+            op::quantized_matmul(q).dequantized(false).output_quantization(0.37f, 3),
+            op::quantized_matmul(q).dequantized(false).no_clipping().output_quantization(0.05f, -7),
+            op::quantized_matmul(q).operation(matmul_kind::greater),
+            op::quantized_matmul(q).operation(matmul_kind::equal),
+            op::quantized_matmul(q).operation(matmul_kind::lesser_equal),
+        };
+    };
+    for (const auto& f : matmul_forms) {
+        INFO(std::string(f.what));
+        op::quantized_matmul base;
+        base.transpose(f.ta, f.tb);
+        // Zero points at the ends of the s8 range, values over all of it.
+        const tensor a = int8s(f.a, 11, -128, 256, 0.5f, -128);
+        const tensor b = int8s(f.b, 12, -128, 256, 0.25f, 127);
+        const tensor c = int8s(f.c, 13, -128, 256, 0.125f, 5);
+        for (const auto& q : outputs(base)) check_exact(q, {a, b, c});
+        // Small values: comparisons hit equality.
+        const tensor a_small = int8s(f.a, 14, -3, 7, 0.5f, 1);
+        const tensor b_small = int8s(f.b, 15, -2, 5, 0.25f, 0);
+        const tensor c_small = int8s(f.c, 16, -4, 9, 0.125f, 2);
+        for (const auto& q : outputs(base)) check_exact(q, {a_small, b_small, c_small});
+        // An f32 A quantised on the fly (halves round to even, values clipped).
+        op::quantized_matmul fly(base);
+        fly.input_quantization(0.5f, -3).clip(-100, 90);
+        const tensor a_float = grid(f.a, dtype::f32, 17, -70.0, 0.25, 561);
+        for (const auto& q : outputs(fly)) check_exact(q, {a_float, b, c});
+        // C precomputed (f32), for the addition and a comparison.
+        const tensor c_float = grid(f.c, dtype::f32, 18, -40.0, 0.5, 161);
+        op::quantized_matmul pre(base);
+        pre.precomputed();
+        check_exact(pre, {a, b, c_float});
+        check_exact(op::quantized_matmul(pre).dequantized(false), {a, b, c_float});
+        check_exact(op::quantized_matmul(pre).operation(matmul_kind::greater_equal),
+                    {a, b, c_float});
+        check_exact(op::quantized_matmul(pre).operation(matmul_kind::not_equal),
+                    {a_small, b_small, c_float});
+    }
+}
+
+TEST_CASE("quantized_matmul of a long inner dimension at the extremes stays exact") {
+    load_cpu_plugin();
+    // (qa - Za)(qb - Zb) = (127 - -128)(-128 - 127) = -65025 per product: a sum of 3001 of them
+    // needs more than 16 bits per partial sum.
+    tensor a(tensor_desc(shape{4, 3001}, dtype::i8, layout::row_major(), {1.0f, -128, 0}));
+    tensor b(tensor_desc(shape{3001, 3}, dtype::i8, layout::row_major(), {1.0f, 127, 0}));
+    const tensor c = int8s(shape{3}, 19, -10, 20, 1.0f, 0);
+    for (std::int64_t i = 0; i < a.num_elements(); ++i) a.data_as<std::int8_t>()[i] = 127;
+    for (std::int64_t i = 0; i < b.num_elements(); ++i) b.data_as<std::int8_t>()[i] = -128;
+    const auto [got, want] = run_native(op::quantized_matmul(), {a, b, c});
+    CHECK(got.at(0).data_as<float>()[0] ==
+          static_cast<float>(-65025.0 * 3001 + c.data_as<std::int8_t>()[0]));
+    check_same_bytes(got.at(0), want.at(0), "long inner dimension");
+}
+
+TEST_CASE("quantized_matmul forms the integer kernel cannot hold stay on the reference") {
+    load_cpu_plugin();
+    const tensor b = int8s(shape{7, 6}, 20, -10, 20, 0.25f, 0);
+    const tensor c = int8s(shape{6}, 21, -10, 20, 0.125f, 0);
+    // A zero point beyond the s8 range.
+    CHECK(answered_emulated(op::quantized_matmul(),
+                            {int8s(shape{5, 7}, 22, -10, 20, 0.5f, 200), b, c}));
+    // Inner sizes whose s32 sums could overflow.
+    CHECK(answered_emulated(op::quantized_matmul(),
+                            {int8s(shape{1, 20000}, 23, -10, 20, 0.5f, 0),
+                             int8s(shape{20000, 6}, 24, -10, 20, 0.5f, 0), c}));
+    CHECK_FALSE(answered_emulated(op::quantized_matmul(),
+                                  {int8s(shape{5, 7}, 25, -10, 20, 0.5f, 0), b, c}));
+}
+
+TEST_CASE("quantized_matmul and fully_connected see new B and weights on every run") {
+    load_cpu_plugin();
+    // B and the weights are graph inputs: packing them once would keep the first run's values.
+    const std::vector<std::pair<op_desc, std::vector<tensor_desc>>> graphs = {
+        {op::quantized_matmul(),
+         {tensor_desc(shape{6, 9}, dtype::i8, layout::row_major(), {0.5f, 1, 0}),
+          tensor_desc(shape{9, 5}, dtype::i8, layout::row_major(), {0.25f, -2, 0}),
+          tensor_desc(shape{5}, dtype::i8, layout::row_major(), {0.125f, 0, 0})}},
+        {op::fully_connected().bias(),
+         {tensor_desc(shape{6, 9}, dtype::f32), tensor_desc(shape{5, 9}, dtype::f32),
+          tensor_desc(shape{5}, dtype::f32)}},
+    };
+    for (const auto& [op, descs] : graphs) {
+        INFO(op.describe());
+        graph g;
+        std::vector<graph::tensor_id> ids;
+        for (std::size_t i = 0; i < descs.size(); ++i)
+            ids.push_back(g.input("in" + std::to_string(i), descs[i]));
+        const auto out = g.add("op", op, ids).at(0);
+        g.output(out);
+        auto cg = g.compile("cpu!");
+        for (std::uint32_t run = 0; run < 2; ++run) {
+            std::map<std::string, tensor> feeds;
+            std::vector<tensor> inputs;
+            for (std::size_t i = 0; i < descs.size(); ++i) {
+                const auto seed = static_cast<std::uint32_t>(30 + run * 3 + i);
+                const tensor t =
+                    descs[i].type() == dtype::f32
+                        ? values(descs[i].dims(), seed)
+                        : grid(descs[i].dims(), dtype::i8, seed, -128, 1.0, 256, descs[i].quant());
+                feeds["in" + std::to_string(i)] = t;
+                inputs.push_back(t);
+            }
+            const tensor got = cg.run(feeds).at(g.tensors()[static_cast<std::size_t>(out)].name);
+            check_close(got, reference::execute(op, inputs).at(0), tolerance_of("cpu"));
+        }
+    }
 }
 
 TEST_CASE("fully_connected flattened from any axis, with transposed weights or PReLU") {

@@ -163,6 +163,7 @@ class matmul_in_double_step final : public step {
 }  // namespace
 
 void state_matmul(router& r) {
+    state_quantized_matmul(r);
     r.state<op::matmul>(
         [](const op::matmul& mm, const query_view& v) {
             return answer(matmul_route(mm, v.q.inputs), v.in, v.out);
