@@ -30,6 +30,7 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
     if (std::holds_alternative<op::reduce>(v) || std::holds_alternative<op::cumsum>(v) ||
         std::holds_alternative<op::topk>(v))
         return std::nullopt;
+    if (std::holds_alternative<op::matmul>(v)) return std::nullopt;  // in double (ops/matmul.cpp)
     // Data movement and dtype conversions, by element size or exactly as the reference converts
     // (ops/reorder.cpp, slice.cpp, gather.cpp, concat.cpp, expand_tile.cpp, pad.cpp,
     // depth_to_space.cpp, data_movement.cpp).
