@@ -244,13 +244,18 @@ void map_pow(context& ctx) {
 void map_prelu(context& ctx) {
     const auto x = ctx.input_desc(0);
     auto slope = ctx.input_desc(1);
-    // ONNX slope broadcasts to X (unidirectionally); Tessera takes [C] or anything that
-    // broadcasts. A slope of [C,1,1] for an NCHW input is reshaped to [C].
+    // ONNX slope broadcasts to X (unidirectionally, aligned from the right); Tessera takes [C]
+    // (per channel, dim 1) or anything that broadcasts. A slope of [C,1,1] for an NCHW input is
+    // reshaped to [C]; a rank-1 slope against X of rank > 2 applies along X's last dim, so it
+    // becomes [1, n] (which Tessera broadcasts from the right too, never per channel).
     graph::tensor_id s = ctx.tensor_input(1);
     std::int64_t count = slope.dims().num_elements();
     if (x.rank() >= 2 && slope.rank() > 1 && count == x.dims()[1] && slope.rank() == x.rank() - 1 &&
-        slope.dims()[0] == x.dims()[1])
+        slope.dims()[0] == x.dims()[1]) {
         s = ctx.reshape(s, shape{count});
+    } else if (x.rank() > 2 && slope.rank() == 1 && count != 1) {
+        s = ctx.reshape(s, shape{1, count});
+    }
     ctx.emit(op::activation(activation_kind::prelu), {ctx.tensor_input(0), s}, ctx.output_name(0));
 }
 

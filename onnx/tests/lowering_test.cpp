@@ -600,3 +600,17 @@ TEST_CASE("RoiAlign samples each region bilinearly as a matmul with constant wei
     // output_half_pixel: (0.5, 0.5) averages the four pixels; (0.5, 1.5) clamps x to column 1.
     check_close(floats_of(roi_align("output_half_pixel")), {2.5f, 25, 3});
 }
+
+TEST_CASE("PRelu: a rank-1 slope applies along X's last dim, a [C, 1, 1] one per channel") {
+    const tensor x = filled(shape{1, 2, 1, 2}, {-1, -2, -3, 4});
+    const auto prelu = [&](const std::vector<std::int64_t>& slope_dims) {
+        model_builder m;
+        m.input("x", {1, 2, 1, 2}).initializer("slope", slope_dims, {0.5f, 0.25f}).output("y");
+        m.node("PRelu", {"x", "slope"}, {"y"}, "prelu");
+        return floats_of(run_x(m, x));
+    };
+    // [2] broadcasts from the right: slope 0.5 for column 0, 0.25 for column 1 (here W = C).
+    check_close(prelu({2}), {-0.5f, -0.5f, -1.5f, 4});
+    // [2, 1, 1]: slope 0.5 for channel 0, 0.25 for channel 1.
+    check_close(prelu({2, 1, 1}), {-0.5f, -1, -0.75f, 4});
+}

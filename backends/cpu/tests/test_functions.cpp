@@ -371,6 +371,25 @@ TEST_CASE("concatenation: convolutions write straight into sub-tensors, copies i
     CHECK_THROWS_AS(Concatenate::views(*cat, {16, 16}), InvalidArgument);  // sizes do not add up
 }
 
+namespace {
+
+/// Whether c (s32 [M, N]) holds sum_k (a - a's offset)(b - b's offset), computed exactly.
+bool matches_exact_s8_product(const Tensor& a, const Tensor& b, const Tensor& c) {
+    const int64_t m = a.info().dim(0), k = a.info().dim(1), n = b.info().dim(1);
+    const int64_t za = a.info().quantization().offset, zb = b.info().quantization().offset;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            int64_t s = 0;
+            for (int64_t p = 0; p < k; ++p)
+                s += (static_cast<int64_t>(a.data<uint8_t>()[i * k + p]) - za) *
+                     (static_cast<int64_t>(b.data<int8_t>()[p * n + j]) - zb);
+            if (c.data<int32_t>()[i * n + j] != s) return false;
+        }
+    return true;
+}
+
+}  // namespace
+
 TEST_CASE("int8 matmul (u8 x s8 -> s32) with zero offsets, odd K, matches exact loops") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
@@ -390,16 +409,33 @@ TEST_CASE("int8 matmul (u8 x s8 -> s32) with zero offsets, odd K, matches exact 
             QuantizedMatmul q(ctx);
             q.configure(a, b, c);
             q.run();
-            bool ok = true;
-            for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) {
-                    int64_t s = 0;
-                    for (int64_t p = 0; p < k; ++p)
-                        s += (static_cast<int64_t>(a.data<uint8_t>()[i * k + p]) - 7) *
-                             (static_cast<int64_t>(b.data<int8_t>()[p * n + j]) + 3);
-                    ok = ok && c.data<int32_t>()[i * n + j] == s;
-                }
-            CHECK(ok);
+            CHECK(matches_exact_s8_product(a, b, c));
+        }
+    }
+}
+
+TEST_CASE("int8 matmul with a non-constant B packs B's new values on every run") {
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        const int64_t m = 11, k = 37, n = 19;
+        Tensor a(TensorInfo({m, k}, DataType::u8, DataLayout::plain, {1.0f, 255}));
+        Tensor b(TensorInfo({k, n}, DataType::s8, DataLayout::plain, {1.0f, 127}));
+        Tensor c(TensorInfo({m, n}, DataType::s32));
+        for (Tensor* t : {&a, &b, &c}) t->allocator().allocate();
+        QuantizedMatmul q(ctx, std::make_shared<MemoryManager>());
+        q.configure(a, b, c, false);
+        std::mt19937 rng(5);
+        for (int run = 0; run < 3; ++run) {
+            // The first run at the extremes: (0 - 255) * (-128 - 127) per product.
+            for (int64_t i = 0; i < m * k; ++i)
+                a.data<uint8_t>()[i] = run == 0 ? uint8_t{0} : static_cast<uint8_t>(rng() % 256);
+            for (int64_t i = 0; i < k * n; ++i)
+                b.data<int8_t>()[i] =
+                    run == 0 ? int8_t{-128}
+                             : static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+            q.run();
+            CAPTURE(run);
+            CHECK(matches_exact_s8_product(a, b, c));
         }
     }
 }

@@ -105,6 +105,7 @@ const router& op_routes() {
                            &state_recurrent,     &state_resize_bilinear})
             state(r);
         for (auto state : {&state_lrn, &state_statistics}) state(r);
+        for (auto state : {&state_fill, &state_table_lookup}) state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
                 return answer(no_runtime_function(o), v.in, v.out);

@@ -19,16 +19,18 @@ std::optional<route_choice> wide_dtype_route(const op_desc& o, const descs& in, 
         std::holds_alternative<op::gather_elements>(v) || std::holds_alternative<op::custom>(v))
         return std::nullopt;
     // Element-wise ops typed on every element type (ops/binary.cpp, unary.cpp, compare.cpp,
-    // logical.cpp, where.cpp).
+    // logical.cpp, where.cpp, activation.cpp, fill.cpp).
     if (std::holds_alternative<op::binary>(v) || std::holds_alternative<op::unary>(v) ||
         std::holds_alternative<op::compare>(v) || std::holds_alternative<op::logical>(v) ||
-        std::holds_alternative<op::where>(v))
+        std::holds_alternative<op::where>(v) || std::holds_alternative<op::activation>(v) ||
+        std::holds_alternative<op::fill>(v))
         return std::nullopt;
     // Reductions, scans and top-k computed in the reference's precision (ops/reduce.cpp,
     // cumsum.cpp, topk.cpp).
     if (std::holds_alternative<op::reduce>(v) || std::holds_alternative<op::cumsum>(v) ||
         std::holds_alternative<op::topk>(v))
         return std::nullopt;
+    if (std::holds_alternative<op::matmul>(v)) return std::nullopt;  // in double (ops/matmul.cpp)
     // Data movement and dtype conversions, by element size or exactly as the reference converts
     // (ops/reorder.cpp, slice.cpp, gather.cpp, concat.cpp, expand_tile.cpp, pad.cpp,
     // depth_to_space.cpp, data_movement.cpp).

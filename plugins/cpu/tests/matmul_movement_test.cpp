@@ -52,17 +52,6 @@ TEST_CASE("matmul runs on the runtime's gemm in its 2-D, stacked and transposed 
     }
 }
 
-TEST_CASE("matmul comparisons stay on the reference kernel") {
-    load_cpu_plugin();
-    const op_desc cmp = op::matmul().operation(matmul_kind::greater);
-    const std::vector<tensor_desc> in{tensor_desc(shape{3, 4}, dtype::f32),
-                                      tensor_desc(shape{4, 5}, dtype::f32),
-                                      tensor_desc(shape{5}, dtype::f32)};
-    CHECK(backend::create("cpu")
-              .query(cmp, in, {cmp.infer(in).at(0).with_layout(layout::any())})
-              .level == TSR_SUPPORT_EMULATED);
-}
-
 TEST_CASE("reshape and permute move the bytes natively, bit-identical to the reference") {
     load_cpu_plugin();
     SUBCASE("reshape") {

@@ -1,5 +1,6 @@
-// QuantizedMatmul: B packed into VNNI order once (weights manager); S8MatmulKernel runs blocks of 8
-// rows of A through the table's s8 GEMM and applies the zero-offset corrections.
+// QuantizedMatmul: B packed into VNNI order once (weights manager) when constant, else into a
+// managed buffer on every run; S8MatmulKernel runs blocks of 8 rows of A through the table's s8
+// GEMM and applies the zero-offset corrections.
 #include "tessera/cpu/functions/quantized_matmul.hpp"
 
 #include <cstring>
@@ -119,17 +120,28 @@ struct QuantizedMatmul::Impl {
     int parts = 1;
     const ITensor* a = nullptr;
     const ITensor* b = nullptr;
-    std::shared_ptr<const Tensor> packed;
+    bool b_is_constant = true;
+    std::shared_ptr<const Tensor> packed;  // constant B
+    Tensor packed_per_run;                 // B packed on every run otherwise (managed)
     std::vector<int32_t> col_sums;
     bool prepared = false;
     Impl(const Context& c, std::shared_ptr<MemoryManager> mm) : ctx(c), group(std::move(mm)) {}
+
+    void sum_columns() {
+        const int64_t k = b->info().dim(0), n = b->info().dim(1);
+        col_sums.assign(static_cast<std::size_t>(n), 0);
+        for (int64_t r = 0; r < k; ++r)
+            for (int64_t j = 0; j < n; ++j)
+                col_sums[static_cast<std::size_t>(j)] += b->data<int8_t>()[r * n + j];
+    }
 };
 
 QuantizedMatmul::QuantizedMatmul(const Context& ctx, std::shared_ptr<MemoryManager> mm)
     : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
 QuantizedMatmul::~QuantizedMatmul() = default;
 
-void QuantizedMatmul::configure(const ITensor& a, const ITensor& b, ITensor& dst) {
+void QuantizedMatmul::configure(const ITensor& a, const ITensor& b, ITensor& dst,
+                                bool b_is_constant) {
     Impl& m = *impl_;
     const char* fn = "QuantizedMatmul::configure";
     auto plain2d = [&](const ITensor& t, DataType type) {
@@ -145,24 +157,28 @@ void QuantizedMatmul::configure(const ITensor& a, const ITensor& b, ITensor& dst
             dst.info().name(), "output must be [M, N]");
     m.a = &a;
     m.b = &b;
+    m.b_is_constant = b_is_constant;
     m.kernel.configure(m.ctx.kernels(), a, dst, a.info().dim(1), b.info().dim(1));
     m.parts = m.ctx.scheduler().parts_for(m.kernel);
     m.workspace.info() = TensorInfo(
         {static_cast<int64_t>(m.kernel.workspace_bytes_per_part()) * m.parts}, DataType::u8);
     m.group.manage(m.workspace.allocator());
+    if (!b_is_constant) {
+        m.packed_per_run.info() = PackS8Transform(b).result_info();
+        m.group.manage(m.packed_per_run.allocator());
+    }
     m.workspace.allocator().allocate();
+    if (!b_is_constant) m.packed_per_run.allocator().allocate();
     m.prepared = false;
 }
 
 void QuantizedMatmul::prepare() {
     Impl& m = *impl_;
     if (m.prepared) return;
-    m.packed = m.ctx.weights_manager().acquire(*m.b, PackS8Transform(*m.b));
-    const int64_t k = m.b->info().dim(0), n = m.b->info().dim(1);
-    m.col_sums.assign(static_cast<std::size_t>(n), 0);
-    for (int64_t r = 0; r < k; ++r)
-        for (int64_t j = 0; j < n; ++j)
-            m.col_sums[static_cast<std::size_t>(j)] += m.b->data<int8_t>()[r * n + j];
+    if (m.b_is_constant) {
+        m.packed = m.ctx.weights_manager().acquire(*m.b, PackS8Transform(*m.b));
+        m.sum_columns();
+    }
     m.prepared = true;
 }
 
@@ -170,7 +186,15 @@ void QuantizedMatmul::run() {
     Impl& m = *impl_;
     prepare();
     MemoryGroupScope scope(m.group);
-    m.kernel.bind(m.packed->data<int8_t>(), m.col_sums.data(), m.a->info().quantization().offset,
+    const int8_t* packed = nullptr;
+    if (m.b_is_constant) {
+        packed = m.packed->data<int8_t>();
+    } else {
+        PackS8Transform(*m.b).run(m.packed_per_run);
+        m.sum_columns();
+        packed = m.packed_per_run.data<int8_t>();
+    }
+    m.kernel.bind(packed, m.col_sums.data(), m.a->info().quantization().offset,
                   m.b->info().quantization().offset, m.workspace.data<uint8_t>(), m.parts);
     m.ctx.scheduler().schedule(m.kernel, m.parts);
 }

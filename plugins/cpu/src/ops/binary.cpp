@@ -5,6 +5,7 @@
 // forms run in the plugin's typed broadcast loops (binary_typed.cpp).
 #include <tessera/cpu/functions/elementwise.hpp>
 
+#include "../blocked_pixels.hpp"
 #include "../elementwise_math.hpp"
 #include "binary_typed.hpp"
 #include "ops.hpp"
@@ -86,34 +87,24 @@ class channel_broadcast_step final : public step {
         const bool scales_first = per_channel_ == 0;
         with_binary_kind(kind_, [&](auto f) {
             for (std::int64_t n = 0; n < out_.n(); ++n)
-                for (std::int64_t c = 0; c < out_.c(); c += block)
+                for (std::int64_t c = 0; c < out_.c(); c += channel_block)
                     run_block(n, c, x, s, y, scales_first, f);
         });
     }
 
   private:
-    static constexpr std::int64_t block = 16;
-
     template <typename F>
     void run_block(std::int64_t n, std::int64_t c, const unsigned char* x, const unsigned char* s,
                    unsigned char* y, bool scales_first, F f) const {
-        float scale[block];
-        std::copy_n(reinterpret_cast<const float*>(s + scales_.offset_of(n, c, 0, 0)), block,
-                    scale);
-        const std::int64_t valid = std::min(block, out_.c() - c);
-        for (std::int64_t h = 0; h < out_.h(); ++h) {
-            const auto* in = reinterpret_cast<const float*>(x + image_.offset_of(n, c, h, 0));
-            auto* to = reinterpret_cast<float*>(y + out_.offset_of(n, c, h, 0));
-            for (std::int64_t w = 0; w < out_.w(); ++w) {
-                const float* xv = in + w * image_.stride_w();
-                float* yv = to + w * out_.stride_w();
-                if (scales_first)
-                    for (std::int64_t l = 0; l < block; ++l) yv[l] = f(scale[l], xv[l]);
-                else
-                    for (std::int64_t l = 0; l < block; ++l) yv[l] = f(xv[l], scale[l]);
-                for (std::int64_t l = valid; l < block; ++l) yv[l] = 0.0f;
-            }
-        }
+        float scale[channel_block];
+        std::copy_n(reinterpret_cast<const float*>(s + scales_.offset_of(n, c, 0, 0)),
+                    channel_block, scale);
+        for_block_pixels(image_, x, out_, y, n, c, [&](const float* xv, float* yv) {
+            if (scales_first)
+                for (std::int64_t l = 0; l < channel_block; ++l) yv[l] = f(scale[l], xv[l]);
+            else
+                for (std::int64_t l = 0; l < channel_block; ++l) yv[l] = f(xv[l], scale[l]);
+        });
     }
 
     std::vector<int> ids_;

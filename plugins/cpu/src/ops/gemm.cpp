@@ -4,22 +4,24 @@
 // at batch 1) run as dot products straight from B: the runtime's Gemm would pack all of B into
 // panels on every run, several times the work of the product itself; their output columns are
 // split over the threads. A B that is a graph constant is packed once, not on every run.
-// Non-f32 and batched forms run on the reference kernel.
+// Other floating dtypes (f16, bf16, dlfloat16) run on the plugin's own loops in double, summed in
+// the reference's order, so they equal the reference's results bit for bit.
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 #include <tessera/cpu/functions/gemm.hpp>
 
 #include "../parallel_ranges.hpp"
 #include "ops.hpp"
+#include "products_in_double.hpp"
 
 namespace tessera::plugins::cpu {
 
 namespace {
 
-route_choice gemm_route(const descs& in) {
-    if (!all_f32(in) || in[0].rank() != 2) return reference_because("gemm form");
+route_choice gemm_route(const descs&) {
     return native(route::native_plain);
 }
 
@@ -152,6 +154,75 @@ class gemm_step final : public function_step {
     load_c load_c_ = load_c::none;
 };
 
+/// D = alpha op(A) op(B) + beta C in double, as the reference computes it: B loaded upright
+/// ([K, N]), each output row a sum of B's rows scaled by A's entries; rows split over the threads.
+class gemm_in_double_step final : public step {
+  public:
+    gemm_in_double_step(const node_view& v, const op::gemm& gm, const runtime::Context& ctx)
+        : ids_(v.n.inputs),
+          out_(v.n.outputs[0]),
+          gm_(gm),
+          ctx_(ctx),
+          g_(gm.geometry(v.in[0], v.in[1])),
+          a_run_(run_of(v.in[0])),
+          b_run_(run_of(v.in[1])),
+          y_run_(run_of(v.out[0])) {
+        if (v.in.size() > 2) {
+            c_run_ = run_of(v.in[2]);
+            c_row_step_ = v.in[2].rank() == 2 ? g_.n : 0;
+            c_.resize(static_cast<std::size_t>(v.in[2].num_elements()));
+        }
+        a_.resize(static_cast<std::size_t>(g_.m * g_.k));
+        b_upright_.resize(static_cast<std::size_t>(g_.k * g_.n));
+        parts_ = parts_for(ctx_, g_.m, std::max<std::int64_t>(1, grain / (g_.k * g_.n)));
+        rows_.resize(static_cast<std::size_t>(parts_ * g_.n));
+    }
+
+    void run(const buffers& b) override {
+        const auto data = [&](std::size_t i) {
+            return b[static_cast<std::size_t>(ids_[i])]->host_data();
+        };
+        load_reals(a_run_, data(0), 0, g_.m * g_.k, 1, a_.data());
+        load_upright(b_run_, data(1), 0, g_.k, g_.n, gm_.trans_b(), b_upright_.data());
+        if (c_run_)
+            load_reals(*c_run_, data(2), 0, static_cast<std::int64_t>(c_.size()), 1, c_.data());
+        void* y = b[static_cast<std::size_t>(out_)]->host_data();
+        const auto alpha = static_cast<double>(gm_.alpha()), beta = static_cast<double>(gm_.beta());
+        parallel_ranges(ctx_, g_.m, parts_, [&](std::int64_t begin, std::int64_t end, int part) {
+            double* row = rows_.data() + part * g_.n;
+            for (std::int64_t i = begin; i < end; ++i) {
+                product_row(
+                    [&](std::int64_t k) {
+                        return a_[static_cast<std::size_t>(gm_.trans_a() ? k * g_.m + i
+                                                                         : i * g_.k + k)];
+                    },
+                    b_upright_.data(), g_.k, g_.n, row);
+                const double* c = c_run_ ? c_.data() + i * c_row_step_ : nullptr;
+                for (std::int64_t j = 0; j < g_.n; ++j) {
+                    row[j] *= alpha;
+                    if (c) row[j] += beta * c[j];
+                }
+                store_products(y_run_, y, i * g_.n, g_.n, row);
+            }
+        });
+    }
+
+  private:
+    static constexpr std::int64_t grain = 32768;  // multiply-adds per thread at least
+
+    std::vector<int> ids_;
+    int out_;
+    op::gemm gm_;
+    const runtime::Context& ctx_;
+    op::gemm::geometry_t g_;
+    element_run a_run_, b_run_, y_run_;
+    std::optional<element_run> c_run_;
+    std::int64_t c_row_step_ = 0;
+    int parts_ = 1;
+    std::vector<double> a_, b_upright_, c_;
+    std::vector<double> rows_;  // one output row per part
+};
+
 }  // namespace
 
 void state_gemm(router& r) {
@@ -161,6 +232,8 @@ void state_gemm(router& r) {
         },
         [](const op::gemm& gm, const build_context& b) {
             return routed_step(gemm_route(b.node.in), b, [&]() -> std::unique_ptr<step> {
+                if (!all_f32(b.node.in))
+                    return std::make_unique<gemm_in_double_step>(b.node, gm, b.ctx);
                 if (small_m(gm, b.node.in))
                     return std::make_unique<small_m_gemm_step>(b.node, gm, b.ctx);
                 return std::make_unique<gemm_step>(b, gm);

@@ -19,7 +19,7 @@ void state_batchnorm(router& r);        // batchnorm (every form)
 void state_fully_connected(router& r);  // fully_connected
 void state_gemm(router& r);             // gemm
 void state_softmax(router& r);          // softmax, log-softmax (every form)
-void state_matmul(router& r);           // matmul with addition
+void state_matmul(router& r);           // matmul, and quantized_matmul
 void state_data_movement(router& r);    // reshape, permute
 void state_unary(router& r);            // unary (every kind), every dtype
 void state_layer_norm(router& r);       // layer_norm (every form)
@@ -41,11 +41,16 @@ void state_logical(router& r);          // logical (and, or, xor, not)
 void state_where(router& r);            // where, every dtype
 void state_lrn(router& r);              // lrn (both modes)
 void state_statistics(router& r);       // moments, mean_reduce2d, norm
+void state_fill(router& r);             // fill, every dtype
+void state_table_lookup(router& r);     // table_lookup (u8, i16)
 void state_resize_bilinear(router& r);  // resize_bilinear (every form), every dtype
 
 /// Transposed conv2d (ops/conv_transposed.cpp), routed from the conv2d rules.
 route_choice transposed_conv_route(const op::conv2d& c, const descs& in);
 std::unique_ptr<step> make_transposed_conv_step(const build_context& b, const op::conv2d& c);
+
+/// quantized_matmul (ops/quantized_matmul.cpp), stated by state_matmul.
+void state_quantized_matmul(router& r);
 
 inline bool all_f32(const descs& ds) {
     for (const auto& d : ds)
