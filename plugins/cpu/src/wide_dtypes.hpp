@@ -1,7 +1,9 @@
 // wide_dtypes.hpp: how the cpu backend runs ops on the wide dtypes (i64, f64, u16, u32,
-// u64), which its runtime has no type for. Reshape and permute move elements by size and run
-// natively; every other op on such tensors runs on the reference kernels inside the plugin
-// (reported emulated, reason TSR_REASON_DTYPE); custom ops keep their own rule.
+// u64), which its runtime has no type for. Data movement moves elements by size; element-wise
+// ops, reductions, scans, top-k, matmul, fill and resize_bilinear compute in the reference's
+// precision in the plugin's own loops; custom ops keep their own rule. The other compute ops
+// (convolution, pooling, softmax, the normalisations) on such tensors run on the reference
+// kernels inside the plugin (reported emulated, reason TSR_REASON_DTYPE).
 #pragma once
 
 #include <optional>

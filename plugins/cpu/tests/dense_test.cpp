@@ -254,7 +254,9 @@ TEST_CASE("quantized_matmul and fully_connected see new B and weights on every r
          {tensor_desc(shape{6, 9}, dtype::f32), tensor_desc(shape{5, 9}, dtype::f32),
           tensor_desc(shape{5}, dtype::f32)}},
     };
-    for (const auto& [op, descs] : graphs) {
+    for (const auto& entry : graphs) {
+        const op_desc& op = entry.first;
+        const auto& descs = entry.second;
         INFO(op.describe());
         graph g;
         std::vector<graph::tensor_id> ids;

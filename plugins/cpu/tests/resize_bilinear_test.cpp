@@ -16,7 +16,9 @@ const std::vector<std::pair<dtype, quantization>> every_resize_dtype = {
 
 TEST_CASE("resize_bilinear runs natively in every coordinate rule and dtype, exactly") {
     load_cpu_plugin();
-    for (const auto& [type, q] : every_resize_dtype) {
+    for (const auto& form : every_resize_dtype) {
+        const dtype type = form.first;
+        const auto& q = form.second;
         INFO(to_string(type));
         const double lo = type == dtype::u8 ? 10.0 : -40.0;
         const tensor x = is_integer(type) ? grid(shape{2, 3, 5, 7}, type, 11, lo, 3.0, 29, q)
