@@ -104,65 +104,85 @@ std::pair<rounding_policy, overflow_policy> store_policies(const op_desc& o) {
         o.variant());
 }
 
-/// Converts the elements of `from` at `src` into `to` at `dst` (either may be nchw16c).
-void convert(const tensor_desc& from, const void* src, const tensor_desc& to, void* dst,
-             std::int64_t dst_bytes, std::pair<rounding_policy, overflow_policy> policies) {
-    if (is_blocked(to))
-        return host_to_blocked(tensor::borrow(from, const_cast<void*>(src)), dst, dst_bytes, to);
-    if (is_blocked(from))
-        return blocked_to_host(src, from, tensor::borrow(to, dst), policies.first, policies.second);
-    element_conversion(from, to, policies.first, policies.second)
-        .run(src, 1, dst, 1, from.num_elements());
-}
+/// The conversion of one tensor at a staged step's edge, from `from` to `to` (either may be
+/// nchw16c), chosen once when the step is built.
+class edge_conversion {
+  public:
+    edge_conversion(const tensor_desc& from, const tensor_desc& to,
+                    std::pair<rounding_policy, overflow_policy> policies)
+        : from_(from), to_(to), policies_(policies) {
+        if (!is_blocked(from) && !is_blocked(to))
+            elements_.emplace(from, to, policies.first, policies.second);
+    }
 
-/// One non-f32 tensor of a staged node: its desc in the partition, its f32 desc in the f32
-/// step, and the f32 copy.
+    void run(const void* src, void* dst, std::int64_t dst_bytes) const {
+        if (elements_) return elements_->run(src, 1, dst, 1, from_.num_elements());
+        if (is_blocked(to_))
+            return host_to_blocked(tensor::borrow(from_, const_cast<void*>(src)), dst, dst_bytes,
+                                   to_);
+        blocked_to_host(src, from_, tensor::borrow(to_, dst), policies_.first, policies_.second);
+    }
+
+  private:
+    tensor_desc from_, to_;
+    std::pair<rounding_policy, overflow_policy> policies_;
+    std::optional<element_conversion> elements_;  // both row-major
+};
+
+/// One non-f32 tensor of a staged node: its id, its f32 copy, and the conversion between the
+/// partition's buffer and the copy (into the copy for an input, out of it for an output).
 struct staged_tensor {
     int id;
-    tensor_desc outer, inner;
     std::unique_ptr<sdk::host_buffer> copy;
+    edge_conversion conversion;
 };
 
 class f32_staged_step final : public step {
   public:
-    f32_staged_step(const router& routes, const build_context& b, const sdk::support& f32)
-        : partition_(b.node.p), policies_(store_policies(b.node.n.op)) {
+    f32_staged_step(const router& routes, const build_context& b, const sdk::support& f32) {
         const sdk::node& n = b.node.n;
-        auto stage = [&](int id, const tensor_desc& inner, std::vector<staged_tensor>& into) {
+        // The node's partition without its nodes (the f32 rule sees only its own node), with the
+        // staged tensors as the f32 rule chose them.
+        partition_.tensors = b.node.p.tensors;
+        partition_.read_later = b.node.p.read_later;
+        partition_.constant = b.node.p.constant;
+        const auto policies = store_policies(n.op);
+        auto stage = [&](int id, const tensor_desc& inner, bool input) {
             tensor_desc& slot = partition_.tensors[static_cast<std::size_t>(id)];
             if (slot.type() == dtype::f32) return;
-            into.push_back(
-                {id, slot, inner, std::make_unique<sdk::host_buffer>(inner.size_bytes())});
+            (input ? inputs_ : outputs_)
+                .push_back({id, std::make_unique<sdk::host_buffer>(inner.size_bytes()),
+                            input ? edge_conversion(slot, inner, policies)
+                                  : edge_conversion(inner, slot, policies)});
             slot = inner;
         };
-        for (std::size_t i = 0; i < n.inputs.size(); ++i)
-            stage(n.inputs[i], f32.inputs[i], inputs_);
+        for (std::size_t i = 0; i < n.inputs.size(); ++i) stage(n.inputs[i], f32.inputs[i], true);
         for (std::size_t i = 0; i < n.outputs.size(); ++i)
-            stage(n.outputs[i], f32.outputs[i], outputs_);
+            stage(n.outputs[i], f32.outputs[i], false);
         const node_view inner_view(partition_, n);
         inner_ = routes.build(n.op, build_context{inner_view, b.ctx, b.memory, nullptr});
     }
 
     void run(const buffers& b) override {
-        buffers inner = b;
+        inner_buffers_.assign(b.begin(), b.end());
         for (auto* group : {&inputs_, &outputs_})
-            for (auto& t : *group) inner[static_cast<std::size_t>(t.id)] = t.copy.get();
+            for (auto& t : *group) inner_buffers_[static_cast<std::size_t>(t.id)] = t.copy.get();
         for (auto& t : inputs_)
-            convert(t.outer, b[static_cast<std::size_t>(t.id)]->host_data(), t.inner,
-                    t.copy->host_data(), t.copy->size(), policies_);
-        inner_->run(inner);
+            t.conversion.run(b[static_cast<std::size_t>(t.id)]->host_data(), t.copy->host_data(),
+                             t.copy->size());
+        inner_->run(inner_buffers_);
         for (auto& t : outputs_) {
             sdk::buffer& out = *b[static_cast<std::size_t>(t.id)];
-            convert(t.inner, t.copy->host_data(), t.outer, out.host_data(), out.size(), policies_);
+            t.conversion.run(t.copy->host_data(), out.host_data(), out.size());
         }
     }
     bool emulated() const override { return inner_->emulated(); }
 
   private:
-    sdk::partition partition_;  // the node's partition with its staged tensors as f32
-    std::pair<rounding_policy, overflow_policy> policies_;
+    sdk::partition partition_;
     std::vector<staged_tensor> inputs_, outputs_;
     std::unique_ptr<step> inner_;
+    buffers inner_buffers_;  // the partition's buffers with the staged ones replaced, per run
 };
 
 }  // namespace
