@@ -93,19 +93,40 @@ void function_step::run(const buffers& b) {
 const router& op_routes() {
     static const router routes = [] {
         router r(backend_name);
-        for (auto state : {&state_conv2d,        &state_pooling,        &state_activation,
-                           &state_binary,        &state_batchnorm,      &state_fully_connected,
-                           &state_gemm,          &state_softmax,        &state_matmul,
-                           &state_data_movement, &state_unary,          &state_layer_norm,
-                           &state_cumsum,        &state_topk,           &state_slice,
-                           &state_gather,        &state_concat,         &state_expand_tile,
-                           &state_pad,           &state_depth_to_space, &state_reduce,
-                           &state_reorder,       &state_custom,         &state_compare,
-                           &state_logical,       &state_where,          &state_gather_elements,
-                           &state_recurrent,     &state_resize_bilinear})
+        for (auto state : {&state_conv2d,
+                           &state_pooling,
+                           &state_activation,
+                           &state_binary,
+                           &state_batchnorm,
+                           &state_fully_connected,
+                           &state_gemm,
+                           &state_softmax,
+                           &state_matmul,
+                           &state_data_movement,
+                           &state_unary,
+                           &state_layer_norm,
+                           &state_cumsum,
+                           &state_topk,
+                           &state_slice,
+                           &state_gather,
+                           &state_concat,
+                           &state_expand_tile,
+                           &state_pad,
+                           &state_depth_to_space,
+                           &state_reduce,
+                           &state_reorder,
+                           &state_custom,
+                           &state_compare,
+                           &state_logical,
+                           &state_where,
+                           &state_gather_elements,
+                           &state_recurrent,
+                           &state_resize_bilinear,
+                           &state_lrn,
+                           &state_statistics,
+                           &state_fill,
+                           &state_table_lookup})
             state(r);
-        for (auto state : {&state_lrn, &state_statistics}) state(r);
-        for (auto state : {&state_fill, &state_table_lookup}) state(r);
         r.emulate_others(
             [](const op_desc& o, const query_view& v) {
                 return answer(no_runtime_function(o), v.in, v.out);
