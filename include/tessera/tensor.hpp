@@ -228,6 +228,25 @@ class tensor {
                           src.desc_.quant().zero_point == dst.desc_.quant().zero_point &&
                           src.desc_.quant().fixed_point_pos == dst.desc_.quant().fixed_point_pos;
         const std::size_t es = size_of(src.type());
+        if (same && src.desc_.with_offset(0).is_row_major() &&
+            dst.desc_.with_offset(0).is_row_major()) {
+            if (src.num_elements() > 0)
+                std::memmove(dst.data(), src.data(),
+                             static_cast<std::size_t>(src.num_elements()) * es);
+            return;
+        }
+        const int rank = src.dims().rank();
+        if (same && rank > 0 && src.desc_.stride(rank - 1) == 1 &&
+            dst.desc_.stride(rank - 1) == 1) {
+            // Unit-stride rows: one copy per row of the last dimension.
+            shape outer = src.dims();
+            const std::size_t row_bytes = static_cast<std::size_t>(outer[rank - 1]) * es;
+            outer[rank - 1] = 1;
+            detail::for_each_index(outer, [&](const detail::index_t& idx) {
+                std::memmove(dst.address_of(idx), src.address_of(idx), row_bytes);
+            });
+            return;
+        }
         detail::for_each_index(src.dims(), [&](const detail::index_t& idx) {
             if (same) {
                 std::memcpy(dst.address_of(idx), src.address_of(idx), es);

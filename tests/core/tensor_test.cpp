@@ -3,9 +3,11 @@
 // typed/dequantising element access with their errors.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -208,6 +210,46 @@ TEST_CASE("tensor: clone into NHWC and back is a deep copy with the values in pl
     const tensor part = t.view({1, 2, 3, 4}, {1, 1, 1, 1}).clone();
     CHECK(part.desc().size_bytes() == 4);
     CHECK(part.get({0, 0, 0, 0}) == 119.0);
+}
+
+TEST_CASE("tensor: same-dtype copies, whole, row by row and element by element, move every value") {
+    const tensor t = iota_nchw();
+    auto same_values = [](const tensor& a, const tensor& b) {
+        bool same = a.dims() == b.dims();
+        tessera::detail::for_each_index(a.dims(), [&](const tessera::detail::index_t& i) {
+            same &= std::memcmp(a.address_of(i), b.address_of(i), tessera::size_of(a.type())) == 0;
+        });
+        return same;
+    };
+    // Row-major to row-major: one block copy.
+    const tensor whole(t.desc());
+    tensor::copy_elements(t, whole);
+    CHECK(std::equal(whole.data_as<float>(), whole.data_as<float>() + 120, t.data_as<float>()));
+    // A view with unit-stride rows, into a row-major tensor and into a view of another tensor.
+    const tensor v = t.view({1, 1, 1, 1}, {1, 2, 3, 3});
+    const tensor packed(v.desc().with_layout(layout::row_major()).with_offset(0));
+    tensor::copy_elements(v, packed);
+    CHECK(same_values(v, packed));
+    CHECK(packed.get({0, 1, 2, 2}) == 60 + 40 + 15 + 3);
+    const tensor target(t.desc());
+    const tensor window = target.view({0, 1, 0, 2}, {1, 2, 3, 3});
+    tensor::copy_elements(v, window);
+    CHECK(same_values(v, window));
+    CHECK(target.get({0, 0, 0, 0}) == 0.0);  // outside the window: untouched
+    CHECK(target.get({0, 1, 0, 1}) == 0.0);
+    // NHWC (channel stride 1, last dimension strided): element by element.
+    const tensor nhwc(t.desc().with_layout(layout::nhwc()));
+    tensor::copy_elements(t, nhwc);
+    CHECK(same_values(t, nhwc));
+    // One-byte elements take the same paths.
+    const tensor bytes(tensor_desc(shape{3, 5}, dtype::i8));
+    for (std::int64_t i = 0; i < 15; ++i)
+        bytes.data_as<std::int8_t>()[i] = static_cast<std::int8_t>(i - 7);
+    const tensor row = bytes.view({1, 1}, {2, 3});
+    const tensor row_copy(row.desc().with_layout(layout::row_major()).with_offset(0));
+    tensor::copy_elements(row, row_copy);
+    CHECK(same_values(row, row_copy));
+    CHECK(row_copy.get({1, 2}) == 13 - 7);
 }
 
 TEST_CASE("tensor: copy_elements converts dtypes and quantises") {
