@@ -1,7 +1,8 @@
 // compile_stats_test.cpp: the plugin ABI's compile statistics (tsr_compile_stats and the
 // compiled_stats slot, ABI 1.1) as the host reads them: from the SDK's plugins, from plugins with
 // an ABI 1.0 table, a shorter (older) and a longer (newer) struct, and the cpu plugin's counts
-// checked against the placements the host made.
+// checked against the placements the host made; and the steps a plugin runs nodes in (ABI 1.2)
+// as the host's memory plan uses them.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -126,6 +127,42 @@ TEST_CASE("an SDK plugin that keeps no counts reports the SDK's: nodes, emulated
     CHECK(contains(cg.placement_report(),
                    "  partition 1 on stats-sdk: 2 nodes, 1 emulated, "
                    "0 reorders\n"));
+}
+
+namespace {
+
+/// x -> six linear activations (2x + 1), compiled for `config`; checks every output value.
+compiled_graph six_activations(const std::string& config) {
+    graph g;
+    const tensor_desc d(shape::nchw(1, 8, 16, 16), dtype::f32);
+    auto t = g.input("x", d);
+    for (int i = 0; i < 6; ++i)
+        t = g.apply("act" + std::to_string(i), op::activation(activation_kind::linear, 2.0f, 1.0f),
+                    {t});
+    g.output(t);
+    compiled_graph cg = g.compile(config);
+    const tensor x = ramp(d.dims());
+    const tensor out = cg.run({{"x", x}}).at("act5");
+    for (std::int64_t i = 0; i < x.num_elements(); ++i) {
+        float v = x.data_as<float>()[i];
+        for (int k = 0; k < 6; ++k) v = 2.0f * v + 1.0f;
+        CHECK(out.data_as<float>()[i] == doctest::Approx(v).epsilon(1e-6));
+    }
+    return cg;
+}
+
+}  // namespace
+
+TEST_CASE("nodes a backend runs as one step never share a buffer with a tensor the step reads") {
+    // Node by node the plan alternates two buffers: act3 would take act1's buffer, which the
+    // step running act2 and act3 together still reads (the fixture writes a step's outputs
+    // first, so that plan gives NaN). With the fixture's steps (ABI 1.2, compiled_node_steps)
+    // the host keeps act1 live to the end of that step: one more buffer.
+    REQUIRE(plugin_registry::instance().load(STATS_FUSED_PLUGIN).result == load_result::loaded);
+    CHECK(six_activations("reference").memory().buffers == 3);
+    const compiled_graph fused = six_activations("stats-fused");
+    CHECK(fused.memory().buffers == 4);
+    CHECK(fused.memory().tensors == 7);
 }
 
 TEST_CASE("writing compile statistics never passes the host's struct_size") {

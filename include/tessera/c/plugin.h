@@ -5,7 +5,8 @@
  * - Every struct starts with uint32_t struct_size, written by whoever fills the struct; readers
  *   accept shorter (older) structs and never read past struct_size.
  * - Tables only grow at the end; a NULL slot, or one past struct_size, means "not supported".
- * - History: 1.0 first release; 1.1 adds tsr_compile_stats and the compiled_stats slot.
+ * - History: 1.0 first release; 1.1 adds tsr_compile_stats and the compiled_stats slot; 1.2 adds
+ *   the compiled_node_steps slot.
  * - Same major version and plugin minor >= TSR_ABI_MIN_PLUGIN_MINOR loads; anything else is
  *   reported as an ABI mismatch naming both versions.
  * - Nothing allocated on one side is freed on the other: errors are written into a host-owned
@@ -26,7 +27,7 @@ extern "C" {
 #endif
 
 #define TSR_ABI_MAJOR 1
-#define TSR_ABI_MINOR 1
+#define TSR_ABI_MINOR 2
 /* The oldest plugin minor version this host still accepts. */
 #define TSR_ABI_MIN_PLUGIN_MINOR 0
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
@@ -238,6 +239,14 @@ typedef struct tsr_plugin_api {
     /* Optional (ABI 1.1): statistics of a compiled partition, filled as tsr_compile_stats says.
      * A plugin without it (NULL, or a 1.0 table that ends before it) reports none. */
     tsr_status (*compiled_stats)(tsr_compiled compiled, tsr_compile_stats* stats);
+
+    /* Optional (ABI 1.2): the step each node of a compiled partition runs in, written as one
+     * int32 per partition node, in node order, into `steps` (num_nodes entries; -1: a step of its
+     * own). Nodes sharing a step run as one: it may write their outputs before it has read all
+     * of their inputs, so the host's memory plan keeps every tensor they read or write live
+     * from the first of them to the last. NULL, a table that ends before it, or TSR_UNSUPPORTED:
+     * every node is a step of its own. */
+    tsr_status (*compiled_node_steps)(tsr_compiled compiled, int32_t num_nodes, int32_t* steps);
 } tsr_plugin_api;
 
 /* The one exported symbol. Returns NULL when the plugin cannot work here at all (no device, a

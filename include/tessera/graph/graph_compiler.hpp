@@ -38,8 +38,8 @@ class graph_compiler {
             out_.slots_[s].last_tick = std::max(out_.slots_[s].last_tick, tick_++);
             out_.fetches_.push_back({t.name, *t.desc, s});
         }
-        plan_memory();
         compile_partitions();
+        plan_memory();
         upload_constants();
         return compiled_graph(std::move(result_));
     }
@@ -50,6 +50,7 @@ class graph_compiler {
         std::string name;
         std::vector<int> inputs;   // slots
         std::vector<int> outputs;  // slots
+        int tick = -1;             // its place in the run order, for the memory plan
     };
 
     // ---- backends -------------------------------------------------------------------------
@@ -114,7 +115,7 @@ class graph_compiler {
     // ---- placement ------------------------------------------------------------------------
     void place_node(const graph::node_info& n) {
         node_placement placement{n.name, std::string(n.op.name()), {}, TSR_SUPPORT_NONE, {},
-                                 false,  n.op.describe(), {}};
+                                 false,  n.op.describe(),          {}};
         std::vector<tensor_desc> outputs_any;
         for (auto id : n.outputs) outputs_any.push_back(g_.desc(id).with_layout(layout::any()));
         for (std::size_t b = 0; b < out_.backends_.size(); ++b) {
@@ -192,6 +193,7 @@ class graph_compiler {
             p.inputs.push_back(slot_for(n.inputs[i], b, wanted));
         }
         const int t = tick_++;  // after the conversions slot_for may have emitted
+        p.tick = t;
         for (int in : p.inputs) out_.slots_[in].last_tick = std::max(out_.slots_[in].last_tick, t);
         for (std::size_t i = 0; i < n.outputs.size(); ++i) {
             const tensor_desc d = i < s.outputs.size() && !s.outputs[i].is_any()
@@ -244,7 +246,7 @@ class graph_compiler {
                      true,
                      "reorder",
                      {}});
-                add_to_partition(b, pending_node{r, "reorder(" + info.name + ")", {from}, {s}});
+                add_to_partition(b, pending_node{r, "reorder(" + info.name + ")", {from}, {s}, t});
                 copies_[id].push_back(s);
                 return s;
             }
@@ -377,10 +379,40 @@ class graph_compiler {
             p.nodes = c_nodes.data();
             p.tensor_flags = flags.data();
             out_.partitions_.push_back({b, slots, compile_partition(b, p, nodes)});
+            widen_lifetimes_to_steps(
+                nodes, out_.partitions_.back().compiled.node_steps(static_cast<int>(nodes.size())));
             partition_report report{
                 out_.backends_[b].name(), {}, out_.partitions_.back().compiled.stats()};
             for (const auto& n : nodes) report.nodes.push_back(n.name);
             out_.partition_reports_.push_back(std::move(report));
+        }
+    }
+
+    /// Nodes the backend runs as one step (`steps`: the step of each node, empty when each is its
+    /// own) may write their outputs before reading all their inputs: every tensor they touch is
+    /// made live from the step's first node to its last, so the memory plan never gives a
+    /// step's output the buffer of a tensor the same step still reads.
+    void widen_lifetimes_to_steps(const std::vector<pending_node>& nodes,
+                                  const std::vector<int>& steps) {
+        if (steps.size() != nodes.size()) return;
+        std::map<int, std::pair<int, int>> span;  // step -> first and last tick of its nodes
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            if (steps[i] < 0) continue;
+            auto [it, added] = span.try_emplace(steps[i], nodes[i].tick, nodes[i].tick);
+            if (!added) {
+                it->second.first = std::min(it->second.first, nodes[i].tick);
+                it->second.second = std::max(it->second.second, nodes[i].tick);
+            }
+        }
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            if (steps[i] < 0) continue;
+            const auto [first, last] = span[steps[i]];
+            for (int s : nodes[i].inputs)
+                out_.slots_[s].last_tick = std::max(out_.slots_[s].last_tick, last);
+            for (int s : nodes[i].outputs) {
+                out_.slots_[s].def_tick = std::min(out_.slots_[s].def_tick, first);
+                out_.slots_[s].last_tick = std::max(out_.slots_[s].last_tick, last);
+            }
         }
     }
 

@@ -210,6 +210,17 @@ class compiled_partition {
         return detail::read_compile_stats(s);
     }
 
+    /// The step each of the partition's `num_nodes` nodes runs in (nodes sharing a step run as
+    /// one); empty when the plugin does not say (an older table, or every node its own step).
+    std::vector<int> node_steps(int num_nodes) const {
+        if (num_nodes <= 0 || !detail::has_slot(state_->api, &tsr_plugin_api::compiled_node_steps))
+            return {};
+        std::vector<std::int32_t> steps(static_cast<std::size_t>(num_nodes), -1);
+        if (state_->api->compiled_node_steps(handle_, num_nodes, steps.data()) != TSR_SUCCESS)
+            return {};
+        return std::vector<int>(steps.begin(), steps.end());
+    }
+
   private:
     std::shared_ptr<detail::backend_state> state_;
     tsr_compiled handle_;

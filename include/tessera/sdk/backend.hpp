@@ -130,6 +130,9 @@ class executable {
     /// What the backend made of the partition, for the host's placement report (the ABI's
     /// compiled_stats slot). Counts left empty are reported unknown; the SDK fills `nodes`.
     virtual compile_stats stats() const { return {}; }
+    /// The step each partition node runs in, in node order (the ABI's compiled_node_steps slot;
+    /// nodes sharing a step run as one); empty when every node is a step of its own.
+    virtual std::vector<int> node_steps() const { return {}; }
 };
 
 /// Thread safety required of a plugin's backend: the host calls one backend instance, its

@@ -10,12 +10,14 @@
 // my_backend needs a constructor taking (const tessera::sdk::options&).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "tessera/c/plugin.h"
 #include "tessera/sdk/backend.hpp"
@@ -247,6 +249,16 @@ struct table_functions {
         });
     }
 
+    static tsr_status compiled_node_steps(tsr_compiled c, std::int32_t num_nodes,
+                                          std::int32_t* steps) {
+        if (!c || num_nodes < 0 || (num_nodes > 0 && !steps)) return TSR_INVALID_ARGUMENT;
+        const std::vector<int> s = c->impl->node_steps();
+        if (s.empty()) return TSR_UNSUPPORTED;
+        if (s.size() != static_cast<std::size_t>(num_nodes)) return TSR_INVALID_ARGUMENT;
+        std::copy(s.begin(), s.end(), steps);
+        return TSR_SUCCESS;
+    }
+
     static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n,
                               tsr_event* ev, tsr_error* err) {
         return guarded(err, [&] {
@@ -364,6 +376,7 @@ const tsr_plugin_api* plugin_api(const tsr_host_api* host, const char* name, con
         t.event_wait = &f::event_wait;
         t.event_release = &f::event_release;
         t.compiled_stats = &f::compiled_stats;
+        t.compiled_node_steps = &f::compiled_node_steps;
         return t;
     }();
     return &table;

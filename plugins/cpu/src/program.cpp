@@ -53,6 +53,22 @@ route_choice no_runtime_function(const op_desc& o) {
             std::string(o.name()) + " has no runtime function"};
 }
 
+/// Gives the nodes run inside another node's step (a chain's members, a layer norm's or an
+/// element-wise pass's later nodes) that step's index in `steps`.
+void share_steps(std::vector<int>& steps, const std::vector<fusion_chain>& chains,
+                 const std::vector<decomposed_layer_norm>& norms,
+                 const std::vector<elementwise_chain>& passes) {
+    const auto share = [&](std::size_t member, std::size_t owner) { steps[member] = steps[owner]; };
+    for (std::size_t i = 0; i < chains.size(); ++i)
+        if (chains[i].head >= 0) share(i, static_cast<std::size_t>(chains[i].head));
+    for (const auto& norm : norms)
+        for (int k = 1; k < norm.count; ++k)
+            share(static_cast<std::size_t>(norm.first + k), static_cast<std::size_t>(norm.first));
+    for (const auto& pass : passes)
+        for (std::size_t k = 1; k < pass.nodes.size(); ++k)
+            share(static_cast<std::size_t>(pass.first) + k, static_cast<std::size_t>(pass.first));
+}
+
 }  // namespace
 
 node_view::node_view(const sdk::partition& partition, const sdk::node& node)
@@ -169,6 +185,7 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         pass_at[static_cast<std::size_t>(pass.first)] = &pass;
     }
     int fused = 0, emulated = 0;
+    node_steps_.assign(p.nodes.size(), -1);
     for (std::size_t i = 0; i < p.nodes.size(); ++i) {
         const sdk::node& n = p.nodes[i];
         const fusion_chain& chain = chains[i];
@@ -197,8 +214,12 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         } catch (const runtime::Error& e) {
             throw error(status::backend_failure, e.what(), {backend_name, n.name, ""});
         }
-        if (steps_.size() > before) labels_.push_back(n.name + " [" + n.op.describe() + "]");
+        if (steps_.size() > before) {
+            labels_.push_back(n.name + " [" + n.op.describe() + "]");
+            node_steps_[i] = static_cast<int>(steps_.size() - 1);
+        }
     }
+    share_steps(node_steps_, chains, norms, passes);
     profiling_ = std::getenv("TESSERA_CPU_PROFILE") != nullptr;
     step_seconds_.assign(steps_.size(), 0.0);
     step_cpu_seconds_.assign(steps_.size(), 0.0);

@@ -114,12 +114,16 @@ class program final : public sdk::executable {
     /// Nodes, steps, nodes fused into a chain's step and nodes on the reference kernels,
     /// counted when the partition was compiled (the SDK counts the reorder nodes).
     compile_stats stats() const override { return stats_; }
+    /// The step each node runs in: a chain's, a fused layer norm's or an element-wise pass's
+    /// nodes share their step.
+    std::vector<int> node_steps() const override { return node_steps_; }
     /// With TESSERA_CPU_PROFILE set, prints each step's mean time (wall clock, and CPU time of
     /// the thread running the partition) to stderr, slowest first.
     ~program() override;
 
   private:
     compile_stats stats_;
+    std::vector<int> node_steps_;           // per node: the index of the step that runs it
     std::vector<std::string> labels_;       // per step: its first node's name and op
     std::vector<double> step_seconds_;      // per step, summed over runs (profiling only)
     std::vector<double> step_cpu_seconds_;  // the same, CPU time of the thread running it
