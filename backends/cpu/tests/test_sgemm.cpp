@@ -1,5 +1,6 @@
 // tessera::cpu::sgemm against a triple-loop reference: transposes, odd sizes, leading dimensions,
-// alpha/beta, every instruction set, 1 vs 2 threads bit-identical, and how the GEMM kernel splits.
+// alpha/beta, every instruction set, 1 vs 2 threads bit-identical, and how the GEMM kernel splits;
+// sdot_rows (rows of a matrix against one vector) the same way.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -211,5 +212,64 @@ TEST_CASE("sgemm: A rows 4 KiB apart (sharing L1 sets) still match the reference
         reference_sgemm(false, false, m, n, k, 1.0f, a.data(), lda, b.data(), n, 0.0f, want.data(),
                         n);
         CHECK(all_close(c, want, 1e-3f, 1e-4f));
+    }
+}
+
+TEST_CASE(
+    "sdot_rows: rows against one vector match a double-precision sum on every instruction "
+    "set, whatever the thread count") {
+    struct Shape {
+        int64_t n, k, ldw;
+    };
+    // Row counts around the 4-row groups, k around whole vectors, and a classifier's size.
+    const Shape shapes[] = {{1, 1, 1},    {3, 7, 9},      {4, 16, 16},       {5, 17, 20},
+                            {13, 64, 64}, {31, 100, 103}, {1000, 1280, 1280}};
+    for (Isa isa : available_isas()) {
+        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
+            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
+        CAPTURE(one.isa_name());
+        uint32_t seed = 40;
+        for (const Shape& s : shapes) {
+            CAPTURE(s.n);
+            CAPTURE(s.k);
+            const auto x = random_vector(static_cast<std::size_t>(s.k), seed++);
+            const auto w = random_vector(static_cast<std::size_t>(s.n * s.ldw), seed++);
+            std::vector<float> y1(static_cast<std::size_t>(s.n)), y2(y1.size()), y3(y1.size());
+            sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y1.data(), one);
+            sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y2.data(), two);
+            sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y3.data(), pool);
+            std::vector<float> want(y1.size());
+            for (int64_t j = 0; j < s.n; ++j) {
+                double sum = 0;
+                for (int64_t i = 0; i < s.k; ++i)
+                    sum += static_cast<double>(x[static_cast<std::size_t>(i)]) *
+                           w[static_cast<std::size_t>(j * s.ldw + i)];
+                want[static_cast<std::size_t>(j)] = static_cast<float>(sum);
+            }
+            CHECK(all_close(y1, want, 1e-3f, 1e-4f));
+            CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
+            CHECK(std::memcmp(y1.data(), y3.data(), y1.size() * sizeof(float)) == 0);
+        }
+    }
+}
+
+TEST_CASE("sdot_rows: k == 0 gives zeros; bad arguments throw InvalidArgument naming the operand") {
+    Context ctx;
+    std::vector<float> y(3, 5.0f), buf(16);
+    sdot_rows(3, 0, nullptr, nullptr, 0, y.data(), ctx);
+    CHECK(y == std::vector<float>(3, 0.0f));
+    CHECK_THROWS_AS(sdot_rows(-1, 2, buf.data(), buf.data(), 2, y.data(), ctx), InvalidArgument);
+    try {
+        sdot_rows(2, 4, buf.data(), buf.data(), 3, y.data(), ctx);
+        FAIL("expected an exception");
+    } catch (const InvalidArgument& e) {
+        CHECK(std::string(e.what()).find("sdot_rows") != std::string::npos);
+        CHECK(e.tensor() == "W");
+    }
+    try {
+        sdot_rows(2, 4, nullptr, buf.data(), 4, y.data(), ctx);
+        FAIL("expected an exception");
+    } catch (const InvalidArgument& e) {
+        CHECK(e.tensor() == "x");
     }
 }

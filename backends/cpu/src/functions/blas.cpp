@@ -1,12 +1,17 @@
 // tessera::cpu::sgemm: validates arguments, borrows per-part packing workspace from the Context's
-// scratchpad and schedules a GemmKernel on the Context's scheduler.
+// scratchpad and schedules a GemmKernel on the Context's scheduler. tessera::cpu::sdot_rows:
+// rows of a matrix against one vector, its rows split over the Context's scheduler.
 #include "tessera/cpu/blas.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "kernels/gemm_kernel.hpp"
+#include "simd/kernel_table.hpp"
 #include "tessera/cpu/context.hpp"
 #include "tessera/cpu/error.hpp"
+#include "tessera/cpu/kernel.hpp"
+#include "tessera/cpu/scheduler.hpp"
 
 namespace tessera::cpu {
 
@@ -50,6 +55,50 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
     kernel.set_workspace(reinterpret_cast<float*>(workspace.data()), parts);
     kernel.set_operands(a, b, nullptr, nullptr, c);
     ctx.scheduler().schedule(kernel, parts);
+}
+
+namespace {
+
+/// Rows [begin, end) of y = W x per part; at least enough rows per part to read ~64 KiB of W.
+class DotRowsKernel final : public ICpuKernel {
+  public:
+    DotRowsKernel(const KernelTable& table, int64_t n, int64_t k, const float* x, const float* w,
+                  int64_t ldw, float* y)
+        : table_(table), k_(k), ldw_(ldw), x_(x), w_(w), y_(y) {
+        Window win;
+        win.set(0, Window::Dimension(0, n, 1));
+        configure_window(win, 0, std::max<int64_t>(4, 16384 / std::max<int64_t>(1, k)));
+    }
+    const char* name() const override { return "DotRowsKernel"; }
+    void run(const Window& w, const ThreadInfo&) override {
+        const int64_t begin = w[0].start(), end = w[0].end();
+        table_.dot_rows(x_, w_ + begin * ldw_, ldw_, k_, y_ + begin, end - begin);
+    }
+
+  private:
+    const KernelTable& table_;
+    int64_t k_, ldw_;
+    const float *x_, *w_;
+    float* y_;
+};
+
+}  // namespace
+
+void sdot_rows(int64_t n, int64_t k, const float* x, const float* w, int64_t ldw, float* y,
+               const Context& ctx) {
+    const char* fn = "tessera::cpu::sdot_rows";
+    require(n >= 0 && k >= 0, fn, "", "negative size");
+    if (n == 0) return;
+    require(y != nullptr, fn, "y", "null pointer");
+    if (k == 0) {
+        std::fill(y, y + n, 0.0f);
+        return;
+    }
+    require(x != nullptr, fn, "x", "null pointer");
+    require(w != nullptr, fn, "W", "null pointer");
+    require(ldw >= k, fn, "W", "ldw " + std::to_string(ldw) + " < k " + std::to_string(k));
+    DotRowsKernel kernel(ctx.kernels(), n, k, x, w, ldw, y);
+    ctx.scheduler().schedule(kernel);
 }
 
 }  // namespace tessera::cpu

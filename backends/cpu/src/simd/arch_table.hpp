@@ -4,6 +4,7 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "simd/dot_kernels.hpp"
 #include "simd/elementwise_kernels.hpp"
 #include "simd/micro_kernel.hpp"
 #include "simd/neighbourhood_kernels.hpp"
@@ -45,6 +46,7 @@ KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     t.softmax_row = &softmax_row<Arch>;
     t.pool_row = &pool_row<Arch>;
     t.depthwise_row = &depthwise_row<Arch>;
+    t.dot_rows = &dot_rows<Arch>;
     t.s8_gemm = &s8_gemm_generic;
     return t;
 }

@@ -180,6 +180,9 @@ struct KernelTable {
                               const float* shift, const ActivationInfo& act) = nullptr;
     void (*pool_row)(const PoolRowArgs& args) = nullptr;
     void (*depthwise_row)(const DepthwiseRowArgs& args) = nullptr;
+    /// y[j] = x . (row j of w) for `rows` rows of `k` floats, `ldw` apart (simd/dot_kernels.hpp).
+    void (*dot_rows)(const float* x, const float* w, int64_t ldw, int64_t k, float* y,
+                     int64_t rows) = nullptr;
     /// Softmax (or log-softmax) of a contiguous row.
     void (*softmax_row)(const float* src, float* dst, int64_t n, float beta, bool log) = nullptr;
     /// C[m][n] (s32) = sum_k A[m][k] (u8) * Bp (s8 packed by pack_s8_b); VNNI where present.

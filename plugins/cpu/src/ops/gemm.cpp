@@ -1,16 +1,17 @@
 // ops/gemm.cpp: D = alpha op(A) op(B) + beta C on the runtime's Gemm, row-major. A [N] C with
 // beta 1 is a per-column bias added in the kernel's epilogue; any other C is loaded into D
 // before the run and scaled by beta there. Products of at most small_m_rows rows (a classifier
-// at batch 1) run as dot products straight from B: the runtime's Gemm would pack all of B into
-// panels on every run, several times the work of the product itself; their output columns are
-// split over the threads. A B that is a graph constant is packed once, not on every run.
+// at batch 1) run as dot products straight from B (the runtime's sdot_rows when B is
+// transposed): the runtime's Gemm would pack all of B into panels on every run, several times the
+// work of the product itself; their output columns are split over the threads. A B that is a
+// graph constant is packed once, not on every run.
 // Other floating dtypes (f16, bf16, dlfloat16) run on the plugin's own loops in double, summed in
 // the reference's order, so they equal the reference's results bit for bit.
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <optional>
 
+#include <tessera/cpu/blas.hpp>
 #include <tessera/cpu/functions/gemm.hpp>
 
 #include "../parallel_ranges.hpp"
@@ -29,8 +30,9 @@ route_choice gemm_route(const descs&) {
 constexpr std::int64_t small_m_rows = 4;
 
 /// D = alpha op(A) op(B) + beta C for few rows, reading B in place: with trans_b each output is
-/// a dot product of two contiguous rows; otherwise each output row is a sum of B's rows scaled
-/// by A's entries. Sixteen partial sums per dot product keep the loops vectorisable.
+/// a dot product of two contiguous rows (the runtime's sdot_rows, SIMD, rows split over the
+/// threads); otherwise each output row is a sum of B's rows scaled by A's entries, its columns
+/// split over the threads.
 class small_m_gemm_step final : public step {
   public:
     small_m_gemm_step(const node_view& v, const op::gemm& gm, const runtime::Context& ctx)
@@ -60,8 +62,14 @@ class small_m_gemm_step final : public step {
                 a_row_[static_cast<std::size_t>(k)] = gm_.trans_a() ? a[k * m_ + i] : a[i * k_ + k];
             float* d_row = d + i * n_;  // D may share C's buffer: C is read before D is written
             const float* c_row = c ? c + i * c_row_step_ : nullptr;
+            if (gm_.trans_b()) {
+                runtime::sdot_rows(n_, k_, a_row_.data(), bm, k_, row_.data(), ctx_);
+                finish(0, n_, d_row, c_row);
+                continue;
+            }
             parallel_ranges(ctx_, n_, parts_, [&](std::int64_t begin, std::int64_t end, int) {
-                columns(bm, begin, end, d_row, c_row);
+                scaled_rows_sum(bm, begin, end);
+                finish(begin, end, d_row, c_row);
             });
         }
     }
@@ -69,37 +77,24 @@ class small_m_gemm_step final : public step {
   private:
     static constexpr std::int64_t grain = 65536;  // multiply-adds per thread at least
 
-    /// Columns [begin, end) of the current row of D from a_row_.
-    void columns(const float* bm, std::int64_t begin, std::int64_t end, float* d_row,
-                 const float* c_row) {
+    /// Columns [begin, end) of the current row of op(A) B (B not transposed) into row_.
+    void scaled_rows_sum(const float* bm, std::int64_t begin, std::int64_t end) {
         float* row = row_.data();
-        if (gm_.trans_b()) {
-            for (std::int64_t n = begin; n < end; ++n) row[n] = dot(a_row_.data(), bm + n * k_, k_);
-        } else {
-            std::fill(row + begin, row + end, 0.0f);
-            for (std::int64_t k = 0; k < k_; ++k) {
-                const float s = a_row_[static_cast<std::size_t>(k)];
-                const float* b_row = bm + k * n_;
-                for (std::int64_t n = begin; n < end; ++n) row[n] += s * b_row[n];
-            }
+        std::fill(row + begin, row + end, 0.0f);
+        for (std::int64_t k = 0; k < k_; ++k) {
+            const float s = a_row_[static_cast<std::size_t>(k)];
+            const float* b_row = bm + k * n_;
+            for (std::int64_t n = begin; n < end; ++n) row[n] += s * b_row[n];
         }
+    }
+
+    /// Columns [begin, end) of the current row of D from the product in row_.
+    void finish(std::int64_t begin, std::int64_t end, float* d_row, const float* c_row) const {
+        const float* row = row_.data();
         for (std::int64_t n = begin; n < end; ++n) {
             const float product = gm_.alpha() * row[n];
             d_row[n] = c_row ? product + gm_.beta() * c_row[n] : product;
         }
-    }
-
-    static float dot(const float* x, const float* y, std::int64_t count) {
-        constexpr std::int64_t lanes = 16;
-        std::array<float, lanes> partial{};
-        std::int64_t i = 0;
-        for (; i + lanes <= count; i += lanes)
-            for (std::int64_t l = 0; l < lanes; ++l)
-                partial[static_cast<std::size_t>(l)] += x[i + l] * y[i + l];
-        float sum = 0.0f;
-        for (; i < count; ++i) sum += x[i] * y[i];
-        for (float p : partial) sum += p;
-        return sum;
     }
 
     std::vector<int> ids_;

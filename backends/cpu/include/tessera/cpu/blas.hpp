@@ -15,4 +15,11 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
            const Context& ctx);
 
+/// y[j] = sum_i x[i] * w[j * ldw + i] for j < n: n rows of W, k wide (ldw >= k), against one
+/// vector x (a fully connected layer or a GEMM with op(B) transposed, at batch 1). Rows are split
+/// over ctx's threads; each is summed in one fixed order, so results do not depend on the thread
+/// count. Throws InvalidArgument on negative sizes, a short ldw or null pointers.
+void sdot_rows(int64_t n, int64_t k, const float* x, const float* w, int64_t ldw, float* y,
+               const Context& ctx);
+
 }  // namespace tessera::cpu
