@@ -117,7 +117,7 @@ class chain_step final : public step {
         }
         block_ = std::min<std::int64_t>(chain_.width, 1024);
         segments_ = block_ ? (chain_.width + block_ - 1) / block_ : 0;
-        parts_ = parts_for(ctx_, chain_.rows * chain_.width, grain);
+        parts_ = parts_for(ctx_, chain_.rows * chain_.width, grain(chain_));
         values_.resize(static_cast<std::size_t>(parts_) * chain_.nodes.size() *
                        static_cast<std::size_t>(block_));
     }
@@ -159,7 +159,19 @@ class chain_step final : public step {
     }
 
   private:
-    static constexpr std::int64_t grain = 32768;  // elements per thread at least
+    /// Elements per thread at least: about 16K simple operations' worth (erf, exp and log count
+    /// as eight each), so that a part pays for handing it to another thread.
+    static std::int64_t grain(const elementwise_chain& c) {
+        std::int64_t cost = 0;
+        for (const auto& n : c.nodes) {
+            const bool costly =
+                n.is_unary && (n.unary == unary_kind::erf || n.unary == unary_kind::exp ||
+                               n.unary == unary_kind::log);
+            cost += costly ? 8 : 1;
+        }
+        return std::max<std::int64_t>(1024,
+                                      (std::int64_t{1} << 14) / std::max<std::int64_t>(1, cost));
+    }
 
     /// Chain node k's block of values for part `part`.
     float* value(int part, std::size_t k) {

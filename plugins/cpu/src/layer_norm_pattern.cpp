@@ -171,7 +171,7 @@ class layer_norm_pattern_step final : public step {
         : norm_(norm), ctx_(ctx) {
         parts_ =
             parts_for(ctx_, norm.rows,
-                      std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, norm.width)));
+                      std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(1, norm.width)));
     }
 
     void run(const buffers& b) override {

@@ -213,6 +213,24 @@ TEST_CASE("transpose (a permute of its rank) moves every dtype natively") {
     }
 }
 
+TEST_CASE("large transposes, permutes and reshapes split over threads move every element") {
+    load_cpu_plugin();
+    // 49152 elements (three parts at 3 threads) and a 512 KiB reshape (three parts too).
+    for (dtype t : {dtype::f32, dtype::i8, dtype::f16}) {
+        CAPTURE(to_string(t));
+        const tensor x = random_bits(shape{64, 8, 96}, t, 47);
+        for (const char* config : {"cpu!:threads=1", "cpu!:threads=3"}) {
+            CAPTURE(config);
+            check_native_exact(op::transpose(), {x}, config);
+            check_native_exact(op::permute({1, 0, 2}), {x}, config);
+            check_native_exact(op::permute({2, 0, 1}), {x}, config);
+            check_native_exact(op::reshape({96, 512}), {x}, config);
+        }
+    }
+    check_native_exact(op::reshape({512, 256}), {random_bits(shape{256, 512}, dtype::f32, 48)},
+                       "cpu!:threads=3");
+}
+
 TEST_CASE("reorder converts between every pair of dtypes exactly as the reference") {
     load_cpu_plugin();
     const shape dims{3, 7, 5};

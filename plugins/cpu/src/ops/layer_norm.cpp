@@ -14,7 +14,7 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-constexpr std::int64_t layer_norm_grain = 1 << 14;  // elements per thread, at least
+constexpr std::int64_t layer_norm_grain = 1 << 12;  // elements per thread, at least
 
 /// Rows of `width` elements split into parts of at least layer_norm_grain elements.
 int layer_norm_parts(const runtime::Context& ctx, std::int64_t rows, std::int64_t width) {
