@@ -119,3 +119,53 @@ TEST_CASE("schedulers: kernels asking for several parts per thread get them, eac
         CHECK(one->parts_for(s) == 1);
     }
 }
+
+namespace {
+// Records how often it ran each (row, column) cell of a two-dimensional window.
+class GridKernel final : public ICpuKernel {
+  public:
+    GridKernel(int64_t columns, int64_t rows) : columns_(columns) {
+        Window w;
+        w.set(0, Window::Dimension(0, columns, 1));
+        w.set(1, Window::Dimension(0, rows, 1));
+        configure_window(w, 0, 1);
+        set_parts_per_thread(4);
+        set_secondary_split(1);
+        hits.assign(static_cast<std::size_t>(columns * rows), 0);
+    }
+    const char* name() const override { return "GridKernel"; }
+    void run(const Window& w, const ThreadInfo&) override {
+        for (int64_t r = w[1].start(); r < w[1].end(); ++r)
+            for (int64_t c = w[0].start(); c < w[0].end(); ++c)
+                hits[static_cast<std::size_t>(r * columns_ + c)]++;
+    }
+    std::vector<int> hits;
+
+  private:
+    int64_t columns_;
+};
+}  // namespace
+
+TEST_CASE("schedulers: a first dimension too short for the threads is split along the second") {
+    auto pool = make_thread_pool_scheduler(4);  // wants 16 parts
+    // 4 columns: 4 parts of 4 rows each; 2 rows: 4 x 2 parts; 20 columns: no second split. At
+    // most 6 parts: no second split of 4 columns, 6 parts of 20.
+    const struct {
+        int64_t columns, rows;
+        int parts, capped;
+    } cases[] = {{4, 6, 16, 4}, {4, 2, 8, 4}, {20, 6, 16, 6}, {1, 1, 1, 1}};
+    for (const auto& c : cases) {
+        CAPTURE(c.columns);
+        CAPTURE(c.rows);
+        GridKernel k(c.columns, c.rows);
+        CHECK(pool->parts_for(k) == c.parts);
+        CHECK(pool->parts_for(k, 6) == c.capped);
+        for (int repeat = 0; repeat < 10; ++repeat) pool->schedule(k);
+        for (int h : k.hits) CHECK(h == 10);
+    }
+    auto one = make_thread_pool_scheduler(1);
+    GridKernel single(4, 6);
+    CHECK(one->parts_for(single) == 1);
+    one->schedule(single);
+    for (int h : single.hits) CHECK(h == 1);
+}

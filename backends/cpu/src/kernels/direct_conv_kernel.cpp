@@ -185,8 +185,11 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     if (d.n() >= 2 && d.n() >= rows_) split = 2;
     configure_window(win, split, 1);
     // Parts share nothing but read-only weights and input: several per thread cost a few
-    // dispatches and let a thread that finishes first take over rows of a delayed one.
+    // dispatches and let a thread that finishes first take over rows of a delayed one. Too few
+    // channel blocks for the threads (a 6-row CRNN layer of 256 channels has 4) split their rows
+    // too, and too few rows their blocks.
     set_parts_per_thread(4);
+    if (split < 2) set_secondary_split(split == 0 ? 1 : 0);
 }
 
 void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t block_index,

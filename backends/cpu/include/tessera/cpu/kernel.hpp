@@ -34,6 +34,13 @@ class ICpuKernel {
     /// asked for more): threads claim parts as they come, so with several parts each, one that
     /// starts late or runs slower is relieved by the others.
     int parts_per_thread() const { return parts_per_thread_; }
+    /// Whether each part along split_dimension() may be split again along
+    /// secondary_split_dimension(), when the first dimension has fewer steps than the threads
+    /// want parts.
+    bool has_secondary_split() const { return secondary_split_ >= 0; }
+    std::size_t secondary_split_dimension() const {
+        return static_cast<std::size_t>(secondary_split_);
+    }
 
   protected:
     void configure_window(const Window& window, std::size_t split_dimension, int64_t min_chunk = 1,
@@ -46,6 +53,9 @@ class ICpuKernel {
     /// Only for kernels whose parts need no per-part setup or workspace (ThreadInfo::thread_id
     /// then numbers parts, up to threads * n).
     void set_parts_per_thread(int n) { parts_per_thread_ = n < 1 ? 1 : n; }
+    /// Only for kernels whose parts need no per-part setup or workspace: `dim` (not the split
+    /// dimension) may be split too.
+    void set_secondary_split(std::size_t dim) { secondary_split_ = static_cast<int>(dim); }
 
   private:
     Window window_;
@@ -53,6 +63,7 @@ class ICpuKernel {
     int64_t min_chunk_ = 1;
     bool parallelisable_ = true;
     int parts_per_thread_ = 1;
+    int secondary_split_ = -1;
 };
 
 }  // namespace tessera::cpu

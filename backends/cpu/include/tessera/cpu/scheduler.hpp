@@ -16,8 +16,10 @@ class IScheduler {
     virtual int num_threads() const = 0;
     virtual void set_num_threads(int num_threads) = 0;
     /// Splits kernel.window() along kernel.split_dimension() into at most
-    /// min(num_threads, max_parts) parts (never below kernel.min_chunk() steps each) and runs them.
-    /// The partition depends only on the part count, never on which worker runs a part.
+    /// min(num_threads * parts_per_thread, max_parts) parts (never below kernel.min_chunk() steps
+    /// each), each of them again along the kernel's secondary split dimension when the first has
+    /// too few steps, and runs them. The partition depends only on the part count, never on
+    /// which worker runs a part.
     void schedule(ICpuKernel& kernel, int max_parts = 1 << 30);
     /// Runs `count` independent workloads, each given ThreadInfo{index, count}. Safe to call from
     /// several threads at once (and from inside a workload): a caller that finds the workers busy
@@ -25,6 +27,13 @@ class IScheduler {
     virtual void run_workloads(int count, const std::function<void(const ThreadInfo&)>& work) = 0;
     /// Number of parts schedule() would use for `kernel`.
     int parts_for(const ICpuKernel& kernel, int max_parts = 1 << 30) const;
+
+  private:
+    struct Split {
+        int primary = 1;  ///< parts along the split dimension
+        int across = 1;   ///< pieces of each along the secondary split dimension
+    };
+    Split split_for(const ICpuKernel& kernel, int max_parts) const;
 };
 
 /// Runs every workload on the calling thread, in order.
