@@ -158,37 +158,42 @@ TEST_CASE("sqrt, rsqrt, neg, abs and reciprocal run natively and match the refer
 }
 
 TEST_CASE("a squeeze-excite multiply stays in nchw16c and matches the reference") {
-    const shape image = shape::nchw(2, 20, 7, 5);
-    const auto build = [](graph& g, bool scales_first) {
-        const auto x = g.input("x", tensor_desc(shape::nchw(2, 20, 7, 5), dtype::f32));
-        const auto features =
-            g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
-                    {x, g.constant("w", values(shape{20, 20, 3, 3}, 95, -0.2f, 0.2f))});
-        auto s = g.apply("gap", op::pooling(TSR_POOL_GLOBAL_AVERAGE), {features});
-        s = g.apply("squeeze", op::conv2d().bias(),
-                    {s, g.constant("w1", values(shape{8, 20, 1, 1}, 96, -0.5f, 0.5f)),
-                     g.constant("b1", values(shape{8}, 97, -0.1f, 0.1f))});
-        s = g.apply("relu", op::activation(TSR_ACT_RELU), {s});
-        s = g.apply("excite", op::conv2d().bias(),
-                    {s, g.constant("w2", values(shape{20, 8, 1, 1}, 98, -0.5f, 0.5f)),
-                     g.constant("b2", values(shape{20}, 99, -0.1f, 0.1f))});
-        s = g.apply("gate", op::activation(TSR_ACT_HARD_SIGMOID, 1.0f / 6.0f, 0.5f), {s});
-        g.output(g.apply("scale", op::binary(TSR_BINARY_MUL),
-                         scales_first ? std::vector<graph::tensor_id>{s, features}
-                                      : std::vector<graph::tensor_id>{features, s}));
-    };
-    for (const bool scales_first : {true, false}) {
-        CAPTURE(scales_first);
-        check_against_reference(
-            image, [&](graph& g) { build(g, scales_first); }, 1e-5);
-        graph g;
-        build(g, scales_first);
-        auto cg = g.compile("cpu");
-        const std::string report = cg.placement_report();
-        CAPTURE(report);
-        int inserted = 0;
-        for (const auto& p : cg.placements()) inserted += p.inserted;
-        CHECK(inserted == 0);  // no conversion around the multiply (a plain one would need two)
+    // The larger image (2 x 40 x 28 x 30 = 67200 outputs) splits its multiply over 3 threads.
+    for (const shape& image : {shape::nchw(2, 20, 7, 5), shape::nchw(2, 40, 28, 30)}) {
+        const std::int64_t c = image[1];
+        const auto build = [&](graph& g, bool scales_first) {
+            const auto x = g.input("x", tensor_desc(image, dtype::f32));
+            const auto features =
+                g.apply("conv", op::conv2d().padding(1, 1, 1, 1),
+                        {x, g.constant("w", values(shape{c, c, 3, 3}, 95, -0.2f, 0.2f))});
+            auto s = g.apply("gap", op::pooling(TSR_POOL_GLOBAL_AVERAGE), {features});
+            s = g.apply("squeeze", op::conv2d().bias(),
+                        {s, g.constant("w1", values(shape{8, c, 1, 1}, 96, -0.5f, 0.5f)),
+                         g.constant("b1", values(shape{8}, 97, -0.1f, 0.1f))});
+            s = g.apply("relu", op::activation(TSR_ACT_RELU), {s});
+            s = g.apply("excite", op::conv2d().bias(),
+                        {s, g.constant("w2", values(shape{c, 8, 1, 1}, 98, -0.5f, 0.5f)),
+                         g.constant("b2", values(shape{c}, 99, -0.1f, 0.1f))});
+            s = g.apply("gate", op::activation(TSR_ACT_HARD_SIGMOID, 1.0f / 6.0f, 0.5f), {s});
+            g.output(g.apply("scale", op::binary(TSR_BINARY_MUL),
+                             scales_first ? std::vector<graph::tensor_id>{s, features}
+                                          : std::vector<graph::tensor_id>{features, s}));
+        };
+        for (const bool scales_first : {true, false}) {
+            CAPTURE(image.to_string());
+            CAPTURE(scales_first);
+            for (const char* config : {"cpu", "cpu:threads=3"})
+                check_against_reference(
+                    image, [&](graph& g) { build(g, scales_first); }, 1e-5, config);
+            graph g;
+            build(g, scales_first);
+            auto cg = g.compile("cpu");
+            const std::string report = cg.placement_report();
+            CAPTURE(report);
+            int inserted = 0;
+            for (const auto& p : cg.placements()) inserted += p.inserted;
+            CHECK(inserted == 0);  // no conversion around the multiply (a plain one would need two)
+        }
     }
 }
 

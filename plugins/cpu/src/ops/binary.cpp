@@ -7,6 +7,7 @@
 
 #include "../blocked_pixels.hpp"
 #include "../elementwise_math.hpp"
+#include "../parallel_ranges.hpp"
 #include "binary_typed.hpp"
 #include "ops.hpp"
 
@@ -65,17 +66,21 @@ class binary_step final : public function_step {
 };
 
 /// x op s or s op x in nchw16c, s per channel: each 16-channel block of s applies to every
-/// pixel of x's block. Channels past C in the last block are written as zero.
+/// pixel of x's block. Channels past C in the last block are written as zero. The (image,
+/// channel block) planes are split over the threads.
 class channel_broadcast_step final : public step {
   public:
-    channel_broadcast_step(const node_view& v, binary_kind kind)
-        : ids_(v.n.inputs),
+    channel_broadcast_step(const node_view& v, binary_kind kind, const runtime::Context& ctx)
+        : ctx_(ctx),
+          ids_(v.n.inputs),
           dst_(v.n.outputs[0]),
           per_channel_(per_channel_operand(v.in)),
           kind_(kind),
           image_(runtime_info(v.in[static_cast<std::size_t>(1 - per_channel_)])),
           scales_(runtime_info(v.in[static_cast<std::size_t>(per_channel_)])),
-          out_(runtime_info(v.out[0])) {}
+          out_(runtime_info(v.out[0])),
+          planes_(out_.n() * ((out_.c() + channel_block - 1) / channel_block)),
+          parts_(parts_for(ctx, v.out[0].num_elements(), grain)) {}
 
     void run(const buffers& b) override {
         const auto base = [&](int id) {
@@ -85,14 +90,17 @@ class channel_broadcast_step final : public step {
         const unsigned char* s = base(ids_[static_cast<std::size_t>(per_channel_)]);
         unsigned char* y = base(dst_);
         const bool scales_first = per_channel_ == 0;
+        const std::int64_t blocks = planes_ / std::max<std::int64_t>(1, out_.n());
         with_binary_kind(kind_, [&](auto f) {
-            for (std::int64_t n = 0; n < out_.n(); ++n)
-                for (std::int64_t c = 0; c < out_.c(); c += channel_block)
-                    run_block(n, c, x, s, y, scales_first, f);
+            parallel_items(ctx_, planes_, parts_, [&](std::int64_t plane) {
+                run_block(plane / blocks, plane % blocks * channel_block, x, s, y, scales_first, f);
+            });
         });
     }
 
   private:
+    static constexpr std::int64_t grain = 1 << 14;  // elements per thread at least
+
     template <typename F>
     void run_block(std::int64_t n, std::int64_t c, const unsigned char* x, const unsigned char* s,
                    unsigned char* y, bool scales_first, F f) const {
@@ -107,11 +115,14 @@ class channel_broadcast_step final : public step {
         });
     }
 
+    const runtime::Context& ctx_;
     std::vector<int> ids_;
     int dst_;
     int per_channel_;
     binary_kind kind_;
     runtime::TensorInfo image_, scales_, out_;
+    std::int64_t planes_;  // images x channel blocks
+    int parts_;
 };
 
 }  // namespace
@@ -126,7 +137,7 @@ void state_binary(router& r) {
             return routed_step(binary_route(o, b.node.in), b, [&]() -> std::unique_ptr<step> {
                 if (!runtime_binary_form(o, b.node.in)) return typed_binary_step(o, b);
                 if (is_blocked(b.node.in[0]) && b.node.in[0].dims() != b.node.in[1].dims())
-                    return std::make_unique<channel_broadcast_step>(b.node, o.kind());
+                    return std::make_unique<channel_broadcast_step>(b.node, o.kind(), b.ctx);
                 return std::make_unique<binary_step>(b, o);
             });
         });
