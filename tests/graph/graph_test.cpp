@@ -7,6 +7,8 @@
 #include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
+#include "common/activation_chain.hpp"
+
 using namespace tessera;
 
 namespace {
@@ -95,11 +97,7 @@ TEST_CASE("constants are uploaded once and used by every run") {
 TEST_CASE("intermediate buffers are reused once their readers have run") {
     graph g;
     const tensor_desc d(shape::nchw(1, 8, 16, 16), dtype::f32);
-    auto t = g.input("x", d);
-    for (int i = 0; i < 6; ++i)
-        t = g.apply("act" + std::to_string(i), op::activation(activation_kind::linear, 2.0f, 1.0f),
-                    {t});
-    g.output(t);
+    g.output(tessera_test::linear_activation_chain(g, d, 6));
     auto cg = g.compile("reference");
     const auto m = cg.memory();
     CHECK(m.tensors == 7);
@@ -108,8 +106,7 @@ TEST_CASE("intermediate buffers are reused once their readers have run") {
     const tensor xv = ramp(d, 0.2f, 0.0f);
     const auto out = cg.run({{"x", xv}}).at("act5");
     for (std::int64_t i = 0; i < xv.num_elements(); ++i) {
-        float v = xv.data_as<float>()[i];
-        for (int k = 0; k < 6; ++k) v = 2.0f * v + 1.0f;
+        const float v = tessera_test::linear_activation_chain_value(xv.data_as<float>()[i], 6);
         CHECK(out.data_as<float>()[i] == doctest::Approx(v).epsilon(1e-6));
     }
 }

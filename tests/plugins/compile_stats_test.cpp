@@ -15,6 +15,8 @@
 #include <tessera/reference/backend.hpp>
 #include <tessera/tessera.hpp>
 
+#include "common/activation_chain.hpp"
+
 using namespace tessera;
 
 namespace {
@@ -135,17 +137,12 @@ namespace {
 compiled_graph six_activations(const std::string& config) {
     graph g;
     const tensor_desc d(shape::nchw(1, 8, 16, 16), dtype::f32);
-    auto t = g.input("x", d);
-    for (int i = 0; i < 6; ++i)
-        t = g.apply("act" + std::to_string(i), op::activation(activation_kind::linear, 2.0f, 1.0f),
-                    {t});
-    g.output(t);
+    g.output(tessera_test::linear_activation_chain(g, d, 6));
     compiled_graph cg = g.compile(config);
     const tensor x = ramp(d.dims());
     const tensor out = cg.run({{"x", x}}).at("act5");
     for (std::int64_t i = 0; i < x.num_elements(); ++i) {
-        float v = x.data_as<float>()[i];
-        for (int k = 0; k < 6; ++k) v = 2.0f * v + 1.0f;
+        const float v = tessera_test::linear_activation_chain_value(x.data_as<float>()[i], 6);
         CHECK(out.data_as<float>()[i] == doctest::Approx(v).epsilon(1e-6));
     }
     return cg;
