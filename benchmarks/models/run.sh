@@ -15,10 +15,13 @@
 # and, when the cpu runs any op on reference kernels, the line
 #   model NAME emulated_on_cpu K: node [op], ...
 # A model the importer cannot load prints `model NAME import_failed: ...` with the nodes.
+# With --pin FIRST both libraries run at N threads on the same N CPUs, FIRST to FIRST + N - 1
+# (taskset, wrapping past the last CPU): on a virtual machine whose vCPUs differ in load, a process
+# otherwise lands on whichever the scheduler picks, and single runs of either side move by 1.5x.
 #
 # usage: benchmarks/models/run.sh [--threads 1,2] [--runs 30] [--models a,b] [--backends qcom-ml,zaiu]
 #                                 [--backend-runs 10] [--build-dir DIR] [--no-build]
-#                                 [--cpu-options ,scheduler=pool] [--rounds 1]
+#                                 [--cpu-options ,scheduler=pool] [--rounds 1] [--pin FIRST]
 # --threads takes any counts (e.g. 1,2,4,8,16); --cpu-options is appended to each cpu config
 # ("cpu:threads=N" + OPTIONS).
 # Environment: TESSERA_BENCH_CACHE (default ~/.cache/tessera-bench) holds onnxruntime-node and the
@@ -35,6 +38,7 @@ build_dir="$repo/build-models"
 build=1
 cpu_options=""
 rounds=1
+pin=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
@@ -46,7 +50,8 @@ while [[ $# -gt 0 ]]; do
     --no-build) build=0; shift ;;
     --cpu-options) cpu_options=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    --pin) pin=$2; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -89,6 +94,19 @@ fi
 IFS=, read -r -a thread_list <<<"$threads"
 IFS=, read -r -a backend_list <<<"$backends"
 
+on_cpus() {  # on_cpus N COMMAND...: COMMAND on N CPUs from --pin's first one, or anywhere
+  local n=$1
+  shift
+  if [[ -z "$pin" ]]; then
+    "$@"
+    return
+  fi
+  local total list="" i
+  total=$(nproc --all)
+  for ((i = 0; i < n && i < total; ++i)); do list+="${list:+,}$(((pin + i) % total))"; done
+  taskset -c "$list" "$@"
+}
+
 field() {  # field NAME LINE: the value after NAME in a "key value key value" line
   awk -v k="$1" '{ for (i = 1; i < NF; ++i) if ($i == k) { print $(i + 1); exit } }' <<<"$2"
 }
@@ -104,7 +122,7 @@ for name in "${model_list[@]}"; do
   mkdir -p "$dir"
   first=1
   for n in "${thread_list[@]}"; do
-    if ! out=$("$bench" "$model" --config "cpu:threads=$n$cpu_options" --runs "$runs" \
+    if ! out=$(on_cpus "$n" "$bench" "$model" --config "cpu:threads=$n$cpu_options" --runs "$runs" \
         --write-input "$dir/input" --write-output "$dir/cpu_t$n.bin" 2>"$dir/stderr"); then
       echo "model $name import_failed: $(grep -o 'unsupported: .*' "$dir/stderr" | tr '\n' ';' ||
         cat "$dir/stderr")"
@@ -127,17 +145,17 @@ for name in "${model_list[@]}"; do
         fi
       done
     fi
-    ort=$(node "$repo/benchmarks/models/ort_bench.js" "$model" "$dir/input" --threads "$n" \
-      --runs "$runs" "${compares[@]}")
+    ort=$(on_cpus "$n" node "$repo/benchmarks/models/ort_bench.js" "$model" "$dir/input" \
+      --threads "$n" --runs "$runs" "${compares[@]}")
     ort_ms=$(field median_ms "$(grep '^ort ' <<<"$ort")")
     diff=$(grep '^diff cpu ' <<<"$ort" | awk '{ print $4 }')
     # Further rounds, alternating: same input, no outputs written or compared.
     tessera_round=("$tessera_ms") ort_round=("$ort_ms") ratio_round=()
     for ((round = 1; round < rounds; ++round)); do
-      t=$(field median_ms "$("$bench" "$model" --config "cpu:threads=$n$cpu_options" \
+      t=$(field median_ms "$(on_cpus "$n" "$bench" "$model" --config "cpu:threads=$n$cpu_options" \
         --runs "$runs" --input "$dir/input.bin" 2>>"$dir/stderr" | grep '^tessera ')")
-      o=$(field median_ms "$(node "$repo/benchmarks/models/ort_bench.js" "$model" "$dir/input" \
-        --threads "$n" --runs "$runs" | grep '^ort ')")
+      o=$(field median_ms "$(on_cpus "$n" node "$repo/benchmarks/models/ort_bench.js" "$model" \
+        "$dir/input" --threads "$n" --runs "$runs" | grep '^ort ')")
       tessera_round+=("$t") ort_round+=("$o")
     done
     for ((round = 0; round < rounds; ++round)); do

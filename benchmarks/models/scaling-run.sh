@@ -5,7 +5,7 @@
 # OUT_DIR/models.txt), then bench_cpu's paired cases matching CPU_CASES (Tessera next to oneDNN;
 # OUT_DIR/bench_cpu.txt and .json; at most CPU_SECONDS, default 240). OUT_DIR/host.txt gets the
 # CPU's description. MODELS, RUNS and CPU_OPTIONS are passed to run.sh (--models, --runs,
-# --cpu-options), ROUNDS to --rounds; CPU_SECONDS=0 skips bench_cpu.
+# --cpu-options), ROUNDS to --rounds, PIN to --pin; CPU_SECONDS=0 skips bench_cpu.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bundle=$(cd "$1" && pwd)
@@ -31,6 +31,7 @@ export PATH="$bin:$PATH" TESSERA_PLUGIN_PATH="$bundle/plugins" ORT_NODE_MODULES=
 TESSERA_BENCH_CACHE=/tmp/tessera-scaling-cache "$repo"/benchmarks/models/run.sh --no-build \
   --build-dir "$bundle" --backends "" --threads "$threads" --runs "${RUNS:-30}" \
   --models "${MODELS:-}" --cpu-options "${CPU_OPTIONS:-}" --rounds "${ROUNDS:-1}" \
+  ${PIN:+--pin "$PIN"} \
   2>"$out/models.stderr" |
   tee "$out/models.txt"
 [[ ${CPU_SECONDS:-240} == 0 ]] && exit 0
