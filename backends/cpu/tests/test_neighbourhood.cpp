@@ -148,18 +148,28 @@ TEST_CASE("pooling matches direct loops: max, avg incl/excl padding, global") {
         PoolingInfo global{PoolingType::average, 1, 1, 1, 1, 0, 0, 0, 0, true, true};
         PoolingInfo global_max = global;
         global_max.type = PoolingType::max;
-        const Case cases[] = {{{2, 20, 9, 11}, max3},
-                              {{1, 16, 8, 7}, avg_excl},
-                              {{1, 33, 6, 6}, avg_incl},
-                              {{3, 17, 5, 7}, global},
-                              {{1, 16, 4, 4}, global_max}};
+        // Windows clipped on both sides (a 2x2 image under a padded 3x3 window), asymmetric
+        // padding with a stride wider than the window, the last window clipped at the bottom.
+        PoolingInfo max_asym{PoolingType::max, 2, 3, 1, 4, 0, 1, 1, 2, true, false};
+        PoolingInfo avg_asym_incl{PoolingType::average, 2, 3, 1, 4, 0, 1, 1, 2, false, false};
+        const Case cases[] = {
+            {{2, 20, 9, 11}, max3},     {{1, 16, 8, 7}, avg_excl},       {{1, 33, 6, 6}, avg_incl},
+            {{3, 17, 5, 7}, global},    {{1, 16, 4, 4}, global_max},     {{1, 16, 2, 2}, max3},
+            {{1, 32, 5, 10}, max_asym}, {{1, 16, 5, 10}, avg_asym_incl}, {{1, 16, 3, 1}, avg_excl}};
         uint32_t seed = 70;
-        for (const Case& cs : cases) {
+        // Each case once on an input carrying the padding and once on the bare image: both are
+        // read in place, windows clipped at the image's border.
+        for (int index = 0; index < 2 * static_cast<int>(std::size(cases)); ++index) {
+            const Case& cs = cases[index / 2];
+            const bool padded = index % 2 == 1;
+            CAPTURE(index);
             const Dims& d = cs.d;
             const PoolingInfo& p = cs.p;
             const auto x = random_vector(static_cast<std::size_t>(d.n * d.c * d.h * d.w), seed++);
-            auto src = make_tensor({d.n, d.c, d.h, d.w}, DataLayout::nchw16c, DataType::f32,
-                                   PaddingSize{p.pad_top, p.pad_right, p.pad_bottom, p.pad_left});
+            auto src =
+                make_tensor({d.n, d.c, d.h, d.w}, DataLayout::nchw16c, DataType::f32,
+                            padded ? PaddingSize{p.pad_top, p.pad_right, p.pad_bottom, p.pad_left}
+                                   : PaddingSize{});
             write_nchw(*src, x);
             const auto shape = Pooling::output_shape(src->info(), p);
             auto dst = make_tensor(shape, DataLayout::nchw16c);

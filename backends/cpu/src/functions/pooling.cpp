@@ -1,10 +1,10 @@
-// Pooling: -inf (max) or 0 (average) border via PaddedInput, per-pixel divisors for average
-// pooling that excludes padding, rows computed by PoolingKernel.
+// Pooling: the input read in place (windows clipped at the border, as a border of -inf for max
+// or zeros for average pooling would give), per-pixel divisors for average pooling that excludes
+// padding, rows computed by PoolingKernel.
 #include "tessera/cpu/functions/pooling.hpp"
 
 #include <cmath>
 
-#include "functions/padded_input.hpp"
 #include "kernels/neighbourhood_kernels.hpp"
 #include "simd/kernel_table.hpp"
 #include "tessera/cpu/error.hpp"
@@ -13,15 +13,13 @@ namespace tessera::cpu {
 
 struct Pooling::Impl {
     const Context& ctx;
-    MemoryGroup group;
-    PaddedInput input;
     PoolingKernel kernel;
     std::vector<float> divisors;
-    Impl(const Context& c, std::shared_ptr<MemoryManager> mm) : ctx(c), group(std::move(mm)) {}
+    explicit Impl(const Context& c) : ctx(c) {}
 };
 
-Pooling::Pooling(const Context& ctx, std::shared_ptr<MemoryManager> mm)
-    : impl_(std::make_unique<Impl>(ctx, std::move(mm))) {}
+Pooling::Pooling(const Context& ctx, std::shared_ptr<MemoryManager>)
+    : impl_(std::make_unique<Impl>(ctx)) {}
 Pooling::~Pooling() = default;
 
 namespace {
@@ -66,9 +64,6 @@ void Pooling::configure(ITensor& src, ITensor& dst, const PoolingInfo& info) {
                 dst.info().shape() == shape,
             fn, dst.info().name(), "output must be f32 nchw16c of the pooled shape");
     const bool max = p.type == PoolingType::max;
-    ITensor& in =
-        m.input.configure(src, PaddingSize{p.pad_top, p.pad_right, p.pad_bottom, p.pad_left},
-                          m.group, BorderMode::constant, max ? -INFINITY : 0.0f);
     const float* divisors = nullptr;
     if (!max && p.exclude_padding) {
         const int64_t oh = shape[2], ow = shape[3], h = src.info().h(), w = src.info().w();
@@ -83,15 +78,12 @@ void Pooling::configure(ITensor& src, ITensor& dst, const PoolingInfo& info) {
             }
         divisors = m.divisors.data();
     }
-    m.kernel.configure(m.ctx.kernels(), in, dst, max, p.kernel_h, p.kernel_w, p.stride_h,
+    m.kernel.configure(m.ctx.kernels(), src, dst, max, p.kernel_h, p.kernel_w, p.stride_h,
                        p.stride_w, p.pad_top, p.pad_left, divisors);
-    m.input.end_lifetime();
 }
 
 void Pooling::run() {
     Impl& m = *impl_;
-    MemoryGroupScope scope(m.group);
-    m.input.run(m.ctx.scheduler());
     m.ctx.scheduler().schedule(m.kernel);
 }
 

@@ -165,21 +165,45 @@ void PoolingKernel::configure(const KernelTable& table, const ITensor& src, ITen
 void PoolingKernel::run(const Window& w, const ThreadInfo&) {
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
+    const int64_t in_h = s.h(), in_w = s.w(), out_w = d.w();
+    // Output columns whose windows lie inside the input's columns: [ow_in, ow_end_in).
+    const int64_t ow_in = std::min(out_w, (pl_ + sw_ - 1) / sw_);
+    const int64_t last_inside = in_w - kw_ + pl_;  // largest ox * sw with the window inside
+    const int64_t ow_end_in =
+        last_inside < 0 ? ow_in : std::clamp(last_inside / sw_ + 1, ow_in, out_w);
     PoolRowArgs a;
-    a.count = d.w();
     a.src_pixel_step = sw_ * s.stride_w();
     a.src_row = s.stride_h();
-    a.kh = kh_;
-    a.kw = kw_;
     a.max = max_;
+    a.area = kh_ * kw_;
     rows_.for_each_plane(w[0], [&](const PlaneRows& p) {
+        const float* plane = src_->data<float>() + p.n * s.stride_n() + p.cb * s.stride_c();
+        float* out_plane = dst_->data<float>() + p.n * d.stride_n() + p.cb * d.stride_c();
         for (int64_t oh = p.oh_begin; oh < p.oh_end; ++oh) {
-            a.src = src_->data<float>() + p.n * s.stride_n() + p.cb * s.stride_c() +
-                    (oh * sh_ - pt_) * s.stride_h() - pl_ * s.stride_w();
-            a.dst =
-                dst_->data<float>() + p.n * d.stride_n() + p.cb * d.stride_c() + oh * d.stride_h();
-            a.divisor = divisors_ ? divisors_ + oh * d.w() : nullptr;
-            table_->pool_row(a);
+            const int64_t y0 = oh * sh_ - pt_;
+            const int64_t y_begin = std::max<int64_t>(0, y0), y_end = std::min(in_h, y0 + kh_);
+            a.kh = y_end - y_begin;
+            const float* in_row = plane + y_begin * s.stride_h();
+            float* out_row = out_plane + oh * d.stride_h();
+            const float* divisors = divisors_ ? divisors_ + oh * out_w : nullptr;
+            // Pixels [o0, o1) whose windows all span the input columns [x0, x0 + kw).
+            const auto pool = [&](int64_t o0, int64_t o1, int64_t x0, int64_t kw) {
+                if (o1 <= o0) return;
+                a.count = o1 - o0;
+                a.kw = kw;
+                a.src = in_row + x0 * s.stride_w();
+                a.dst = out_row + o0 * d.stride_w();
+                a.divisor = divisors ? divisors + o0 : nullptr;
+                table_->pool_row(a);
+            };
+            const auto clipped = [&](int64_t ox) {
+                const int64_t x0 = ox * sw_ - pl_;
+                const int64_t x_begin = std::max<int64_t>(0, x0);
+                pool(ox, ox + 1, x_begin, std::min(in_w, x0 + kw_) - x_begin);
+            };
+            for (int64_t ox = 0; ox < ow_in; ++ox) clipped(ox);
+            pool(ow_in, ow_end_in, ow_in * sw_ - pl_, kw_);
+            for (int64_t ox = std::max(ow_in, ow_end_in); ox < out_w; ++ox) clipped(ox);
         }
     });
 }

@@ -92,7 +92,9 @@ class DepthwiseConvKernel final : public ICpuKernel {
 class PoolingKernel final : public ICpuKernel {
   public:
     const char* name() const override { return "PoolingKernel"; }
-    /// `divisors`: 1/count per output pixel (OH*OW) or null for 1/(kh*kw).
+    /// `divisors`: 1/count per output pixel (OH*OW) or null for 1/(kh*kw). src is read in place:
+    /// window positions in the padding are left out, which is what a border of -inf (max) or of
+    /// zeros (average) would give.
     void configure(const KernelTable& table, const ITensor& src, ITensor& dst, bool max, int64_t kh,
                    int64_t kw, int64_t stride_h, int64_t stride_w, int64_t pad_top,
                    int64_t pad_left, const float* divisors);

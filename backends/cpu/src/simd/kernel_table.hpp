@@ -56,7 +56,7 @@ enum class BinaryOp : int { add, sub, mul, div, min, max, pow, squared_diff };
 
 /// Pooling over a row of blocked pixels.
 struct PoolRowArgs {
-    const float* src = nullptr;  ///< top-left input of the first output pixel (padded tensor)
+    const float* src = nullptr;  ///< top-left input of the first output pixel's window
     float* dst = nullptr;
     int64_t count = 0;           ///< output pixels in the row
     int64_t src_pixel_step = 0;  ///< elements between consecutive outputs' windows (stride*16)
@@ -64,7 +64,8 @@ struct PoolRowArgs {
     int64_t kh = 1, kw = 1;
     int64_t dil_h = 1, dil_w = 1;  // in input pixels
     bool max = true;
-    const float* divisor = nullptr;  ///< per output pixel (avg); null: 1/(kh*kw)
+    const float* divisor = nullptr;  ///< per output pixel (avg); null: 1/area
+    int64_t area = 0;                ///< average pooling's window size; 0: kh*kw
 };
 
 /// Depthwise convolution over a row of blocked pixels (one 16-channel block).

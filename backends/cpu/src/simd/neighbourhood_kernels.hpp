@@ -1,6 +1,7 @@
 // Neighbourhood xsimd kernels on the blocked layout (16 channels per pixel): pooling and depthwise
-// convolution over one output row. Inputs are padded tensors, except that stride-1 depthwise rows
-// may start and end in zero columns (a zero border), which tiles of their own leave out.
+// convolution over one output row. Pooling windows lie inside the input (the caller clips them at
+// the border); stride-1 depthwise rows may start and end in zero columns (a zero border), which
+// tiles of their own leave out.
 #pragma once
 
 #include <algorithm>
@@ -22,7 +23,7 @@ void pool_row(const PoolRowArgs& g) {
     constexpr int W = static_cast<int>(V::size);
     constexpr int NVEC = 16 / W;
     const V init(g.max ? -INFINITY : 0.0f);
-    const V uniform(1.0f / static_cast<float>(g.kh * g.kw));
+    const V uniform(1.0f / static_cast<float>(g.area > 0 ? g.area : g.kh * g.kw));
     for (int64_t o = 0; o < g.count; ++o) {
         const float* base = g.src + o * g.src_pixel_step;
         V acc[NVEC];

@@ -1,5 +1,5 @@
 // Pooling: max / average (padding included or excluded from the divisor) / global pooling on the
-// blocked layout nchw16c.
+// blocked layout nchw16c. The input is read in place (no padded copy, no temporaries).
 #pragma once
 
 #include <memory>
@@ -24,6 +24,7 @@ struct PoolingInfo {
 
 class Pooling final : public IFunction {
   public:
+    /// `memory_manager` is accepted for symmetry with the other functions; pooling needs none.
     explicit Pooling(const Context& ctx, std::shared_ptr<MemoryManager> memory_manager = nullptr);
     ~Pooling() override;
     static std::vector<int64_t> output_shape(const TensorInfo& src, const PoolingInfo& info);
