@@ -32,4 +32,15 @@ void for_block_pixels(const runtime::TensorInfo& in_info, const unsigned char* i
     }
 }
 
+/// Calls rows(x, y) for each row of the block of channels [c, c + 16) of image n: x the row's
+/// first pixel in input `in` (geometry `in_info`), y in output `out`.
+template <typename Rows>
+void for_block_rows(const runtime::TensorInfo& in_info, const unsigned char* in,
+                    const runtime::TensorInfo& out_info, unsigned char* out, std::int64_t n,
+                    std::int64_t c, Rows&& rows) {
+    for (std::int64_t h = 0; h < out_info.h(); ++h)
+        rows(reinterpret_cast<const float*>(in + in_info.offset_of(n, c, h, 0)),
+             reinterpret_cast<float*>(out + out_info.offset_of(n, c, h, 0)));
+}
+
 }  // namespace tessera::plugins::cpu

@@ -87,6 +87,22 @@ TESSERA_CPU_VECTOR_CLONES void apply_binary(binary_kind k, array_operand a, arra
     with_binary_kind(k, each);
 }
 
+TESSERA_CPU_VECTOR_CLONES void apply_channel_block(binary_kind k, const float* x, const float* s,
+                                                   bool scales_first, float* dst,
+                                                   std::int64_t pixels) {
+    constexpr std::int64_t lanes = 16;
+    float scale[lanes];
+    std::copy_n(s, lanes, scale);
+    with_binary_kind(k, [&](auto f) {
+        if (scales_first)
+            for (std::int64_t p = 0; p < pixels; ++p, x += lanes, dst += lanes)
+                for (std::int64_t l = 0; l < lanes; ++l) dst[l] = f(scale[l], x[l]);
+        else
+            for (std::int64_t p = 0; p < pixels; ++p, x += lanes, dst += lanes)
+                for (std::int64_t l = 0; l < lanes; ++l) dst[l] = f(x[l], scale[l]);
+    });
+}
+
 }  // namespace tessera::plugins::cpu
 
 #undef TESSERA_CPU_VECTOR_CLONES

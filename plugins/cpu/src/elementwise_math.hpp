@@ -79,4 +79,9 @@ void with_binary_kind(binary_kind k, Body&& body) {
 /// std::pow gives for it).
 void apply_binary(binary_kind k, array_operand a, array_operand b, float* dst, std::int64_t count);
 
+/// Over `pixels` pixels of 16 channel lanes each (nchw16c): dst[p][l] = x[p][l] k s[l], or
+/// s[l] k x[p][l] when `scales_first` (a per-channel operand broadcast over a block's pixels).
+void apply_channel_block(binary_kind k, const float* x, const float* s, bool scales_first,
+                         float* dst, std::int64_t pixels);
+
 }  // namespace tessera::plugins::cpu

@@ -91,28 +91,39 @@ class channel_broadcast_step final : public step {
         unsigned char* y = base(dst_);
         const bool scales_first = per_channel_ == 0;
         const std::int64_t blocks = planes_ / std::max<std::int64_t>(1, out_.n());
-        with_binary_kind(kind_, [&](auto f) {
-            parallel_items(ctx_, planes_, parts_, [&](std::int64_t plane) {
-                run_block(plane / blocks, plane % blocks * channel_block, x, s, y, scales_first, f);
-            });
+        parallel_items(ctx_, planes_, parts_, [&](std::int64_t plane) {
+            run_block(plane / blocks, plane % blocks * channel_block, x, s, y, scales_first);
         });
     }
 
   private:
     static constexpr std::int64_t grain = 1 << 14;  // elements per thread at least
 
-    template <typename F>
     void run_block(std::int64_t n, std::int64_t c, const unsigned char* x, const unsigned char* s,
-                   unsigned char* y, bool scales_first, F f) const {
-        float scale[channel_block];
-        std::copy_n(reinterpret_cast<const float*>(s + scales_.offset_of(n, c, 0, 0)),
-                    channel_block, scale);
-        for_block_pixels(image_, x, out_, y, n, c, [&](const float* xv, float* yv) {
-            if (scales_first)
-                for (std::int64_t l = 0; l < channel_block; ++l) yv[l] = f(scale[l], xv[l]);
-            else
-                for (std::int64_t l = 0; l < channel_block; ++l) yv[l] = f(xv[l], scale[l]);
-        });
+                   unsigned char* y, bool scales_first) const {
+        const auto* scale = reinterpret_cast<const float*>(s + scales_.offset_of(n, c, 0, 0));
+        const auto* xv = reinterpret_cast<const float*>(x + image_.offset_of(n, c, 0, 0));
+        auto* yv = reinterpret_cast<float*>(y + out_.offset_of(n, c, 0, 0));
+        const std::int64_t width = out_.w();
+        const bool dense = image_.stride_w() == channel_block && out_.stride_w() == channel_block &&
+                           image_.stride_h() == width * channel_block &&
+                           out_.stride_h() == width * channel_block;
+        if (dense) {  // the plane in one loop
+            apply_channel_block(kind_, xv, scale, scales_first, yv, out_.h() * width);
+        } else {
+            for_block_rows(image_, x, out_, y, n, c, [&](const float* xr, float* yr) {
+                for (std::int64_t w = 0; w < width; ++w)
+                    apply_channel_block(kind_, xr + w * image_.stride_w(), scale, scales_first,
+                                        yr + w * out_.stride_w(), 1);
+            });
+        }
+        // Lanes past the last channel are zero, as the next blocked op expects.
+        const std::int64_t valid = std::min(channel_block, out_.c() - c);
+        if (valid < channel_block)
+            for_block_rows(image_, x, out_, y, n, c, [&](const float*, float* yr) {
+                for (std::int64_t w = 0; w < width; ++w)
+                    std::fill_n(yr + w * out_.stride_w() + valid, channel_block - valid, 0.0f);
+            });
     }
 
     const runtime::Context& ctx_;
