@@ -6,7 +6,7 @@
  *   accept shorter (older) structs and never read past struct_size.
  * - Tables only grow at the end; a NULL slot, or one past struct_size, means "not supported".
  * - History: 1.0 first release; 1.1 adds tsr_compile_stats and the compiled_stats slot; 1.2 adds
- *   the compiled_node_steps slot.
+ *   the compiled_node_steps slot; 1.3 the compiled_tensor_aliases slot.
  * - Same major version and plugin minor >= TSR_ABI_MIN_PLUGIN_MINOR loads; anything else is
  *   reported as an ABI mismatch naming both versions.
  * - Nothing allocated on one side is freed on the other: errors are written into a host-owned
@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define TSR_ABI_MAJOR 1
-#define TSR_ABI_MINOR 2
+#define TSR_ABI_MINOR 3
 /* The oldest plugin minor version this host still accepts. */
 #define TSR_ABI_MIN_PLUGIN_MINOR 0
 #define TSR_PLUGIN_ENTRY_SYMBOL "tsr_plugin_entry"
@@ -247,6 +247,15 @@ typedef struct tsr_plugin_api {
      * from the first of them to the last. NULL, a table that ends before it, or TSR_UNSUPPORTED:
      * every node is a step of its own. */
     tsr_status (*compiled_node_steps)(tsr_compiled compiled, int32_t num_nodes, int32_t* steps);
+
+    /* Optional (ABI 1.3): tensors of a compiled partition that may share a buffer, written as one
+     * int32 per partition tensor, in id order, into `alias_of` (num_tensors entries): the id of
+     * the tensor whose bytes it holds unchanged (a reshape's output its input), or -1. The plugin
+     * computes such a tensor whichever buffer it is given, skipping the copy when it is its
+     * source's buffer, so the host's memory plan may give both one buffer, kept live until the
+     * last use of either. NULL, a table that ends before it, or TSR_UNSUPPORTED: none. */
+    tsr_status (*compiled_tensor_aliases)(tsr_compiled compiled, int32_t num_tensors,
+                                          int32_t* alias_of);
 } tsr_plugin_api;
 
 /* The one exported symbol. Returns NULL when the plugin cannot work here at all (no device, a

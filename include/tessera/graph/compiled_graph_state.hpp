@@ -33,6 +33,9 @@ struct compiled_graph::state {
         int last_tick = -1;
         bool persistent = false;
         int buffer = -1;
+        /// A slot of the same partition whose bytes this one holds unchanged (the plugin's
+        /// compiled_tensor_aliases): the plan may give both one buffer. -1: none.
+        int alias = -1;
     };
     struct partition_plan {
         int backend = 0;

@@ -379,8 +379,13 @@ class graph_compiler {
             p.nodes = c_nodes.data();
             p.tensor_flags = flags.data();
             out_.partitions_.push_back({b, slots, compile_partition(b, p, nodes)});
-            widen_lifetimes_to_steps(
-                nodes, out_.partitions_.back().compiled.node_steps(static_cast<int>(nodes.size())));
+            const compiled_partition& compiled = out_.partitions_.back().compiled;
+            widen_lifetimes_to_steps(nodes, compiled.node_steps(static_cast<int>(nodes.size())));
+            const std::vector<int> aliases =
+                compiled.tensor_aliases(static_cast<int>(slots.size()));
+            for (std::size_t id = 0; id < aliases.size(); ++id)
+                if (aliases[id] >= 0)
+                    out_.slots_[slots[id]].alias = slots[static_cast<std::size_t>(aliases[id])];
             partition_report report{
                 out_.backends_[b].name(), {}, out_.partitions_.back().compiled.stats()};
             for (const auto& n : nodes) report.nodes.push_back(n.name);
@@ -451,6 +456,14 @@ class graph_compiler {
             const std::int64_t bytes = std::max<std::int64_t>(s.desc.size_bytes(), 1);
             out_.stats_.unshared_bytes += bytes;
             ++out_.stats_.tensors;
+            if (const int a = shared_alias_buffer(s); a >= 0) {
+                // One buffer for both, live until the last use of either.
+                auto& p = pool[static_cast<std::size_t>(a)];
+                if (p.free_after >= 0)
+                    p.free_after = s.persistent ? -1 : std::max(p.free_after, s.last_tick);
+                s.buffer = a;
+                continue;
+            }
             int chosen = -1;
             if (!s.persistent) {
                 for (std::size_t k = 0; k < pool.size(); ++k) {
@@ -472,6 +485,18 @@ class graph_compiler {
             s.buffer = chosen;
         }
         out_.stats_.buffers = static_cast<int>(out_.buffers_.size());
+    }
+
+    /// The buffer slot `s` may share with the slot it aliases: that slot's, once planned, on the
+    /// same backend and of the same size; -1 otherwise. The aliased slot is defined before `s`
+    /// (its reader defines `s`) and lives at least until then, so no slot planned in between
+    /// could have taken its buffer.
+    int shared_alias_buffer(const compiled_graph::state::slot& s) const {
+        if (s.alias < 0) return -1;
+        const auto& a = out_.slots_[static_cast<std::size_t>(s.alias)];
+        if (a.buffer < 0 || a.backend != s.backend || a.desc.size_bytes() != s.desc.size_bytes())
+            return -1;
+        return a.buffer;
     }
 
     void upload_constants() {

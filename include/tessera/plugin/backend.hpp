@@ -221,6 +221,24 @@ class compiled_partition {
         return std::vector<int>(steps.begin(), steps.end());
     }
 
+    /// Per partition tensor (`num_tensors` of them), the tensor whose bytes it holds unchanged,
+    /// or -1; empty when the plugin does not say (an older table, or no such tensors). Entries
+    /// that name no other tensor of the partition read as -1.
+    std::vector<int> tensor_aliases(int num_tensors) const {
+        if (num_tensors <= 0 ||
+            !detail::has_slot(state_->api, &tsr_plugin_api::compiled_tensor_aliases))
+            return {};
+        std::vector<std::int32_t> alias(static_cast<std::size_t>(num_tensors), -1);
+        if (state_->api->compiled_tensor_aliases(handle_, num_tensors, alias.data()) != TSR_SUCCESS)
+            return {};
+        std::vector<int> out;
+        for (int i = 0; i < num_tensors; ++i) {
+            const int a = alias[static_cast<std::size_t>(i)];
+            out.push_back(a >= 0 && a < num_tensors && a != i ? a : -1);
+        }
+        return out;
+    }
+
   private:
     std::shared_ptr<detail::backend_state> state_;
     tsr_compiled handle_;

@@ -133,6 +133,10 @@ class executable {
     /// The step each partition node runs in, in node order (the ABI's compiled_node_steps slot;
     /// nodes sharing a step run as one); empty when every node is a step of its own.
     virtual std::vector<int> node_steps() const { return {}; }
+    /// Per partition tensor, the tensor whose bytes it holds unchanged (-1: none), for the host
+    /// to give both one buffer (the ABI's compiled_tensor_aliases slot); empty when there are
+    /// none. execute() must then work whether or not the two buffers are one.
+    virtual std::vector<int> tensor_aliases() const { return {}; }
 };
 
 /// Thread safety required of a plugin's backend: the host calls one backend instance, its

@@ -259,6 +259,16 @@ struct table_functions {
         return TSR_SUCCESS;
     }
 
+    static tsr_status compiled_tensor_aliases(tsr_compiled c, std::int32_t num_tensors,
+                                              std::int32_t* alias_of) {
+        if (!c || num_tensors < 0 || (num_tensors > 0 && !alias_of)) return TSR_INVALID_ARGUMENT;
+        const std::vector<int> a = c->impl->tensor_aliases();
+        if (a.empty()) return TSR_UNSUPPORTED;
+        if (a.size() != static_cast<std::size_t>(num_tensors)) return TSR_INVALID_ARGUMENT;
+        std::copy(a.begin(), a.end(), alias_of);
+        return TSR_SUCCESS;
+    }
+
     static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n,
                               tsr_event* ev, tsr_error* err) {
         return guarded(err, [&] {
@@ -377,6 +387,7 @@ const tsr_plugin_api* plugin_api(const tsr_host_api* host, const char* name, con
         t.event_release = &f::event_release;
         t.compiled_stats = &f::compiled_stats;
         t.compiled_node_steps = &f::compiled_node_steps;
+        t.compiled_tensor_aliases = &f::compiled_tensor_aliases;
         return t;
     }();
     return &table;

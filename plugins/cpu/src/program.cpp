@@ -217,6 +217,10 @@ program::program(const sdk::partition& p, const runtime::Context& ctx)
         if (steps_.size() > before) {
             labels_.push_back(n.name + " [" + n.op.describe() + "]");
             node_steps_[i] = static_cast<int>(steps_.size() - 1);
+            if (const int source = steps_.back()->aliased_input(); source >= 0) {
+                tensor_aliases_.resize(p.tensors.size(), -1);
+                tensor_aliases_[static_cast<std::size_t>(n.outputs[0])] = source;
+            }
         }
     }
     share_steps(node_steps_, chains, norms, passes);

@@ -30,6 +30,9 @@ class step {
     virtual void run(const buffers& b) = 0;
     /// Whether the node runs on the reference kernels rather than the runtime.
     virtual bool emulated() const { return false; }
+    /// The partition tensor whose bytes the step's one output holds unchanged (a reshape's
+    /// input), the step copying nothing when both are one buffer; -1 for other steps.
+    virtual int aliased_input() const { return -1; }
 };
 
 /// What a query rule is given: the query as asked, its inputs seen logically (nchw16c inputs as
@@ -117,6 +120,8 @@ class program final : public sdk::executable {
     /// The step each node runs in: a chain's, a fused layer norm's or an element-wise pass's
     /// nodes share their step.
     std::vector<int> node_steps() const override { return node_steps_; }
+    /// Reshape outputs alias their inputs: the host may give both one buffer.
+    std::vector<int> tensor_aliases() const override { return tensor_aliases_; }
     /// With TESSERA_CPU_PROFILE set, prints each step's mean time (wall clock, and CPU time of
     /// the thread running the partition) to stderr, slowest first.
     ~program() override;
@@ -124,6 +129,7 @@ class program final : public sdk::executable {
   private:
     compile_stats stats_;
     std::vector<int> node_steps_;           // per node: the index of the step that runs it
+    std::vector<int> tensor_aliases_;       // per tensor: the tensor it aliases, or -1; or empty
     std::vector<std::string> labels_;       // per step: its first node's name and op
     std::vector<double> step_seconds_;      // per step, summed over runs (profiling only)
     std::vector<double> step_cpu_seconds_;  // the same, CPU time of the thread running it

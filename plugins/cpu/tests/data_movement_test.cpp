@@ -1,7 +1,9 @@
 // data_movement_test.cpp: slice, gather, concat, expand, tile, pad, depth_to_space and reorder
 // (dtype conversions, strided layouts, row-major <-> blocked) run natively on the cpu plugin
 // ("cpu!", no node emulated) in every form, for every dtype, and their outputs are bit-identical
-// to the reference backend's; bad gather indices fail as on the reference.
+// to the reference backend's; bad gather indices fail as on the reference. A reshape's output
+// shares its input's buffer in the host's plan.
+#include <algorithm>
 #include <cstring>
 
 #include "cpu_plugin.hpp"
@@ -229,6 +231,30 @@ TEST_CASE("large transposes, permutes and reshapes split over threads move every
     }
     check_native_exact(op::reshape({512, 256}), {random_bits(shape{256, 512}, dtype::f32, 48)},
                        "cpu!:threads=3");
+}
+
+TEST_CASE("a reshape shares its input's buffer: the plan holds one buffer for both, values exact") {
+    load_cpu_plugin();
+    // a = relu(x), t = reshape(a), u = a + reshape(t): node by node a, t and u need a buffer each
+    // (both are read by the sum); with the reshapes aliased, a and t share one.
+    const auto build = [](const char* config) {
+        graph g;
+        const auto a = g.apply("relu", op::activation(activation_kind::relu),
+                               {g.input("x", tensor_desc(shape{4, 6, 10}, dtype::f32))});
+        const auto t = g.apply("flat", op::reshape({240}), {a});
+        const auto back = g.apply("back", op::reshape({4, 6, 10}), {t});
+        g.output(g.apply("sum", op::binary(binary_kind::add), {a, back}));
+        return g.compile(config);
+    };
+    CHECK(build("reference").memory().buffers == 4);
+    compiled_graph cg = build("cpu!");
+    CHECK(cg.memory().buffers == 3);
+    tensor x(tensor_desc(shape{4, 6, 10}, dtype::f32));
+    for (std::int64_t i = 0; i < x.num_elements(); ++i)
+        x.data_as<float>()[i] = 0.25f * static_cast<float>(i % 17) - 2.0f;
+    const tensor out = cg.run({{"x", x}}).at("sum");
+    for (std::int64_t i = 0; i < x.num_elements(); ++i)
+        CHECK(out.data_as<float>()[i] == 2.0f * std::max(0.0f, x.data_as<float>()[i]));
 }
 
 TEST_CASE("reorder converts between every pair of dtypes exactly as the reference") {

@@ -1,5 +1,6 @@
 // ops/data_movement.cpp: reshape, permute and transpose (a permute) on row-major tensors. A
-// reshape is a copy of the bytes (none when the memory plan gave the output the input's buffer);
+// reshape is a copy of the bytes, none when the memory plan gave the output the input's buffer
+// (the program reports each reshape's output as an alias of its input, so the host may do so);
 // a permute walks the output in order with the input strides of the permuted dims, the innermost
 // dim as one loop. Both split large tensors over the threads.
 // Element sizes other than 1, 2, 4 and 8 bytes run on the reference kernel.
@@ -30,6 +31,8 @@ class reshape_step final : public step {
           bytes_(static_cast<std::size_t>(v.out[0].num_elements()) * size_of(v.out[0].type())),
           ctx_(ctx),
           parts_(parts_for(ctx, static_cast<std::int64_t>(bytes_), copy_grain)) {}
+
+    int aliased_input() const override { return src_; }
 
     void run(const buffers& b) override {
         auto* dst = static_cast<unsigned char*>(host_data_of(b, dst_));
