@@ -8,12 +8,19 @@
 #else
 #define TESSERA_CPU_VECTOR_CLONES
 #endif
+// The loop lambdas inside them are inlined into each clone (an out-of-line lambda would be
+// compiled once, for the baseline).
+#if defined(__GNUC__) || defined(__clang__)
+#define TESSERA_CPU_INLINE_LOOP __attribute__((always_inline))
+#else
+#define TESSERA_CPU_INLINE_LOOP
+#endif
 
 namespace tessera::plugins::cpu {
 
 TESSERA_CPU_VECTOR_CLONES void apply_unary(unary_kind k, float epsilon, const float* src,
                                            float* dst, std::int64_t count) {
-    const auto each = [&](auto f) {
+    const auto each = [&](auto f) TESSERA_CPU_INLINE_LOOP {
         for (std::int64_t i = 0; i < count; ++i) dst[i] = f(src[i]);
     };
     switch (k) {
@@ -68,7 +75,7 @@ TESSERA_CPU_VECTOR_CLONES void apply_unary(unary_kind k, float epsilon, const fl
 
 TESSERA_CPU_VECTOR_CLONES void apply_binary(binary_kind k, array_operand a, array_operand b,
                                             float* dst, std::int64_t count) {
-    const auto each = [&](auto f) {
+    const auto each = [&](auto f) TESSERA_CPU_INLINE_LOOP {
         if (a.uniform && b.uniform) {
             const float v = f(a.data[0], b.data[0]);
             for (std::int64_t i = 0; i < count; ++i) dst[i] = v;
@@ -93,7 +100,7 @@ TESSERA_CPU_VECTOR_CLONES void apply_channel_block(binary_kind k, const float* x
     constexpr std::int64_t lanes = 16;
     float scale[lanes];
     std::copy_n(s, lanes, scale);
-    with_binary_kind(k, [&](auto f) {
+    with_binary_kind(k, [&](auto f) TESSERA_CPU_INLINE_LOOP {
         if (scales_first)
             for (std::int64_t p = 0; p < pixels; ++p, x += lanes, dst += lanes)
                 for (std::int64_t l = 0; l < lanes; ++l) dst[l] = f(scale[l], x[l]);
@@ -106,3 +113,4 @@ TESSERA_CPU_VECTOR_CLONES void apply_channel_block(binary_kind k, const float* x
 }  // namespace tessera::plugins::cpu
 
 #undef TESSERA_CPU_VECTOR_CLONES
+#undef TESSERA_CPU_INLINE_LOOP

@@ -48,9 +48,11 @@ struct array_operand {
 };
 
 /// Calls `body(f)` with f(x, y) the f32 binary kind `k`: add, sub, mul, div, min, max (NaN if
-/// either is NaN) and pow (in double, as the reference computes it).
+/// either is NaN) and pow (in double, as the reference computes it). Always inlined, so that
+/// the loops of `body` are compiled for the instruction set of the function calling it (each
+/// clone of elementwise_math.cpp's loops), not once for the baseline.
 template <typename Body>
-void with_binary_kind(binary_kind k, Body&& body) {
+[[gnu::always_inline]] inline void with_binary_kind(binary_kind k, Body&& body) {
     switch (k) {
         case binary_kind::add:
             return body([](float x, float y) { return x + y; });
