@@ -109,9 +109,17 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     m.info.batch_norm = nullptr;
     m.prepared = false;
 
-    const PaddingSize required{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left};
-    ITensor& input = m.input.configure(src, required, m.group, BorderMode::constant, 0.0f);
     const KernelTable& table = m.ctx.kernels();
+    // With kernel columns outermost in the reduction (KernelTable::conv_columns_outer), each tap
+    // of a tile runs over just the pixels and rows whose reads fall inside the image
+    // (conv_tile_phases.hpp): an f32 nchw16c input is then read in place, no padded copy and no
+    // border fill per run. Otherwise the kernel reads the border as zeros, so it gets one.
+    const bool in_place = table.conv_columns_outer && s.data_type() == DataType::f32 &&
+                          s.layout() == DataLayout::nchw16c;
+    const PaddingSize required =
+        in_place ? PaddingSize{} : PaddingSize{g.pad_top, g.pad_right, g.pad_bottom, g.pad_left};
+    ITensor& input = m.input.configure(
+        src, required, m.group, in_place ? BorderMode::undefined : BorderMode::constant, 0.0f);
     // The register tile depends on the input's layout and the row length (measurements in the
     // arch tables).
     const bool blocked = input.info().layout() == DataLayout::nchw16c;
