@@ -184,15 +184,19 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     win.set(0, Window::Dimension(0, blocks, 1));
     win.set(1, Window::Dimension(0, rows_, 1));
     win.set(2, Window::Dimension(0, d.n(), 1));
+    // Weights beyond what stays in a core's L2 stream from L3 once per part that reads them:
+    // such layers (ResNet's 14x14 256-channel ones: 2.4 MB) split their channel blocks first, so
+    // that each thread streams only its own blocks' weights.
+    const bool streams_weights = plan.packed_floats * 4 > (1 << 20);
     std::size_t split = 1;
-    if (rows_ < 8 && blocks >= 2) split = 0;
+    if ((rows_ < 8 || streams_weights) && blocks >= 2) split = 0;
     if (d.n() >= 2 && d.n() >= rows_) split = 2;
     configure_window(win, split, 1);
     // Parts share nothing but read-only weights and input: several per thread cost a few
-    // dispatches and let a thread that finishes first take over rows of a delayed one. Too few
-    // channel blocks for the threads (a 6-row CRNN layer of 256 channels has 4) split their rows
-    // too, and too few rows their blocks.
-    set_parts_per_thread(4);
+    // dispatches and let a thread that finishes first take over rows of a delayed one (two when
+    // each part streams its weights from L3). Too few channel blocks for the threads (a 6-row
+    // CRNN layer of 256 channels has 4) split their rows too, and too few rows their blocks.
+    set_parts_per_thread(streams_weights && split == 0 ? 2 : 4);
     if (split < 2) set_secondary_split(split == 0 ? 1 : 0);
 }
 
