@@ -7,7 +7,7 @@
 // same model; its max |diff| against ONNX Runtime's output is printed. Prints
 //   ort threads N median_ms X min_ms Y runs R
 //   diff LABEL max_abs D
-// --profile then runs the model again in a second session with ONNX Runtime's profiler on and
+// --profile then loads the model once more with ONNX Runtime's profiler enabled, runs it and
 // prints each node's median time, slowest first (the profiler's file is removed afterwards):
 //   ort_node MS NAME OP_TYPE
 // The package is found through NODE_PATH or ORT_NODE_MODULES (the folder holding node_modules).
