@@ -249,24 +249,27 @@ struct table_functions {
         });
     }
 
+    /// A per-node or per-tensor list of the executable (`list`: its member function) written
+    /// into the host's `count` int32s: TSR_UNSUPPORTED when the executable gives none.
+    static tsr_status write_list(tsr_compiled c,
+                                 std::vector<int> (tessera::sdk::executable::*list)() const,
+                                 std::int32_t count, std::int32_t* out) {
+        if (!c || count < 0 || (count > 0 && !out)) return TSR_INVALID_ARGUMENT;
+        const std::vector<int> values = (c->impl.get()->*list)();
+        if (values.empty()) return TSR_UNSUPPORTED;
+        if (values.size() != static_cast<std::size_t>(count)) return TSR_INVALID_ARGUMENT;
+        std::copy(values.begin(), values.end(), out);
+        return TSR_SUCCESS;
+    }
+
     static tsr_status compiled_node_steps(tsr_compiled c, std::int32_t num_nodes,
                                           std::int32_t* steps) {
-        if (!c || num_nodes < 0 || (num_nodes > 0 && !steps)) return TSR_INVALID_ARGUMENT;
-        const std::vector<int> s = c->impl->node_steps();
-        if (s.empty()) return TSR_UNSUPPORTED;
-        if (s.size() != static_cast<std::size_t>(num_nodes)) return TSR_INVALID_ARGUMENT;
-        std::copy(s.begin(), s.end(), steps);
-        return TSR_SUCCESS;
+        return write_list(c, &tessera::sdk::executable::node_steps, num_nodes, steps);
     }
 
     static tsr_status compiled_tensor_aliases(tsr_compiled c, std::int32_t num_tensors,
                                               std::int32_t* alias_of) {
-        if (!c || num_tensors < 0 || (num_tensors > 0 && !alias_of)) return TSR_INVALID_ARGUMENT;
-        const std::vector<int> a = c->impl->tensor_aliases();
-        if (a.empty()) return TSR_UNSUPPORTED;
-        if (a.size() != static_cast<std::size_t>(num_tensors)) return TSR_INVALID_ARGUMENT;
-        std::copy(a.begin(), a.end(), alias_of);
-        return TSR_SUCCESS;
+        return write_list(c, &tessera::sdk::executable::tensor_aliases, num_tensors, alias_of);
     }
 
     static tsr_status execute(tsr_compiled c, const tsr_buffer* buffers, std::int32_t n,
