@@ -201,7 +201,8 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
 }
 
 void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t block_index,
-                               std::size_t chunk, int64_t share, int64_t shares) const {
+                               std::size_t chunk, int64_t share, int64_t shares,
+                               WeightPrefetch next_weights) const {
     const KernelTable& t = *table_;
     const Conv2dGeometry& g = params_.geometry;
     const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(block_index)];
@@ -224,6 +225,21 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const bool preloaded = l.res != nullptr;
     // Steps [s0, s1) of the chunk into `m`, with the epilogue when `epilogue` and C loaded when
     // `load_c`.
+    // Tile `tile` of `tiles` in the row takes an equal part of next_weights' lines; a call
+    // running steps [s0, s1) of the chunk takes the same fraction of its tile's part.
+    const auto set_weight_prefetch = [&](MicroArgs& m, int64_t tile, int64_t tiles, int64_t s0,
+                                         int64_t s1) {
+        const int64_t lines = next_weights.count, span = k1 - k0;
+        if (lines == 0 || s1 <= s0 || span <= 0) {
+            m.pf_weight_lines = 0;
+            return;
+        }
+        const int64_t t0 = lines * tile / tiles, t1 = lines * (tile + 1) / tiles;
+        const int64_t l0 = t0 + (t1 - t0) * (s0 - k0) / span;
+        const int64_t l1 = t0 + (t1 - t0) * (s1 - k0) / span;
+        m.pf_weights = next_weights.first + l0 * kChannelBlock;
+        m.pf_weight_lines = l1 - l0;
+    };
     const auto set_steps = [&](MicroArgs& m, int64_t s0, int64_t s1, bool load_c, bool epilogue) {
         m.kc = s1 - s0;
         m.koff = m.koff_run > 1 ? runs_[block.table].data() + s0 / m.koff_run : offsets.data() + s0;
@@ -258,6 +274,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
             const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
             for (int64_t i = 0, ow = 0; i < tiles; ++i) {
                 const int64_t pixels = even_tile_rows(count - ow, tiles - i);
+                set_weight_prefetch(a, i, tiles, k0, k1);
                 a.pf = in_px + next_row_step + ow * a.a_ps;
                 a.a = in_px + ow * a.a_ps;
                 a.c = out_px + ow * l.dst_w;
@@ -304,11 +321,14 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                         plan_->steps_per_tap(block.ic_begin, block.ic_end),
                         l.src_rows,
                         l.src_cols};
+    const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
+    int64_t tile_index = 0;
     // Runs the rows of `mask` and pixels [p0, p1) over steps [s0, s1).
     const auto call = [&](int mask, int64_t p0, int64_t p1, int64_t s0, int64_t s1, bool load_c,
                           bool epilogue) {
         MicroArgs m = a;
         set_steps(m, s0, s1, load_c, epilogue);
+        set_weight_prefetch(m, tile_index, tiles, s0, s1);
         const int64_t first_row = mask == 2 ? 1 : 0;
         m.a = in_row + first_row * m.a_rs + p0 * m.a_ps;
         m.c = out_row + first_row * m.c_rs + p0 * l.dst_w;
@@ -322,12 +342,13 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     set_steps(a, k0, k1, chunk > 0 || preloaded, chunk + 2 == bounds.size());
     const auto& row_kernels = tile.rows == 2 ? micro_two_rows_ : micro_;
     const bool rows_inside = rows_read_no_padding(taps, tile);
-    const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
     const int all_rows = (1 << tile.rows) - 1;
     for (int64_t i = 0; i < tiles; ++i) {
+        tile_index = i;
         tile.pixels = even_tile_rows(l.out_w - tile.ow, tiles - i);
         const int64_t tile_end = tile.ow + tile.pixels;
         if (rows_inside && pixels_read_no_padding(taps, tile)) {
+            set_weight_prefetch(a, i, tiles, k0, k1);
             a.a = in_row + tile.ow * a.a_ps;
             a.c = out_row + tile.ow * l.dst_w;
             a.pf = a.a + next_row_step;
@@ -392,6 +413,21 @@ void DirectConvKernel::load_residual(const Layout& l, int64_t n,
     }
 }
 
+DirectConvKernel::WeightPrefetch DirectConvKernel::next_weights(int64_t block_index,
+                                                                std::size_t chunk,
+                                                                int64_t blocks_end) const {
+    const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(block_index)];
+    const std::vector<int64_t>& bounds = chunks_[block.table];
+    if (chunk + 2 < bounds.size())
+        return {weights_ + block.weights_offset + bounds[chunk + 1] * block.width,
+                (bounds[chunk + 2] - bounds[chunk + 1]) * block.width / kChannelBlock};
+    if (block_index + 1 >= blocks_end) return {};
+    const ConvChannelPlan::Block& next = plan_->blocks[static_cast<std::size_t>(block_index + 1)];
+    const std::vector<int64_t>& next_bounds = chunks_[next.table];
+    return {weights_ + next.weights_offset,
+            (next_bounds[1] - next_bounds[0]) * next.width / kChannelBlock};
+}
+
 void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
     const TensorInfo& s = src_->info();
     const TensorInfo& d = dst_->info();
@@ -424,25 +460,23 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
             for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh)
                 for (int64_t b = w[0].start(); b < w[0].end(); ++b)
                     for (std::size_t c = 0; c < chunks_of(b); ++c)
-                        run_row(l, n, oh, b, c, b - w[0].start(), w[0].end() - w[0].start());
+                        run_row(l, n, oh, b, c, b - w[0].start(), w[0].end() - w[0].start(),
+                                WeightPrefetch{});
         } else {
-            // Weights do not fit in L2 here: while the rows of one chunk run, prefetch the next
-            // chunk's weights (a share per row) so they arrive from L3 ahead of use.
+            // Weights do not fit in L2 here: while the rows of one chunk run, their tiles fetch
+            // the weights read next (the next chunk's, or after a block's last chunk the next
+            // block's first), a share per row, so that those arrive from L3 ahead of use
+            // rather than at the rate the first row consumes them.
             const int64_t rows = w[1].end() - w[1].start();
             for (int64_t b = w[0].start(); b < w[0].end(); ++b) {
-                const ConvChannelPlan::Block& block = plan_->blocks[static_cast<std::size_t>(b)];
-                const std::vector<int64_t>& bounds = chunks_[block.table];
                 for (std::size_t c = 0; c < chunks_of(b); ++c) {
-                    const float* next =
-                        weights_ + block.weights_offset + bounds[c + 1] * block.width;
-                    const int64_t next_floats =
-                        c + 2 < bounds.size() ? (bounds[c + 2] - bounds[c + 1]) * block.width : 0;
-                    const int64_t per_row = (next_floats + rows - 1) / std::max<int64_t>(rows, 1);
+                    const WeightPrefetch next = next_weights(b, c, w[0].end());
+                    const int64_t per_row = (next.count + rows - 1) / std::max<int64_t>(rows, 1);
                     for (int64_t oh = w[1].start(); oh < w[1].end(); ++oh) {
-                        const int64_t from = (oh - w[1].start()) * per_row;
-                        const int64_t to = std::min(next_floats, from + per_row);
-                        for (int64_t f = from; f < to; f += 16) __builtin_prefetch(next + f, 0, 2);
-                        run_row(l, n, oh, b, c, 0, 1);
+                        const int64_t from = std::min(next.count, (oh - w[1].start()) * per_row);
+                        const int64_t to = std::min(next.count, from + per_row);
+                        run_row(l, n, oh, b, c, 0, 1,
+                                {next.first + from * kChannelBlock, to - from});
                     }
                 }
             }

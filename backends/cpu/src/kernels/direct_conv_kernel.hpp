@@ -117,12 +117,21 @@ class DirectConvKernel final : public ICpuKernel {
     }
 
   private:
+    /// Weight lines a row's tiles fetch into L2 while they run: `count` 16-float lines from
+    /// `first`, spread over the row's tiles and their reduction steps.
+    struct WeightPrefetch {
+        const float* first = nullptr;
+        int64_t count = 0;
+    };
     /// One output row (or span of the flattened plane) of one block and K chunk; `share` of
     /// `shares` (the calls that cover this row) says which part of the next row's input this call
-    /// prefetches.
+    /// prefetches, `next_weights` which of the weights read after this chunk.
     struct Layout;
     void run_row(const Layout& layout, int64_t n, int64_t row, int64_t block, std::size_t chunk,
-                 int64_t share, int64_t shares) const;
+                 int64_t share, int64_t shares, WeightPrefetch next_weights) const;
+    /// The weights read after chunk `chunk` of block `block`: the block's next chunk, else the
+    /// first chunk of the next block below `blocks_end`, else none.
+    WeightPrefetch next_weights(int64_t block, std::size_t chunk, int64_t blocks_end) const;
     /// Copies the residual's values of pixels [ow, ow + count) of output row oh, channels of
     /// `block`, into dst (nothing when the residual is dst itself).
     void load_residual(const Layout& layout, int64_t n, const ConvChannelPlan::Block& block,

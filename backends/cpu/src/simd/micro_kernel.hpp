@@ -86,10 +86,19 @@ void micro_kernel(const MicroArgs& g) {
     // 6 ops a cycle to us, and every op per FMA beyond ~1.5 then costs time. With lines to
     // prefetch, the MR pixels of one of them every `per` runs, spread over the reduction (issued
     // back to back, they fill the miss queue and stall).
+    // Weight lines to fetch into L2 go a few per run (R > 1; per step otherwise), from the
+    // first run on.
+    const float* pf_w = g.pf_weights;
+    const int64_t pf_w_left = g.pf_weight_lines;
+    const auto prefetch_weights = [&](int64_t run, int64_t per_run) {
+        const int64_t first = run * per_run, last = std::min(pf_w_left, first + per_run);
+        for (int64_t i = first; i < last; ++i) __builtin_prefetch(pf_w + i * 16, 0, 2);
+    };
     const auto reduce_runs = [&](auto run_length) {
         constexpr int R = decltype(run_length)::value;
         const int64_t runs = kc / R, lines = g.pf_count;
         const int64_t per = lines > 0 ? (runs + lines - 1) / lines : runs;
+        const int64_t w_per_run = runs > 0 ? (pf_w_left + runs - 1) / runs : 0;
         for (int64_t r0 = 0, j = 0; r0 < runs; r0 += per, ++j) {
             if (j < lines) {
 #pragma GCC unroll 16
@@ -98,10 +107,18 @@ void micro_kernel(const MicroArgs& g) {
             }
             const int64_t r1 = std::min(runs, r0 + per);
             if constexpr (R == 1) {
+                if (w_per_run > 0) {
+                    for (int64_t k = r0; k < r1; ++k) {
+                        prefetch_weights(k, w_per_run);
+                        step(a + koff[k]);
+                    }
+                    continue;
+                }
 #pragma GCC unroll 2
                 for (int64_t k = r0; k < r1; ++k) step(a + koff[k]);
             } else {
                 for (int64_t r = r0; r < r1; ++r) {
+                    if (w_per_run > 0) prefetch_weights(r, w_per_run);
                     const float* ar = a + koff[r];
                     // Unrolled 4 steps at a time where that divides the run (16 at once make GCC
                     // spill accumulators), else whole.
