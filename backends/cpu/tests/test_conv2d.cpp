@@ -163,6 +163,59 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or the output") {
+    // The epilogue of each pixel's last call reads a residual of its own (dense, or with a
+    // padded plane that cuts the flattened 1x1 plane into rows); a residual that is the output
+    // itself is there before the first K chunk. relu(conv + bias + residual) on every case.
+    for (Isa isa : available_isas()) {
+        Context ctx(ContextOptions{2, isa});
+        uint32_t seed = 500;
+        for (int form = 0; form < 3; ++form)
+            for (const ConvCase& c : kCases) {
+                if (c.in_layout != DataLayout::nchw16c) continue;
+                CAPTURE(ctx.isa_name());
+                CAPTURE(c.ic);
+                CAPTURE(c.oc);
+                CAPTURE(form);
+                const auto x =
+                    random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
+                const auto wt = random_vector(
+                    static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
+                const auto b = random_vector(static_cast<std::size_t>(c.oc), seed++);
+                auto src = make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout);
+                write_nchw(*src, x);
+                auto weights = make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw});
+                write_nchw(*weights, wt);
+                auto bias = make_tensor({c.oc});
+                write_nchw(*bias, b);
+                const auto out_shape = Conv2d::output_shape(src->info(), weights->info(), c.g);
+                const auto r = random_vector(static_cast<std::size_t>(out_shape[0] * out_shape[1] *
+                                                                      out_shape[2] * out_shape[3]),
+                                             seed++);
+                auto dst = make_tensor(out_shape, DataLayout::nchw16c);
+                std::unique_ptr<Tensor> own;
+                if (form < 2) {
+                    own = make_tensor(out_shape, DataLayout::nchw16c, DataType::f32,
+                                      form == 0 ? PaddingSize{} : PaddingSize{1, 2, 1, 3});
+                    write_nchw(*own, r);
+                } else {
+                    write_nchw(*dst, r);
+                }
+                Conv2d conv(ctx);
+                Conv2dInfo info;
+                info.geometry = c.g;
+                info.activation = ActivationInfo{ActivationKind::relu};
+                info.residual = own ? own.get() : dst.get();
+                conv.configure(*src, *weights, bias.get(), *dst, info);
+                conv.run();
+                auto want = reference_conv(c, x, wt, b, out_shape[2], out_shape[3]);
+                for (std::size_t i = 0; i < want.size(); ++i)
+                    want[i] = std::max(0.0f, want[i] + r[i]);
+                CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
+            }
+    }
+}
+
 TEST_CASE("conv2d: unpadded allocated input, f16 input, batch-norm fold and activations") {
     Context ctx(ContextOptions{2});
     const ConvCase c{2, 12, 9, 10, 20, 3, 3, geom(1, 1)};

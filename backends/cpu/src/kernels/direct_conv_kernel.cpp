@@ -2,7 +2,6 @@
 #include "kernels/direct_conv_kernel.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <map>
 
@@ -72,6 +71,7 @@ struct DirectConvKernel::Layout {
     int64_t out_h = 0, out_w = 0;
     const float* res = nullptr;  ///< the residual, or null
     int64_t res_n = 0, res_c = 0, res_h = 0, res_w = 0;
+    bool res_in_dst = false;  ///< the residual is dst itself (same memory and strides)
 };
 
 void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor& dst,
@@ -220,11 +220,16 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     const int64_t nv = block.width / t.vec_width;
     const float* const bias = bias_ ? bias_ + block.oc_start : nullptr;
     const FusedAct act = a.act;
-    // With a residual, C starts from its values (loaded below on the first chunk): every call
-    // accumulates.
-    const bool preloaded = l.res != nullptr;
-    // Steps [s0, s1) of the chunk into `m`, with the epilogue when `epilogue` and C loaded when
-    // `load_c`.
+    // A residual held in dst itself is there before the first chunk: every call accumulates onto
+    // C. Any other residual is read by the epilogue (MicroArgs::res) of each pixel's last call.
+    const bool preloaded = l.res != nullptr && l.res_in_dst;
+    const float* const residual =
+        l.res != nullptr && !l.res_in_dst
+            ? l.res + n * l.res_n + (block.oc_start / kChannelBlock) * l.res_c
+            : nullptr;
+    a.res_ps = l.res_w;
+    a.res_bs = l.res_c;
+    a.res_rs = l.res_h;
     // Tile `tile` of `tiles` in the row takes an equal part of next_weights' lines; a call
     // running steps [s0, s1) of the chunk takes the same fraction of its tile's part.
     const auto set_weight_prefetch = [&](MicroArgs& m, int64_t tile, int64_t tiles, int64_t s0,
@@ -240,6 +245,8 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         m.pf_weights = next_weights.first + l0 * kChannelBlock;
         m.pf_weight_lines = l1 - l0;
     };
+    // Steps [s0, s1) of the chunk into `m`, with the epilogue when `epilogue` (the residual's
+    // pointer is set by the caller) and C loaded when `load_c`.
     const auto set_steps = [&](MicroArgs& m, int64_t s0, int64_t s1, bool load_c, bool epilogue) {
         m.kc = s1 - s0;
         m.koff = m.koff_run > 1 ? runs_[block.table].data() + s0 / m.koff_run : offsets.data() + s0;
@@ -247,6 +254,11 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         m.load_c = load_c;
         m.bias = epilogue ? bias : nullptr;
         m.act = epilogue ? act : FusedAct::none;
+        m.res = nullptr;
+    };
+    // The residual of output row oh, pixel ow, for a call with the epilogue.
+    const auto residual_at = [&](bool epilogue, int64_t oh, int64_t ow) -> const float* {
+        return epilogue && residual ? residual + oh * l.res_h + ow * l.res_w : nullptr;
     };
 
     // Streaming input (1x1): each tile prefetches the same pixels of the next row, for this
@@ -267,10 +279,14 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     float* out = l.dst + n * l.dst_n + (block.oc_start / kChannelBlock) * l.dst_c;
     if (span_ > 0) {
         // The flattened plane of an unpadded 1x1 convolution: every step of every tile.
-        set_steps(a, k0, k1, chunk > 0 || preloaded, chunk + 2 == bounds.size());
-        // `count` pixels from `in` / `out`, in as few tiles as MR allows, of nearly equal widths
-        // (even_tile_rows; 7 pixels ran faster as 4 + 3 than as 6 + 1).
-        const auto run_pixels = [&](const float* in_px, float* out_px, int64_t count) {
+        const bool epilogue = chunk + 2 == bounds.size();
+        set_steps(a, k0, k1, chunk > 0 || preloaded, epilogue);
+        // `count` pixels from `in` / `out` (output pixel `first` of the plane), in as few tiles
+        // as MR allows, of nearly equal widths (even_tile_rows; 7 pixels ran faster as 4 + 3
+        // than as 6 + 1).
+        const auto run_pixels = [&](const float* in_px, float* out_px, int64_t first,
+                                    int64_t count) {
+            const float* res_px = residual_at(epilogue, first / l.out_w, first % l.out_w);
             const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
             for (int64_t i = 0, ow = 0; i < tiles; ++i) {
                 const int64_t pixels = even_tile_rows(count - ow, tiles - i);
@@ -278,26 +294,21 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                 a.pf = in_px + next_row_step + ow * a.a_ps;
                 a.a = in_px + ow * a.a_ps;
                 a.c = out_px + ow * l.dst_w;
+                a.res = res_px ? res_px + ow * l.res_w : nullptr;
                 micro_[pixels - 1][nv - 1](a);
                 ow += pixels;
             }
         };
         const int64_t p0 = row * span_, p1 = std::min(p0 + span_, l.out_h * l.out_w);
-        if (preloaded && chunk == 0)
-            for (int64_t p = p0; p < p1;) {
-                const int64_t oh = p / l.out_w, ow = p % l.out_w;
-                const int64_t end = std::min(p1, (oh + 1) * l.out_w);
-                load_residual(l, n, block, oh, ow, end - p);
-                p = end;
-            }
-        if (l.dst_h == l.out_w * l.dst_w) {  // dense output plane: the span in one piece
-            run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p1 - p0);
+        const bool dense_residual = !residual || l.res_h == l.out_w * l.res_w;
+        if (l.dst_h == l.out_w * l.dst_w && dense_residual) {  // dense planes: one piece
+            run_pixels(in + p0 * l.src_w, out + p0 * l.dst_w, p0, p1 - p0);
             return;
         }
-        for (int64_t p = p0; p < p1;) {  // padded output plane: one piece per output row
+        for (int64_t p = p0; p < p1;) {  // a padded plane: one piece per output row
             const int64_t oh = p / l.out_w, ow = p % l.out_w;
             const int64_t end = std::min(p1, (oh + 1) * l.out_w);
-            run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, end - p);
+            run_pixels(in + p * l.src_w, out + oh * l.dst_h + ow * l.dst_w, p, end - p);
             p = end;
         }
         return;
@@ -312,8 +323,6 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     a.c_rs = l.dst_h;
     const float* in_row = in + (tile.oh * g.stride_h - g.pad_top) * l.src_h - g.pad_left * l.src_w;
     float* out_row = out + tile.oh * l.dst_h;
-    if (preloaded && chunk == 0)
-        for (int64_t r = 0; r < tile.rows; ++r) load_residual(l, n, block, tile.oh + r, 0, l.out_w);
     const ConvTaps taps{g,
                         plan_->kh,
                         plan_->kw,
@@ -332,6 +341,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         const int64_t first_row = mask == 2 ? 1 : 0;
         m.a = in_row + first_row * m.a_rs + p0 * m.a_ps;
         m.c = out_row + first_row * m.c_rs + p0 * l.dst_w;
+        m.res = residual_at(epilogue, tile.oh + first_row, p0);
         m.pf = m.a + next_row_step;
         const auto& kernels = mask == 3 ? micro_two_rows_ : micro_;
         kernels[p1 - p0 - 1][nv - 1](m);
@@ -339,7 +349,8 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
 
     // Tiles that read no padding (all but the edges) run every step of the chunk, with the
     // arguments set once per row: the tiles of a 7x7 s2 3->64 layer are ~1000 cycles long.
-    set_steps(a, k0, k1, chunk > 0 || preloaded, chunk + 2 == bounds.size());
+    const bool last_chunk = chunk + 2 == bounds.size();
+    set_steps(a, k0, k1, chunk > 0 || preloaded, last_chunk);
     const auto& row_kernels = tile.rows == 2 ? micro_two_rows_ : micro_;
     const bool rows_inside = rows_read_no_padding(taps, tile);
     const int all_rows = (1 << tile.rows) - 1;
@@ -351,6 +362,7 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
             set_weight_prefetch(a, i, tiles, k0, k1);
             a.a = in_row + tile.ow * a.a_ps;
             a.c = out_row + tile.ow * l.dst_w;
+            a.res = residual_at(last_chunk, tile.oh, tile.ow);
             a.pf = a.a + next_row_step;
             row_kernels[tile.pixels - 1][nv - 1](a);
             tile.ow = tile_end;
@@ -395,24 +407,6 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     }
 }
 
-void DirectConvKernel::load_residual(const Layout& l, int64_t n,
-                                     const ConvChannelPlan::Block& block, int64_t oh, int64_t ow,
-                                     int64_t count) const {
-    const int64_t first = block.oc_start / kChannelBlock;
-    const int64_t last = (block.oc_start + block.width) / kChannelBlock;
-    for (int64_t cb = first; cb < last; ++cb) {
-        const float* from = l.res + n * l.res_n + cb * l.res_c + oh * l.res_h + ow * l.res_w;
-        float* to = l.dst + n * l.dst_n + cb * l.dst_c + oh * l.dst_h + ow * l.dst_w;
-        if (from == to) continue;
-        if (l.res_w == kChannelBlock && l.dst_w == kChannelBlock) {
-            std::memcpy(to, from, static_cast<std::size_t>(count * kChannelBlock) * sizeof(float));
-            continue;
-        }
-        for (int64_t p = 0; p < count; ++p)
-            std::memcpy(to + p * l.dst_w, from + p * l.res_w, kChannelBlock * sizeof(float));
-    }
-}
-
 DirectConvKernel::WeightPrefetch DirectConvKernel::next_weights(int64_t block_index,
                                                                 std::size_t chunk,
                                                                 int64_t blocks_end) const {
@@ -451,6 +445,8 @@ void DirectConvKernel::run(const Window& w, const ThreadInfo&) {
         l.res_c = r.stride_c();
         l.res_h = r.stride_h();
         l.res_w = r.stride_w();
+        l.res_in_dst = l.res == l.dst && l.res_n == l.dst_n && l.res_c == l.dst_c &&
+                       l.res_h == l.dst_h && l.res_w == l.dst_w;
     }
     auto chunks_of = [this](int64_t b) {
         return chunks_[plan_->blocks[static_cast<std::size_t>(b)].table].size() - 1;

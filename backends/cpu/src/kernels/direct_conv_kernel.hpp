@@ -104,8 +104,9 @@ class DirectConvKernel final : public ICpuKernel {
         weights_ = packed;
         bias_ = bias;
     }
-    /// A tensor of dst's shape (f32 nchw16c, any padding) added before the epilogue's
-    /// activation: each tile's output starts from its values instead of zero. Null: none.
+    /// A tensor of dst's shape (f32 nchw16c, any padding) added to the sums before the bias and
+    /// activation, read by the epilogue of each pixel's last call (dst itself: the sums start
+    /// from its values). Null: none.
     void set_residual(const ITensor* residual) { residual_ = residual; }
     void run(const Window& window, const ThreadInfo& info) override;
     /// Whether a kh x kw convolution of `g` from `src` to `dst` runs over the flattened plane
@@ -132,10 +133,6 @@ class DirectConvKernel final : public ICpuKernel {
     /// The weights read after chunk `chunk` of block `block`: the block's next chunk, else the
     /// first chunk of the next block below `blocks_end`, else none.
     WeightPrefetch next_weights(int64_t block, std::size_t chunk, int64_t blocks_end) const;
-    /// Copies the residual's values of pixels [ow, ow + count) of output row oh, channels of
-    /// `block`, into dst (nothing when the residual is dst itself).
-    void load_residual(const Layout& layout, int64_t n, const ConvChannelPlan::Block& block,
-                       int64_t oh, int64_t ow, int64_t count) const;
 
     const KernelTable* table_ = nullptr;
     const ITensor* src_ = nullptr;

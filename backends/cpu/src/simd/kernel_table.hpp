@@ -40,6 +40,10 @@ struct MicroArgs {
     float alpha = 1.0f;
     float beta = 0.0f;
     bool load_c = false;
+    /// Added to the sums before the bias when not null: a tensor of C's shape, pixel p of row r,
+    /// vector v at res + r * res_rs + p * res_ps + (v * W / 16) * res_bs + (v * W) % 16.
+    const float* res = nullptr;
+    int64_t res_ps = 0, res_bs = 16, res_rs = 0;
     const float* bias = nullptr;  ///< NR values or null
     FusedAct act = FusedAct::none;
     float act_lo = 0.0f, act_hi = 0.0f, act_slope = 0.0f;

@@ -98,7 +98,7 @@ void micro_kernel(const MicroArgs& g) {
         constexpr int R = decltype(run_length)::value;
         const int64_t runs = kc / R, lines = g.pf_count;
         const int64_t per = lines > 0 ? (runs + lines - 1) / lines : runs;
-        const int64_t w_per_run = runs > 0 ? (pf_w_left + runs - 1) / runs : 0;
+        const int64_t w_per_run = pf_w_left > 0 && runs > 0 ? (pf_w_left + runs - 1) / runs : 0;
         for (int64_t r0 = 0, j = 0; r0 < runs; r0 += per, ++j) {
             if (j < lines) {
 #pragma GCC unroll 16
@@ -165,6 +165,14 @@ void micro_kernel(const MicroArgs& g) {
     if (g.load_c) {
         const V beta(g.beta);
         each([&](int p, int v, V& r) { r = xsimd::fma(beta, V::load_unaligned(c_at(p, v)), r); });
+    }
+    if (g.res) {
+        const float* const res = g.res;
+        const int64_t res_ps = g.res_ps, res_bs = g.res_bs, res_rs = g.res_rs;
+        each([&](int p, int v, V& r) {
+            r = r + V::load_unaligned(res + (p / MR) * res_rs + (p % MR) * res_ps +
+                                      ((v * W) / 16) * res_bs + (v * W) % 16);
+        });
     }
     if (g.bias) {
         V bias[NV];
