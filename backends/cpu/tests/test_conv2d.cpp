@@ -111,10 +111,12 @@ const ConvCase kCases[] = {
     {1, 16, 9, 10, 32, 3, 3, geom(2, 2, 2)},
     {1, 96, 7, 7, 48, 3, 3, geom(1, 1)},
     {1, 3, 9, 8, 16, 5, 5, geom(1, 4), DataLayout::nchw},
-    // Weights beyond 256 KiB: blocks outermost, each row's tiles prefetching the weights read
-    // next (the next K chunk's, or the next block's); by rows and over a flattened 1x1 plane.
+    // Weights beyond 256 KiB: blocks outermost, by rows and over a flattened 1x1 plane; beyond
+    // L2 (2.9 MB) each row's tiles also prefetch the weights read next (the next K chunk's, or
+    // the next block's).
     {1, 128, 7, 7, 96, 3, 3, geom(1, 1)},
     {1, 512, 3, 4, 160, 1, 1, geom(1, 0)},
+    {1, 512, 3, 4, 160, 3, 3, geom(1, 1)},
 };
 
 }  // namespace

@@ -131,7 +131,8 @@ class DirectConvKernel final : public ICpuKernel {
     void run_row(const Layout& layout, int64_t n, int64_t row, int64_t block, std::size_t chunk,
                  int64_t share, int64_t shares, WeightPrefetch next_weights) const;
     /// The weights read after chunk `chunk` of block `block`: the block's next chunk, else the
-    /// first chunk of the next block below `blocks_end`, else none.
+    /// first chunk of the next block below `blocks_end`, else none; none when the weights fit in
+    /// L2.
     WeightPrefetch next_weights(int64_t block, std::size_t chunk, int64_t blocks_end) const;
 
     const KernelTable* table_ = nullptr;
@@ -155,6 +156,7 @@ class DirectConvKernel final : public ICpuKernel {
     const float* bias_ = nullptr;
     const ITensor* residual_ = nullptr;
     bool blocks_inner_ = true;
+    bool prefetch_weights_ = false;  ///< rows fetch the weights read next (next_weights)
     /// Microkernels for the input's pixel stride: [pixels - 1][vectors - 1]; two-row ones when
     /// the plan asks for them (then a row index below counts pairs of output rows).
     MicroKernel micro_[kMaxMR][kMaxNV] = {};

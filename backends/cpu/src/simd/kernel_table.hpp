@@ -52,9 +52,10 @@ struct MicroArgs {
     const float* pf = nullptr;
     const int64_t* pf_lines = nullptr;
     int64_t pf_count = 0;
-    /// With an offset table: pf_weight_lines consecutive 16-float lines from pf_weights fetched
-    /// into L2 during the reduction, spread evenly over its runs (the weights a streaming
-    /// convolution reads next, so that they do not arrive from L3 at the rate they are used).
+    /// With an offset table of 16-step runs: pf_weight_lines consecutive 16-float lines from
+    /// pf_weights fetched into L2 during the reduction, spread evenly over its runs (the weights
+    /// a streaming convolution reads next, so that they do not arrive from L3 at the rate they
+    /// are used). Other reductions ignore them.
     const float* pf_weights = nullptr;
     int64_t pf_weight_lines = 0;
 };

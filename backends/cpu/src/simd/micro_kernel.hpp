@@ -86,19 +86,17 @@ void micro_kernel(const MicroArgs& g) {
     // 6 ops a cycle to us, and every op per FMA beyond ~1.5 then costs time. With lines to
     // prefetch, the MR pixels of one of them every `per` runs, spread over the reduction (issued
     // back to back, they fill the miss queue and stall).
-    // Weight lines to fetch into L2 go a few per run (R > 1; per step otherwise), from the
-    // first run on.
-    const float* pf_w = g.pf_weights;
-    const int64_t pf_w_left = g.pf_weight_lines;
-    const auto prefetch_weights = [&](int64_t run, int64_t per_run) {
-        const int64_t first = run * per_run, last = std::min(pf_w_left, first + per_run);
-        for (int64_t i = first; i < last; ++i) __builtin_prefetch(pf_w + i * 16, 0, 2);
-    };
-    const auto reduce_runs = [&](auto run_length) {
+    // With PF, pf_weight_lines weight lines are fetched into L2, a few per run, from the first run
+    // on (a streaming convolution's blocked input: runs of 16 channels). Without, the loop is
+    // exactly the plain one.
+    const auto reduce_runs = [&](auto run_length, auto prefetch_weights) {
         constexpr int R = decltype(run_length)::value;
+        constexpr bool PF = decltype(prefetch_weights)::value;
         const int64_t runs = kc / R, lines = g.pf_count;
         const int64_t per = lines > 0 ? (runs + lines - 1) / lines : runs;
-        const int64_t w_per_run = pf_w_left > 0 && runs > 0 ? (pf_w_left + runs - 1) / runs : 0;
+        const float* const pf_w = g.pf_weights;
+        const int64_t pf_w_lines = g.pf_weight_lines;
+        const int64_t w_per_run = PF && runs > 0 ? (pf_w_lines + runs - 1) / runs : 0;
         for (int64_t r0 = 0, j = 0; r0 < runs; r0 += per, ++j) {
             if (j < lines) {
 #pragma GCC unroll 16
@@ -107,18 +105,16 @@ void micro_kernel(const MicroArgs& g) {
             }
             const int64_t r1 = std::min(runs, r0 + per);
             if constexpr (R == 1) {
-                if (w_per_run > 0) {
-                    for (int64_t k = r0; k < r1; ++k) {
-                        prefetch_weights(k, w_per_run);
-                        step(a + koff[k]);
-                    }
-                    continue;
-                }
 #pragma GCC unroll 2
                 for (int64_t k = r0; k < r1; ++k) step(a + koff[k]);
             } else {
                 for (int64_t r = r0; r < r1; ++r) {
-                    if (w_per_run > 0) prefetch_weights(r, w_per_run);
+                    if constexpr (PF) {
+                        const int64_t first = r * w_per_run;
+                        const int64_t last = std::min(pf_w_lines, first + w_per_run);
+                        for (int64_t i = first; i < last; ++i)
+                            __builtin_prefetch(pf_w + i * 16, 0, 2);
+                    }
                     const float* ar = a + koff[r];
                     // Unrolled 4 steps at a time where that divides the run (16 at once make GCC
                     // spill accumulators), else whole.
@@ -134,19 +130,23 @@ void micro_kernel(const MicroArgs& g) {
         }
     };
     // Runs where the pixel stride PS (0: any but 1, 2 and 16) takes them; see micro_run_supported.
+    using no_prefetch = std::false_type;
     if (!koff) {
         // A advances by a fixed stride per step (GEMM): no offset table to read.
         const int64_t ks = g.a_ks;
 #pragma GCC unroll 2
         for (int64_t k = 0; k < kc; ++k, a += ks) step(a);
     } else if (micro_run_supported(PS, 16) && g.koff_run == 16) {
-        reduce_runs(std::integral_constant<int, 16>{});
+        if (g.pf_weight_lines > 0)
+            reduce_runs(std::integral_constant<int, 16>{}, std::true_type{});
+        else
+            reduce_runs(std::integral_constant<int, 16>{}, no_prefetch{});
     } else if (micro_run_supported(PS, 7) && g.koff_run == 7) {
-        reduce_runs(std::integral_constant<int, 7>{});
+        reduce_runs(std::integral_constant<int, 7>{}, no_prefetch{});
     } else if (micro_run_supported(PS, 3) && g.koff_run == 3) {
-        reduce_runs(std::integral_constant<int, 3>{});
+        reduce_runs(std::integral_constant<int, 3>{}, no_prefetch{});
     } else {
-        reduce_runs(std::integral_constant<int, 1>{});
+        reduce_runs(std::integral_constant<int, 1>{}, no_prefetch{});
     }
 
     // Epilogue: one unrolled pass over the tile per stage the arguments ask for, so the tile pays
