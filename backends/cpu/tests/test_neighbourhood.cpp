@@ -55,7 +55,12 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
                               {{1, 18, 7, 6}, 3, 1, 1, 1, BorderMode::constant, 0.75f},
                               {{1, 35, 11, 10}, 5, 1, 2, 2, BorderMode::replicate},
                               {{1, 16, 10, 12}, 3, 1, 1, 1, BorderMode::undefined},
-                              {{2, 40, 7, 9}, 3, 2, 2, 1, BorderMode::undefined}};
+                              {{2, 40, 7, 9}, 3, 2, 2, 1, BorderMode::undefined},
+                              // stride-2 rows long enough for whole tiles, a last tile that
+                              // overlaps the one before it, and 5-tap windows
+                              {{1, 32, 7, 40}, 3, 2, 1, 1, BorderMode::constant},
+                              {{2, 16, 9, 37}, 5, 2, 2, 1, BorderMode::constant},
+                              {{1, 24, 5, 38}, 3, 2, 0, 1, BorderMode::undefined}};
         uint32_t seed = 50;
         std::size_t index = 0;
         for (const Case& cs : cases) {

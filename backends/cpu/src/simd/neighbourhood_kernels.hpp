@@ -153,6 +153,55 @@ void depthwise_row_s1(const DepthwiseRowArgs& g) {
         for (; o < g.count; ++o) depthwise_tile_s1_at<Arch, 1, KW>(g, o);
 }
 
+/// Stride 2, KW taps wide, no dilation across a row: each of the tile's 2T + KW - 2 input
+/// columns is loaded once per tile row and feeds the outputs whose windows hold it (two where
+/// windows overlap), instead of once per output and tap.
+template <class Arch, int T, int KW>
+void depthwise_tile_s2(const DepthwiseRowArgs& g, int64_t o) {
+    using V = xsimd::batch<float, Arch>;
+    constexpr int W = static_cast<int>(V::size);
+    constexpr int NVEC = 16 / W;
+    constexpr int columns = 2 * T + KW - 2;
+#pragma GCC unroll 4
+    for (int v = 0; v < NVEC; ++v) {
+        V acc[T];
+        const V b = g.bias ? V::load_unaligned(g.bias + v * W) : V(0.0f);
+#pragma GCC unroll 8
+        for (int t = 0; t < T; ++t) acc[t] = b;
+        const float* base = g.src + o * g.src_pixel_step + v * W;
+        for (int64_t y = 0; y < g.kh; ++y) {
+            const float* row = base + y * g.dil_h * g.src_row;
+            V w[KW];
+#pragma GCC unroll 5
+            for (int x = 0; x < KW; ++x)
+                w[x] = V::load_aligned(g.weights + y * g.w_row + x * 16 + v * W);
+#pragma GCC unroll 24
+            for (int i = 0; i < columns; ++i) {
+                const V in = V::load_unaligned(row + i * 16);
+#pragma GCC unroll 5
+                for (int x = i % 2; x < KW; x += 2)
+                    if ((i - x) / 2 < T && i >= x)
+                        acc[(i - x) / 2] = xsimd::fma(in, w[x], acc[(i - x) / 2]);
+            }
+        }
+        float* out = g.dst + o * 16 + v * W;
+#pragma GCC unroll 8
+        for (int t = 0; t < T; ++t) acc[t].store_unaligned(out + t * 16);
+    }
+}
+
+/// Stride-2 rows of KW taps: tiles of T outputs, the rest as one tile ending at the row's end.
+template <class Arch, int KW>
+void depthwise_row_s2(const DepthwiseRowArgs& g) {
+    constexpr int T = 16 / static_cast<int>(xsimd::batch<float, Arch>::size) >= 4 ? 4 : 8;
+    int64_t o = 0;
+    for (; o + T <= g.count; o += T) depthwise_tile_s2<Arch, T, KW>(g, o);
+    if (o < g.count && g.count >= T)
+        depthwise_tile_s2<Arch, T, KW>(g, g.count - T);
+    else
+        for (; o < g.count; ++o) depthwise_tile_s2<Arch, 1, KW>(g, o);
+}
+
 template <class Arch>
 void depthwise_row(const DepthwiseRowArgs& g) {
     if (depthwise_zero_columns_supported(g.kh, g.kw, g.dil_h, g.dil_w, g.src_pixel_step)) {
@@ -162,6 +211,14 @@ void depthwise_row(const DepthwiseRowArgs& g) {
             depthwise_row_s1<Arch, 2>(g);
         else
             depthwise_row_s1<Arch, 1>(g);
+        if (g.act.enabled()) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
+        return;
+    }
+    if (g.src_pixel_step == 2 * 16 && g.dil_w == 1 && (g.kw == 3 || g.kw == 5)) {
+        if (g.kw == 3)
+            depthwise_row_s2<Arch, 3>(g);
+        else
+            depthwise_row_s2<Arch, 5>(g);
         if (g.act.enabled()) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
         return;
     }
