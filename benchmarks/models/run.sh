@@ -7,7 +7,9 @@
 # (medians of --runs runs after warm-up; max_diff is max |Tessera - ONNX Runtime| over the output).
 # With --rounds R (default 1) the two are timed alternately R times, --runs runs each time, so that
 # a busy or throttled host slows both alike: tessera_ms and ort_ms are the medians of the R
-# medians, ratio the median of the R per-round ratios (each round's figures go to stderr).
+# medians, ratio the median of the R per-round ratios (each round's figures go to stderr, and so
+# does a line `best model NAME threads N tessera_min_ms X ort_min_ms Y ratio X/Y` with the fastest
+# single run of each over all rounds: interference from other tenants only ever slows a run).
 # Each model also gets one line per other Tessera backend (--backends, default qcom-ml and zaiu,
 # each with cpu as fallback for the ops it declines), timed once at the first thread count, median
 # of --backend-runs runs (default 10: the emulated accelerators are slow):
@@ -148,15 +150,18 @@ for name in "${model_list[@]}"; do
     ort=$(on_cpus "$n" node "$repo/benchmarks/models/ort_bench.js" "$model" "$dir/input" \
       --threads "$n" --runs "$runs" "${compares[@]}")
     ort_ms=$(field median_ms "$(grep '^ort ' <<<"$ort")")
+    tessera_min=$(field min_ms "$line") ort_min=$(field min_ms "$(grep '^ort ' <<<"$ort")")
     diff=$(grep '^diff cpu ' <<<"$ort" | awk '{ print $4 }')
     # Further rounds, alternating: same input, no outputs written or compared.
     tessera_round=("$tessera_ms") ort_round=("$ort_ms") ratio_round=()
     for ((round = 1; round < rounds; ++round)); do
-      t=$(field median_ms "$(on_cpus "$n" "$bench" "$model" --config "cpu:threads=$n$cpu_options" \
-        --runs "$runs" --input "$dir/input.bin" 2>>"$dir/stderr" | grep '^tessera ')")
-      o=$(field median_ms "$(on_cpus "$n" node "$repo/benchmarks/models/ort_bench.js" "$model" \
-        "$dir/input" --threads "$n" --runs "$runs" | grep '^ort ')")
-      tessera_round+=("$t") ort_round+=("$o")
+      tl=$(on_cpus "$n" "$bench" "$model" --config "cpu:threads=$n$cpu_options" \
+        --runs "$runs" --input "$dir/input.bin" 2>>"$dir/stderr" | grep '^tessera ')
+      ol=$(on_cpus "$n" node "$repo/benchmarks/models/ort_bench.js" "$model" \
+        "$dir/input" --threads "$n" --runs "$runs" | grep '^ort ')
+      tessera_round+=("$(field median_ms "$tl")") ort_round+=("$(field median_ms "$ol")")
+      tessera_min=$(printf '%s\n' "$tessera_min" "$(field min_ms "$tl")" | sort -g | head -1)
+      ort_min=$(printf '%s\n' "$ort_min" "$(field min_ms "$ol")" | sort -g | head -1)
     done
     for ((round = 0; round < rounds; ++round)); do
       ratio_round+=("$(awk -v a="${tessera_round[round]}" -v b="${ort_round[round]}" \
@@ -168,6 +173,8 @@ for name in "${model_list[@]}"; do
     ort_ms=$(median "${ort_round[@]}")
     ratio=$(awk -v r="$(median "${ratio_round[@]}")" 'BEGIN { printf "%.2f", r }')
     echo "model $name threads $n tessera_ms $tessera_ms ort_ms $ort_ms ratio $ratio max_diff $diff"
+    echo "best model $name threads $n tessera_min_ms $tessera_min ort_min_ms $ort_min ratio" \
+      "$(awk -v a="$tessera_min" -v b="$ort_min" 'BEGIN { printf "%.2f", a / b }')" >&2
     if [[ $first == 1 ]]; then
       for b in "${backend_list[@]}"; do
         [[ -f "$dir/$b.line" ]] || continue
