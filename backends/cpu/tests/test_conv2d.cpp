@@ -168,7 +168,8 @@ TEST_CASE(
 TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or the output") {
     // The epilogue of each pixel's last call reads a residual of its own (dense, or with a
     // padded plane that cuts the flattened 1x1 plane into rows); a residual that is the output
-    // itself is there before the first K chunk. relu(conv + bias + residual) on every case.
+    // itself is there before the first K chunk. act(conv + bias + residual) on every case, with
+    // relu, hard swish and hard sigmoid.
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
         uint32_t seed = 500;
@@ -179,6 +180,11 @@ TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or 
                 CAPTURE(c.ic);
                 CAPTURE(c.oc);
                 CAPTURE(form);
+                // Activations fused into the epilogue: relu, hard swish, hard sigmoid.
+                const ActivationInfo act =
+                    form == 0   ? ActivationInfo{ActivationKind::relu}
+                    : form == 1 ? ActivationInfo{ActivationKind::hard_swish, 1.0f / 6, 0.5f}
+                                : ActivationInfo{ActivationKind::hard_sigmoid, 0.2f, 0.5f};
                 const auto x =
                     random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
                 const auto wt = random_vector(
@@ -206,13 +212,18 @@ TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or 
                 Conv2d conv(ctx);
                 Conv2dInfo info;
                 info.geometry = c.g;
-                info.activation = ActivationInfo{ActivationKind::relu};
+                info.activation = act;
                 info.residual = own ? own.get() : dst.get();
                 conv.configure(*src, *weights, bias.get(), *dst, info);
                 conv.run();
                 auto want = reference_conv(c, x, wt, b, out_shape[2], out_shape[3]);
-                for (std::size_t i = 0; i < want.size(); ++i)
-                    want[i] = std::max(0.0f, want[i] + r[i]);
+                for (std::size_t i = 0; i < want.size(); ++i) {
+                    const float v = want[i] + r[i];
+                    const float hard = std::min(std::max(act.a * v + act.b, 0.0f), 1.0f);
+                    want[i] = form == 0   ? std::max(0.0f, v)
+                              : form == 1 ? v * hard  // hard swish
+                                          : hard;     // hard sigmoid
+                }
                 CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
             }
     }

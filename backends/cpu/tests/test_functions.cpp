@@ -26,8 +26,11 @@ using namespace tessera::cpu::test;
 TEST_CASE("fully connected (flattened 4-D input, bias, fused and unfused activations) vs loops") {
     for (Isa isa : available_isas()) {
         Context ctx(ContextOptions{2, isa});
+        // relu, hard sigmoid and hard swish fuse into the GEMM's epilogue; sigmoid runs after it.
         for (auto act :
-             {ActivationInfo{ActivationKind::relu}, ActivationInfo{ActivationKind::sigmoid}}) {
+             {ActivationInfo{ActivationKind::relu}, ActivationInfo{ActivationKind::sigmoid},
+              ActivationInfo{ActivationKind::hard_sigmoid, 0.2f, 0.5f},
+              ActivationInfo{ActivationKind::hard_swish, 1.0f / 6, 0.5f}}) {
             const int64_t n = 5, c = 3, h = 4, w = 7, out = 37, in = c * h * w;
             auto src = make_tensor({n, c, h, w});
             const auto x = random_vector(static_cast<std::size_t>(n * in), 1);
@@ -50,8 +53,12 @@ TEST_CASE("fully connected (flattened 4-D input, bias, fused and unfused activat
                         s += static_cast<double>(x[static_cast<std::size_t>(i * in + k)]) *
                              wt[static_cast<std::size_t>(o * in + k)];
                     const float v = static_cast<float>(s);
-                    want.push_back(act.kind == ActivationKind::relu ? std::max(v, 0.0f)
-                                                                    : 1.0f / (1.0f + std::exp(-v)));
+                    const float hard = std::min(std::max(act.a * v + act.b, 0.0f), 1.0f);
+                    want.push_back(act.kind == ActivationKind::relu           ? std::max(v, 0.0f)
+                                   : act.kind == ActivationKind::hard_sigmoid ? hard
+                                   : act.kind == ActivationKind::hard_swish
+                                       ? v * hard
+                                       : 1.0f / (1.0f + std::exp(-v)));
                 }
             CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
         }

@@ -54,6 +54,13 @@ bool fuse_activation(const ActivationInfo& act, MicroArgs& g) {
             g.act = FusedAct::leaky;
             g.act_slope = act.a;
             return true;
+        case ActivationKind::hard_sigmoid:
+        case ActivationKind::hard_swish:
+            g.act = act.kind == ActivationKind::hard_sigmoid ? FusedAct::hard_sigmoid
+                                                             : FusedAct::hard_swish;
+            g.act_slope = act.a;
+            g.act_lo = act.b;
+            return true;
         default:
             return false;
     }

@@ -7,6 +7,7 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "simd/elementwise_kernels.hpp"
 #include "simd/kernel_table.hpp"
 
 namespace tessera::cpu::simd {
@@ -186,6 +187,12 @@ void micro_kernel(const MicroArgs& g) {
     } else if (g.act == FusedAct::leaky) {
         const V slope(g.act_slope), zero(0.0f);
         each([&](int, int, V& r) { r = xsimd::select(r > zero, r, r * slope); });
+    } else if (g.act == FusedAct::hard_sigmoid) {  // as the separate activation computes it
+        const float a = g.act_slope, b = g.act_lo;
+        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_sigmoid>(r, a, b); });
+    } else if (g.act == FusedAct::hard_swish) {
+        const float a = g.act_slope, b = g.act_lo;
+        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_swish>(r, a, b); });
     }
     each([&](int p, int v, const V& r) { r.store_unaligned(c_at(p, v)); });
 }
