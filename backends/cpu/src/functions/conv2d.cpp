@@ -131,11 +131,13 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         table.conv_two_rows.mr > 0 && dst.info().w() <= table.conv_two_rows.mr &&
         dst.info().h() >= 2;
     const bool seven_taps = w.dim(3) == 7 && table.conv_unblocked_7taps.mr > 0;
-    const TileShape tile = two_rows                         ? table.conv_two_rows
-                           : !blocked && seven_taps         ? table.conv_unblocked_7taps
-                           : !blocked                       ? table.conv_unblocked
-                           : dst.info().w() < kConvShortRow ? table.conv_short_rows
-                                                            : table.conv;
+    TileShape tile = two_rows                         ? table.conv_two_rows
+                     : !blocked && seven_taps         ? table.conv_unblocked_7taps
+                     : !blocked                       ? table.conv_unblocked
+                     : dst.info().w() < kConvShortRow ? table.conv_short_rows
+                                                      : table.conv;
+    if (oc <= kChannelBlock && !two_rows && table.conv_one_block.mr > tile.mr)
+        tile = table.conv_one_block;
     m.plan = make_conv_channel_plan(oc, ic, g.groups, w.dim(2), w.dim(3), tile.mr,
                                     static_cast<int64_t>(tile.nv) * table.vec_width);
     m.plan.rows_per_tile = two_rows ? 2 : 1;

@@ -145,6 +145,9 @@ struct KernelTable {
     /// Tile for inputs that are not channel-blocked with 7-tap kernel rows (7x7 first layers),
     /// where it differs from conv_unblocked; mr 0: conv_unblocked.
     TileShape conv_unblocked_7taps{0, 0};
+    /// Convolutions with at most 16 output channels (one block): a tile of more pixels where the
+    /// table's conv / conv_unblocked tile would leave most accumulators unused; mr 0: none.
+    TileShape conv_one_block{0, 0};
     /// Two-row convolution tile (mr pixels of each of two output rows) for rows of at most mr
     /// pixels, where measured faster; mr 0: none.
     TileShape conv_two_rows{0, 0};
