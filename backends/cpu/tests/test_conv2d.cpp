@@ -119,6 +119,29 @@ const ConvCase kCases[] = {
     {1, 512, 3, 4, 160, 3, 3, geom(1, 1)},
 };
 
+/// A case's random input, weights and bias, as vectors and as tensors (the input carrying
+/// `padding`), and the output's shape.
+struct ConvOperands {
+    std::vector<float> x, wt, b;
+    std::unique_ptr<Tensor> src, weights, bias;
+    std::vector<int64_t> out_shape;
+
+    ConvOperands(const ConvCase& c, uint32_t& seed, PaddingSize padding = {})
+        : x(random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed)),
+          wt(random_vector(static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw),
+                           seed + 1)),
+          b(random_vector(static_cast<std::size_t>(c.oc), seed + 2)),
+          src(make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout, DataType::f32, padding)),
+          weights(make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw})),
+          bias(make_tensor({c.oc})) {
+        seed += 3;
+        write_nchw(*src, x);
+        write_nchw(*weights, wt);
+        write_nchw(*bias, b);
+        out_shape = Conv2d::output_shape(src->info(), weights->info(), c.g);
+    }
+};
+
 }  // namespace
 
 TEST_CASE(
@@ -138,28 +161,17 @@ TEST_CASE(
                 CAPTURE(c.ic);
                 CAPTURE(c.oc);
                 CAPTURE(padded);
-                const auto x =
-                    random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
-                const auto wt = random_vector(
-                    static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
-                const auto b = random_vector(static_cast<std::size_t>(c.oc), seed++);
-                auto src = make_tensor(
-                    {c.n, c.ic, c.h, c.w}, c.in_layout, DataType::f32,
+                const ConvOperands o(
+                    c, seed,
                     padded ? PaddingSize{c.g.pad_top, c.g.pad_right, c.g.pad_bottom, c.g.pad_left}
                            : PaddingSize{});
-                write_nchw(*src, x);
-                auto weights = make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw});
-                write_nchw(*weights, wt);
-                auto bias = make_tensor({c.oc});
-                write_nchw(*bias, b);
-                const auto out_shape = Conv2d::output_shape(src->info(), weights->info(), c.g);
-                auto dst = make_tensor(out_shape, DataLayout::nchw16c);
+                auto dst = make_tensor(o.out_shape, DataLayout::nchw16c);
                 Conv2d conv(ctx);
                 Conv2dInfo info;
                 info.geometry = c.g;
-                conv.configure(*src, *weights, bias.get(), *dst, info);
+                conv.configure(*o.src, *o.weights, o.bias.get(), *dst, info);
                 conv.run();
-                const auto want = reference_conv(c, x, wt, b, out_shape[2], out_shape[3]);
+                const auto want = reference_conv(c, o.x, o.wt, o.b, o.out_shape[2], o.out_shape[3]);
                 CHECK(all_close(read_nchw(*dst), want, 1e-4f, 1e-4f));
             }
     }
@@ -185,18 +197,8 @@ TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or 
                     form == 0   ? ActivationInfo{ActivationKind::relu}
                     : form == 1 ? ActivationInfo{ActivationKind::hard_swish, 1.0f / 6, 0.5f}
                                 : ActivationInfo{ActivationKind::hard_sigmoid, 0.2f, 0.5f};
-                const auto x =
-                    random_vector(static_cast<std::size_t>(c.n * c.ic * c.h * c.w), seed++);
-                const auto wt = random_vector(
-                    static_cast<std::size_t>(c.oc * (c.ic / c.g.groups) * c.kh * c.kw), seed++);
-                const auto b = random_vector(static_cast<std::size_t>(c.oc), seed++);
-                auto src = make_tensor({c.n, c.ic, c.h, c.w}, c.in_layout);
-                write_nchw(*src, x);
-                auto weights = make_tensor({c.oc, c.ic / c.g.groups, c.kh, c.kw});
-                write_nchw(*weights, wt);
-                auto bias = make_tensor({c.oc});
-                write_nchw(*bias, b);
-                const auto out_shape = Conv2d::output_shape(src->info(), weights->info(), c.g);
+                const ConvOperands o(c, seed);
+                const auto& out_shape = o.out_shape;
                 const auto r = random_vector(static_cast<std::size_t>(out_shape[0] * out_shape[1] *
                                                                       out_shape[2] * out_shape[3]),
                                              seed++);
@@ -214,9 +216,9 @@ TEST_CASE("conv2d adds a residual before the activation: a tensor of its own or 
                 info.geometry = c.g;
                 info.activation = act;
                 info.residual = own ? own.get() : dst.get();
-                conv.configure(*src, *weights, bias.get(), *dst, info);
+                conv.configure(*o.src, *o.weights, o.bias.get(), *dst, info);
                 conv.run();
-                auto want = reference_conv(c, x, wt, b, out_shape[2], out_shape[3]);
+                auto want = reference_conv(c, o.x, o.wt, o.b, out_shape[2], out_shape[3]);
                 for (std::size_t i = 0; i < want.size(); ++i) {
                     const float v = want[i] + r[i];
                     const float hard = std::min(std::max(act.a * v + act.b, 0.0f), 1.0f);

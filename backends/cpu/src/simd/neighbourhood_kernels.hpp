@@ -82,36 +82,39 @@ inline void depthwise_tile(const DepthwiseRowArgs& g, int64_t o) {
         for (int v = 0; v < NVEC; ++v) acc[t][v].store_unaligned(out + t * 16 + v * W);
 }
 
-/// Stride 1, KW <= 3 taps wide (fewer than the kernel's at a zero-padded left or right edge), up to
-/// 3 rows (fewer at a top or bottom edge), no dilation: each input vector is loaded once per tile
-/// row and feeds up to KW outputs (the weights of the row stay in registers). The first ZL and last
-/// ZR of the tile's T + KW - 1 input columns are the row's zero columns (never loaded).
-template <class Arch, int T, int KW, int ZL, int ZR>
-void depthwise_tile_s1(const DepthwiseRowArgs& g, int64_t o) {
+/// T outputs of a row with stride S (1 or 2) and KW taps, no dilation across the row: each of the
+/// tile's S * (T - 1) + KW input columns is loaded once per tile row and feeds every output whose
+/// window holds it (the row's weights stay in registers), instead of one load per output and tap.
+/// Stride 1 only: the first ZL and last ZR columns are the row's zero columns (never loaded; the
+/// kernel is then narrower than its KW at a zero-padded left or right edge, and up to 3 rows).
+template <class Arch, int T, int KW, int S, int ZL = 0, int ZR = 0>
+void depthwise_tile_taps(const DepthwiseRowArgs& g, int64_t o) {
     using V = xsimd::batch<float, Arch>;
     constexpr int W = static_cast<int>(V::size);
     constexpr int NVEC = 16 / W;
+    constexpr int columns = S * (T - 1) + KW;
 #pragma GCC unroll 4
     for (int v = 0; v < NVEC; ++v) {
         V acc[T];
         const V b = g.bias ? V::load_unaligned(g.bias + v * W) : V(0.0f);
 #pragma GCC unroll 8
         for (int t = 0; t < T; ++t) acc[t] = b;
-        // Input column i of the tile is column o + i of the row's span, o + i - zero_left inside.
-        const float* base = g.src + (o - g.zero_left) * 16 + v * W;
+        // Input column i of the tile is column S * o + i of the row's span, less zero_left inside.
+        const float* base = g.src + (S * o - g.zero_left) * 16 + v * W;
 #pragma GCC unroll 3
         for (int y = 0; y < static_cast<int>(g.kh); ++y) {
-            const float* row = base + y * g.src_row;
+            const float* row = base + y * g.dil_h * g.src_row;
             V w[KW];
-#pragma GCC unroll 3
+#pragma GCC unroll 5
             for (int x = 0; x < KW; ++x)
                 w[x] = V::load_aligned(g.weights + y * g.w_row + x * 16 + v * W);
-#pragma GCC unroll 10
-            for (int i = ZL; i < T + KW - 1 - ZR; ++i) {
+#pragma GCC unroll 24
+            for (int i = ZL; i < columns - ZR; ++i) {
                 const V in = V::load_unaligned(row + i * 16);
-#pragma GCC unroll 3
-                for (int x = 0; x < KW; ++x)
-                    if (i - x >= 0 && i - x < T) acc[i - x] = xsimd::fma(in, w[x], acc[i - x]);
+#pragma GCC unroll 5
+                for (int x = i % S; x < KW; x += S)
+                    if (i >= x && (i - x) / S < T)
+                        acc[(i - x) / S] = xsimd::fma(in, w[x], acc[(i - x) / S]);
             }
         }
         float* out = g.dst + o * 16 + v * W;
@@ -120,13 +123,26 @@ void depthwise_tile_s1(const DepthwiseRowArgs& g, int64_t o) {
     }
 }
 
+/// A row of `count` outputs in tiles of T, the rest as one tile ending at the row's end (it
+/// recomputes a few outputs from the same inputs: cheaper than single-output tiles) or, in rows
+/// shorter than T, one output at a time.
+template <int T, class Tile, class Single>
+void tile_row(int64_t count, Tile&& tile, Single&& single) {
+    int64_t o = 0;
+    for (; o + T <= count; o += T) tile(o);
+    if (o < count && count >= T)
+        tile(count - T);
+    else
+        for (; o < count; ++o) single(o);
+}
+
 using DepthwiseTile = void (*)(const DepthwiseRowArgs&, int64_t);
 
 /// Entry Z * KW + R: the tile with Z zero columns on the left and R on the right.
 template <class Arch, int T, int KW, int... Z>
 constexpr std::array<DepthwiseTile, sizeof...(Z)> depthwise_s1_tiles(
     std::integer_sequence<int, Z...>) {
-    return {&depthwise_tile_s1<Arch, T, KW, Z / KW, Z % KW>...};
+    return {&depthwise_tile_taps<Arch, T, KW, 1, Z / KW, Z % KW>...};
 }
 
 /// The tile at output `o`, instantiated for its count of zero columns on each side (< KW).
@@ -140,66 +156,21 @@ void depthwise_tile_s1_at(const DepthwiseRowArgs& g, int64_t o) {
     tiles[static_cast<std::size_t>(zl * KW + zr)](g, o);
 }
 
-/// Stride-1 rows of KW taps: tiles of 8 outputs, the rest as one tile ending at the row's end (it
-/// recomputes a few outputs from the same inputs: cheaper than single-output tiles).
+/// Stride-1 rows of KW taps, tiles of 8 outputs with their zero columns.
 template <class Arch, int KW>
 void depthwise_row_s1(const DepthwiseRowArgs& g) {
-    constexpr int T = 8;
-    int64_t o = 0;
-    for (; o + T <= g.count; o += T) depthwise_tile_s1_at<Arch, T, KW>(g, o);
-    if (o < g.count && g.count >= T)
-        depthwise_tile_s1_at<Arch, T, KW>(g, g.count - T);
-    else
-        for (; o < g.count; ++o) depthwise_tile_s1_at<Arch, 1, KW>(g, o);
+    tile_row<8>(
+        g.count, [&](int64_t o) { depthwise_tile_s1_at<Arch, 8, KW>(g, o); },
+        [&](int64_t o) { depthwise_tile_s1_at<Arch, 1, KW>(g, o); });
 }
 
-/// Stride 2, KW taps wide, no dilation across a row: each of the tile's 2T + KW - 2 input
-/// columns is loaded once per tile row and feeds the outputs whose windows hold it (two where
-/// windows overlap), instead of once per output and tap.
-template <class Arch, int T, int KW>
-void depthwise_tile_s2(const DepthwiseRowArgs& g, int64_t o) {
-    using V = xsimd::batch<float, Arch>;
-    constexpr int W = static_cast<int>(V::size);
-    constexpr int NVEC = 16 / W;
-    constexpr int columns = 2 * T + KW - 2;
-#pragma GCC unroll 4
-    for (int v = 0; v < NVEC; ++v) {
-        V acc[T];
-        const V b = g.bias ? V::load_unaligned(g.bias + v * W) : V(0.0f);
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t) acc[t] = b;
-        const float* base = g.src + o * g.src_pixel_step + v * W;
-        for (int64_t y = 0; y < g.kh; ++y) {
-            const float* row = base + y * g.dil_h * g.src_row;
-            V w[KW];
-#pragma GCC unroll 5
-            for (int x = 0; x < KW; ++x)
-                w[x] = V::load_aligned(g.weights + y * g.w_row + x * 16 + v * W);
-#pragma GCC unroll 24
-            for (int i = 0; i < columns; ++i) {
-                const V in = V::load_unaligned(row + i * 16);
-#pragma GCC unroll 5
-                for (int x = i % 2; x < KW; x += 2)
-                    if ((i - x) / 2 < T && i >= x)
-                        acc[(i - x) / 2] = xsimd::fma(in, w[x], acc[(i - x) / 2]);
-            }
-        }
-        float* out = g.dst + o * 16 + v * W;
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t) acc[t].store_unaligned(out + t * 16);
-    }
-}
-
-/// Stride-2 rows of KW taps: tiles of T outputs, the rest as one tile ending at the row's end.
+/// Stride-2 rows of KW taps (no zero columns: the caller clips the edge outputs' taps).
 template <class Arch, int KW>
 void depthwise_row_s2(const DepthwiseRowArgs& g) {
     constexpr int T = 16 / static_cast<int>(xsimd::batch<float, Arch>::size) >= 4 ? 4 : 8;
-    int64_t o = 0;
-    for (; o + T <= g.count; o += T) depthwise_tile_s2<Arch, T, KW>(g, o);
-    if (o < g.count && g.count >= T)
-        depthwise_tile_s2<Arch, T, KW>(g, g.count - T);
-    else
-        for (; o < g.count; ++o) depthwise_tile_s2<Arch, 1, KW>(g, o);
+    tile_row<T>(
+        g.count, [&](int64_t o) { depthwise_tile_taps<Arch, T, KW, 2>(g, o); },
+        [&](int64_t o) { depthwise_tile_taps<Arch, 1, KW, 2>(g, o); });
 }
 
 template <class Arch>
