@@ -459,8 +459,31 @@ TEST_CASE("reorders round-trip between layouts and data types") {
         r1.configure(*src, *m);
         r2.configure(*m, *back);
         r1.run();
+        CHECK(read_nchw(*m) == x);
         r2.run();
         CHECK(read_nchw(*back) == x);
+    }
+    // One pixel per image (after global pooling): with whole channel blocks the two layouts hold
+    // the same sequence of floats (copied as one); otherwise the blocked side's padding lanes
+    // are zeros.
+    for (const int64_t c : {int64_t{64}, int64_t{20}}) {
+        CAPTURE(c);
+        const auto v = random_vector(static_cast<std::size_t>(2 * c), 71);
+        auto plain = make_tensor({2, c, 1, 1}, DataLayout::nchw);
+        write_nchw(*plain, v);
+        auto blocked = make_tensor({2, c, 1, 1}, DataLayout::nchw16c);
+        auto back = make_tensor({2, c, 1, 1}, DataLayout::nchw);
+        Reorder r1(ctx), r2(ctx);
+        r1.configure(*plain, *blocked);
+        r2.configure(*blocked, *back);
+        r1.run();
+        r2.run();
+        CHECK(read_nchw(*blocked) == v);
+        CHECK(read_nchw(*back) == v);
+        const int64_t lanes = blocked->info().channel_blocks() * 16;
+        const float* raw = blocked->data<float>();
+        for (int64_t i = 0; i < 2; ++i)
+            for (int64_t lane = c; lane < lanes; ++lane) CHECK(raw[i * lanes + lane] == 0.0f);
     }
     for (DataType t : {DataType::f16, DataType::bf16}) {
         auto m = make_tensor({2, 21, 5, 6}, DataLayout::nchw16c, t);

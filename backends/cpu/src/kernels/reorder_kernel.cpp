@@ -168,10 +168,13 @@ void ReorderKernel::run(const Window& window, const ThreadInfo&) {
                             static_cast<std::size_t>(s.w() * kChannelBlock) * ses);
             continue;
         }
+        if (s.data_type() == DataType::f32 && d.data_type() == DataType::f32) {
+            reorder_f32_row(n, h, c_total);
+            continue;
+        }
         // Addresses once per channel row, then steps along w.
         const int64_t s_step = s.stride_w() * static_cast<int64_t>(ses);
         const int64_t d_step = d.stride_w() * static_cast<int64_t>(des);
-        const bool f32 = s.data_type() == DataType::f32 && d.data_type() == DataType::f32;
         for (int64_t c = 0; c < c_total; ++c) {
             uint8_t* dp = db + d.offset_of(n, c, h, 0);
             if (c >= s.c()) {  // the blocked layout's padding channels
@@ -180,17 +183,40 @@ void ReorderKernel::run(const Window& window, const ThreadInfo&) {
                 continue;
             }
             const uint8_t* sp = sb + s.offset_of(n, c, h, 0);
-            if (f32) {
-                const int64_t si = s.stride_w(), di = d.stride_w();
-                const auto* from = reinterpret_cast<const float*>(sp);
-                auto* to = reinterpret_cast<float*>(dp);
-                for (int64_t w = 0; w < s.w(); ++w) to[w * di] = from[w * si];
-                continue;
-            }
             for (int64_t w = 0; w < s.w(); ++w)
                 store_from_float(dp + w * d_step, d.data_type(),
                                  load_as_float(sp + w * s_step, s.data_type()));
         }
+    }
+}
+
+void ReorderKernel::reorder_f32_row(int64_t n, int64_t h, int64_t c_total) const {
+    const TensorInfo& s = src_->info();
+    const TensorInfo& d = dst_->info();
+    const auto* from = reinterpret_cast<const float*>(src_->buffer() + s.offset_of(n, 0, h, 0));
+    auto* to = reinterpret_cast<float*>(dst_->buffer() + d.offset_of(n, 0, h, 0));
+    const bool s_blocked = s.layout() == DataLayout::nchw16c;
+    const bool d_blocked = d.layout() == DataLayout::nchw16c;
+    // Elements from channel 0 to channel c of a pixel.
+    const auto channel = [](bool blocked, int64_t stride_c, int64_t c) {
+        return blocked ? (c / kChannelBlock) * stride_c + c % kChannelBlock : c * stride_c;
+    };
+    const int64_t s_c = s.stride_c(), d_c = d.stride_c(), si = s.stride_w(), di = d.stride_w();
+    // One pixel whose channels are consecutive on both sides (a 1x1 plane of whole blocks, e.g.
+    // after global pooling): the layouts agree element for element.
+    if (s.w() == 1 && c_total == s.c() && s_c == (s_blocked ? kChannelBlock : 1) &&
+        d_c == (d_blocked ? kChannelBlock : 1)) {
+        std::memcpy(to, from, static_cast<std::size_t>(c_total) * sizeof(float));
+        return;
+    }
+    for (int64_t c = 0; c < c_total; ++c) {
+        float* out = to + channel(d_blocked, d_c, c);
+        if (c >= s.c()) {  // the blocked layout's padding channels
+            for (int64_t w = 0; w < s.w(); ++w) out[w * di] = 0.0f;
+            continue;
+        }
+        const float* in = from + channel(s_blocked, s_c, c);
+        for (int64_t w = 0; w < s.w(); ++w) out[w * di] = in[w * si];
     }
 }
 

@@ -15,6 +15,9 @@ class ReorderKernel final : public ICpuKernel {
     void run(const Window& window, const ThreadInfo& info) override;
 
   private:
+    /// Row (n, h) of f32 tensors: pointers from the strides, channel by channel.
+    void reorder_f32_row(int64_t n, int64_t h, int64_t c_total) const;
+
     const ITensor* src_ = nullptr;
     ITensor* dst_ = nullptr;
 };
