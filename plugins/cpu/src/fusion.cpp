@@ -5,24 +5,39 @@ namespace tessera::plugins::cpu {
 
 namespace {
 
-/// Facts about the partition's tensors: which node writes each, how many inputs read it.
+/// Facts about the partition's tensors: which node writes each, how many inputs read it and
+/// which node reads it last.
 struct tensor_use {
     std::vector<int> producer;
     std::vector<int> reads;
+    std::vector<int> reader;
 
     explicit tensor_use(const sdk::partition& p)
-        : producer(p.tensors.size(), -1), reads(p.tensors.size(), 0) {
+        : producer(p.tensors.size(), -1), reads(p.tensors.size(), 0), reader(p.tensors.size(), -1) {
         for (std::size_t i = 0; i < p.nodes.size(); ++i) {
-            for (int id : p.nodes[i].inputs) ++reads[static_cast<std::size_t>(id)];
+            for (int id : p.nodes[i].inputs) {
+                ++reads[static_cast<std::size_t>(id)];
+                reader[static_cast<std::size_t>(id)] = static_cast<int>(i);
+            }
             for (int id : p.nodes[i].outputs)
                 producer[static_cast<std::size_t>(id)] = static_cast<int>(i);
         }
+    }
+
+    /// The one node that reads node `n`'s only output, wherever it comes in the partition (nodes
+    /// that do not touch the chain may lie between, as a ResNet shortcut convolution between a
+    /// convolution and its activation); -1 when the output has several readers or none.
+    int sole_reader(const sdk::partition& p, int n) const {
+        const sdk::node& node = p.nodes[static_cast<std::size_t>(n)];
+        if (node.outputs.size() != 1) return -1;
+        const auto t = static_cast<std::size_t>(node.outputs[0]);
+        return reads[t] == 1 ? reader[t] : -1;
     }
 };
 
 /// Whether node `next` may absorb the output of node `prev` (its only input 0, read nowhere else).
 bool feeds_only(const sdk::partition& p, const tensor_use& use, int prev, int next) {
-    if (next >= static_cast<int>(p.nodes.size())) return false;
+    if (next < 0 || next >= static_cast<int>(p.nodes.size())) return false;
     const sdk::node& a = p.nodes[static_cast<std::size_t>(prev)];
     const sdk::node& b = p.nodes[static_cast<std::size_t>(next)];
     if (a.outputs.size() != 1 || b.outputs.size() != 1 || b.inputs.empty()) return false;
@@ -37,7 +52,7 @@ bool feeds_only(const sdk::partition& p, const tensor_use& use, int prev, int ne
 /// node `first` runs; -1 otherwise.
 int residual_operand(const sdk::partition& p, const tensor_use& use, int first, int prev,
                      int next) {
-    if (next >= static_cast<int>(p.nodes.size())) return -1;
+    if (next < 0 || next >= static_cast<int>(p.nodes.size())) return -1;
     const sdk::node& a = p.nodes[static_cast<std::size_t>(prev)];
     const sdk::node& b = p.nodes[static_cast<std::size_t>(next)];
     const auto* add = std::get_if<op::binary>(&b.op.variant());
@@ -81,30 +96,37 @@ std::vector<fusion_chain> plan_fusion(const sdk::partition& p,
     for (int i = 0; i < static_cast<int>(p.nodes.size()); ++i) {
         if (plan[static_cast<std::size_t>(i)].head >= 0 || role_of(i).stage != fusion_stage::head)
             continue;
+        // Each stage is the sole reader of the one before; the chain runs as one step where its
+        // head is, so a stage's other inputs must exist before the head.
         fusion_chain chain;
         chain.head = i;
         int last = i;
-        if (feeds_only(p, use, last, last + 1)) {
-            const fusion_role next = role_of(last + 1);
-            if (next.stage == fusion_stage::normalization &&
-                parameters_ready(p.nodes[static_cast<std::size_t>(last + 1)], use, i)) {
-                chain.normalization = ++last;
-                chain.normalization_role = next;
+        const auto ready = [&](int n) {
+            return parameters_ready(p.nodes[static_cast<std::size_t>(n)], use, i);
+        };
+        int next = use.sole_reader(p, last);
+        if (feeds_only(p, use, last, next)) {
+            const fusion_role role = role_of(next);
+            if (role.stage == fusion_stage::normalization && ready(next)) {
+                chain.normalization = last = next;
+                chain.normalization_role = role;
             }
         }
         const bool closed = chain.normalization >= 0 && chain.normalization_role.closes_chain;
+        next = use.sole_reader(p, last);
         if (!closed && role_of(i).takes_residual) {
-            const int other = residual_operand(p, use, i, last, last + 1);
+            const int other = residual_operand(p, use, i, last, next);
             if (other >= 0) {
-                chain.residual = ++last;
+                chain.residual = last = next;
                 chain.residual_input = other;
             }
         }
-        if (!closed && feeds_only(p, use, last, last + 1)) {
-            const fusion_role next = role_of(last + 1);
-            if (next.stage == fusion_stage::epilogue) {
-                chain.epilogue = ++last;
-                chain.epilogue_role = next;
+        next = use.sole_reader(p, last);
+        if (!closed && feeds_only(p, use, last, next)) {
+            const fusion_role role = role_of(next);
+            if (role.stage == fusion_stage::epilogue && ready(next)) {
+                chain.epilogue = last = next;
+                chain.epilogue_role = role;
             }
         }
         if (last == i) continue;

@@ -354,3 +354,29 @@ TEST_CASE("a residual add whose other operand is read elsewhere stays a step of 
     CHECK(report.fused_nodes == 3);
     CHECK(report.steps == 4);
 }
+
+TEST_CASE("a chain's stages fuse across nodes between them that do not touch the chain") {
+    // A ResNet downsampling block in the order an ONNX export lists it: the shortcut convolution
+    // comes between the first convolution's batchnorm and its relu.
+    const auto report = check_against_reference([](graph& g) {
+        const auto x = g.input("x", tensor_desc(input_shape, dtype::f32));
+        block_options first;
+        first.act = TSR_ACT_NONE;
+        const auto a = conv_bn_act(g, x, "b1", first, 170);
+        const auto shortcut =
+            g.apply("shortcut.conv", op::conv2d().bias(),
+                    {x, g.constant("shortcut.w", values(shape{24, 5, 1, 1}, 180, -0.3f, 0.3f)),
+                     g.constant("shortcut.b", values(shape{24}, 181, -0.1f, 0.1f))});
+        const auto r = g.apply("b1.act", op::activation(TSR_ACT_RELU), {a});
+        block_options second;
+        second.channels_in = 24;
+        second.act = TSR_ACT_NONE;
+        const auto t = conv_bn_act(g, r, "b2", second, 190);
+        const auto sum = g.apply("add", op::binary(binary_kind::add), {t, shortcut});
+        g.output(g.apply("relu", op::activation(TSR_ACT_RELU), {sum}));
+    });
+    // b1.conv + bn + relu (across the shortcut), the shortcut, b2.conv + bn + add + relu
+    CHECK(report.nodes == 8);
+    CHECK(report.steps == 3);
+    CHECK(report.fused_nodes == 5);
+}
