@@ -12,10 +12,9 @@ namespace tessera::cpu {
 constexpr int kMaxMR = 12;
 constexpr int kMaxNV = 4;
 
-/// Fused epilogue of the GEMM/conv microkernel: r = alpha*acc (+ beta*C) (+ bias) then clamp or
-/// leaky.
-/// Activations the microkernel's epilogue applies: clamp to [act_lo, act_hi]; leaky (x > 0 ? x :
-/// act_slope * x); hard_sigmoid min(max(act_slope * x + act_lo, 0), 1) and hard_swish x times it.
+/// Activation of the GEMM/conv microkernel's epilogue (r = alpha*acc (+ beta*C) (+ residual)
+/// (+ bias), then this): clamp to [act_lo, act_hi]; leaky (x > 0 ? x : act_slope * x);
+/// hard_sigmoid min(max(act_slope * x + act_lo, 0), 1) and hard_swish x times it.
 enum class FusedAct : int { none = 0, clamp = 1, leaky = 2, hard_sigmoid = 3, hard_swish = 4 };
 
 /// Arguments of one register tile: C[p][j] (+)= sum_k A(p, k) * B[k][j], p < mr, j < nv*W.

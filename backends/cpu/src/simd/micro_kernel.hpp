@@ -32,9 +32,12 @@ void micro_kernel(const MicroArgs& g) {
     // them.
     float* const c = g.c;
     const int64_t c_ps = g.c_ps, c_bs = g.c_bs, c_rs = g.c_rs;
-    const auto c_at = [&](int p, int v) {
-        return c + (p / MR) * c_rs + (p % MR) * c_ps + ((v * W) / 16) * c_bs + (v * W) % 16;
+    // Vector v of accumulator row p in a tensor of C's shape laid out with pixel, block and row
+    // strides ps, bs, rs (C itself, or the residual).
+    const auto tile_at = [](auto* base, int64_t ps, int64_t bs, int64_t rs, int p, int v) {
+        return base + (p / MR) * rs + (p % MR) * ps + ((v * W) / 16) * bs + (v * W) % 16;
     };
+    const auto c_at = [&](int p, int v) { return tile_at(c, c_ps, c_bs, c_rs, p, v); };
     // Zeroed accumulators. The C tile's rows are far apart (a GEMM row or an output pixel): start
     // fetching them now, a 16-float line at a time, so the epilogue does not wait on L2/L3.
     V acc[P][NV];
@@ -171,8 +174,7 @@ void micro_kernel(const MicroArgs& g) {
         const float* const res = g.res;
         const int64_t res_ps = g.res_ps, res_bs = g.res_bs, res_rs = g.res_rs;
         each([&](int p, int v, V& r) {
-            r = r + V::load_unaligned(res + (p / MR) * res_rs + (p % MR) * res_ps +
-                                      ((v * W) / 16) * res_bs + (v * W) % 16);
+            r = r + V::load_unaligned(tile_at(res, res_ps, res_bs, res_rs, p, v));
         });
     }
     if (g.bias) {
