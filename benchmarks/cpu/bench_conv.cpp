@@ -18,22 +18,28 @@ namespace {
 
 struct ConvCase {
     const char* name;
-    int64_t ic, hw, oc, k, stride, pad;
+    int64_t ic, h, w, oc, k, stride, pad;
     bool depthwise;
+    int64_t kw = k;  ///< kernel width (k is its height)
+    int64_t pad_w = pad;
+    int64_t out_h() const { return (h + 2 * pad - k) / stride + 1; }
+    int64_t out_w() const { return (w + 2 * pad_w - kw) / stride + 1; }
 };
 
 const ConvCase kConvCases[] = {
-    {"conv3x3_64_56", 64, 56, 64, 3, 1, 1, false},
-    {"conv1x1_256to64_56", 256, 56, 64, 1, 1, 0, false},
-    {"conv7x7s2_3to64_224", 3, 224, 64, 7, 2, 3, false},
-    {"conv3x3_512_7", 512, 7, 512, 3, 1, 1, false},
-    {"dwconv3x3_144_56", 144, 56, 144, 3, 1, 1, true},
+    {"conv3x3_64_56", 64, 56, 56, 64, 3, 1, 1, false},
+    {"conv1x1_256to64_56", 256, 56, 56, 64, 1, 1, 0, false},
+    {"conv7x7s2_3to64_224", 3, 224, 224, 64, 7, 2, 3, false},
+    {"conv3x3_512_7", 512, 7, 7, 512, 3, 1, 1, false},
+    {"dwconv3x3_144_56", 144, 56, 56, 144, 3, 1, 1, true},
+    // The CRNN model's widest layer (6 rows of 80) and its last one (3x1 kernel, one output row).
+    {"conv3x3_256_6x80", 256, 6, 80, 256, 3, 1, 1, false},
+    {"conv3x1_256_3x80", 256, 3, 80, 256, 3, 1, 0, false, 1, 0},
 };
 
 double conv_flops(const ConvCase& c) {
-    const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
     const int64_t icg = c.depthwise ? 1 : c.ic;
-    return 2.0 * static_cast<double>(o * o * c.oc * icg * c.k * c.k);
+    return 2.0 * static_cast<double>(c.out_h() * c.out_w() * c.oc * icg * c.k * c.kw);
 }
 
 void fill_random(void* data, std::size_t bytes, unsigned seed) {
@@ -47,13 +53,14 @@ struct OursConv {
     std::unique_ptr<IFunction> conv;
 
     OursConv(const ConvCase& c, Context& ctx)
-        : src(TensorInfo({1, c.ic, c.hw, c.hw}, DataType::f32,
+        : src(TensorInfo({1, c.ic, c.h, c.w}, DataType::f32,
                          c.ic < 16 ? DataLayout::nchw : DataLayout::nchw16c, {}, "src")),
-          weights(TensorInfo({c.oc, c.depthwise ? 1 : c.ic, c.k, c.k}, DataType::f32)),
+          weights(TensorInfo({c.oc, c.depthwise ? 1 : c.ic, c.k, c.kw}, DataType::f32)),
           bias(TensorInfo({c.oc}, DataType::f32)) {
         Conv2dGeometry g;
         g.stride_h = g.stride_w = c.stride;
-        g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = c.pad;
+        g.pad_top = g.pad_bottom = c.pad;
+        g.pad_left = g.pad_right = c.pad_w;
         g.groups = c.depthwise ? c.ic : 1;
         dst.info() = TensorInfo(Conv2d::output_shape(src.info(), weights.info(), g), DataType::f32,
                                 DataLayout::nchw16c);
@@ -86,15 +93,15 @@ struct OnednnConv {
         using namespace dnnl;
         using tag = memory::format_tag;
         using dt = memory::data_type;
-        const int64_t o = (c.hw + 2 * c.pad - c.k) / c.stride + 1;
-        memory::desc src_md({1, c.ic, c.hw, c.hw}, dt::f32, tag::any);
-        memory::desc wei_md = c.depthwise ? memory::desc({c.ic, 1, 1, c.k, c.k}, dt::f32, tag::any)
-                                          : memory::desc({c.oc, c.ic, c.k, c.k}, dt::f32, tag::any);
+        memory::desc src_md({1, c.ic, c.h, c.w}, dt::f32, tag::any);
+        memory::desc wei_md = c.depthwise
+                                  ? memory::desc({c.ic, 1, 1, c.k, c.kw}, dt::f32, tag::any)
+                                  : memory::desc({c.oc, c.ic, c.k, c.kw}, dt::f32, tag::any);
         memory::desc bias_md({c.oc}, dt::f32, tag::x);
-        memory::desc dst_md({1, c.oc, o, o}, dt::f32, tag::any);
+        memory::desc dst_md({1, c.oc, c.out_h(), c.out_w()}, dt::f32, tag::any);
         convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                        src_md, wei_md, bias_md, dst_md, {c.stride, c.stride},
-                                       {c.pad, c.pad}, {c.pad, c.pad});
+                                       {c.pad, c.pad_w}, {c.pad, c.pad_w});
         convolution_forward::primitive_desc pd(desc, eng);
         memory src(pd.src_desc(), eng), wei(pd.weights_desc(), eng), bias(pd.bias_desc(), eng),
             dst(pd.dst_desc(), eng);
