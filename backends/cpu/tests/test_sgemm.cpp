@@ -1,6 +1,7 @@
 // tessera::cpu::sgemm against a triple-loop reference: transposes, odd sizes, leading dimensions,
 // alpha/beta, every instruction set, 1 vs 2 threads bit-identical, and how the GEMM kernel splits;
-// sdot_rows (rows of a matrix against one vector) the same way.
+// sdot_rows (rows of a matrix against one vector) and DotPanels (the same from 16-row panels) the
+// same way.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -268,6 +269,79 @@ TEST_CASE("sdot_rows: k == 0 gives zeros; bad arguments throw InvalidArgument na
     }
     try {
         sdot_rows(2, 4, nullptr, buf.data(), 4, y.data(), ctx);
+        FAIL("expected an exception");
+    } catch (const InvalidArgument& e) {
+        CHECK(e.tensor() == "x");
+    }
+}
+
+TEST_CASE(
+    "DotPanels: a packed matrix against one vector matches a double-precision sum on every "
+    "instruction set, packed from rows or columns, whatever the thread count") {
+    struct Shape {
+        int64_t n, k;
+    };
+    // Rows around the 16-row panels and pairs of them, k odd and even, and a classifier's size.
+    const Shape shapes[] = {{1, 1},    {15, 2},   {16, 3}, {17, 16},    {31, 17},
+                            {32, 100}, {33, 101}, {48, 7}, {1000, 1280}};
+    for (Isa isa : available_isas()) {
+        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
+            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
+        CAPTURE(one.isa_name());
+        uint32_t seed = 60;
+        for (const Shape& s : shapes) {
+            CAPTURE(s.n);
+            CAPTURE(s.k);
+            const auto x = random_vector(static_cast<std::size_t>(s.k), seed++);
+            // W as rows (n x k, ldw k + 3) and the same W as the columns of a k x n matrix.
+            const int64_t ldw = s.k + 3;
+            const auto w = random_vector(static_cast<std::size_t>(s.n * ldw), seed++);
+            std::vector<float> columns(static_cast<std::size_t>(s.k * s.n));
+            for (int64_t j = 0; j < s.n; ++j)
+                for (int64_t i = 0; i < s.k; ++i)
+                    columns[static_cast<std::size_t>(i * s.n + j)] =
+                        w[static_cast<std::size_t>(j * ldw + i)];
+            const DotPanels from_rows(s.n, s.k, w.data(), ldw, 1);
+            const DotPanels from_columns(s.n, s.k, columns.data(), 1, s.n);
+            std::vector<float> y1(static_cast<std::size_t>(s.n)), y2(y1.size()), y3(y1.size()),
+                y4(y1.size());
+            from_rows.multiply(x.data(), y1.data(), one);
+            from_rows.multiply(x.data(), y2.data(), two);
+            from_rows.multiply(x.data(), y3.data(), pool);
+            from_columns.multiply(x.data(), y4.data(), two);
+            std::vector<float> want(y1.size());
+            for (int64_t j = 0; j < s.n; ++j) {
+                double sum = 0;
+                for (int64_t i = 0; i < s.k; ++i)
+                    sum += static_cast<double>(x[static_cast<std::size_t>(i)]) *
+                           w[static_cast<std::size_t>(j * ldw + i)];
+                want[static_cast<std::size_t>(j)] = static_cast<float>(sum);
+            }
+            CHECK(all_close(y1, want, 1e-3f, 1e-4f));
+            CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
+            CHECK(std::memcmp(y1.data(), y3.data(), y1.size() * sizeof(float)) == 0);
+            CHECK(std::memcmp(y1.data(), y4.data(), y1.size() * sizeof(float)) == 0);
+        }
+    }
+}
+
+TEST_CASE("DotPanels: k == 0 gives zeros; bad arguments throw InvalidArgument naming the operand") {
+    Context ctx;
+    std::vector<float> y(3, 5.0f), buf(16);
+    const DotPanels empty(3, 0, nullptr, 0, 1);
+    empty.multiply(nullptr, y.data(), ctx);
+    CHECK(y == std::vector<float>(3, 0.0f));
+    CHECK_THROWS_AS(DotPanels(-1, 2, buf.data(), 2, 1), InvalidArgument);
+    try {
+        DotPanels(2, 4, nullptr, 4, 1);
+        FAIL("expected an exception");
+    } catch (const InvalidArgument& e) {
+        CHECK(std::string(e.what()).find("DotPanels") != std::string::npos);
+        CHECK(e.tensor() == "W");
+    }
+    const DotPanels panels(2, 4, buf.data(), 4, 1);
+    try {
+        panels.multiply(nullptr, y.data(), ctx);
         FAIL("expected an exception");
     } catch (const InvalidArgument& e) {
         CHECK(e.tensor() == "x");

@@ -1,12 +1,14 @@
 // tessera::cpu::sgemm: validates arguments, borrows per-part packing workspace from the Context's
 // scratchpad and schedules a GemmKernel on the Context's scheduler. tessera::cpu::sdot_rows:
-// rows of a matrix against one vector, its rows split over the Context's scheduler.
+// rows of a matrix against one vector, its rows split over the Context's scheduler; DotPanels the
+// same for a matrix packed once into 16-row panels.
 #include "tessera/cpu/blas.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "kernels/gemm_kernel.hpp"
+#include "simd/dot_kernels.hpp"
 #include "simd/kernel_table.hpp"
 #include "tessera/cpu/context.hpp"
 #include "tessera/cpu/error.hpp"
@@ -82,7 +84,60 @@ class DotRowsKernel final : public ICpuKernel {
     float* y_;
 };
 
+/// Panels [begin, end) of y = W x per part; at least enough panels per part to read ~64 KiB.
+class DotPanelsKernel final : public ICpuKernel {
+  public:
+    DotPanelsKernel(const KernelTable& table, int64_t n, int64_t k, const float* x,
+                    const float* packed, float* y)
+        : table_(table), n_(n), k_(k), x_(x), packed_(packed), y_(y) {
+        const int64_t line_bytes = simd::kDotPanelRows * static_cast<int64_t>(sizeof(float));
+        Window win;
+        win.set(0, Window::Dimension(0, (n + simd::kDotPanelRows - 1) / simd::kDotPanelRows, 1));
+        configure_window(win, 0,
+                         std::max<int64_t>(1, 65536 / (line_bytes * std::max<int64_t>(1, k))));
+    }
+    const char* name() const override { return "DotPanelsKernel"; }
+    void run(const Window& w, const ThreadInfo&) override {
+        const int64_t first = w[0].start() * simd::kDotPanelRows;
+        const int64_t last = std::min(n_, w[0].end() * simd::kDotPanelRows);
+        table_.dot_panels(x_, packed_ + first * k_, k_, y_ + first, last - first);
+    }
+
+  private:
+    const KernelTable& table_;
+    int64_t n_, k_;
+    const float *x_, *packed_;
+    float* y_;
+};
+
 }  // namespace
+
+DotPanels::DotPanels(int64_t n, int64_t k, const float* w, int64_t row_stride, int64_t col_stride)
+    : n_(n), k_(k) {
+    const char* fn = "tessera::cpu::DotPanels";
+    require(n >= 0 && k >= 0, fn, "", "negative size");
+    if (n == 0 || k == 0) return;
+    require(w != nullptr, fn, "W", "null pointer");
+    constexpr int64_t rows = simd::kDotPanelRows;
+    packed_.assign(static_cast<std::size_t>((n + rows - 1) / rows * rows * k), 0.0f);
+    for (int64_t j = 0; j < n; ++j) {
+        float* panel_row = packed_.data() + (j / rows) * rows * k + j % rows;
+        for (int64_t i = 0; i < k; ++i) panel_row[i * rows] = w[j * row_stride + i * col_stride];
+    }
+}
+
+void DotPanels::multiply(const float* x, float* y, const Context& ctx) const {
+    const char* fn = "tessera::cpu::DotPanels::multiply";
+    if (n_ == 0) return;
+    require(y != nullptr, fn, "y", "null pointer");
+    if (k_ == 0) {
+        std::fill(y, y + n_, 0.0f);
+        return;
+    }
+    require(x != nullptr, fn, "x", "null pointer");
+    DotPanelsKernel kernel(ctx.kernels(), n_, k_, x, packed_.data(), y);
+    ctx.scheduler().schedule(kernel);
+}
 
 void sdot_rows(int64_t n, int64_t k, const float* x, const float* w, int64_t ldw, float* y,
                const Context& ctx) {

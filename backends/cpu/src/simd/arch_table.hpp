@@ -47,6 +47,7 @@ KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     t.pool_row = &pool_row<Arch>;
     t.depthwise_row = &depthwise_row<Arch>;
     t.dot_rows = &dot_rows<Arch>;
+    t.dot_panels = &dot_panels<Arch>;
     t.s8_gemm = &s8_gemm_generic;
     return t;
 }

@@ -198,6 +198,10 @@ struct KernelTable {
     /// y[j] = x . (row j of w) for `rows` rows of `k` floats, `ldw` apart (simd/dot_kernels.hpp).
     void (*dot_rows)(const float* x, const float* w, int64_t ldw, int64_t k, float* y,
                      int64_t rows) = nullptr;
+    /// y[j] = x . (row j of a matrix packed into 16-row panels) for j < outputs
+    /// (simd/dot_kernels.hpp).
+    void (*dot_panels)(const float* x, const float* packed, int64_t k, float* y,
+                       int64_t outputs) = nullptr;
     /// Softmax (or log-softmax) of a contiguous row.
     void (*softmax_row)(const float* src, float* dst, int64_t n, float beta, bool log) = nullptr;
     /// C[m][n] (s32) = sum_k A[m][k] (u8) * Bp (s8 packed by pack_s8_b); VNNI where present.

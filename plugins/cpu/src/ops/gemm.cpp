@@ -1,10 +1,11 @@
 // ops/gemm.cpp: D = alpha op(A) op(B) + beta C on the runtime's Gemm, row-major. A [N] C with
 // beta 1 is a per-column bias added in the kernel's epilogue; any other C is loaded into D
 // before the run and scaled by beta there. Products of at most small_m_rows rows (a classifier
-// at batch 1) run as dot products straight from B (the runtime's sdot_rows when B is
-// transposed): the runtime's Gemm would pack all of B into panels on every run, several times the
-// work of the product itself; their output columns are split over the threads. A B that is a
-// graph constant is packed once, not on every run.
+// at batch 1) run as dot products: a B that is a graph constant is packed once into the runtime's
+// DotPanels (16-row panels read as one stream), any other B is read in place (the runtime's
+// sdot_rows when B is transposed), since the runtime's Gemm would pack all of B on every run,
+// several times the work of the product itself; their output columns are split over the threads.
+// For larger products, a constant B is packed into the Gemm's panels once, not on every run.
 // Other floating dtypes (f16, bf16, dlfloat16) run on the plugin's own loops in double, summed in
 // the reference's order, so they equal the reference's results bit for bit.
 #include <algorithm>
@@ -29,10 +30,10 @@ route_choice gemm_route(const descs&) {
 /// Rows of op(A) up to which the product runs as dot products straight from B.
 constexpr std::int64_t small_m_rows = 4;
 
-/// D = alpha op(A) op(B) + beta C for few rows, reading B in place: with trans_b each output is
-/// a dot product of two contiguous rows (the runtime's sdot_rows, SIMD, rows split over the
-/// threads); otherwise each output row is a sum of B's rows scaled by A's entries, its columns
-/// split over the threads.
+/// D = alpha op(A) op(B) + beta C for few rows. A constant B is packed on the first run into the
+/// runtime's DotPanels; otherwise B is read in place: with trans_b each output is a dot product of
+/// two contiguous rows (the runtime's sdot_rows, SIMD, rows split over the threads), else each
+/// output row is a sum of B's rows scaled by A's entries, its columns split over the threads.
 class small_m_gemm_step final : public step {
   public:
     small_m_gemm_step(const node_view& v, const op::gemm& gm, const runtime::Context& ctx)
@@ -42,6 +43,7 @@ class small_m_gemm_step final : public step {
         n_ = g.n;
         k_ = g.k;
         has_c_ = v.in.size() > 2 && gm.beta() != 0.0f;
+        b_constant_ = v.p.is_constant(v.n.inputs[1]);
         c_row_step_ = has_c_ && v.in[2].rank() == 2 ? n_ : 0;
         row_.resize(static_cast<std::size_t>(n_));
         a_row_.resize(static_cast<std::size_t>(k_));
@@ -57,13 +59,18 @@ class small_m_gemm_step final : public step {
         const float* bm = data(ids_[1]);
         const float* c = has_c_ ? data(ids_[2]) : nullptr;
         float* d = data(out_);
+        if (b_constant_ && !panels_)  // W(j, i) = op(B)[i][j]
+            panels_.emplace(n_, k_, bm, gm_.trans_b() ? k_ : 1, gm_.trans_b() ? 1 : n_);
         for (std::int64_t i = 0; i < m_; ++i) {
             for (std::int64_t k = 0; k < k_; ++k)  // row i of op(A)
                 a_row_[static_cast<std::size_t>(k)] = gm_.trans_a() ? a[k * m_ + i] : a[i * k_ + k];
             float* d_row = d + i * n_;  // D may share C's buffer: C is read before D is written
             const float* c_row = c ? c + i * c_row_step_ : nullptr;
-            if (gm_.trans_b()) {
-                runtime::sdot_rows(n_, k_, a_row_.data(), bm, k_, row_.data(), ctx_);
+            if (panels_ || gm_.trans_b()) {
+                if (panels_)
+                    panels_->multiply(a_row_.data(), row_.data(), ctx_);
+                else
+                    runtime::sdot_rows(n_, k_, a_row_.data(), bm, k_, row_.data(), ctx_);
                 finish(0, n_, d_row, c_row);
                 continue;
             }
@@ -104,7 +111,9 @@ class small_m_gemm_step final : public step {
     int parts_ = 1;
     std::int64_t m_ = 0, n_ = 0, k_ = 0, c_row_step_ = 0;
     bool has_c_ = false;
-    std::vector<float> row_, a_row_;  // one row of op(A) and of the product
+    bool b_constant_ = false;
+    std::optional<runtime::DotPanels> panels_;  // a constant op(B)^T, packed on the first run
+    std::vector<float> row_, a_row_;            // one row of op(A) and of the product
 };
 
 bool small_m(const op::gemm& gm, const descs& in) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace tessera::cpu {
 
@@ -21,5 +22,27 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
 /// count. Throws InvalidArgument on negative sizes, a short ldw or null pointers.
 void sdot_rows(int64_t n, int64_t k, const float* x, const float* w, int64_t ldw, float* y,
                const Context& ctx);
+
+/// A constant matrix W (n x k) packed for products with one vector at a time (a classifier at
+/// batch 1): panels of 16 rows, each reduction step of a panel one 64-byte line, so that a
+/// product reads W as one sequential stream (sdot_rows reads four rows at once, four short
+/// streams that the hardware prefetchers pick up late).
+class DotPanels {
+  public:
+    /// Packs W, whose element (j, i) is w[j * row_stride + i * col_stride]: the rows of a
+    /// transposed B (row_stride ldw, col_stride 1) or the columns of an upright one (1, ldb).
+    /// Throws InvalidArgument on negative sizes or a null w with n, k > 0.
+    DotPanels(int64_t n, int64_t k, const float* w, int64_t row_stride, int64_t col_stride);
+    int64_t n() const { return n_; }
+    int64_t k() const { return k_; }
+    /// y[j] = sum_i x[i] * W(j, i) for j < n. Panels are split over ctx's threads; each output
+    /// is summed in one fixed order, so results do not depend on the thread count. Throws
+    /// InvalidArgument on a null x (k > 0) or y (n > 0).
+    void multiply(const float* x, float* y, const Context& ctx) const;
+
+  private:
+    int64_t n_ = 0, k_ = 0;
+    std::vector<float> packed_;
+};
 
 }  // namespace tessera::cpu
