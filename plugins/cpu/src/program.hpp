@@ -123,7 +123,8 @@ class program final : public sdk::executable {
     /// Reshape outputs alias their inputs: the host may give both one buffer.
     std::vector<int> tensor_aliases() const override { return tensor_aliases_; }
     /// With TESSERA_CPU_PROFILE set, prints each step's mean time (wall clock, and CPU time of
-    /// the thread running the partition) to stderr, slowest first.
+    /// the thread running the partition) over the runs after the first (which packs weights) to
+    /// stderr, slowest first.
     ~program() override;
 
   private:
@@ -133,8 +134,9 @@ class program final : public sdk::executable {
     std::vector<std::string> labels_;       // per step: its first node's name and op
     std::vector<double> step_seconds_;      // per step, summed over runs (profiling only)
     std::vector<double> step_cpu_seconds_;  // the same, CPU time of the thread running it
-    int runs_ = 0;
+    int runs_ = 0;                          // profiled runs
     bool profiling_ = false;
+    bool ran_ = false;  // the first run (weights packed, not profiled) is done
     std::size_t tensor_count_;
     std::shared_ptr<runtime::MemoryManager> memory_;
     std::vector<std::unique_ptr<step>> steps_;
