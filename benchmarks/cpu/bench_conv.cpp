@@ -32,6 +32,9 @@ const ConvCase kConvCases[] = {
     {"conv7x7s2_3to64_224", 3, 224, 224, 64, 7, 2, 3, false},
     {"conv3x3_512_7", 512, 7, 7, 512, 3, 1, 1, false},
     {"dwconv3x3_144_56", 144, 56, 56, 144, 3, 1, 1, true},
+    // MobileNetV3's stride-1 5x5 depthwise layers.
+    {"dwconv5x5_120_28", 120, 28, 28, 120, 5, 1, 2, true},
+    {"dwconv5x5_960_7", 960, 7, 7, 960, 5, 1, 2, true},
     // The CRNN model's widest layer (6 rows of 80) and its last one (3x1 kernel, one output row).
     {"conv3x3_256_6x80", 256, 6, 80, 256, 3, 1, 1, false},
     {"conv3x1_256_3x80", 256, 3, 80, 256, 3, 1, 0, false, 1, 0},

@@ -1,7 +1,9 @@
-// Depthwise convolution (border modes, valid region) and pooling (max/avg incl/excl padding,
-// global) against direct loops; 1 vs 2 threads bit-identical; the collapsed window of plane rows.
+// Depthwise convolution (border modes, valid region, activations in the tiles and after them) and
+// pooling (max/avg incl/excl padding, global) against direct loops; 1 vs 2 threads bit-identical;
+// the collapsed window of plane rows.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -41,31 +43,56 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
             int64_t k, stride, pad, dil;
             BorderMode mode;
             float value = 0.0f;  ///< constant border value
+            /// Leaky relu and hard swish run in the tiles' registers, sigmoid as a pass after.
+            ActivationKind act = ActivationKind::leaky_relu;
         };
         // Zero borders are skipped taps inside the kernel (including outputs whose taps all fall
         // outside, and images narrower than the kernel); other borders are a padded copy.
-        const Case cases[] = {{{1, 16, 8, 8}, 3, 1, 1, 1, BorderMode::constant},
-                              {{2, 21, 9, 13}, 3, 2, 1, 1, BorderMode::constant},
-                              {{1, 20, 6, 5}, 3, 1, 3, 1, BorderMode::constant},
-                              {{1, 16, 9, 11}, 5, 2, 2, 2, BorderMode::constant},
-                              {{1, 16, 2, 3}, 5, 1, 2, 1, BorderMode::constant},
-                              {{1, 16, 5, 21}, 3, 1, 2, 1, BorderMode::constant},
-                              {{1, 16, 4, 11}, 2, 1, 1, 1, BorderMode::constant},
-                              {{1, 17, 3, 5}, 3, 1, 1, 1, BorderMode::constant},
-                              {{1, 18, 7, 6}, 3, 1, 1, 1, BorderMode::constant, 0.75f},
-                              {{1, 35, 11, 10}, 5, 1, 2, 2, BorderMode::replicate},
-                              {{1, 16, 10, 12}, 3, 1, 1, 1, BorderMode::undefined},
-                              {{2, 40, 7, 9}, 3, 2, 2, 1, BorderMode::undefined},
-                              // stride-2 rows long enough for whole tiles, a last tile that
-                              // overlaps the one before it, and 5-tap windows
-                              {{1, 32, 7, 40}, 3, 2, 1, 1, BorderMode::constant},
-                              {{2, 16, 9, 37}, 5, 2, 2, 1, BorderMode::constant},
-                              {{1, 24, 5, 38}, 3, 2, 0, 1, BorderMode::undefined}};
+        const Case cases[] = {
+            {{1, 16, 8, 8}, 3, 1, 1, 1, BorderMode::constant},
+            {{2, 21, 9, 13}, 3, 2, 1, 1, BorderMode::constant},
+            {{1, 20, 6, 5}, 3, 1, 3, 1, BorderMode::constant},
+            {{1, 16, 9, 11}, 5, 2, 2, 2, BorderMode::constant},
+            {{1, 16, 2, 3}, 5, 1, 2, 1, BorderMode::constant},
+            {{1, 16, 5, 21}, 3, 1, 2, 1, BorderMode::constant},
+            {{1, 16, 4, 11}, 2, 1, 1, 1, BorderMode::constant},
+            {{1, 17, 3, 5}, 3, 1, 1, 1, BorderMode::constant},
+            {{1, 18, 7, 6}, 3, 1, 1, 1, BorderMode::constant, 0.75f},
+            {{1, 35, 11, 10}, 5, 1, 2, 2, BorderMode::replicate},
+            {{1, 16, 10, 12}, 3, 1, 1, 1, BorderMode::undefined},
+            {{2, 40, 7, 9}, 3, 2, 2, 1, BorderMode::undefined},
+            // stride-2 rows long enough for whole tiles, a last tile that
+            // overlaps the one before it, and 5-tap windows
+            {{1, 32, 7, 40}, 3, 2, 1, 1, BorderMode::constant},
+            {{2, 16, 9, 37}, 5, 2, 2, 1, BorderMode::constant},
+            {{1, 24, 5, 38}, 3, 2, 0, 1, BorderMode::undefined},
+            // stride-1 5x5 rows with their zero columns: tiles of 8 and an
+            // overlapping last one, rows of 4 to 7 in two tiles of 4, shorter
+            // rows one output at a time; 3x3 rows of 6 in tiles of 4
+            {{1, 16, 9, 28}, 5, 1, 2, 1, BorderMode::constant, 0.0f, ActivationKind::hard_swish},
+            {{1, 48, 7, 7}, 5, 1, 2, 1, BorderMode::constant, 0.0f, ActivationKind::sigmoid},
+            {{2, 20, 6, 5}, 5, 1, 2, 1, BorderMode::constant},
+            {{1, 16, 5, 4}, 5, 1, 2, 1, BorderMode::constant, 0.0f, ActivationKind::hard_swish},
+            {{1, 33, 6, 6}, 3, 1, 1, 1, BorderMode::constant, 0.0f, ActivationKind::sigmoid},
+            {{1, 16, 8, 13}, 5, 1, 0, 1, BorderMode::constant, 0.0f, ActivationKind::hard_swish}};
+        // The activation each case asks for, on the double-precision sum.
+        const auto activate = [](ActivationKind kind, double sum) {
+            switch (kind) {
+                case ActivationKind::hard_swish:
+                    return static_cast<float>(sum * std::clamp(sum / 6.0 + 0.5, 0.0, 1.0));
+                case ActivationKind::sigmoid:
+                    return static_cast<float>(1.0 / (1.0 + std::exp(-sum)));
+                default:
+                    return sum > 0 ? static_cast<float>(sum) : 0.1f * static_cast<float>(sum);
+            }
+        };
         uint32_t seed = 50;
         std::size_t index = 0;
         for (const Case& cs : cases) {
             CAPTURE(ctx.isa_name());
             CAPTURE(cs.d.c);
+            CAPTURE(cs.d.w);
+            CAPTURE(cs.k);
             const Dims& d = cs.d;
             const auto x = random_vector(static_cast<std::size_t>(d.n * d.c * d.h * d.w), seed++);
             const auto wt = random_vector(static_cast<std::size_t>(d.c * cs.k * cs.k), seed++);
@@ -91,7 +118,9 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
             info.geometry.dilation_h = info.geometry.dilation_w = cs.dil;
             info.border_mode = cs.mode;
             info.border_value = cs.value;
-            info.activation = ActivationInfo{ActivationKind::leaky_relu, 0.1f};
+            info.activation = cs.act == ActivationKind::hard_swish
+                                  ? ActivationInfo{cs.act, 1.0f / 6.0f, 0.5f}
+                                  : ActivationInfo{cs.act, 0.1f};
             DepthwiseConv2d dw(ctx);
             dw.configure(*src, *weights, bias.get(), *dst, info);
             dw.run();
@@ -126,8 +155,7 @@ TEST_CASE("depthwise conv matches direct loops for every border mode") {
                                                    xx * cs.stride - cs.pad + kx * cs.dil, cs.mode,
                                                    cs.value)) *
                                         wt[static_cast<std::size_t>((c * cs.k + ky) * cs.k + kx)];
-                            const float want =
-                                sum > 0 ? static_cast<float>(sum) : 0.1f * static_cast<float>(sum);
+                            const float want = activate(cs.act, sum);
                             const float g =
                                 got[static_cast<std::size_t>(((n * d.c + c) * oh + y) * ow + xx)];
                             if (!(std::fabs(g - want) <= 1e-4f + 1e-4f * std::fabs(want)))

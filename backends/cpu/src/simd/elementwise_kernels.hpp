@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <type_traits>
+
 #include <xsimd/xsimd.hpp>
 
 #include "simd/kernel_table.hpp"
@@ -78,6 +80,56 @@ inline xsimd::batch<float, Arch> activate(xsimd::batch<float, Arch> x, float a, 
         return x / (one + xsimd::abs(x));
     } else {  // clip
         return at_most(at_least(x, V(a)), V(b));
+    }
+}
+
+/// Whether activate_registers applies `kind` (the piecewise-linear kinds, a few instructions per
+/// vector); the others run as a pass over the stored row (activation).
+constexpr bool activation_in_registers(ActivationKind kind) {
+    switch (kind) {
+        case ActivationKind::relu:
+        case ActivationKind::relu6:
+        case ActivationKind::bounded_relu:
+        case ActivationKind::lu_bounded_relu:
+        case ActivationKind::leaky_relu:
+        case ActivationKind::clip:
+        case ActivationKind::hard_sigmoid:
+        case ActivationKind::hard_swish:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// v[i] = act(v[i]) for i < N, for a kind activation_in_registers takes (else v is unchanged):
+/// a kernel's results before they are stored, with the same activate<> as the separate pass.
+template <class Arch, int N>
+inline void activate_registers(xsimd::batch<float, Arch> (&v)[N], const ActivationInfo& act) {
+    const auto all = [&v, a = act.a, b = act.b](auto kind) {
+        constexpr ActivationKind K = decltype(kind)::value;
+#pragma GCC unroll 8
+        for (int i = 0; i < N; ++i) v[i] = activate<Arch, K>(v[i], a, b);
+    };
+    using K = ActivationKind;
+    switch (act.kind) {
+        case K::relu:
+            return all(std::integral_constant<K, K::relu>{});
+        case K::relu6:
+            return all(std::integral_constant<K, K::relu6>{});
+        case K::bounded_relu:
+            return all(std::integral_constant<K, K::bounded_relu>{});
+        case K::lu_bounded_relu:
+            return all(std::integral_constant<K, K::lu_bounded_relu>{});
+        case K::leaky_relu:
+            return all(std::integral_constant<K, K::leaky_relu>{});
+        case K::clip:
+            return all(std::integral_constant<K, K::clip>{});
+        case K::hard_sigmoid:
+            return all(std::integral_constant<K, K::hard_sigmoid>{});
+        case K::hard_swish:
+            return all(std::integral_constant<K, K::hard_swish>{});
+        default:
+            return;
     }
 }
 

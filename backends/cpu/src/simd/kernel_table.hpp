@@ -98,10 +98,12 @@ struct DepthwiseRowArgs {
     int64_t zero_left = 0, zero_right = 0;
 };
 
-/// Whether depthwise_row takes zero_left / zero_right for these taps (stride 1, <= 3x3, dense).
+/// Whether depthwise_row takes zero_left / zero_right for these taps (stride 1, dense, up to 5x5
+/// but 4 columns).
 constexpr bool depthwise_zero_columns_supported(int64_t kh, int64_t kw, int64_t dil_h,
                                                 int64_t dil_w, int64_t src_pixel_step) {
-    return kh <= 3 && kw >= 1 && kw <= 3 && dil_h == 1 && dil_w == 1 && src_pixel_step == 16;
+    return kh <= 5 && kw >= 1 && kw <= 5 && kw != 4 && dil_h == 1 && dil_w == 1 &&
+           src_pixel_step == 16;
 }
 
 /// A row strides with dedicated microkernel instantiations (0: any stride, read at run time).

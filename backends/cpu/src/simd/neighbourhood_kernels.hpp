@@ -1,7 +1,7 @@
 // Neighbourhood xsimd kernels on the blocked layout (16 channels per pixel): pooling and depthwise
 // convolution over one output row. Pooling windows lie inside the input (the caller clips them at
 // the border); stride-1 depthwise rows may start and end in zero columns (a zero border), which
-// tiles of their own leave out.
+// tiles of their own leave out. Depthwise tiles apply the cheap activations before they store.
 #pragma once
 
 #include <algorithm>
@@ -85,6 +85,7 @@ inline void depthwise_tile(const DepthwiseRowArgs& g, int64_t o) {
 /// T outputs of a row with stride S (1 or 2) and KW taps, no dilation across the row: each of the
 /// tile's S * (T - 1) + KW input columns is loaded once per tile row and feeds every output whose
 /// window holds it (the row's weights stay in registers), instead of one load per output and tap.
+/// The activations activate_registers takes are applied before the store.
 /// Stride 1 only: the first ZL and last ZR columns are the row's zero columns (never loaded; the
 /// kernel is then narrower than its KW at a zero-padded left or right edge, and up to 3 rows).
 template <class Arch, int T, int KW, int S, int ZL = 0, int ZR = 0>
@@ -117,6 +118,7 @@ void depthwise_tile_taps(const DepthwiseRowArgs& g, int64_t o) {
                         acc[(i - x) / S] = xsimd::fma(in, w[x], acc[(i - x) / S]);
             }
         }
+        activate_registers(acc, g.act);
         float* out = g.dst + o * 16 + v * W;
 #pragma GCC unroll 8
         for (int t = 0; t < T; ++t) acc[t].store_unaligned(out + t * 16);
@@ -156,12 +158,17 @@ void depthwise_tile_s1_at(const DepthwiseRowArgs& g, int64_t o) {
     tiles[static_cast<std::size_t>(zl * KW + zr)](g, o);
 }
 
-/// Stride-1 rows of KW taps, tiles of 8 outputs with their zero columns.
+/// Stride-1 rows of KW taps, tiles of 8 outputs with their zero columns; rows of 4 to 7 outputs
+/// (MobileNets' 7x7 layers) in two overlapping tiles of 4.
 template <class Arch, int KW>
 void depthwise_row_s1(const DepthwiseRowArgs& g) {
-    tile_row<8>(
-        g.count, [&](int64_t o) { depthwise_tile_s1_at<Arch, 8, KW>(g, o); },
-        [&](int64_t o) { depthwise_tile_s1_at<Arch, 1, KW>(g, o); });
+    const auto single = [&](int64_t o) { depthwise_tile_s1_at<Arch, 1, KW>(g, o); };
+    if (g.count < 8)
+        tile_row<4>(
+            g.count, [&](int64_t o) { depthwise_tile_s1_at<Arch, 4, KW>(g, o); }, single);
+    else
+        tile_row<8>(
+            g.count, [&](int64_t o) { depthwise_tile_s1_at<Arch, 8, KW>(g, o); }, single);
 }
 
 /// Stride-2 rows of KW taps (no zero columns: the caller clips the edge outputs' taps).
@@ -175,14 +182,18 @@ void depthwise_row_s2(const DepthwiseRowArgs& g) {
 
 template <class Arch>
 void depthwise_row(const DepthwiseRowArgs& g) {
+    // The tiles apply the activations activate_registers takes; a pass over the row the rest.
+    const bool pass_after = g.act.enabled() && !activation_in_registers(g.act.kind);
     if (depthwise_zero_columns_supported(g.kh, g.kw, g.dil_h, g.dil_w, g.src_pixel_step)) {
-        if (g.kw == 3)
+        if (g.kw == 5)
+            depthwise_row_s1<Arch, 5>(g);
+        else if (g.kw == 3)
             depthwise_row_s1<Arch, 3>(g);
         else if (g.kw == 2)
             depthwise_row_s1<Arch, 2>(g);
         else
             depthwise_row_s1<Arch, 1>(g);
-        if (g.act.enabled()) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
+        if (pass_after) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
         return;
     }
     if (g.src_pixel_step == 2 * 16 && g.dil_w == 1 && (g.kw == 3 || g.kw == 5)) {
@@ -190,7 +201,7 @@ void depthwise_row(const DepthwiseRowArgs& g) {
             depthwise_row_s2<Arch, 3>(g);
         else
             depthwise_row_s2<Arch, 5>(g);
-        if (g.act.enabled()) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
+        if (pass_after) activation<Arch>(g.dst, g.dst, g.count * 16, g.act);
         return;
     }
     using V = xsimd::batch<float, Arch>;
