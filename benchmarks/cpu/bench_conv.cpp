@@ -29,6 +29,7 @@ struct ConvCase {
 const ConvCase kConvCases[] = {
     {"conv3x3_64_56", 64, 56, 56, 64, 3, 1, 1, false},
     {"conv1x1_256to64_56", 256, 56, 56, 64, 1, 1, 0, false},
+    {"conv1x1_16to64_112", 16, 112, 112, 64, 1, 1, 0, false},
     {"conv7x7s2_3to64_224", 3, 224, 224, 64, 7, 2, 3, false},
     {"conv3x3_512_7", 512, 7, 7, 512, 3, 1, 1, false},
     {"dwconv3x3_144_56", 144, 56, 56, 144, 3, 1, 1, true},

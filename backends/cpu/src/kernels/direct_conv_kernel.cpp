@@ -294,6 +294,18 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                                     int64_t count) {
             const float* res_px = residual_at(epilogue, first / l.out_w, first % l.out_w);
             const int64_t tiles = (count + plan_->mr - 1) / plan_->mr;
+            if (count % plan_->mr == 0 && a.pf_count == 0 && next_weights.count == 0) {
+                // Whole tiles and nothing to prefetch: one call (MicroArgs::tiles).
+                a.pf_weight_lines = 0;
+                a.pf = nullptr;
+                a.a = in_px;
+                a.c = out_px;
+                a.res = res_px;
+                a.tiles = tiles;
+                micro_[plan_->mr - 1][nv - 1](a);
+                a.tiles = 1;
+                return;
+            }
             for (int64_t i = 0, ow = 0; i < tiles; ++i) {
                 const int64_t pixels = even_tile_rows(count - ow, tiles - i);
                 set_weight_prefetch(a, i, tiles, k0, k1);

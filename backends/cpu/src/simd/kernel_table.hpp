@@ -59,6 +59,10 @@ struct MicroArgs {
     /// are used). Other reductions ignore them.
     const float* pf_weights = nullptr;
     int64_t pf_weight_lines = 0;
+    /// One-row tiles side by side in one call (a row of a 1x1 convolution's plane, whose tiles
+    /// are short): tile t reads A at a + t * MR * a_ps and writes C (and reads the residual) MR
+    /// pixels on likewise. Only without prefetching (pf_count and pf_weight_lines 0).
+    int64_t tiles = 1;
 };
 using MicroKernel = void (*)(const MicroArgs&);
 

@@ -19,18 +19,16 @@ constexpr int vector_registers() {
                                                                                              : 16;
 }
 
-/// PS > 0: the A row stride is that compile-time constant (addresses become immediate offsets);
-/// PS == 0: it is read from g.a_ps. ROWS == 2: a two-row tile, MR pixels of each of two output
-/// rows (A and C of the second row at g.a_rs / g.c_rs from the first's).
-template <class Arch, int MR, int NV, int PS, int ROWS = 1>
-void micro_kernel(const MicroArgs& g) {
+/// One tile of micro_kernel: A from `a`, C at `c`, the residual (when g.res is set) at `res`.
+template <class Arch, int MR, int NV, int PS, int ROWS>
+inline __attribute__((always_inline)) void micro_tile(const MicroArgs& g, const float* a,
+                                                      float* const c, const float* const res) {
     using V = xsimd::batch<float, Arch>;
     constexpr int W = static_cast<int>(V::size);
     constexpr int NR = NV * W;
     constexpr int P = MR * ROWS;  // accumulator rows
     // C's address fields are copied so that the epilogue's stores cannot make the compiler reload
     // them.
-    float* const c = g.c;
     const int64_t c_ps = g.c_ps, c_bs = g.c_bs, c_rs = g.c_rs;
     // Vector v of accumulator row p in a tensor of C's shape laid out with pixel, block and row
     // strides ps, bs, rs (C itself, or the residual).
@@ -51,7 +49,6 @@ void micro_kernel(const MicroArgs& g) {
 
     const float* b = g.b;
     const int64_t kc = g.kc;
-    const float* a = g.a;
     const int64_t ps = PS > 0 ? PS : g.a_ps;
     const int64_t rs = ROWS > 1 ? g.a_rs : 0;
     const int64_t* koff = g.koff;
@@ -170,8 +167,7 @@ void micro_kernel(const MicroArgs& g) {
         const V beta(g.beta);
         each([&](int p, int v, V& r) { r = xsimd::fma(beta, V::load_unaligned(c_at(p, v)), r); });
     }
-    if (g.res) {
-        const float* const res = g.res;
+    if (res) {
         const int64_t res_ps = g.res_ps, res_bs = g.res_bs, res_rs = g.res_rs;
         each([&](int p, int v, V& r) {
             r = r + V::load_unaligned(tile_at(res, res_ps, res_bs, res_rs, p, v));
@@ -197,6 +193,25 @@ void micro_kernel(const MicroArgs& g) {
         each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_swish>(r, a, b); });
     }
     each([&](int p, int v, const V& r) { r.store_unaligned(c_at(p, v)); });
+}
+
+/// PS > 0: the A row stride is that compile-time constant (addresses become immediate offsets);
+/// PS == 0: it is read from g.a_ps. ROWS == 2: a two-row tile, MR pixels of each of two output
+/// rows (A and C of the second row at g.a_rs / g.c_rs from the first's). g.tiles one-row tiles
+/// side by side (MicroArgs::tiles).
+template <class Arch, int MR, int NV, int PS, int ROWS = 1>
+void micro_kernel(const MicroArgs& g) {
+    const int64_t a_step = MR * (PS > 0 ? PS : g.a_ps), c_step = MR * g.c_ps,
+                  res_step = MR * g.res_ps;
+    const float* a = g.a;
+    float* c = g.c;
+    const float* res = g.res;
+    for (int64_t t = 0; t < g.tiles; ++t) {
+        micro_tile<Arch, MR, NV, PS, ROWS>(g, a, c, res);
+        a += a_step;
+        c += c_step;
+        if (res) res += res_step;
+    }
 }
 
 /// Fills micro (ROWS 1) or micro_two_rows (ROWS 2) for every (mr, nv) with mr <= MR and
