@@ -36,7 +36,10 @@ const ConvCase kConvCases[] = {
     // MobileNetV3's stride-1 5x5 depthwise layers.
     {"dwconv5x5_120_28", 120, 28, 28, 120, 5, 1, 2, true},
     {"dwconv5x5_960_7", 960, 7, 7, 960, 5, 1, 2, true},
-    // The CRNN model's widest layer (6 rows of 80) and its last one (3x1 kernel, one output row).
+    // The CRNN model's layers: its second, a middle one, its widest (6 rows of 80) and its last
+    // (3x1 kernel, one output row).
+    {"conv3x3_32to64_24x160", 32, 24, 160, 64, 3, 1, 1, false},
+    {"conv3x3_128_12x80", 128, 12, 80, 128, 3, 1, 1, false},
     {"conv3x3_256_6x80", 256, 6, 80, 256, 3, 1, 1, false},
     {"conv3x1_256_3x80", 256, 3, 80, 256, 3, 1, 0, false, 1, 0},
 };
