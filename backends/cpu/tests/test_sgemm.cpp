@@ -41,6 +41,32 @@ struct Case {
     float alpha, beta;
 };
 
+/// Calls f(one, two, pool): Contexts of 1 and 2 threads (oneTBB) and 2 threads (thread pool), for
+/// every instruction set the host has.
+template <class F>
+void for_each_isa_contexts(F&& f) {
+    for (Isa isa : available_isas()) {
+        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
+            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
+        CAPTURE(one.isa_name());
+        f(one, two, pool);
+    }
+}
+
+/// y[j] = x . (row j of w, ldw apart) for j < n, summed in double and rounded once.
+std::vector<float> double_dots(const std::vector<float>& x, const std::vector<float>& w, int64_t n,
+                               int64_t k, int64_t ldw) {
+    std::vector<float> y(static_cast<std::size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t i = 0; i < k; ++i)
+            sum += static_cast<double>(x[static_cast<std::size_t>(i)]) *
+                   w[static_cast<std::size_t>(j * ldw + i)];
+        y[static_cast<std::size_t>(j)] = static_cast<float>(sum);
+    }
+    return y;
+}
+
 }  // namespace
 
 TEST_CASE("sgemm matches the triple-loop reference on every instruction set") {
@@ -225,10 +251,7 @@ TEST_CASE(
     // Row counts around the 4-row groups, k around whole vectors, and a classifier's size.
     const Shape shapes[] = {{1, 1, 1},    {3, 7, 9},      {4, 16, 16},       {5, 17, 20},
                             {13, 64, 64}, {31, 100, 103}, {1000, 1280, 1280}};
-    for (Isa isa : available_isas()) {
-        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
-            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
-        CAPTURE(one.isa_name());
+    for_each_isa_contexts([&](const Context& one, const Context& two, const Context& pool) {
         uint32_t seed = 40;
         for (const Shape& s : shapes) {
             CAPTURE(s.n);
@@ -239,19 +262,11 @@ TEST_CASE(
             sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y1.data(), one);
             sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y2.data(), two);
             sdot_rows(s.n, s.k, x.data(), w.data(), s.ldw, y3.data(), pool);
-            std::vector<float> want(y1.size());
-            for (int64_t j = 0; j < s.n; ++j) {
-                double sum = 0;
-                for (int64_t i = 0; i < s.k; ++i)
-                    sum += static_cast<double>(x[static_cast<std::size_t>(i)]) *
-                           w[static_cast<std::size_t>(j * s.ldw + i)];
-                want[static_cast<std::size_t>(j)] = static_cast<float>(sum);
-            }
-            CHECK(all_close(y1, want, 1e-3f, 1e-4f));
+            CHECK(all_close(y1, double_dots(x, w, s.n, s.k, s.ldw), 1e-3f, 1e-4f));
             CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
             CHECK(std::memcmp(y1.data(), y3.data(), y1.size() * sizeof(float)) == 0);
         }
-    }
+    });
 }
 
 TEST_CASE("sdot_rows: k == 0 gives zeros; bad arguments throw InvalidArgument naming the operand") {
@@ -284,10 +299,7 @@ TEST_CASE(
     // Rows around the 16-row panels and pairs of them, k odd and even, and a classifier's size.
     const Shape shapes[] = {{1, 1},    {15, 2},   {16, 3}, {17, 16},    {31, 17},
                             {32, 100}, {33, 101}, {48, 7}, {1000, 1280}};
-    for (Isa isa : available_isas()) {
-        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa}),
-            pool(ContextOptions{2, isa, SchedulerKind::thread_pool});
-        CAPTURE(one.isa_name());
+    for_each_isa_contexts([&](const Context& one, const Context& two, const Context& pool) {
         uint32_t seed = 60;
         for (const Shape& s : shapes) {
             CAPTURE(s.n);
@@ -309,20 +321,12 @@ TEST_CASE(
             from_rows.multiply(x.data(), y2.data(), two);
             from_rows.multiply(x.data(), y3.data(), pool);
             from_columns.multiply(x.data(), y4.data(), two);
-            std::vector<float> want(y1.size());
-            for (int64_t j = 0; j < s.n; ++j) {
-                double sum = 0;
-                for (int64_t i = 0; i < s.k; ++i)
-                    sum += static_cast<double>(x[static_cast<std::size_t>(i)]) *
-                           w[static_cast<std::size_t>(j * ldw + i)];
-                want[static_cast<std::size_t>(j)] = static_cast<float>(sum);
-            }
-            CHECK(all_close(y1, want, 1e-3f, 1e-4f));
+            CHECK(all_close(y1, double_dots(x, w, s.n, s.k, ldw), 1e-3f, 1e-4f));
             CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
             CHECK(std::memcmp(y1.data(), y3.data(), y1.size() * sizeof(float)) == 0);
             CHECK(std::memcmp(y1.data(), y4.data(), y1.size() * sizeof(float)) == 0);
         }
-    }
+    });
 }
 
 TEST_CASE("DotPanels: k == 0 gives zeros; bad arguments throw InvalidArgument naming the operand") {
