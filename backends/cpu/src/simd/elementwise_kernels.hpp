@@ -101,36 +101,69 @@ constexpr bool activation_in_registers(ActivationKind kind) {
     }
 }
 
+/// Calls f(std::integral_constant<ActivationKind, kind>{}): a run-time kind as a compile-time one.
+template <class F>
+inline void with_activation_kind(ActivationKind kind, F&& f) {
+    using K = ActivationKind;
+    switch (kind) {
+        case K::identity:
+            return f(std::integral_constant<K, K::identity>{});
+        case K::relu:
+            return f(std::integral_constant<K, K::relu>{});
+        case K::relu6:
+            return f(std::integral_constant<K, K::relu6>{});
+        case K::bounded_relu:
+            return f(std::integral_constant<K, K::bounded_relu>{});
+        case K::lu_bounded_relu:
+            return f(std::integral_constant<K, K::lu_bounded_relu>{});
+        case K::leaky_relu:
+            return f(std::integral_constant<K, K::leaky_relu>{});
+        case K::elu:
+            return f(std::integral_constant<K, K::elu>{});
+        case K::tanh:
+            return f(std::integral_constant<K, K::tanh>{});
+        case K::sigmoid:
+            return f(std::integral_constant<K, K::sigmoid>{});
+        case K::soft_relu:
+            return f(std::integral_constant<K, K::soft_relu>{});
+        case K::abs:
+            return f(std::integral_constant<K, K::abs>{});
+        case K::square:
+            return f(std::integral_constant<K, K::square>{});
+        case K::sqrt:
+            return f(std::integral_constant<K, K::sqrt>{});
+        case K::linear:
+            return f(std::integral_constant<K, K::linear>{});
+        case K::gelu:
+            return f(std::integral_constant<K, K::gelu>{});
+        case K::clip:
+            return f(std::integral_constant<K, K::clip>{});
+        case K::hard_sigmoid:
+            return f(std::integral_constant<K, K::hard_sigmoid>{});
+        case K::hard_swish:
+            return f(std::integral_constant<K, K::hard_swish>{});
+        case K::mish:
+            return f(std::integral_constant<K, K::mish>{});
+        case K::selu:
+            return f(std::integral_constant<K, K::selu>{});
+        case K::thresholded_relu:
+            return f(std::integral_constant<K, K::thresholded_relu>{});
+        case K::softsign:
+            return f(std::integral_constant<K, K::softsign>{});
+    }
+}
+
 /// v[i] = act(v[i]) for i < N, for a kind activation_in_registers takes (else v is unchanged):
 /// a kernel's results before they are stored, with the same activate<> as the separate pass.
 template <class Arch, int N>
 inline void activate_registers(xsimd::batch<float, Arch> (&v)[N], const ActivationInfo& act) {
-    const auto all = [&v, a = act.a, b = act.b](auto kind) {
+    with_activation_kind(act.kind, [&v, a = act.a, b = act.b](auto kind) {
         constexpr ActivationKind K = decltype(kind)::value;
+        if constexpr (activation_in_registers(K)) {
 #pragma GCC unroll 8
-        for (int i = 0; i < N; ++i) v[i] = activate<Arch, K>(v[i], a, b);
-    };
-    using K = ActivationKind;
-    switch (act.kind) {
-        case K::relu:
-            return all(std::integral_constant<K, K::relu>{});
-        case K::relu6:
-            return all(std::integral_constant<K, K::relu6>{});
-        case K::bounded_relu:
-            return all(std::integral_constant<K, K::bounded_relu>{});
-        case K::lu_bounded_relu:
-            return all(std::integral_constant<K, K::lu_bounded_relu>{});
-        case K::leaky_relu:
-            return all(std::integral_constant<K, K::leaky_relu>{});
-        case K::clip:
-            return all(std::integral_constant<K, K::clip>{});
-        case K::hard_sigmoid:
-            return all(std::integral_constant<K, K::hard_sigmoid>{});
-        case K::hard_swish:
-            return all(std::integral_constant<K, K::hard_swish>{});
-        default:
-            return;
-    }
+            for (int i = 0; i < N; ++i) v[i] = activate<Arch, K>(v[i], a, b);
+        }
+    });
 }
 
 /// Applies `op(batch) -> batch` to n contiguous floats.
@@ -156,54 +189,13 @@ void activation_loop(const float* s, float* d, int64_t n, float a, float b) {
 
 template <class Arch>
 void activation(const float* s, float* d, int64_t n, const ActivationInfo& act) {
-    const float a = act.a, b = act.b;
-    switch (act.kind) {
-        case ActivationKind::identity:
-            if (s != d) std::memmove(d, s, static_cast<std::size_t>(n) * sizeof(float));
-            return;
-        case ActivationKind::relu:
-            return activation_loop<Arch, ActivationKind::relu>(s, d, n, a, b);
-        case ActivationKind::relu6:
-            return activation_loop<Arch, ActivationKind::relu6>(s, d, n, a, b);
-        case ActivationKind::bounded_relu:
-            return activation_loop<Arch, ActivationKind::bounded_relu>(s, d, n, a, b);
-        case ActivationKind::lu_bounded_relu:
-            return activation_loop<Arch, ActivationKind::lu_bounded_relu>(s, d, n, a, b);
-        case ActivationKind::leaky_relu:
-            return activation_loop<Arch, ActivationKind::leaky_relu>(s, d, n, a, b);
-        case ActivationKind::elu:
-            return activation_loop<Arch, ActivationKind::elu>(s, d, n, a, b);
-        case ActivationKind::tanh:
-            return activation_loop<Arch, ActivationKind::tanh>(s, d, n, a, b);
-        case ActivationKind::sigmoid:
-            return activation_loop<Arch, ActivationKind::sigmoid>(s, d, n, a, b);
-        case ActivationKind::soft_relu:
-            return activation_loop<Arch, ActivationKind::soft_relu>(s, d, n, a, b);
-        case ActivationKind::abs:
-            return activation_loop<Arch, ActivationKind::abs>(s, d, n, a, b);
-        case ActivationKind::square:
-            return activation_loop<Arch, ActivationKind::square>(s, d, n, a, b);
-        case ActivationKind::sqrt:
-            return activation_loop<Arch, ActivationKind::sqrt>(s, d, n, a, b);
-        case ActivationKind::linear:
-            return activation_loop<Arch, ActivationKind::linear>(s, d, n, a, b);
-        case ActivationKind::gelu:
-            return activation_loop<Arch, ActivationKind::gelu>(s, d, n, a, b);
-        case ActivationKind::clip:
-            return activation_loop<Arch, ActivationKind::clip>(s, d, n, a, b);
-        case ActivationKind::hard_sigmoid:
-            return activation_loop<Arch, ActivationKind::hard_sigmoid>(s, d, n, a, b);
-        case ActivationKind::hard_swish:
-            return activation_loop<Arch, ActivationKind::hard_swish>(s, d, n, a, b);
-        case ActivationKind::mish:
-            return activation_loop<Arch, ActivationKind::mish>(s, d, n, a, b);
-        case ActivationKind::selu:
-            return activation_loop<Arch, ActivationKind::selu>(s, d, n, a, b);
-        case ActivationKind::thresholded_relu:
-            return activation_loop<Arch, ActivationKind::thresholded_relu>(s, d, n, a, b);
-        case ActivationKind::softsign:
-            return activation_loop<Arch, ActivationKind::softsign>(s, d, n, a, b);
+    if (act.kind == ActivationKind::identity) {
+        if (s != d) std::memmove(d, s, static_cast<std::size_t>(n) * sizeof(float));
+        return;
     }
+    with_activation_kind(act.kind, [&, a = act.a, b = act.b](auto kind) {
+        activation_loop<Arch, decltype(kind)::value>(s, d, n, a, b);
+    });
 }
 
 template <class Arch, BinaryOp Op>
