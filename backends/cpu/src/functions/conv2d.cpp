@@ -8,9 +8,11 @@
 
 #include "functions/conv_weights_transform.hpp"
 #include "functions/padded_input.hpp"
+#include "functions/winograd_weights_transform.hpp"
 #include "kernels/activation_kernel.hpp"
 #include "kernels/direct_conv_kernel.hpp"
 #include "kernels/gemm_kernel.hpp"
+#include "kernels/winograd_conv_kernels.hpp"
 #include "tessera/cpu/error.hpp"
 
 namespace tessera::cpu {
@@ -30,6 +32,11 @@ struct Conv2d::Impl {
     DirectConvKernel conv;
     ActivationKernel activation;
     bool separate_activation = false;
+    bool winograd = false;
+    WinogradPlan winograd_plan;
+    WinogradInputKernel winograd_input;
+    WinogradProductsKernel winograd_products;
+    WinogradOutputKernel winograd_output;
     std::shared_ptr<const Tensor> packed_weights;
     std::vector<float> bias_values;
     bool prepared = false;
@@ -54,6 +61,17 @@ std::vector<int64_t> Conv2d::output_shape(const TensorInfo& src, const TensorInf
     require(oh >= 1 && ow >= 1, fn, src.name(), "kernel larger than the padded input");
     return {src.n(), weights.dim(0), oh, ow};
 }
+
+namespace {
+
+/// Whether Winograd F(2x2, 3x3) beats direct convolution for this layer: products large enough
+/// that the transforms and the trips of V and M through memory are small beside them.
+bool winograd_pays(const TensorInfo& src, const TensorInfo& dst) {
+    const int64_t tiles = src.n() * ((dst.h() + 1) / 2) * ((dst.w() + 1) / 2);
+    return src.c() >= 64 && dst.c() >= 64 && tiles >= 64;
+}
+
+}  // namespace
 
 void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias, ITensor& dst,
                        const Conv2dInfo& info) {
@@ -110,6 +128,28 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     m.prepared = false;
 
     const KernelTable& table = m.ctx.kernels();
+    const std::string winograd_reason = winograd_unsupported_reason(g, s, w);
+    if (info.method == ConvMethod::winograd && !winograd_reason.empty())
+        throw Unsupported(fn, w.name(), "Winograd F(2x2, 3x3) does not apply: " + winograd_reason);
+    m.winograd = winograd_reason.empty() &&
+                 (info.method == ConvMethod::winograd ||
+                  (info.method == ConvMethod::automatic && winograd_pays(s, dst.info())));
+    if (m.winograd) {  // the three Winograd kernels, the activation after them if not fused
+        m.winograd_plan = make_winograd_plan(g, s, dst.info(), table.mr,
+                                             static_cast<int64_t>(table.nv) * table.vec_width);
+        MicroArgs epilogue;
+        m.separate_activation = !fuse_activation(info.activation, epilogue);
+        if (m.separate_activation) {
+            epilogue.act = FusedAct::none;
+            m.activation.configure(table, dst, dst, info.activation);
+        }
+        m.winograd_input.configure(table, src, m.winograd_plan);
+        m.winograd_products.configure(table, m.winograd_plan);
+        m.winograd_output.configure(table, dst, m.winograd_plan, epilogue);
+        m.winograd_output.set_residual(info.residual);
+        return;
+    }
+
     // With kernel columns outermost in the reduction (KernelTable::conv_columns_outer), each tap
     // of a tile runs over just the pixels and rows whose reads fall inside the image
     // (conv_tile_phases.hpp): an f32 nchw16c input is then read in place, no padded copy and no
@@ -155,6 +195,10 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     m.input.end_lifetime();
 }
 
+bool Conv2d::uses_winograd() const {
+    return impl_->winograd;
+}
+
 void Conv2d::prepare() {
     Impl& m = *impl_;
     if (m.prepared) return;
@@ -163,7 +207,8 @@ void Conv2d::prepare() {
     const int64_t oc = m.weights->info().dim(0);
     std::vector<float> scale;
     std::string scale_id = "plain";
-    m.bias_values.assign(static_cast<std::size_t>(m.plan.blocks.back().oc_start + m.plan.nr), 0.0f);
+    const int64_t bias_floats = m.winograd ? oc : m.plan.blocks.back().oc_start + m.plan.nr;
+    m.bias_values.assign(static_cast<std::size_t>(bias_floats), 0.0f);
     if (m.bias)
         for (int64_t o = 0; o < oc; ++o)
             m.bias_values[static_cast<std::size_t>(o)] = m.bias->data<float>()[o];
@@ -183,11 +228,18 @@ void Conv2d::prepare() {
            << b.epsilon;
         scale_id = id.str();
     }
-    ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale),
-                                   scale_id);
-    m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
-    m.conv.set_weights(m.packed_weights->data<float>(),
-                       (m.bias || m.has_bn) ? m.bias_values.data() : nullptr);
+    const float* bias = (m.bias || m.has_bn) ? m.bias_values.data() : nullptr;
+    if (m.winograd) {
+        WinogradWeightsTransform transform(*m.weights, m.winograd_plan, std::move(scale), scale_id);
+        m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
+        m.winograd_products.set_weights(m.packed_weights->data<float>());
+        m.winograd_output.set_bias(bias);
+    } else {
+        ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale),
+                                       scale_id);
+        m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
+        m.conv.set_weights(m.packed_weights->data<float>(), bias);
+    }
     m.prepared = true;
 }
 
@@ -196,6 +248,22 @@ void Conv2d::run() {
     prepare();
     MemoryGroupScope scope(m.group);
     IScheduler& scheduler = m.ctx.scheduler();
+    if (m.winograd) {
+        // V and M in the Context's scratchpad: the same memory for every Winograd layer.
+        const WinogradPlan& p = m.winograd_plan;
+        const Scratchpad::Lease workspace =
+            m.ctx.scratchpad().borrow((p.v_floats() + p.m_floats()) * sizeof(float));
+        float* const v = reinterpret_cast<float*>(workspace.data());
+        float* const products = v + p.v_floats();
+        m.winograd_input.set_workspace(v);
+        m.winograd_products.set_workspace(v, products);
+        m.winograd_output.set_workspace(products);
+        scheduler.schedule(m.winograd_input);
+        scheduler.schedule(m.winograd_products);
+        scheduler.schedule(m.winograd_output);
+        if (m.separate_activation) scheduler.schedule(m.activation);
+        return;
+    }
     m.input.run(scheduler);
     scheduler.schedule(m.conv);
     if (m.separate_activation) scheduler.schedule(m.activation);

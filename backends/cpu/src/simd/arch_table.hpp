@@ -9,6 +9,7 @@
 #include "simd/micro_kernel.hpp"
 #include "simd/neighbourhood_kernels.hpp"
 #include "simd/s8_gemm_kernels.hpp"
+#include "simd/winograd_kernels.hpp"
 
 namespace tessera::cpu::simd {
 
@@ -48,6 +49,8 @@ KernelTable make_table(const char* isa, int64_t kc, int64_t mc, int64_t nc) {
     t.depthwise_row = &depthwise_row<Arch>;
     t.dot_rows = &dot_rows<Arch>;
     t.dot_panels = &dot_panels<Arch>;
+    t.winograd_input_row = &winograd_input_row<Arch>;
+    t.winograd_output_row = &winograd_output_row<Arch>;
     t.s8_gemm = &s8_gemm_generic;
     return t;
 }

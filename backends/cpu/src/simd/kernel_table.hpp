@@ -66,6 +66,39 @@ struct MicroArgs {
 };
 using MicroKernel = void (*)(const MicroArgs&);
 
+/// One row of Winograd F(2x2, 3x3) input tiles (simd/winograd_kernels.hpp): the 4x4 windows at
+/// input rows ih0 .. ih0 + 3 and columns iw0 + 2t .. iw0 + 2t + 3 of an nchw16c image (pixels
+/// outside in_h x in_w read as zeros), written to V: value xi of channel c of tile t at
+/// v[xi * v_xi + t * v_tile + c].
+struct WinogradInputArgs {
+    const float* src = nullptr;  ///< the image's element (0, 0) of channel block 0
+    int64_t src_row = 0, src_px = 16, src_block = 0;  ///< element strides
+    int64_t in_h = 0, in_w = 0;
+    int64_t ih0 = 0, iw0 = 0;  ///< the first window's top-left input pixel (may lie outside)
+    int64_t tiles = 0;
+    int64_t blocks = 0;  ///< 16-channel blocks
+    float* v = nullptr;
+    int64_t v_xi = 0, v_tile = 0;
+};
+
+/// One row of Winograd F(2x2, 3x3) output tiles: the products M (value xi of channel c of tile t
+/// at m[xi * m_xi + t * m_tile + c]) transformed into outputs (rows oh, oh + 1 when rows is 2;
+/// columns 2t, 2t + 1 below out_w), plus the residual and bias, then the fused activation.
+struct WinogradOutputArgs {
+    const float* m = nullptr;
+    int64_t m_xi = 0, m_tile = 0;
+    int64_t tiles = 0;
+    int64_t blocks = 0;  ///< 16-channel blocks
+    int64_t rows = 2;    ///< output rows the tiles cover (1 at an odd bottom edge)
+    int64_t out_w = 0;
+    float* dst = nullptr;  ///< element (oh, 0) of channel block 0 (nchw16c)
+    int64_t dst_row = 0, dst_px = 16, dst_block = 0;
+    const float* res = nullptr;  ///< null, or the residual's element (oh, 0) of block 0
+    int64_t res_row = 0, res_px = 16, res_block = 0;
+    const float* bias = nullptr;          ///< blocks * 16 values, or null
+    const MicroArgs* epilogue = nullptr;  ///< act, act_lo, act_hi, act_slope used
+};
+
 /// Binary element-wise operators.
 enum class BinaryOp : int { add, sub, mul, div, min, max, pow, squared_diff };
 
@@ -208,6 +241,9 @@ struct KernelTable {
     /// (simd/dot_kernels.hpp).
     void (*dot_panels)(const float* x, const float* packed, int64_t k, float* y,
                        int64_t outputs) = nullptr;
+    /// Winograd F(2x2, 3x3) transforms of one row of tiles (simd/winograd_kernels.hpp).
+    void (*winograd_input_row)(const WinogradInputArgs& args) = nullptr;
+    void (*winograd_output_row)(const WinogradOutputArgs& args) = nullptr;
     /// Softmax (or log-softmax) of a contiguous row.
     void (*softmax_row)(const float* src, float* dst, int64_t n, float beta, bool log) = nullptr;
     /// C[m][n] (s32) = sum_k A[m][k] (u8) * Bp (s8 packed by pack_s8_b); VNNI where present.

@@ -19,6 +19,26 @@ constexpr int vector_registers() {
                                                                                              : 16;
 }
 
+/// Applies g's fused activation (g.act) to every vector `each` visits: each(f) calls
+/// f(p, v, batch&) for each of them, one pass per stage.
+template <class Arch, class Each>
+inline __attribute__((always_inline)) void apply_fused_activation(const MicroArgs& g, Each&& each) {
+    using V = xsimd::batch<float, Arch>;
+    if (g.act == FusedAct::clamp) {
+        const V lo(g.act_lo), hi(g.act_hi);
+        each([&](int, int, V& r) { r = xsimd::min(xsimd::max(r, lo), hi); });
+    } else if (g.act == FusedAct::leaky) {
+        const V slope(g.act_slope), zero(0.0f);
+        each([&](int, int, V& r) { r = xsimd::select(r > zero, r, r * slope); });
+    } else if (g.act == FusedAct::hard_sigmoid) {  // as the separate activation computes it
+        const float a = g.act_slope, b = g.act_lo;
+        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_sigmoid>(r, a, b); });
+    } else if (g.act == FusedAct::hard_swish) {
+        const float a = g.act_slope, b = g.act_lo;
+        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_swish>(r, a, b); });
+    }
+}
+
 /// One tile of micro_kernel: A from `a`, C at `c`, the residual (when g.res is set) at `res`.
 template <class Arch, int MR, int NV, int PS, int ROWS>
 inline __attribute__((always_inline)) void micro_tile(const MicroArgs& g, const float* a,
@@ -179,19 +199,7 @@ inline __attribute__((always_inline)) void micro_tile(const MicroArgs& g, const 
         for (int v = 0; v < NV; ++v) bias[v] = V::load_unaligned(g.bias + v * W);
         each([&](int, int v, V& r) { r = r + bias[v]; });
     }
-    if (g.act == FusedAct::clamp) {
-        const V lo(g.act_lo), hi(g.act_hi);
-        each([&](int, int, V& r) { r = xsimd::min(xsimd::max(r, lo), hi); });
-    } else if (g.act == FusedAct::leaky) {
-        const V slope(g.act_slope), zero(0.0f);
-        each([&](int, int, V& r) { r = xsimd::select(r > zero, r, r * slope); });
-    } else if (g.act == FusedAct::hard_sigmoid) {  // as the separate activation computes it
-        const float a = g.act_slope, b = g.act_lo;
-        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_sigmoid>(r, a, b); });
-    } else if (g.act == FusedAct::hard_swish) {
-        const float a = g.act_slope, b = g.act_lo;
-        each([&](int, int, V& r) { r = activate<Arch, ActivationKind::hard_swish>(r, a, b); });
-    }
+    apply_fused_activation<Arch>(g, each);
     each([&](int p, int v, const V& r) { r.store_unaligned(c_at(p, v)); });
 }
 

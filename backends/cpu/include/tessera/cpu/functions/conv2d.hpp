@@ -22,6 +22,13 @@ struct BatchNormFold {
     float epsilon = 1e-5f;
 };
 
+/// How Conv2d computes: `automatic` picks Winograd F(2x2, 3x3) for the 3x3 stride-1 layers where
+/// it pays (enough channels and tiles) and direct convolution otherwise; `direct` always runs
+/// direct convolution; `winograd` asks for Winograd and fails configure() with the reason when the
+/// layer cannot run that way. Winograd rounds differently from direct convolution (transformed
+/// inputs and weights, 16 products per 2x2 outputs and input channel instead of 36).
+enum class ConvMethod { automatic, direct, winograd };
+
 struct Conv2dInfo {
     Conv2dGeometry geometry;
     ActivationInfo activation;
@@ -29,6 +36,7 @@ struct Conv2dInfo {
     /// Added to the (batch-normed) convolution before the activation: f32 nchw16c of the
     /// output's shape, e.g. a residual connection. It may share the output's memory.
     const ITensor* residual = nullptr;
+    ConvMethod method = ConvMethod::automatic;
 };
 
 class Conv2d final : public IFunction {
@@ -49,6 +57,8 @@ class Conv2d final : public IFunction {
                    const Conv2dInfo& info);
     void prepare() override;
     void run() override;
+    /// Whether configure() chose Winograd F(2x2, 3x3) (else direct convolution).
+    bool uses_winograd() const;
 
   private:
     struct Impl;
