@@ -183,10 +183,13 @@ TEST_CASE("conv2d picks Winograd for wide 3x3 stride-1 layers, and says why it c
         conv.configure(*src, *weights, nullptr, *dst, info);
         return conv.uses_winograd();
     };
+    // At least 32 input and output channels and 32 tiles (2x2 outputs each).
     CHECK(uses_winograd(64, 64, 16, 16, geom(1, 1), ConvMethod::automatic));
+    CHECK(uses_winograd(32, 32, 12, 12, geom(1, 1), ConvMethod::automatic));
     CHECK_FALSE(uses_winograd(64, 64, 16, 16, geom(1, 1), ConvMethod::direct));
-    CHECK_FALSE(uses_winograd(32, 64, 16, 16, geom(1, 1), ConvMethod::automatic));  // few channels
-    CHECK_FALSE(uses_winograd(64, 64, 6, 6, geom(1, 1), ConvMethod::automatic));    // few tiles
+    CHECK_FALSE(uses_winograd(16, 64, 16, 16, geom(1, 1), ConvMethod::automatic));
+    CHECK_FALSE(uses_winograd(64, 16, 16, 16, geom(1, 1), ConvMethod::automatic));
+    CHECK_FALSE(uses_winograd(64, 64, 10, 10, geom(1, 1), ConvMethod::automatic));  // 25 tiles
     CHECK_FALSE(uses_winograd(64, 64, 16, 16, geom(2, 1), ConvMethod::automatic));
     for (const auto& [g, ic, reason] : {std::tuple{geom(2, 1), int64_t{16}, "stride"},
                                         std::tuple{geom(1, 2, 2), int64_t{16}, "dilated"},

@@ -73,7 +73,7 @@ void WinogradInputKernel::run(const Window& w, const ThreadInfo&) {
     a.iw0 = -p.pad_left;
     a.tiles = p.tiles_w;
     a.blocks = p.channels / kChannelBlock;
-    a.v_xi = p.tiles() * p.channels;
+    a.v_xi = p.v_plane();
     a.v_tile = p.channels;
     for (int64_t r = w[0].start(); r < w[0].end(); ++r) {
         const int64_t image = r / p.tiles_h, tile_row = r % p.tiles_h;
@@ -109,8 +109,8 @@ void WinogradProductsKernel::run(const Window& w, const ThreadInfo&) {
     a.load_c = false;
     const int64_t vec = table_->vec_width;
     for (int64_t xi = w[0].start(); xi < w[0].end(); ++xi) {
-        const float* v = v_ + xi * tiles * p.channels;
-        float* m = m_ + xi * tiles * p.outputs;
+        const float* v = v_ + xi * p.v_plane();
+        float* m = m_ + xi * p.m_plane();
         // One output block's U (channels x nr) stays in cache while the tile rows pass by.
         for (int64_t oc = 0; oc < p.outputs; oc += p.nr) {
             const int64_t nv = p.block_width(oc) / vec;
@@ -142,7 +142,7 @@ void WinogradOutputKernel::run(const Window& w, const ThreadInfo&) {
     const WinogradPlan& p = *plan_;
     const TensorInfo& d = dst_->info();
     WinogradOutputArgs a;
-    a.m_xi = p.tiles() * p.outputs;
+    a.m_xi = p.m_plane();
     a.m_tile = p.outputs;
     a.tiles = p.tiles_w;
     a.blocks = p.outputs / kChannelBlock;

@@ -28,8 +28,14 @@ struct WinogradPlan {
     int64_t mr = 1, nr = 16;           ///< register tile of the products: tiles x channels
 
     int64_t tiles() const { return n * tiles_h * tiles_w; }
-    int64_t v_floats() const { return kValues * tiles() * channels; }
-    int64_t m_floats() const { return kValues * tiles() * outputs; }
+    /// Floats between the planes of V and of M: a plane's size rounded up to 4 KiB plus one
+    /// 64-byte line, so that the sixteen lines a tile reads or writes (one per plane) fall in
+    /// sixteen different L1 sets rather than all in one.
+    static int64_t plane_stride(int64_t floats) { return (floats + 1023) / 1024 * 1024 + 16; }
+    int64_t v_plane() const { return plane_stride(tiles() * channels); }
+    int64_t m_plane() const { return plane_stride(tiles() * outputs); }
+    int64_t v_floats() const { return kValues * v_plane(); }
+    int64_t m_floats() const { return kValues * m_plane(); }
     int64_t u_floats() const { return kValues * channels * outputs; }
     /// U of value xi for output channels from `oc_start` (a multiple of nr): [channels][width].
     int64_t u_offset(int64_t xi, int64_t oc_start) const {
