@@ -146,26 +146,31 @@ TEST_CASE("winograd conv2d: residual, fused and separate activations, batch-norm
 }
 
 TEST_CASE("winograd conv2d: 1 and 2 threads bit-identical, weights transformed once") {
-    for (Isa isa : available_isas()) {
-        CAPTURE(isa);
-        Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
-        const ConvCase c{2, 64, 13, 11, 80, 3, 3, geom(1, 1)};
-        uint32_t seed = 990;
-        const ConvOperands o(c, seed);
-        auto d1 = make_tensor(o.out_shape, DataLayout::nchw16c);
-        auto d2 = make_tensor(o.out_shape, DataLayout::nchw16c);
-        Conv2d c1(one), c2(two), c3(two);
-        c1.configure(*o.src, *o.weights, nullptr, *d1, winograd_info(c.g));
-        c2.configure(*o.src, *o.weights, nullptr, *d2, winograd_info(c.g));
-        c3.configure(*o.src, *o.weights, nullptr, *d2, winograd_info(c.g));
-        c1.run();
-        const std::size_t before = two.weights_manager().transforms_run();
-        c2.run();
-        c3.run();
-        c2.run();
-        CHECK(two.weights_manager().transforms_run() == before + 1);
-        CHECK(std::memcmp(d1->buffer(), d2->buffer(), d1->info().total_size_in_bytes()) == 0);
-    }
+    // 14 tile rows (split by rows), and 2 (the transforms split by channel blocks too).
+    for (Isa isa : available_isas())
+        for (const ConvCase& c : {ConvCase{2, 64, 13, 11, 80, 3, 3, geom(1, 1)},
+                                  ConvCase{1, 64, 3, 40, 96, 3, 3, geom(1, 1)}}) {
+            CAPTURE(isa);
+            CAPTURE(c.h);
+            Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});
+            uint32_t seed = 990;
+            const ConvOperands o(c, seed);
+            auto d1 = make_tensor(o.out_shape, DataLayout::nchw16c);
+            auto d2 = make_tensor(o.out_shape, DataLayout::nchw16c);
+            Conv2d c1(one), c2(two), c3(two);
+            c1.configure(*o.src, *o.weights, o.bias.get(), *d1, winograd_info(c.g));
+            c2.configure(*o.src, *o.weights, o.bias.get(), *d2, winograd_info(c.g));
+            c3.configure(*o.src, *o.weights, o.bias.get(), *d2, winograd_info(c.g));
+            c1.run();
+            const std::size_t before = two.weights_manager().transforms_run();
+            c2.run();
+            c3.run();
+            c2.run();
+            CHECK(two.weights_manager().transforms_run() == before + 1);
+            CHECK(std::memcmp(d1->buffer(), d2->buffer(), d1->info().total_size_in_bytes()) == 0);
+            const auto want = reference_conv(c, o.x, o.wt, o.b, o.out_shape[2], o.out_shape[3]);
+            CHECK(within_cpu_tolerance(read_nchw(*d2), want));
+        }
 }
 
 TEST_CASE("conv2d picks Winograd for wide 3x3 stride-1 layers, and says why it cannot") {

@@ -43,10 +43,13 @@ WinogradPlan make_winograd_plan(const Conv2dGeometry& g, const TensorInfo& src,
 
 namespace {
 
-/// Tile rows (image, tile row) in steps of one: window dimension 0.
-Window tile_rows_window(const WinogradPlan& p) {
+/// Tile rows (image, tile row: dimension 0) by 16-channel blocks of `channels` (dimension 1). The
+/// kernels split the rows and, where there are fewer rows than the threads want parts (a CRNN's
+/// 6-row layers have 3), the blocks too.
+Window tile_rows_window(const WinogradPlan& p, int64_t channels) {
     Window win;
     win.set(0, Window::Dimension(0, p.n * p.tiles_h, 1));
+    win.set(1, Window::Dimension(0, channels / kChannelBlock, 1));
     return win;
 }
 
@@ -57,8 +60,9 @@ void WinogradInputKernel::configure(const KernelTable& table, const ITensor& src
     table_ = &table;
     src_ = &src;
     plan_ = &plan;
-    configure_window(tile_rows_window(plan), 0);
+    configure_window(tile_rows_window(plan, plan.channels), 0);
     set_parts_per_thread(4);
+    set_secondary_split(1);
 }
 
 void WinogradInputKernel::run(const Window& w, const ThreadInfo&) {
@@ -72,14 +76,15 @@ void WinogradInputKernel::run(const Window& w, const ThreadInfo&) {
     a.in_w = p.in_w;
     a.iw0 = -p.pad_left;
     a.tiles = p.tiles_w;
-    a.blocks = p.channels / kChannelBlock;
+    a.blocks = w[1].end() - w[1].start();
+    const int64_t first_block = w[1].start();
     a.v_xi = p.v_plane();
     a.v_tile = p.channels;
     for (int64_t r = w[0].start(); r < w[0].end(); ++r) {
         const int64_t image = r / p.tiles_h, tile_row = r % p.tiles_h;
-        a.src = src_->data<float>() + image * s.stride_n();
+        a.src = src_->data<float>() + image * s.stride_n() + first_block * s.stride_c();
         a.ih0 = 2 * tile_row - p.pad_top;
-        a.v = v_ + r * p.tiles_w * p.channels;
+        a.v = v_ + r * p.tiles_w * p.channels + first_block * kChannelBlock;
         table_->winograd_input_row(a);
     }
 }
@@ -134,8 +139,9 @@ void WinogradOutputKernel::configure(const KernelTable& table, ITensor& dst,
     dst_ = &dst;
     plan_ = &plan;
     epilogue_ = epilogue;
-    configure_window(tile_rows_window(plan), 0);
+    configure_window(tile_rows_window(plan, plan.outputs), 0);
     set_parts_per_thread(4);
+    set_secondary_split(1);
 }
 
 void WinogradOutputKernel::run(const Window& w, const ThreadInfo&) {
@@ -145,12 +151,13 @@ void WinogradOutputKernel::run(const Window& w, const ThreadInfo&) {
     a.m_xi = p.m_plane();
     a.m_tile = p.outputs;
     a.tiles = p.tiles_w;
-    a.blocks = p.outputs / kChannelBlock;
+    a.blocks = w[1].end() - w[1].start();
+    const int64_t first_block = w[1].start();
     a.out_w = p.out_w;
     a.dst_row = d.stride_h();
     a.dst_px = d.stride_w();
     a.dst_block = d.stride_c();
-    a.bias = bias_;
+    a.bias = bias_ ? bias_ + first_block * kChannelBlock : nullptr;
     a.epilogue = &epilogue_;
     const TensorInfo* r = residual_ ? &residual_->info() : nullptr;
     if (r) {
@@ -160,10 +167,13 @@ void WinogradOutputKernel::run(const Window& w, const ThreadInfo&) {
     }
     for (int64_t row = w[0].start(); row < w[0].end(); ++row) {
         const int64_t image = row / p.tiles_h, oh = 2 * (row % p.tiles_h);
-        a.m = m_ + row * p.tiles_w * p.outputs;
+        a.m = m_ + row * p.tiles_w * p.outputs + first_block * kChannelBlock;
         a.rows = std::min<int64_t>(2, p.out_h - oh);
-        a.dst = dst_->data<float>() + image * d.stride_n() + oh * d.stride_h();
-        a.res = r ? residual_->data<float>() + image * r->stride_n() + oh * r->stride_h() : nullptr;
+        a.dst = dst_->data<float>() + image * d.stride_n() + oh * d.stride_h() +
+                first_block * d.stride_c();
+        a.res = r ? residual_->data<float>() + image * r->stride_n() + oh * r->stride_h() +
+                        first_block * r->stride_c()
+                  : nullptr;
         table_->winograd_output_row(a);
     }
 }
