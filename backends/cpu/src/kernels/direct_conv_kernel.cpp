@@ -185,10 +185,17 @@ void DirectConvKernel::configure(const KernelTable& table, ITensor& src, ITensor
     // Spans of about one row, rounded up to whole register tiles.
     span_ = flat ? (d.w() + plan.mr - 1) / plan.mr * plan.mr : 0;
     rows_ = flat ? (d.h() * d.w() + span_ - 1) / span_ : two_rows_ ? (d.h() + 1) / 2 : d.h();
-    Window win;
     const int64_t blocks = static_cast<int64_t>(plan.blocks.size());
+    // Fewer (row, block) pairs than 16 threads could share (a CRNN's last 3x1 layer: one output
+    // row, 4 blocks): the rows are also cut into segments of whole tiles.
+    constexpr int64_t kParallelParts = 16;
+    const int64_t row_tiles = (d.w() + plan.mr - 1) / plan.mr;
+    segments_ = !flat && rows_ * blocks < kParallelParts
+                    ? std::min(row_tiles, (kParallelParts + rows_ * blocks - 1) / (rows_ * blocks))
+                    : 1;
+    Window win;
     win.set(0, Window::Dimension(0, blocks, 1));
-    win.set(1, Window::Dimension(0, rows_, 1));
+    win.set(1, Window::Dimension(0, rows_ * segments_, 1));
     win.set(2, Window::Dimension(0, d.n(), 1));
     // Weights beyond what stays in a core's L2 stream from L3 once per part that reads them:
     // such layers (ResNet's 14x14 256-channel ones: 2.4 MB) split their channel blocks first, so
@@ -333,7 +340,9 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
     }
 
     // Output rows: one, or two (2 * row and 2 * row + 1, the last alone when odd) with two-row
-    // tiles, A and C of the second at a_rs / c_rs from the first's.
+    // tiles, A and C of the second at a_rs / c_rs from the first's; segment `segment` of them.
+    const int64_t segment = row % segments_;
+    row /= segments_;
     ConvTile tile;
     tile.oh = two_rows_ ? 2 * row : row;
     tile.rows = two_rows_ && tile.oh + 1 < l.out_h ? 2 : 1;
@@ -349,6 +358,8 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
                         l.src_rows,
                         l.src_cols};
     const int64_t tiles = (l.out_w + plan_->mr - 1) / plan_->mr;
+    const int64_t first_tile = tiles * segment / segments_,
+                  end_tile = tiles * (segment + 1) / segments_;
     int64_t tile_index = 0;
     // Runs the rows of `mask` and pixels [p0, p1) over steps [s0, s1).
     const auto call = [&](int mask, int64_t p0, int64_t p1, int64_t s0, int64_t s1, bool load_c,
@@ -376,6 +387,10 @@ void DirectConvKernel::run_row(const Layout& l, int64_t n, int64_t row, int64_t 
         tile_index = i;
         tile.pixels = even_tile_rows(l.out_w - tile.ow, tiles - i);
         const int64_t tile_end = tile.ow + tile.pixels;
+        if (i < first_tile || i >= end_tile) {  // another segment's
+            tile.ow = tile_end;
+            continue;
+        }
         if (rows_inside && pixels_read_no_padding(taps, tile)) {
             set_weight_prefetch(a, i, tiles, k0, k1);
             a.a = in_row + tile.ow * a.a_ps;

@@ -168,6 +168,9 @@ class DirectConvKernel final : public ICpuKernel {
     /// output plane is dense too; otherwise a span runs as one piece per output row it touches).
     int64_t span_ = 0;  ///< 0: rows are output rows
     int64_t rows_ = 0;  ///< rows or spans per image
+    /// Segments of whole tiles each row is cut into (window dimension 1 counts row * segments_ +
+    /// segment); 1 but for layers with few rows and blocks.
+    int64_t segments_ = 1;
 };
 
 }  // namespace tessera::cpu
