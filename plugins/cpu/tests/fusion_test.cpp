@@ -321,7 +321,7 @@ TEST_CASE("a residual add and its relu run in the preceding convolution's step")
     no_relu.relu_after = false;
     pointwise.kernel = 1;  // runs over the flattened plane
     no_bn.batchnorm = false;
-    chunked.channels = 96;  // 3x3 over 96 channels: the reduction runs in several chunks
+    chunked.channels = 96;  // 3x3 over 96 channels: Winograd F(2x2, 3x3) (K chunks where direct)
     odd.channels = 20;      // a partly filled channel block
     const Variant variants[] = {
         {"3x3 conv bn add relu", plain, 3},
