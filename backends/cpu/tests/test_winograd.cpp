@@ -196,6 +196,20 @@ TEST_CASE("conv2d picks Winograd for wide 3x3 stride-1 layers, and says why it c
     CHECK_FALSE(uses_winograd(64, 16, 16, 16, geom(1, 1), ConvMethod::automatic));
     CHECK_FALSE(uses_winograd(64, 64, 10, 10, geom(1, 1), ConvMethod::automatic));  // 25 tiles
     CHECK_FALSE(uses_winograd(64, 64, 16, 16, geom(2, 1), ConvMethod::automatic));
+    // A Context without Winograd keeps the automatic choice direct; an explicit request still
+    // gets it.
+    Context direct_only(ContextOptions{1, Isa::automatic, SchedulerKind::tbb, false});
+    for (ConvMethod method : {ConvMethod::automatic, ConvMethod::winograd}) {
+        auto src = make_tensor({1, 64, 16, 16}, DataLayout::nchw16c);
+        auto weights = make_tensor({64, 64, 3, 3});
+        auto dst = make_tensor({1, 64, 16, 16}, DataLayout::nchw16c);
+        Conv2d conv(direct_only);
+        Conv2dInfo info;
+        info.geometry = geom(1, 1);
+        info.method = method;
+        conv.configure(*src, *weights, nullptr, *dst, info);
+        CHECK(conv.uses_winograd() == (method == ConvMethod::winograd));
+    }
     for (const auto& [g, ic, reason] : {std::tuple{geom(2, 1), int64_t{16}, "stride"},
                                         std::tuple{geom(1, 2, 2), int64_t{16}, "dilated"},
                                         std::tuple{geom(1, 1, 1, 2), int64_t{32}, "grouped"},

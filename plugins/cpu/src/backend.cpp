@@ -48,9 +48,15 @@ runtime::ContextOptions parse_options(const sdk::options& options) {
                 throw error(status::invalid_argument,
                             "unknown scheduler '" + value + "' (tbb, pool)",
                             {backend_name, "", ""});
+        } else if (key == "winograd") {
+            if (value != "on" && value != "off")
+                throw error(status::invalid_argument,
+                            "winograd must be 'on' or 'off', got '" + value + "'",
+                            {backend_name, "", ""});
+            o.winograd = value == "on";
         } else {
             throw error(status::invalid_argument,
-                        "unknown option '" + key + "' (threads, isa, scheduler)",
+                        "unknown option '" + key + "' (threads, isa, scheduler, winograd)",
                         {backend_name, "", ""});
         }
     }

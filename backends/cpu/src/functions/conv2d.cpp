@@ -135,9 +135,10 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
     const std::string winograd_reason = winograd_unsupported_reason(g, s, w);
     if (info.method == ConvMethod::winograd && !winograd_reason.empty())
         throw Unsupported(fn, w.name(), "Winograd F(2x2, 3x3) does not apply: " + winograd_reason);
-    m.winograd = winograd_reason.empty() &&
-                 (info.method == ConvMethod::winograd ||
-                  (info.method == ConvMethod::automatic && winograd_pays(s, dst.info())));
+    m.winograd =
+        winograd_reason.empty() && (info.method == ConvMethod::winograd ||
+                                    (info.method == ConvMethod::automatic &&
+                                     m.ctx.winograd_allowed() && winograd_pays(s, dst.info())));
     if (m.winograd) {  // the three Winograd kernels, the activation after them if not fused
         m.winograd_plan = make_winograd_plan(g, s, dst.info(), table.mr,
                                              static_cast<int64_t>(table.nv) * table.vec_width);

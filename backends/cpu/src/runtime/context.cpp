@@ -40,7 +40,8 @@ Context::Context(const ContextOptions& options)
       weights_(std::make_unique<WeightsManager>()),
       memory_(std::make_shared<MemoryManager>()),
       scratchpad_(std::make_unique<Scratchpad>()),
-      kernels_(table_for(options.isa)) {
+      kernels_(table_for(options.isa)),
+      winograd_(options.winograd) {
     if (kernels_ == nullptr)
         throw Unsupported("Context", "",
                           "the requested instruction set is not available on this CPU/build");

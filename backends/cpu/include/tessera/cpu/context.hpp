@@ -24,6 +24,9 @@ struct ContextOptions {
     int num_threads = 0;  ///< 0: hardware concurrency
     Isa isa = Isa::automatic;
     SchedulerKind scheduler = SchedulerKind::tbb;  ///< tbb falls back to sequential without oneTBB
+    /// Whether Conv2d's automatic method may pick Winograd F(2x2, 3x3) (ConvMethod); false keeps
+    /// every convolution direct, with direct convolution's rounding.
+    bool winograd = true;
 };
 
 class Context {
@@ -39,6 +42,8 @@ class Context {
     /// Working memory that one-shot calls (sgemm) reuse from call to call.
     Scratchpad& scratchpad() const { return *scratchpad_; }
     const KernelTable& kernels() const { return *kernels_; }
+    /// ContextOptions::winograd.
+    bool winograd_allowed() const { return winograd_; }
     int num_threads() const { return scheduler_->num_threads(); }
     void set_num_threads(int n) { scheduler_->set_num_threads(n); }
     /// Name of the selected instruction set ("avx512", "avx2", "sse2", "neon").
@@ -52,6 +57,7 @@ class Context {
     std::shared_ptr<MemoryManager> memory_;
     std::unique_ptr<Scratchpad> scratchpad_;
     const KernelTable* kernels_ = nullptr;
+    bool winograd_ = true;
 };
 
 }  // namespace tessera::cpu

@@ -23,7 +23,8 @@ struct BatchNormFold {
 };
 
 /// How Conv2d computes: `automatic` picks Winograd F(2x2, 3x3) for the 3x3 stride-1 layers where
-/// it pays (enough channels and tiles) and direct convolution otherwise; `direct` always runs
+/// it pays (enough channels and tiles; unless ContextOptions::winograd is false) and direct
+/// convolution otherwise; `direct` always runs
 /// direct convolution; `winograd` asks for Winograd and fails configure() with the reason when the
 /// layer cannot run that way. Winograd rounds differently from direct convolution (transformed
 /// inputs and weights, 16 products per 2x2 outputs and input channel instead of 36).
