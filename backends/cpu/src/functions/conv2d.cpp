@@ -210,8 +210,7 @@ void Conv2d::prepare() {
     if (m.dst == nullptr)
         throw InvalidArgument("Conv2d::prepare", "", "configure() was not called");
     const int64_t oc = m.weights->info().dim(0);
-    std::vector<float> scale;
-    std::string scale_id = "plain";
+    OutputChannelScale scale;
     const int64_t bias_floats = m.winograd ? oc : m.plan.blocks.back().oc_start + m.plan.nr;
     m.bias_values.assign(static_cast<std::size_t>(bias_floats), 0.0f);
     if (m.bias)
@@ -219,29 +218,29 @@ void Conv2d::prepare() {
             m.bias_values[static_cast<std::size_t>(o)] = m.bias->data<float>()[o];
     if (m.has_bn) {
         const BatchNormFold& b = m.bn;
-        scale.resize(static_cast<std::size_t>(oc));
+        scale.values.resize(static_cast<std::size_t>(oc));
         for (int64_t o = 0; o < oc; ++o) {
             const float gamma = b.gamma ? b.gamma->data<float>()[o] : 1.0f;
             const float beta = b.beta ? b.beta->data<float>()[o] : 0.0f;
             const float sc = gamma / std::sqrt(b.var->data<float>()[o] + b.epsilon);
-            scale[static_cast<std::size_t>(o)] = sc;
+            scale.values[static_cast<std::size_t>(o)] = sc;
             float& bv = m.bias_values[static_cast<std::size_t>(o)];
             bv = (bv - b.mean->data<float>()[o]) * sc + beta;
         }
         std::ostringstream id;
         id << "bn:" << b.mean << ':' << b.var << ':' << b.gamma << ':' << b.beta << ':'
            << b.epsilon;
-        scale_id = id.str();
+        scale.id = id.str();
     }
     const float* bias = (m.bias || m.has_bn) ? m.bias_values.data() : nullptr;
     if (m.winograd) {
-        WinogradWeightsTransform transform(*m.weights, m.winograd_plan, std::move(scale), scale_id);
+        WinogradWeightsTransform transform(*m.weights, m.winograd_plan, std::move(scale));
         m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
         m.winograd_products.set_weights(m.packed_weights->data<float>());
         m.winograd_output.set_bias(bias);
     } else {
-        ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups, std::move(scale),
-                                       scale_id);
+        ConvWeightsTransform transform(*m.weights, m.plan, m.info.geometry.groups,
+                                       std::move(scale));
         m.packed_weights = m.ctx.weights_manager().acquire(*m.weights, transform);
         m.conv.set_weights(m.packed_weights->data<float>(), bias);
     }

@@ -6,7 +6,7 @@ namespace tessera::cpu {
 std::string ConvWeightsTransform::uid() const {
     const char* order = plan_.columns_outer ? "/taps" : plan_.taps_inner ? "/rows-c" : "/rows";
     return "conv2d_pack/nr" + std::to_string(plan_.nr) + order + "/g" + std::to_string(groups_) +
-           "/" + scale_id_;
+           "/" + scale_.id;
 }
 
 TensorInfo ConvWeightsTransform::result_info() const {
@@ -30,7 +30,7 @@ void ConvWeightsTransform::run(Tensor& result) const {
                 if (o < oc && o / ocg == c / icg) {
                     const int64_t ci = c - (o / ocg) * icg;
                     v = w[((o * icg + ci) * kh + y) * kw + x];
-                    if (!scale_.empty()) v *= scale_[static_cast<std::size_t>(o)];
+                    if (!scale_.values.empty()) v *= scale_.at(o);
                 }
                 panel[step * b.width + j] = v;
             }

@@ -1,5 +1,6 @@
 // ConvWeightsTransform: packs OIHW weights (optionally scaled by folded batch-norm) into the
 // per-block panels DirectConvKernel reads ([steps][block width] per output block).
+// OutputChannelScale: the per-output-channel factors folded into packed weights.
 #pragma once
 
 #include <string>
@@ -10,15 +11,23 @@
 
 namespace tessera::cpu {
 
+/// Factors multiplied into each output channel's weights when they are packed (a folded batch
+/// norm's gamma / sqrt(var + epsilon)), and the id that keeps packings with different factors
+/// apart in the weights manager. No values: every factor is 1.
+struct OutputChannelScale {
+    std::vector<float> values;
+    std::string id = "plain";
+
+    float at(int64_t oc) const {
+        return values.empty() ? 1.0f : values[static_cast<std::size_t>(oc)];
+    }
+};
+
 class ConvWeightsTransform final : public ITransformWeights {
   public:
     ConvWeightsTransform(const ITensor& weights, const ConvChannelPlan& plan, int64_t groups,
-                         std::vector<float> oc_scale, std::string scale_id)
-        : weights_(weights),
-          plan_(plan),
-          groups_(groups),
-          scale_(std::move(oc_scale)),
-          scale_id_(std::move(scale_id)) {}
+                         OutputChannelScale scale)
+        : weights_(weights), plan_(plan), groups_(groups), scale_(std::move(scale)) {}
     std::string uid() const override;
     TensorInfo result_info() const override;
     void run(Tensor& result) const override;
@@ -27,8 +36,7 @@ class ConvWeightsTransform final : public ITransformWeights {
     const ITensor& weights_;
     const ConvChannelPlan& plan_;
     int64_t groups_;
-    std::vector<float> scale_;
-    std::string scale_id_;
+    OutputChannelScale scale_;
 };
 
 }  // namespace tessera::cpu

@@ -25,7 +25,7 @@ std::array<double, 16> transform_kernel(const float* g, double scale) {
 }  // namespace
 
 std::string WinogradWeightsTransform::uid() const {
-    return "winograd2x2_3x3/nr" + std::to_string(plan_.nr) + "/" + scale_id_;
+    return "winograd2x2_3x3/nr" + std::to_string(plan_.nr) + "/" + scale_.id;
 }
 
 TensorInfo WinogradWeightsTransform::result_info() const {
@@ -39,7 +39,7 @@ void WinogradWeightsTransform::run(Tensor& result) const {
     const int64_t channels = plan_.channels;
     for (int64_t o = 0; o < plan_.outputs; ++o) {
         const int64_t oc_start = o / plan_.nr * plan_.nr, width = plan_.block_width(oc_start);
-        const double scale = scale_.empty() ? 1.0 : scale_[static_cast<std::size_t>(o)];
+        const double scale = scale_.at(o);
         for (int64_t c = 0; c < channels; ++c) {
             const std::array<double, 16> u = transform_kernel(w + (o * channels + c) * 9, scale);
             for (int64_t xi = 0; xi < WinogradPlan::kValues; ++xi)

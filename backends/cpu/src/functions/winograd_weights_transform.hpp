@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "functions/conv_weights_transform.hpp"
 #include "kernels/winograd_conv_kernels.hpp"
 #include "tessera/cpu/weights_manager.hpp"
 
@@ -13,11 +14,8 @@ namespace tessera::cpu {
 class WinogradWeightsTransform final : public ITransformWeights {
   public:
     WinogradWeightsTransform(const ITensor& weights, const WinogradPlan& plan,
-                             std::vector<float> oc_scale, std::string scale_id)
-        : weights_(weights),
-          plan_(plan),
-          scale_(std::move(oc_scale)),
-          scale_id_(std::move(scale_id)) {}
+                             OutputChannelScale scale)
+        : weights_(weights), plan_(plan), scale_(std::move(scale)) {}
     std::string uid() const override;
     TensorInfo result_info() const override;
     void run(Tensor& result) const override;
@@ -25,8 +23,7 @@ class WinogradWeightsTransform final : public ITransformWeights {
   private:
     const ITensor& weights_;
     const WinogradPlan& plan_;
-    std::vector<float> scale_;
-    std::string scale_id_;
+    OutputChannelScale scale_;
 };
 
 }  // namespace tessera::cpu
