@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <tuple>
 
 #include "conv_reference.hpp"
 #include "tessera/cpu/error.hpp"
@@ -210,17 +209,21 @@ TEST_CASE("conv2d picks Winograd for wide 3x3 stride-1 layers, and says why it c
         conv.configure(*src, *weights, nullptr, *dst, info);
         CHECK(conv.uses_winograd() == (method == ConvMethod::winograd));
     }
-    for (const auto& [g, ic, reason] : {std::tuple{geom(2, 1), int64_t{16}, "stride"},
-                                        std::tuple{geom(1, 2, 2), int64_t{16}, "dilated"},
-                                        std::tuple{geom(1, 1, 1, 2), int64_t{32}, "grouped"},
-                                        std::tuple{geom(1, 1), int64_t{24}, "16"}}) {
-        CAPTURE(reason);
+    struct Refusal {
+        Conv2dGeometry geometry;
+        int64_t channels;
+        const char* reason;  // a word the error names
+    };
+    for (const Refusal& r :
+         {Refusal{geom(2, 1), 16, "stride"}, Refusal{geom(1, 2, 2), 16, "dilated"},
+          Refusal{geom(1, 1, 1, 2), 32, "grouped"}, Refusal{geom(1, 1), 24, "16"}}) {
+        CAPTURE(r.reason);
         try {
-            uses_winograd(ic, 32, 9, 9, g, ConvMethod::winograd);
+            uses_winograd(r.channels, 32, 9, 9, r.geometry, ConvMethod::winograd);
             FAIL("expected Unsupported");
         } catch (const Unsupported& e) {
             CHECK(e.function() == "Conv2d::configure");
-            CHECK(std::string(e.what()).find(reason) != std::string::npos);
+            CHECK(std::string(e.what()).find(r.reason) != std::string::npos);
         }
     }
 }
