@@ -24,11 +24,15 @@ const ConvCase kWinogradCases[] = {
     {1, 16, 8, 8, 16, 3, 3, geom(1, 1)},        // even extents
     {2, 32, 7, 9, 48, 3, 3, geom(1, 1)},        // odd extents: the last tiles half outside; batch 2
     {1, 16, 1, 5, 32, 3, 3, geom(1, 1)},        // one input row
+    {1, 32, 2, 30, 32, 3, 3, geom(1, 1)},       // one tile row, its register tiles split
     {1, 48, 6, 1, 16, 3, 3, geom(1, 1)},        // one input column
     {1, 16, 9, 10, 16, 3, 3, geom(1, 0)},       // unpadded
     {1, 32, 5, 6, 32, 3, 3, geom(1, 2)},        // padding 2: border outputs of bias alone
     {2, 16, 6, 7, 16, 3, 3, pads(1, 0, 2, 3)},  // asymmetric padding
     {1, 80, 11, 13, 96, 3, 3, geom(1, 1)},      // several output blocks, partial register tiles
+    // U of 4 MiB, more than a quarter of any L2 here: the three-kernel form (those with U of a
+    // few hundred KiB run tile row by tile row in per-part workspace)
+    {2, 256, 6, 9, 256, 3, 3, geom(1, 1)},
 };
 
 /// The cpu backend's tolerance for one rounded step against a double-precision reference.
@@ -145,10 +149,14 @@ TEST_CASE("winograd conv2d: residual, fused and separate activations, batch-norm
 }
 
 TEST_CASE("winograd conv2d: 1 and 2 threads bit-identical, weights transformed once") {
-    // 14 tile rows (split by rows), and 2 (the transforms split by channel blocks too).
+    // Tile row by tile row (U of 192 KiB, within a quarter of L2): 14 tile rows, and one (its
+    // register tiles split); the three-kernel form (U of 4 MiB): 14 tile rows, and 2 (the
+    // transforms split by channel blocks too).
     for (Isa isa : available_isas())
-        for (const ConvCase& c : {ConvCase{2, 64, 13, 11, 80, 3, 3, geom(1, 1)},
-                                  ConvCase{1, 64, 3, 40, 96, 3, 3, geom(1, 1)}}) {
+        for (const ConvCase& c : {ConvCase{2, 48, 13, 11, 64, 3, 3, geom(1, 1)},
+                                  ConvCase{1, 48, 2, 40, 64, 3, 3, geom(1, 1)},
+                                  ConvCase{2, 256, 13, 5, 256, 3, 3, geom(1, 1)},
+                                  ConvCase{1, 256, 3, 40, 256, 3, 3, geom(1, 1)}}) {
             CAPTURE(isa);
             CAPTURE(c.h);
             Context one(ContextOptions{1, isa}), two(ContextOptions{2, isa});

@@ -55,6 +55,94 @@ Window tile_rows_window(const WinogradPlan& p, int64_t channels) {
 
 }  // namespace
 
+namespace {
+
+/// The input transform of tile row `row` (image, tile row), channel blocks [b0, b1): tile t's
+/// values at v + xi * v_xi + t * channels, v being the row's first tile at block b0.
+WinogradInputArgs input_row_args(const WinogradPlan& p, const ITensor& src, int64_t row, int64_t b0,
+                                 int64_t b1, float* v, int64_t v_xi) {
+    const TensorInfo& s = src.info();
+    WinogradInputArgs a;
+    a.src = src.data<float>() + (row / p.tiles_h) * s.stride_n() + b0 * s.stride_c();
+    a.src_row = s.stride_h();
+    a.src_px = s.stride_w();
+    a.src_block = s.stride_c();
+    a.in_h = p.in_h;
+    a.in_w = p.in_w;
+    a.ih0 = 2 * (row % p.tiles_h) - p.pad_top;
+    a.iw0 = -p.pad_left;
+    a.tiles = p.tiles_w;
+    a.blocks = b1 - b0;
+    a.v = v;
+    a.v_xi = v_xi;
+    a.v_tile = p.channels;
+    return a;
+}
+
+/// The output transform of tile row `row`, output blocks [b0, b1), from m (the row's first tile
+/// at block b0; value xi at m + xi * m_xi).
+WinogradOutputArgs output_row_args(const WinogradPlan& p, const ITensor& dst,
+                                   const ITensor* residual, const float* bias,
+                                   const MicroArgs& epilogue, int64_t row, int64_t b0, int64_t b1,
+                                   const float* m, int64_t m_xi) {
+    const TensorInfo& d = dst.info();
+    const int64_t image = row / p.tiles_h, oh = 2 * (row % p.tiles_h);
+    WinogradOutputArgs a;
+    a.m = m;
+    a.m_xi = m_xi;
+    a.m_tile = p.outputs;
+    a.tiles = p.tiles_w;
+    a.blocks = b1 - b0;
+    a.rows = std::min<int64_t>(2, p.out_h - oh);
+    a.out_w = p.out_w;
+    a.dst = dst.data<float>() + image * d.stride_n() + oh * d.stride_h() + b0 * d.stride_c();
+    a.dst_row = d.stride_h();
+    a.dst_px = d.stride_w();
+    a.dst_block = d.stride_c();
+    if (residual) {
+        const TensorInfo& r = residual->info();
+        a.res =
+            residual->data<float>() + image * r.stride_n() + oh * r.stride_h() + b0 * r.stride_c();
+        a.res_row = r.stride_h();
+        a.res_px = r.stride_w();
+        a.res_block = r.stride_c();
+    }
+    a.bias = bias ? bias + b0 * kChannelBlock : nullptr;
+    a.epilogue = &epilogue;
+    return a;
+}
+
+/// M[xi] = V[xi] x U[xi] for values [xi0, xi1) and register tiles [r0, r1) of `tiles` tiles
+/// (plane strides v_xi and m_xi).
+void run_products(const KernelTable& t, const WinogradPlan& p, const float* u, const float* v,
+                  int64_t v_xi, float* m, int64_t m_xi, int64_t tiles, int64_t xi0, int64_t xi1,
+                  int64_t r0, int64_t r1) {
+    MicroArgs a;
+    a.kc = p.channels;
+    a.a_ps = p.channels;
+    a.a_ks = 1;
+    a.c_ps = p.outputs;
+    a.c_bs = kChannelBlock;
+    a.alpha = 1.0f;
+    a.beta = 0.0f;
+    a.load_c = false;
+    for (int64_t xi = xi0; xi < xi1; ++xi) {
+        // One output block's U (channels x nr) stays in cache while the tile rows pass by.
+        for (int64_t oc = 0; oc < p.outputs; oc += p.nr) {
+            const int64_t nv = p.block_width(oc) / t.vec_width;
+            a.b = u + p.u_offset(xi, oc);
+            for (int64_t r = r0; r < r1; ++r) {
+                const int64_t t0 = r * p.mr, rows = std::min(p.mr, tiles - t0);
+                a.a = v + xi * v_xi + t0 * p.channels;
+                a.c = m + xi * m_xi + t0 * p.outputs + oc;
+                t.micro_for(a.a_ps, rows, nv)(a);
+            }
+        }
+    }
+}
+
+}  // namespace
+
 void WinogradInputKernel::configure(const KernelTable& table, const ITensor& src,
                                     const WinogradPlan& plan) {
     table_ = &table;
@@ -67,26 +155,11 @@ void WinogradInputKernel::configure(const KernelTable& table, const ITensor& src
 
 void WinogradInputKernel::run(const Window& w, const ThreadInfo&) {
     const WinogradPlan& p = *plan_;
-    const TensorInfo& s = src_->info();
-    WinogradInputArgs a;
-    a.src_row = s.stride_h();
-    a.src_px = s.stride_w();
-    a.src_block = s.stride_c();
-    a.in_h = p.in_h;
-    a.in_w = p.in_w;
-    a.iw0 = -p.pad_left;
-    a.tiles = p.tiles_w;
-    a.blocks = w[1].end() - w[1].start();
-    const int64_t first_block = w[1].start();
-    a.v_xi = p.v_plane();
-    a.v_tile = p.channels;
-    for (int64_t r = w[0].start(); r < w[0].end(); ++r) {
-        const int64_t image = r / p.tiles_h, tile_row = r % p.tiles_h;
-        a.src = src_->data<float>() + image * s.stride_n() + first_block * s.stride_c();
-        a.ih0 = 2 * tile_row - p.pad_top;
-        a.v = v_ + r * p.tiles_w * p.channels + first_block * kChannelBlock;
-        table_->winograd_input_row(a);
-    }
+    const int64_t b0 = w[1].start(), b1 = w[1].end();
+    for (int64_t r = w[0].start(); r < w[0].end(); ++r)
+        table_->winograd_input_row(
+            input_row_args(p, *src_, r, b0, b1,
+                           v_ + r * p.tiles_w * p.channels + b0 * kChannelBlock, p.v_plane()));
 }
 
 void WinogradProductsKernel::configure(const KernelTable& table, const WinogradPlan& plan) {
@@ -102,32 +175,8 @@ void WinogradProductsKernel::configure(const KernelTable& table, const WinogradP
 
 void WinogradProductsKernel::run(const Window& w, const ThreadInfo&) {
     const WinogradPlan& p = *plan_;
-    const int64_t tiles = p.tiles();
-    MicroArgs a;
-    a.kc = p.channels;
-    a.a_ps = p.channels;
-    a.a_ks = 1;
-    a.c_ps = p.outputs;
-    a.c_bs = kChannelBlock;
-    a.alpha = 1.0f;
-    a.beta = 0.0f;
-    a.load_c = false;
-    const int64_t vec = table_->vec_width;
-    for (int64_t xi = w[0].start(); xi < w[0].end(); ++xi) {
-        const float* v = v_ + xi * p.v_plane();
-        float* m = m_ + xi * p.m_plane();
-        // One output block's U (channels x nr) stays in cache while the tile rows pass by.
-        for (int64_t oc = 0; oc < p.outputs; oc += p.nr) {
-            const int64_t nv = p.block_width(oc) / vec;
-            a.b = u_ + p.u_offset(xi, oc);
-            for (int64_t r = w[1].start(); r < w[1].end(); ++r) {
-                const int64_t t0 = r * p.mr, rows = std::min(p.mr, tiles - t0);
-                a.a = v + t0 * p.channels;
-                a.c = m + t0 * p.outputs + oc;
-                table_->micro_for(a.a_ps, rows, nv)(a);
-            }
-        }
-    }
+    run_products(*table_, p, u_, v_, p.v_plane(), m_, p.m_plane(), p.tiles(), w[0].start(),
+                 w[0].end(), w[1].start(), w[1].end());
 }
 
 void WinogradOutputKernel::configure(const KernelTable& table, ITensor& dst,
@@ -146,35 +195,69 @@ void WinogradOutputKernel::configure(const KernelTable& table, ITensor& dst,
 
 void WinogradOutputKernel::run(const Window& w, const ThreadInfo&) {
     const WinogradPlan& p = *plan_;
-    const TensorInfo& d = dst_->info();
-    WinogradOutputArgs a;
-    a.m_xi = p.m_plane();
-    a.m_tile = p.outputs;
-    a.tiles = p.tiles_w;
-    a.blocks = w[1].end() - w[1].start();
-    const int64_t first_block = w[1].start();
-    a.out_w = p.out_w;
-    a.dst_row = d.stride_h();
-    a.dst_px = d.stride_w();
-    a.dst_block = d.stride_c();
-    a.bias = bias_ ? bias_ + first_block * kChannelBlock : nullptr;
-    a.epilogue = &epilogue_;
-    const TensorInfo* r = residual_ ? &residual_->info() : nullptr;
-    if (r) {
-        a.res_row = r->stride_h();
-        a.res_px = r->stride_w();
-        a.res_block = r->stride_c();
-    }
-    for (int64_t row = w[0].start(); row < w[0].end(); ++row) {
-        const int64_t image = row / p.tiles_h, oh = 2 * (row % p.tiles_h);
-        a.m = m_ + row * p.tiles_w * p.outputs + first_block * kChannelBlock;
-        a.rows = std::min<int64_t>(2, p.out_h - oh);
-        a.dst = dst_->data<float>() + image * d.stride_n() + oh * d.stride_h() +
-                first_block * d.stride_c();
-        a.res = r ? residual_->data<float>() + image * r->stride_n() + oh * r->stride_h() +
-                        first_block * r->stride_c()
-                  : nullptr;
-        table_->winograd_output_row(a);
+    const int64_t b0 = w[1].start(), b1 = w[1].end();
+    for (int64_t r = w[0].start(); r < w[0].end(); ++r)
+        table_->winograd_output_row(
+            output_row_args(p, *dst_, residual_, bias_, epilogue_, r, b0, b1,
+                            m_ + r * p.tiles_w * p.outputs + b0 * kChannelBlock, p.m_plane()));
+}
+
+void WinogradTileRowsKernel::configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                                       const WinogradPlan& plan, const MicroArgs& epilogue) {
+    const TensorInfo& d = dst.info();
+    require(d.data_type() == DataType::f32 && d.layout() == DataLayout::nchw16c,
+            "WinogradTileRowsKernel::configure", d.name(), "needs an f32 nchw16c output");
+    table_ = &table;
+    src_ = &src;
+    dst_ = &dst;
+    plan_ = &plan;
+    epilogue_ = epilogue;
+    // Tile rows, and in each its register tiles, split too where the rows are fewer than the
+    // parts the threads want (a CRNN's 12x80 layers have 6 tile rows).
+    Window win;
+    win.set(0, Window::Dimension(0, plan.n * plan.tiles_h, 1));
+    win.set(1, Window::Dimension(0, (plan.tiles_w + plan.mr - 1) / plan.mr, 1));
+    configure_window(win, 0);
+    set_secondary_split(1);
+}
+
+int64_t WinogradTileRowsKernel::v_plane() const {
+    return WinogradPlan::plane_stride(plan_->tiles_w * plan_->channels);
+}
+
+int64_t WinogradTileRowsKernel::m_plane() const {
+    return WinogradPlan::plane_stride(plan_->tiles_w * plan_->outputs);
+}
+
+int64_t WinogradTileRowsKernel::workspace_floats(int parts) const {
+    return parts * WinogradPlan::kValues * (v_plane() + m_plane());
+}
+
+void WinogradTileRowsKernel::run(const Window& w, const ThreadInfo& info) {
+    if (info.thread_id >= workspace_parts_)
+        throw Error("WinogradTileRowsKernel::run", "", "workspace was sized for fewer parts");
+    const WinogradPlan& p = *plan_;
+    float* const v = workspace_ + info.thread_id * WinogradPlan::kValues * (v_plane() + m_plane());
+    float* const m = v + WinogradPlan::kValues * v_plane();
+    // Tiles [t0, t0 + tiles) of each row: register tiles w[1].
+    const int64_t t0 = w[1].start() * p.mr;
+    const int64_t tiles = std::min(w[1].end() * p.mr, p.tiles_w) - t0;
+    const int64_t register_tiles = w[1].end() - w[1].start();
+    for (int64_t r = w[0].start(); r < w[0].end(); ++r) {
+        WinogradInputArgs in =
+            input_row_args(p, *src_, r, 0, p.channels / kChannelBlock, v, v_plane());
+        in.iw0 += 2 * t0;
+        in.tiles = tiles;
+        table_->winograd_input_row(in);
+        run_products(*table_, p, u_, v, v_plane(), m, m_plane(), tiles, 0, WinogradPlan::kValues, 0,
+                     register_tiles);
+        WinogradOutputArgs out = output_row_args(p, *dst_, residual_, bias_, epilogue_, r, 0,
+                                                 p.outputs / kChannelBlock, m, m_plane());
+        out.tiles = tiles;
+        out.out_w -= 2 * t0;
+        out.dst += 2 * t0 * out.dst_px;
+        if (out.res) out.res += 2 * t0 * out.res_px;
+        table_->winograd_output_row(out);
     }
 }
 

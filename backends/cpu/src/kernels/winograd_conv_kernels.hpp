@@ -111,4 +111,39 @@ class WinogradOutputKernel final : public ICpuKernel {
     const float* m_ = nullptr;
 };
 
+/// All three stages one tile row at a time, V and M of the row in the part's own workspace (so
+/// they stay in its core's L2 and no other core reads them): for layers whose U fits in L2 beside
+/// them, where the three-kernel form sends V and M through L3 (3x3 64->64 on 56x56: 3.2 MB each).
+class WinogradTileRowsKernel final : public ICpuKernel {
+  public:
+    const char* name() const override { return "WinogradTileRowsKernel"; }
+    void configure(const KernelTable& table, const ITensor& src, ITensor& dst,
+                   const WinogradPlan& plan, const MicroArgs& epilogue);
+    void set_weights(const float* u) { u_ = u; }
+    void set_bias(const float* bias) { bias_ = bias; }
+    void set_residual(const ITensor* residual) { residual_ = residual; }
+    /// Floats of workspace `parts` parts need (one tile row's V and M each).
+    int64_t workspace_floats(int parts) const;
+    void set_workspace(float* workspace, int parts) {
+        workspace_ = workspace;
+        workspace_parts_ = parts;
+    }
+    void run(const Window& window, const ThreadInfo& info) override;
+
+  private:
+    int64_t v_plane() const;  ///< floats between a row's V planes
+    int64_t m_plane() const;
+
+    const KernelTable* table_ = nullptr;
+    const ITensor* src_ = nullptr;
+    ITensor* dst_ = nullptr;
+    const WinogradPlan* plan_ = nullptr;
+    MicroArgs epilogue_;
+    const float* u_ = nullptr;
+    const float* bias_ = nullptr;
+    const ITensor* residual_ = nullptr;
+    float* workspace_ = nullptr;
+    int workspace_parts_ = 0;
+};
+
 }  // namespace tessera::cpu
