@@ -1,6 +1,7 @@
-// Conv2d: plans the direct convolution, pads/converts the input when needed, folds batch-norm into
-// shared packed weights (weights manager), starts the output from the residual when given, and
-// runs the kernels on the Context's scheduler.
+// Conv2d: chooses Winograd F(2x2, 3x3) or direct convolution, plans it, pads/converts the input
+// when the direct kernel needs it, folds batch-norm into shared packed or transformed weights
+// (weights manager), adds the residual in the epilogue when given, and runs the kernels on the
+// Context's scheduler.
 #include "tessera/cpu/functions/conv2d.hpp"
 
 #include <cmath>
@@ -142,7 +143,7 @@ void Conv2d::configure(ITensor& src, const ITensor& weights, const ITensor* bias
         winograd_reason.empty() && (info.method == ConvMethod::winograd ||
                                     (info.method == ConvMethod::automatic &&
                                      m.ctx.winograd_allowed() && winograd_pays(s, dst.info())));
-    if (m.winograd) {  // the three Winograd kernels, the activation after them if not fused
+    if (m.winograd) {  // the Winograd kernels, the activation after them if not fused
         m.winograd_plan = make_winograd_plan(g, s, dst.info(), table.mr,
                                              static_cast<int64_t>(table.nv) * table.vec_width);
         MicroArgs epilogue;

@@ -1,8 +1,10 @@
-// Winograd F(2x2, 3x3) convolution (stride 1, no dilation, no groups) on blocked tensors, as three
-// kernels run one after the other: the input transform writes V (16 planes of tiles x input
-// channels), sixteen independent products V[xi] x U[xi] write M (16 planes of tiles x output
-// channels) with the GEMM microkernel, and the output transform turns M into the output with the
-// epilogue (residual, bias, fused activation). U holds the transformed weights G g G^T, packed by
+// Winograd F(2x2, 3x3) convolution (stride 1, no dilation, no groups) on blocked tensors in three
+// stages: the input transform writes V (16 planes of tiles x input channels), sixteen independent
+// products V[xi] x U[xi] write M (16 planes of tiles x output channels) with the GEMM
+// microkernel, and the output transform turns M into the output with the epilogue (residual, bias,
+// fused activation). Either three kernels run one after the other over the whole layer, or, where
+// U is small, one kernel runs all three per tile row in per-part workspace
+// (WinogradTileRowsKernel). U holds the transformed weights G g G^T, packed by
 // WinogradWeightsTransform. A 3x3 layer then takes 16 products per 2x2 outputs and input channel
 // instead of 36, at the price of the transforms and of V and M passing through memory.
 #pragma once
